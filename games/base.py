@@ -1,0 +1,269 @@
+"""The game protocol every game implements and every engine relies on.
+
+A :class:`Game` is a *mutable position with a history*: search plays a move with
+:meth:`Game.play`, looks at the result and takes it back with :meth:`Game.undo`.
+Nothing on that path copies the position, which is what makes search fast.
+
+Players are numbered ``0`` and ``1``; ``0`` is the side that moves first from the
+standard start (chess White, checkers Black, Quixo X).  :attr:`Game.PLAYERS` gives
+their display names.
+
+Moves are small hashable values whose type belongs to the game (``chess.Move``
+for chess, tuples for checkers, ints for Quixo).  Engines treat them as opaque
+tokens: they come from :meth:`Game.legal_moves` and go back into
+:meth:`Game.play`, :meth:`Game.format_move` and friends.
+
+Heuristics are looked up by name and score a position from the point of view of
+a given player; the larger the better for that player.  Heuristic values stay
+well inside ``±HEURISTIC_BOUND`` so that engines can score wins and losses beyond
+any of them (see :data:`WIN`).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Hashable, Iterable, Sequence, TypeVar
+
+__all__ = [
+    "WIN",
+    "HEURISTIC_BOUND",
+    "Outcome",
+    "Game",
+    "GameError",
+    "PositionError",
+    "MoveError",
+    "MoveSyntaxError",
+    "IllegalMoveError",
+    "UnknownHeuristicError",
+    "Heuristic",
+]
+
+#: Score of a won position for the winner (engines subtract the distance to the
+#: win so that quicker wins score higher).  Every heuristic stays far below it.
+WIN = 1_000_000
+
+#: Every heuristic value lies strictly inside ``(-HEURISTIC_BOUND, HEURISTIC_BOUND)``.
+HEURISTIC_BOUND = 100_000
+
+
+class GameError(ValueError):
+    """Base class of the errors raised for bad user input (positions, moves, names)."""
+
+
+class PositionError(GameError):
+    """A position text could not be read.  The message says what was expected."""
+
+
+class MoveError(GameError):
+    """A typed move was not accepted."""
+
+
+class MoveSyntaxError(MoveError):
+    """The move text is not in the game's notation at all."""
+
+
+class IllegalMoveError(MoveError):
+    """The move text is well formed but names no legal move in this position."""
+
+
+class UnknownHeuristicError(GameError, KeyError):
+    """No heuristic of that name exists for the game."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winner`` is the winning player's index (``0`` or ``1``) or ``None`` for a draw;
+    ``reason`` is a short lowercase phrase such as ``"checkmate"``, ``"stalemate"``,
+    ``"no pieces"``, ``"no moves"``, ``"five in a row"``,
+    ``"threefold repetition"``, ``"40-move rule"`` or ``"move cap"``.
+    """
+
+    winner: int | None
+    reason: str
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+    def result_for(self, player: int) -> float:
+        """1.0 for a win of ``player``, 0.5 for a draw, 0.0 for a loss."""
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == player else 0.0
+
+
+G = TypeVar("G", bound="Game")
+
+#: A heuristic maps (position, player) to a number, larger is better for ``player``.
+Heuristic = Callable[[Any, int], float]
+
+
+class Game(ABC):
+    """A position of one game, with the moves that led to it.
+
+    Subclasses set the class attributes and implement the abstract methods.  The
+    constructor takes no arguments and gives the standard start position;
+    :meth:`from_text` reads any other.
+    """
+
+    #: Registry name: ``"chess"``, ``"checkers"`` or ``"quixo"``.
+    NAME: ClassVar[str]
+    #: Display names of players 0 and 1, e.g. ``("White", "Black")``.
+    PLAYERS: ClassVar[tuple[str, str]]
+    #: Heuristics by name; each is ``f(game, player) -> float``.
+    HEURISTICS: ClassVar[dict[str, Heuristic]]
+    #: Name of the heuristic used when none is asked for.
+    DEFAULT_HEURISTIC: ClassVar[str]
+    #: Name of the cheap heuristic the seed cutoffs (H0) use by default.
+    CUT_HEURISTIC: ClassVar[str]
+    #: Names of the entries of :meth:`features`, in order.
+    FEATURE_NAMES: ClassVar[tuple[str, ...]]
+    #: A legal position text and a legal move text, used in error messages and docs.
+    EXAMPLE_POSITION: ClassVar[str]
+    EXAMPLE_MOVE: ClassVar[str]
+    #: One-line description of the move notation, used in error messages and help.
+    MOVE_NOTATION: ClassVar[str]
+    #: One-line description of the position text format.
+    POSITION_NOTATION: ClassVar[str]
+
+    # ----------------------------------------------------------------- creation
+    @classmethod
+    @abstractmethod
+    def from_text(cls: type[G], text: str) -> G:
+        """Read a position text (see :attr:`POSITION_NOTATION`).
+
+        Raises :class:`PositionError` with a one-line message that says what was
+        expected and gives an example.
+        """
+
+    @abstractmethod
+    def to_text(self) -> str:
+        """The position text of the current position; ``from_text`` reads it back."""
+
+    @abstractmethod
+    def copy(self: G) -> G:
+        """An independent copy of the position *and* its history.
+
+        Not for the search hot path: use :meth:`play`/:meth:`undo` there.
+        """
+
+    # ---------------------------------------------------------------- the rules
+    @property
+    @abstractmethod
+    def turn(self) -> int:
+        """The index (0 or 1) of the player to move."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[Any]:
+        """The legal moves by the rules of movement, in a fixed order.
+
+        Empty when the side to move has no move or when the game has been won on
+        the board (checkmate, five in a row, no pieces).  Draws that depend on
+        history (repetition, move counters, move caps) are reported by
+        :meth:`outcome` only and do not empty this list.
+        """
+
+    def count_moves(self) -> int:
+        """``len(self.legal_moves())``, possibly without building the moves (perft)."""
+        return len(self.legal_moves())
+
+    @abstractmethod
+    def play(self, move: Any) -> None:
+        """Play a legal move (not checked: pass only moves from :meth:`legal_moves`)."""
+
+    @abstractmethod
+    def undo(self) -> Any:
+        """Take back the last move played and return it.  Raises ``IndexError`` if none."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The outcome if the game is over (including draws by rule), else ``None``."""
+
+    @abstractmethod
+    def key(self) -> Hashable:
+        """A hashable key equal for equal positions (board and side to move).
+
+        Suitable for transposition tables; it does not include history counters.
+        """
+
+    @property
+    @abstractmethod
+    def ply(self) -> int:
+        """Number of moves played from the position the game was created at."""
+
+    @property
+    @abstractmethod
+    def move_stack(self) -> Sequence[Any]:
+        """The moves played so far, oldest first (read-only view)."""
+
+    def is_capture(self, move: Any) -> bool:
+        """True if ``move`` takes material (used for ordering and quiescence)."""
+        return False
+
+    # ----------------------------------------------------------------- notation
+    @abstractmethod
+    def format_move(self, move: Any) -> str:
+        """The move in the game's notation (must be legal in the current position)."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Any:
+        """Parse a move typed in the game's notation and check it is legal here.
+
+        Raises :class:`MoveSyntaxError` when the text is not in the notation and
+        :class:`IllegalMoveError` when it names no legal move; both messages say
+        what was expected and give an example.
+        """
+
+    # ------------------------------------------------------ evaluation/learning
+    @classmethod
+    def heuristic(cls, name: str | None = None) -> Heuristic:
+        """The heuristic called ``name`` (the default one if ``None``)."""
+        if name is None:
+            name = cls.DEFAULT_HEURISTIC
+        try:
+            return cls.HEURISTICS[name]
+        except KeyError:
+            known = ", ".join(sorted(cls.HEURISTICS))
+            raise UnknownHeuristicError(
+                f"unknown {cls.NAME} heuristic {name!r}; expected one of: {known}"
+            ) from None
+
+    def evaluate(self, player: int, heuristic: str | None = None) -> float:
+        """Score the position for ``player`` with the named heuristic."""
+        return self.heuristic(heuristic)(self, player)
+
+    @abstractmethod
+    def features(self, player: int) -> list[float]:
+        """Numeric features of the position seen by ``player`` (see :attr:`FEATURE_NAMES`)."""
+
+    # ------------------------------------------------------------------ helpers
+    def play_text(self, text: str) -> Any:
+        """Parse ``text``, play it and return the move."""
+        move = self.parse_move(text)
+        self.play(move)
+        return move
+
+    def play_all(self, texts: Iterable[str]) -> None:
+        """Play a sequence of moves given in the game's notation."""
+        for text in texts:
+            self.play_text(text)
+
+    def legal_move_texts(self) -> list[str]:
+        """Every legal move, formatted."""
+        return [self.format_move(m) for m in self.legal_moves()]
+
+    def render(self) -> str:
+        """A plain-text diagram of the board with coordinates (for CLIs and logs)."""
+        return self.to_text()
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.from_text({self.to_text()!r})"
