@@ -1,0 +1,961 @@
+"""English checkers (8x8 American draughts) on Python-int bitboards.
+
+The board
+=========
+
+The 32 dark squares carry the standard PDN numbers 1-32.  Square 1 is b8, the
+top-left dark square of the top row; row 0 (rank 8) holds 1-4 on b, d, f, h,
+row 1 (rank 7) holds 5-8 on a, c, e, g, and so on down to 29 (a1) ... 32 (g1)::
+
+      a  b  c  d  e  f  g  h
+   8     1     2     3     4
+   7  5     6     7     8
+   6     9    10    11    12
+   5 13    14    15    16
+   4    17    18    19    20
+   3 21    22    23    24
+   2    25    26    27    28
+   1 29    30    31    32
+
+Black (player 0) starts on 1-12, moves first and moves *down* the board,
+towards higher numbers; White (player 1) starts on 21-32 and moves up.  A
+position is three 32-bit masks (bit ``s - 1`` stands for square ``s``): the
+black pieces, the white pieces and the kings of either colour, plus the side
+to move.
+
+Moves
+=====
+
+A move is a tuple ``(path, captured)``:
+
+* ``path`` -- the tuple of PDN squares the piece visits, from its start to
+  where it stops: ``(11, 15)`` for a step, ``(15, 24, 31)`` for a double jump;
+* ``captured`` -- the mask of the squares of the pieces it takes (``0`` for a
+  step), so ``move[1] != 0`` tells a capture.
+
+Moves are plain tuples: hashable, cheap, equal when they mean the same move.
+Simple steps are built once at import time and shared.
+
+Rules (SPEC §3): capture is compulsory, but any capture will do (not
+necessarily the longest); a jump sequence must be completed; men step and jump
+forward only; kings step one square in any diagonal direction and jump both
+ways; a man that reaches the far row is crowned and its move ends there even if
+it could jump on as a king.  During a multi-jump the pieces taken stay on the
+board until the move ends: they cannot be jumped a second time (and would
+block a landing square, which a king moving one square at a time can never
+reach anyway: it lands on squares of the other row parity).  The moving
+piece's own start square counts as empty (a king may come back to it).
+
+*Which sequences are distinct moves.*  Two jump sequences of the same piece
+that end on the same square having taken the same set of pieces are one move
+(only a king can do that, going round a ring of pieces either way); the first
+path found is kept.  Sequences that take different pieces are different
+moves, even with the same start and end.  This is the usual convention of
+checkers perft programs and gives the standard numbers 7, 49, 302, 1469, 7361,
+36768, 179740, 845931.
+
+The game is lost by the side to move when it has no pieces (``"no pieces"``)
+or no legal move (``"no moves"``); these take precedence over the draws:
+threefold repetition of the same board with the same side to move
+(``"threefold repetition"``) and 40 moves by each side -- 80 plies -- without
+a capture or a man move (``"40-move rule"``).
+
+Notation
+========
+
+Moves: ``11-15`` for a step, ``15x24`` for a capture, ``15x24x31`` for a
+multi-jump with every landing square (what :meth:`Checkers.format_move`
+writes).  :meth:`Checkers.parse_move` is lenient where that is unambiguous:
+spaces around separators, ``X`` or ``x``, ``-`` typed for a capture
+(``15-24``) and ``x`` for a step (the squares decide), a king's ring of
+captures typed the other way round, and a capture given by some of its
+landing squares, at least the first and the last (``15x31`` for
+``15x24x31``); an ambiguous short form is refused with the candidates listed.
+
+Positions: PDN FEN ``B:W21,...,32:B1,...,12`` -- the side to move, then the
+two colours' squares in either order, kings prefixed ``K``.  Reading accepts
+ranges (``B1-12``), lowercase, spaces and a trailing ``.``; writing gives the
+canonical form (White list first, ascending squares, no ranges).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar, Sequence
+
+from .base import (
+    Game,
+    Heuristic,
+    IllegalMoveError,
+    MoveSyntaxError,
+    Outcome,
+    PositionError,
+)
+
+__all__ = [
+    "Checkers",
+    "Move",
+    "BLACK",
+    "WHITE",
+    "SQUARES",
+    "square_coords",
+    "square_name",
+    "material",
+    "positional",
+]
+
+#: A move: ``(path, captured)`` -- the squares visited and the mask of the pieces taken.
+Move = tuple[tuple[int, ...], int]
+
+BLACK = 0
+WHITE = 1
+
+#: The PDN square numbers.
+SQUARES = range(1, 33)
+
+_FULL = (1 << 32) - 1
+_START_BLACK = (1 << 12) - 1  # squares 1-12
+_START_WHITE = ((1 << 12) - 1) << 20  # squares 21-32
+_START_TEXT = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+
+#: ``_BIT[s]`` is the mask of square ``s`` (index 0 unused).
+_BIT = (0,) + tuple(1 << i for i in range(32))
+
+
+def square_coords(square: int) -> tuple[int, int]:
+    """``(row, col)`` of a PDN square: row 0 is the top (rank 8), col 0 is file a."""
+    i = square - 1
+    row = i >> 2
+    return row, 2 * (i & 3) + (1 - (row & 1))
+
+
+def square_name(square: int) -> str:
+    """The algebraic name of a PDN square: ``square_name(1) == 'b8'``, ``square_name(29) == 'a1'``."""
+    row, col = square_coords(square)
+    return "abcdefgh"[col] + str(8 - row)
+
+
+def _square_at(row: int, col: int) -> int:
+    """The PDN square at ``(row, col)``, or 0 off the board or on a light square."""
+    if 0 <= row < 8 and 0 <= col < 8 and (row + col) & 1:
+        return 4 * row + col // 2 + 1
+    return 0
+
+
+def _mask(squares) -> int:
+    m = 0
+    for s in squares:
+        m |= _BIT[s]
+    return m
+
+
+def _row_mask(row: int) -> int:
+    return _mask(range(4 * row + 1, 4 * row + 5))
+
+
+# ------------------------------------------------------------------ directions
+# (drow, dcol) in ascending order of the square reached: up-left, up-right,
+# down-left, down-right.  "Down" is towards higher numbers: Black's forward.
+_UL, _UR, _DL, _DR = (-1, -1), (-1, 1), (1, -1), (1, 1)
+_UP = (_UL, _UR)
+_DOWN = (_DL, _DR)
+_ALL = _UP + _DOWN
+
+
+def _step_masks(direction: tuple[int, int]) -> dict[int, int]:
+    """For each shift ``delta`` of the bit index, the squares whose neighbour in
+    ``direction`` lies ``delta`` bits away."""
+    masks: dict[int, int] = {}
+    for s in SQUARES:
+        row, col = square_coords(s)
+        t = _square_at(row + direction[0], col + direction[1])
+        if t:
+            masks[t - s] = masks.get(t - s, 0) | _BIT[s]
+    return masks
+
+
+_m = _step_masks(_DL)
+_DL3, _DL4 = _m[3], _m[4]
+_m = _step_masks(_DR)
+_DR4, _DR5 = _m[4], _m[5]
+_m = _step_masks(_UL)
+_UL4, _UL5 = _m[-4], _m[-5]
+_m = _step_masks(_UR)
+_UR3, _UR4 = _m[-3], _m[-4]
+del _m
+# Squares with a neighbour 4 bits away downwards (either side) and upwards.
+_DOWN4, _UP4 = _DL4 | _DR4, _UL4 | _UR4
+
+# The four neighbour maps of a set of squares, by shifts (the hot path inlines them).
+
+
+def _down_left(b: int) -> int:
+    return (b & _DL4) << 4 | (b & _DL3) << 3
+
+
+def _down_right(b: int) -> int:
+    return (b & _DR4) << 4 | (b & _DR5) << 5
+
+
+def _up_left(b: int) -> int:
+    return (b & _UL4) >> 4 | (b & _UL5) >> 5
+
+
+def _up_right(b: int) -> int:
+    return (b & _UR4) >> 4 | (b & _UR3) >> 3
+
+
+def _step_table(directions) -> tuple[tuple[tuple[int, Move], ...], ...]:
+    """Per square, ``(target_mask, move)`` for each step in ``directions``."""
+    table = [()]
+    for s in SQUARES:
+        row, col = square_coords(s)
+        steps = []
+        for dr, dc in directions:
+            t = _square_at(row + dr, col + dc)
+            if t:
+                steps.append((_BIT[t], ((s, t), 0)))
+        table.append(tuple(steps))
+    return tuple(table)
+
+
+def _jump_table(directions) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Per square, ``(jumped_mask, landing_square, landing_mask)`` for each jump in ``directions``."""
+    table = [()]
+    for s in SQUARES:
+        row, col = square_coords(s)
+        jumps = []
+        for dr, dc in directions:
+            mid = _square_at(row + dr, col + dc)
+            land = _square_at(row + 2 * dr, col + 2 * dc)
+            if mid and land:
+                jumps.append((_BIT[mid], land, _BIT[land]))
+        table.append(tuple(jumps))
+    return tuple(table)
+
+
+#: Steps and jumps per square, for Black men, White men and kings.
+_STEPS = (_step_table(_DOWN), _step_table(_UP))
+_KING_STEPS = _step_table(_ALL)
+_JUMPS = (_jump_table(_DOWN), _jump_table(_UP))
+_KING_JUMPS = _jump_table(_ALL)
+
+#: The row where each colour's men are crowned (Black: 29-32, White: 1-4).
+_CROWN = (_row_mask(7), _row_mask(0))
+#: Each colour's own back row (Black: 1-4, White: 29-32).
+_BACK = (_row_mask(0), _row_mask(7))
+
+#: The mask of the square jumped, for every (start, landing) pair of a single jump.
+_JUMPED: dict[tuple[int, int], int] = {
+    (s, land): mid for s in SQUARES for mid, land, _ in _KING_JUMPS[s]
+}
+
+
+# ---------------------------------------------------------------- jump search
+def _man_jump_count(square: int, enemy: int, occupied: int, jumps, crown: int) -> int:
+    """Number of complete jump sequences of a man on ``square`` (no moves built).
+
+    A man only goes forward, so it can neither jump a piece twice nor reach one
+    place by two paths with the same captures: no de-duplication is needed.
+    """
+    total = 0
+    for mid, land, land_bit in jumps[square]:
+        if mid & enemy and not land_bit & occupied:
+            if land_bit & crown:
+                total += 1
+            else:
+                more = _man_jump_count(land, enemy & ~mid, occupied, jumps, crown)
+                total += more or 1
+    return total
+
+
+def _jump_moves(start: int, king: bool, enemy: int, occupied: int, jumps, crown: int, out: list) -> None:
+    """Append to ``out`` every complete jump sequence of the piece on ``start``.
+
+    ``enemy`` holds the pieces that may be jumped and ``occupied`` every piece on
+    the board except the mover; pieces taken stay in ``occupied`` (they block)
+    and leave ``enemy`` (they cannot be jumped twice).
+    """
+    path = [start]
+    seen: set[tuple[int, int]] = set()
+
+    def extend(square: int, enemy: int, captured: int) -> bool:
+        """Follow every jump from ``square``; False if there is none (the sequence ends)."""
+        found = False
+        for mid, land, land_bit in jumps[square]:
+            if mid & enemy and not land_bit & occupied:
+                found = True
+                path.append(land)
+                taken = captured | mid
+                if king:
+                    if not extend(land, enemy & ~mid, taken) and (land, taken) not in seen:
+                        seen.add((land, taken))
+                        out.append((tuple(path), taken))
+                elif land_bit & crown or not extend(land, enemy & ~mid, taken):
+                    out.append((tuple(path), taken))
+                path.pop()
+        return found
+
+    extend(start, enemy, 0)
+
+
+# -------------------------------------------------------------------- parsing
+_MOVE_RE = re.compile(r"[0-9]{1,3}(?:\s*[-xX]\s*[0-9]{1,3})+")
+_NUMBER_RE = re.compile(r"[0-9]+")
+_ITEM_RE = re.compile(r"(K?)([0-9]{1,3})(?:\s*-\s*([0-9]{1,3}))?", re.IGNORECASE)
+_MOVE_HINT = "expected a move like '11-15' or '15x24x31'"
+_POSITION_HINT = "expected a PDN FEN like 'B:W21-32:B1-12' or 'W:WK10,24:B5,K14'"
+
+
+def _quote(text: str, limit: int = 40) -> str:
+    """``repr`` of user text, shortened to keep error messages on one short line."""
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return repr(text)
+
+
+# ------------------------------------------------------------------ the game
+class Checkers(Game):
+    """A position of English checkers with its history.
+
+    >>> game = Checkers()
+    >>> game.legal_move_texts()
+    ['9-13', '9-14', '10-14', '10-15', '11-15', '11-16', '12-16']
+    >>> game.play_text("11-15")
+    ((11, 15), 0)
+    >>> game.turn, game.legal_move_texts()[:3]
+    (1, ['21-17', '22-17', '22-18'])
+    """
+
+    NAME: ClassVar[str] = "checkers"
+    PLAYERS: ClassVar[tuple[str, str]] = ("Black", "White")
+    HEURISTICS: ClassVar[dict[str, Heuristic]] = {}  # filled in below the class
+    DEFAULT_HEURISTIC: ClassVar[str] = "positional"
+    CUT_HEURISTIC: ClassVar[str] = "material"
+    FEATURE_NAMES: ClassVar[tuple[str, ...]] = (
+        "men", "opp_men",
+        "kings", "opp_kings",
+        "back_rank", "opp_back_rank",
+        "centre", "opp_centre",
+        "advancement", "opp_advancement",
+        "mobility", "opp_mobility",
+        "captures", "opp_captures",
+        "edge", "opp_edge",
+        "to_move",
+    )
+    EXAMPLE_POSITION: ClassVar[str] = "W:WK10,24:B5,K14"
+    EXAMPLE_MOVE: ClassVar[str] = "11-15"
+    MOVE_NOTATION: ClassVar[str] = (
+        "PDN squares 1-32: '11-15' for a step, '15x24' or '15x24x31' for captures "
+        "('15x31' is enough when unambiguous)"
+    )
+    POSITION_NOTATION: ClassVar[str] = (
+        "PDN FEN: side to move, then each colour's squares, kings prefixed K, "
+        "ranges allowed, e.g. 'B:W21-32:B1-12' or 'W:WK10,24:B5,K14'"
+    )
+
+    __slots__ = ("_black", "_white", "_kings", "_turn", "_quiet", "_key", "_counts", "_stack", "_moves")
+
+    def __init__(self) -> None:
+        self._reset(_START_BLACK, _START_WHITE, 0, BLACK)
+
+    def _reset(self, black: int, white: int, kings: int, turn: int) -> None:
+        self._black = black
+        self._white = white
+        self._kings = kings
+        self._turn = turn
+        #: Plies since the last capture or man move (the 40-move rule).
+        self._quiet = 0
+        self._key = self._make_key()
+        #: How many times each key occurred in the history (threefold repetition).
+        self._counts: dict[int, int] = {self._key: 1}
+        #: Undo records: ``(black, white, kings, quiet, key)`` before each move.
+        self._stack: list[tuple[int, int, int, int, int]] = []
+        self._moves: list[Move] = []
+
+    def _make_key(self) -> int:
+        return ((self._black << 32 | self._white) << 32 | self._kings) << 1 | self._turn
+
+    # ------------------------------------------------------------- creation
+    @classmethod
+    def from_text(cls, text: str) -> "Checkers":
+        """Read a PDN FEN such as ``B:W21-32:B1-12`` or ``W:WK10,24:B5,K14``."""
+        if not isinstance(text, str):
+            raise PositionError(f"{_POSITION_HINT}, got {type(text).__name__}")
+        body = text.strip()
+        if body.endswith("."):
+            body = body[:-1].rstrip()
+        parts = [p.strip() for p in body.split(":")]
+        if len(parts) != 3 or parts[0].upper() not in ("B", "W"):
+            raise PositionError(f"{_POSITION_HINT}, got {_quote(text)}")
+        turn = BLACK if parts[0].upper() == "B" else WHITE
+        masks = {"B": None, "W": None}
+        kings = 0
+        for part in parts[1:]:
+            colour = part[:1].upper()
+            if colour not in masks:
+                raise PositionError(
+                    f"each piece list starts with its colour B or W, got {_quote(part)}; {_POSITION_HINT}"
+                )
+            if masks[colour] is not None:
+                raise PositionError(f"colour {colour} is listed twice; {_POSITION_HINT}")
+            pieces = 0
+            for item in part[1:].split(","):
+                item = item.strip()
+                if not item:
+                    continue
+                match = _ITEM_RE.fullmatch(item)
+                if not match:
+                    raise PositionError(
+                        f"expected squares like '5', 'K14' or '1-12' in the {colour} list, "
+                        f"got {_quote(item)}; {_POSITION_HINT}"
+                    )
+                is_king, first, last = match.group(1), int(match.group(2)), match.group(3)
+                last = first if last is None else int(last)
+                for s in (first, last):
+                    if not 1 <= s <= 32:
+                        raise PositionError(f"square {s} is off the board: squares are numbered 1-32 (e.g. 'B:W21-32:B1-12')")
+                if first > last:
+                    raise PositionError(f"range {first}-{last} runs backwards: write it as {last}-{first}")
+                for s in range(first, last + 1):
+                    bit = _BIT[s]
+                    if bit & pieces:
+                        raise PositionError(f"square {s} is listed twice in the {colour} list")
+                    pieces |= bit
+                    if is_king:
+                        kings |= bit
+            masks[colour] = pieces
+        black, white = masks["B"], masks["W"]
+        if not black | white:
+            raise PositionError("the board is empty: give some pieces, e.g. 'B:W21-32:B1-12'")
+        if black & white:
+            s = (black & white & -(black & white)).bit_length()
+            raise PositionError(f"square {s} holds both a black and a white piece")
+        crowned = black & ~kings & _CROWN[BLACK]
+        if crowned:
+            s = (crowned & -crowned).bit_length()
+            raise PositionError(f"a black man cannot stand on square {s} (row 29-32 crowns it): write K{s} for a king")
+        crowned = white & ~kings & _CROWN[WHITE]
+        if crowned:
+            s = (crowned & -crowned).bit_length()
+            raise PositionError(f"a white man cannot stand on square {s} (row 1-4 crowns it): write K{s} for a king")
+        game = cls.__new__(cls)
+        game._reset(black, white, kings, turn)
+        return game
+
+    def to_text(self) -> str:
+        """The canonical PDN FEN: side to move, White's squares, Black's squares, ascending."""
+        return "{}:W{}:B{}".format(
+            "BW"[self._turn], self._list(self._white), self._list(self._black)
+        )
+
+    def _list(self, pieces: int) -> str:
+        kings = self._kings
+        return ",".join(
+            ("K" if kings & _BIT[s] else "") + str(s) for s in SQUARES if pieces & _BIT[s]
+        )
+
+    def copy(self) -> "Checkers":
+        twin = Checkers.__new__(type(self))
+        twin._black, twin._white, twin._kings = self._black, self._white, self._kings
+        twin._turn, twin._quiet, twin._key = self._turn, self._quiet, self._key
+        twin._counts = dict(self._counts)
+        twin._stack = list(self._stack)
+        twin._moves = list(self._moves)
+        return twin
+
+    # -------------------------------------------------------------- the rules
+    @property
+    def turn(self) -> int:
+        return self._turn
+
+    @property
+    def ply(self) -> int:
+        return len(self._moves)
+
+    @property
+    def move_stack(self) -> Sequence[Move]:
+        return tuple(self._moves)
+
+    @property
+    def quiet_plies(self) -> int:
+        """Plies since the last capture or man move (80 draws by the 40-move rule)."""
+        return self._quiet
+
+    def repetitions(self) -> int:
+        """How many times the current position (board and side to move) has occurred."""
+        return self._counts[self._key]
+
+    def piece_at(self, square: int) -> str | None:
+        """``'b'``/``'B'`` for a black man/king, ``'w'``/``'W'`` for white, ``None`` if empty."""
+        bit = _BIT[square]
+        if self._black & bit:
+            return "B" if self._kings & bit else "b"
+        if self._white & bit:
+            return "W" if self._kings & bit else "w"
+        return None
+
+    def _jumpers(self, own: int, opp: int, empty: int) -> int:
+        """The pieces of ``own`` (the side to move) that can capture."""
+        kings = self._kings
+        if self._turn == BLACK:
+            down, up = own, own & kings
+        else:
+            down, up = own & kings, own
+        # A piece jumps down-left if its down-left neighbour is an enemy whose
+        # down-left neighbour is empty: walk back from the empty squares.
+        jumpers = 0
+        if down:
+            t = ((empty & _UR4) >> 4 | (empty & _UR3) >> 3) & opp
+            u = ((empty & _UL4) >> 4 | (empty & _UL5) >> 5) & opp
+            jumpers = (
+                (t & _UR4) >> 4 | (t & _UR3) >> 3 | (u & _UL4) >> 4 | (u & _UL5) >> 5
+            ) & down
+        if up:
+            t = ((empty & _DR4) << 4 | (empty & _DR5) << 5) & opp
+            u = ((empty & _DL4) << 4 | (empty & _DL3) << 3) & opp
+            jumpers |= (
+                (t & _DR4) << 4 | (t & _DR5) << 5 | (u & _DL4) << 4 | (u & _DL3) << 3
+            ) & up
+        return jumpers
+
+    def legal_moves(self) -> list[Move]:
+        """Captures if any (compulsory), else steps.
+
+        Ordered by start square, then steps by target square and captures in
+        search order (up-left, up-right, down-left, down-right first hop).
+        """
+        turn, kings = self._turn, self._kings
+        if turn == BLACK:
+            own, opp = self._black, self._white
+        else:
+            own, opp = self._white, self._black
+        occupied = own | opp
+        empty = _FULL ^ occupied
+        jumpers = self._jumpers(own, opp, empty)
+        moves: list[Move] = []
+        if jumpers:
+            crown = _CROWN[turn]
+            man_jumps = _JUMPS[turn]
+            while jumpers:
+                low = jumpers & -jumpers
+                jumpers ^= low
+                if low & kings:
+                    _jump_moves(low.bit_length(), True, opp, occupied ^ low, _KING_JUMPS, crown, moves)
+                else:
+                    _jump_moves(low.bit_length(), False, opp, occupied ^ low, man_jumps, crown, moves)
+            return moves
+        append = moves.append
+        man_steps = _STEPS[turn]
+        while own:
+            low = own & -own
+            own ^= low
+            for target, move in (_KING_STEPS if low & kings else man_steps)[low.bit_length()]:
+                if target & empty:
+                    append(move)
+        return moves
+
+    def count_moves(self) -> int:
+        """The number of legal moves, counted with shifts and popcounts (steps) or a
+        move-free search (men's jumps), without building them."""
+        turn, kings = self._turn, self._kings
+        if turn == BLACK:
+            own, opp = self._black, self._white
+            down, up = own, own & kings
+        else:
+            own, opp = self._white, self._black
+            down, up = own & kings, own
+        occupied = own | opp
+        empty = _FULL ^ occupied
+        # self._jumpers(own, opp, empty), inlined: this is the bulk-counting hot path
+        jumpers = 0
+        if down:
+            t = ((empty & _UR4) >> 4 | (empty & _UR3) >> 3) & opp
+            u = ((empty & _UL4) >> 4 | (empty & _UL5) >> 5) & opp
+            jumpers = ((t & _UR4) >> 4 | (t & _UR3) >> 3 | (u & _UL4) >> 4 | (u & _UL5) >> 5) & down
+        if up:
+            t = ((empty & _DR4) << 4 | (empty & _DR5) << 5) & opp
+            u = ((empty & _DL4) << 4 | (empty & _DL3) << 3) & opp
+            jumpers |= ((t & _DR4) << 4 | (t & _DR5) << 5 | (u & _DL4) << 4 | (u & _DL3) << 3) & up
+        if jumpers:
+            crown = _CROWN[turn]
+            man_jumps = _JUMPS[turn]
+            total = 0
+            while jumpers:
+                low = jumpers & -jumpers
+                jumpers ^= low
+                if low & kings:
+                    found: list[Move] = []
+                    _jump_moves(low.bit_length(), True, opp, occupied ^ low, _KING_JUMPS, crown, found)
+                    total += len(found)
+                else:
+                    total += _man_jump_count(low.bit_length(), opp, occupied, man_jumps, crown)
+            return total
+        total = 0
+        if down:
+            total = (((down & _DL4) << 4 | (down & _DL3) << 3) & empty).bit_count() + (
+                ((down & _DR4) << 4 | (down & _DR5) << 5) & empty
+            ).bit_count()
+        if up:
+            total += (((up & _UL4) >> 4 | (up & _UL5) >> 5) & empty).bit_count() + (
+                ((up & _UR4) >> 4 | (up & _UR3) >> 3) & empty
+            ).bit_count()
+        return total
+
+    def _has_moves(self) -> bool:
+        """Whether the side to move has any legal move (cheap, by shifts)."""
+        kings = self._kings
+        if self._turn == BLACK:
+            own, opp = self._black, self._white
+            down, up = own, own & kings
+        else:
+            own, opp = self._white, self._black
+            down, up = own & kings, own
+        empty = _FULL ^ (own | opp)
+        if down and ((down & _DOWN4) << 4 | (down & _DL3) << 3 | (down & _DR5) << 5) & empty:
+            return True
+        if up and ((up & _UP4) >> 4 | (up & _UL5) >> 5 | (up & _UR3) >> 3) & empty:
+            return True
+        return bool(self._jumpers(own, opp, empty))
+
+    def play(self, move: Move) -> None:
+        """Play ``move`` (from :meth:`legal_moves`; not checked): the piece moves,
+        the pieces taken go, a man reaching the far row is crowned."""
+        path, captured = move
+        start, end = _BIT[path[0]], _BIT[path[-1]]
+        black, white, kings = self._black, self._white, self._kings
+        self._stack.append((black, white, kings, self._quiet, self._key))
+        self._moves.append(move)
+        turn = self._turn
+        if start & kings:
+            kings = (kings & ~start) | end
+            quiet = 0 if captured else self._quiet + 1
+        else:
+            quiet = 0
+            if end & _CROWN[turn]:
+                kings |= end
+        if turn == BLACK:
+            black = (black & ~start) | end
+            if captured:
+                white &= ~captured
+                kings &= ~captured
+        else:
+            white = (white & ~start) | end
+            if captured:
+                black &= ~captured
+                kings &= ~captured
+        self._black, self._white, self._kings = black, white, kings
+        self._turn = turn ^ 1
+        self._quiet = quiet
+        key = ((black << 32 | white) << 32 | kings) << 1 | (turn ^ 1)
+        self._key = key
+        counts = self._counts
+        counts[key] = counts.get(key, 0) + 1
+
+    def undo(self) -> Move:
+        """Take back the last move and return it (``IndexError`` if there is none)."""
+        if not self._stack:
+            raise IndexError("undo: no move to take back")
+        counts, key = self._counts, self._key
+        left = counts[key] - 1
+        if left:
+            counts[key] = left
+        else:
+            del counts[key]
+        self._black, self._white, self._kings, self._quiet, self._key = self._stack.pop()
+        self._turn ^= 1
+        return self._moves.pop()
+
+    def outcome(self) -> Outcome | None:
+        """Loss for the side to move with no pieces or no moves; else the draws by rule."""
+        turn = self._turn
+        if not (self._white if turn else self._black):
+            return Outcome(turn ^ 1, "no pieces")
+        if not self._has_moves():
+            return Outcome(turn ^ 1, "no moves")
+        if self._counts[self._key] >= 3:
+            return Outcome(None, "threefold repetition")
+        if self._quiet >= 80:
+            return Outcome(None, "40-move rule")
+        return None
+
+    def key(self) -> int:
+        """The board and the side to move packed into one int (exact, no collisions)."""
+        return self._key
+
+    def is_capture(self, move: Move) -> bool:
+        """Whether ``move`` takes pieces (``move[1]``, the mask taken, is not 0)."""
+        return move[1] != 0
+
+    # ------------------------------------------------------------- notation
+    def format_move(self, move: Move) -> str:
+        """``11-15`` for a step, ``15x24x31`` for a capture (every landing square)."""
+        return ("x" if move[1] else "-").join(map(str, move[0]))
+
+    def parse_move(self, text: str) -> Move:
+        """A move typed as ``11-15``, ``15x24``, ``15x24x31`` or short ``15x31`` (see module doc)."""
+        if not isinstance(text, str):
+            raise MoveSyntaxError(f"{_MOVE_HINT}, got {type(text).__name__}")
+        stripped = text.strip()
+        if not _MOVE_RE.fullmatch(stripped):
+            raise MoveSyntaxError(f"{_MOVE_HINT}, got {_quote(text)}")
+        squares = tuple(int(n) for n in _NUMBER_RE.findall(stripped))
+        for s in squares:
+            if not 1 <= s <= 32:
+                raise MoveSyntaxError(
+                    f"square {s} is off the board: squares are numbered 1-32, as in '11-15' or '15x24'"
+                )
+        moves = self.legal_moves()
+        for move in moves:
+            if move[0] == squares:
+                return move
+        # A king's ring of captures typed the other way round: same pieces, same end.
+        taken = _jumped_by(squares)
+        if taken:
+            for move in moves:
+                path = move[0]
+                if move[1] == taken and path[0] == squares[0] and path[-1] == squares[-1]:
+                    return move
+        # A capture given by some of its landing squares (at least first and last).
+        candidates = [m for m in moves if m[1] and _abbreviates(squares, m[0])]
+        if len(candidates) == 1:
+            return candidates[0]
+        typed = ("x" if "x" in stripped.lower() else "-").join(map(str, squares))
+        if candidates:
+            listed = ", ".join(self.format_move(m) for m in candidates)
+            raise IllegalMoveError(f"{typed} is ambiguous: it could be {listed}; type every landing square")
+        if not moves:
+            raise IllegalMoveError(f"{typed} is not legal: {self.PLAYERS[self._turn]} has no legal move")
+        listed = _listing(self.format_move(m) for m in moves)
+        if moves[0][1]:
+            raise IllegalMoveError(f"{typed} is not legal: a capture is compulsory, legal moves: {listed}")
+        raise IllegalMoveError(f"{typed} is not legal here; legal moves: {listed}")
+
+    # ------------------------------------------------------ evaluation/learning
+    def features(self, player: int) -> list[float]:
+        """The values named by :attr:`FEATURE_NAMES`, seen by ``player``.
+
+        Pairs of counts for ``player`` and the opponent (``opp_``): men, kings,
+        men on the own back row, pieces on the four centre squares, rows advanced
+        by men, steps available, single jumps available, pieces on the side files
+        a and h; then ``to_move``, 1 if ``player`` is to move.
+        """
+        mine = self._colour_features(player)
+        theirs = self._colour_features(player ^ 1)
+        values: list[float] = []
+        for pair in zip(mine, theirs):
+            values.extend(pair)
+        values.append(1 if self._turn == player else 0)
+        return values
+
+    def _colour_features(self, colour: int) -> tuple[int, ...]:
+        """The per-colour counts of :meth:`features`."""
+        kings = self._kings
+        if colour == BLACK:
+            own, opp = self._black, self._white
+            down, up = own, own & kings
+        else:
+            own, opp = self._white, self._black
+            down, up = own & kings, own
+        men = own & ~kings
+        advancement = _rows_sum(men) if colour == BLACK else 7 * men.bit_count() - _rows_sum(men)
+        empty = _FULL ^ (own | opp)
+        return (
+            men.bit_count(),
+            (own & kings).bit_count(),
+            (men & _BACK[colour]).bit_count(),
+            (own & _CENTRE).bit_count(),
+            advancement,
+            _step_count(down, up, empty),
+            _jump_count(down, up, opp, empty),
+            (own & _EDGE).bit_count(),
+        )
+
+    # ---------------------------------------------------------------- display
+    def render(self) -> str:
+        """An ASCII diagram: ``b``/``B`` black man/king, ``w``/``W`` white, numbers on
+        empty dark squares, files and ranks around, and the side to move."""
+        lines = ["     a  b  c  d  e  f  g  h"]
+        for row in range(8):
+            cells = []
+            for col in range(8):
+                s = _square_at(row, col)
+                if not s:
+                    cells.append("   ")
+                else:
+                    piece = self.piece_at(s)
+                    cells.append(f"  {piece}" if piece else f"{s:3d}")
+            lines.append(f" {8 - row} {''.join(cells)}   {8 - row}")
+        lines.append("     a  b  c  d  e  f  g  h")
+        lines.append(f"{self.PLAYERS[self._turn]} to move   (b/B black man/king, w/W white man/king)")
+        return "\n".join(lines)
+
+
+def _jumped_by(path: tuple[int, ...]) -> int:
+    """The mask of the squares jumped along ``path`` if each hop is a jump, else 0."""
+    taken = 0
+    for hop in zip(path, path[1:]):
+        mid = _JUMPED.get(hop)
+        if mid is None:
+            return 0
+        taken |= mid
+    return taken
+
+
+def _abbreviates(typed: tuple[int, ...], path: tuple[int, ...]) -> bool:
+    """Whether ``typed`` names ``path`` by its start, its end and some landings in order."""
+    if len(typed) < 2 or typed[0] != path[0] or typed[-1] != path[-1] or len(typed) > len(path):
+        return False
+    rest = iter(path[1:-1])
+    return all(any(s == p for p in rest) for s in typed[1:-1])
+
+
+def _listing(texts, limit: int = 12) -> str:
+    texts = list(texts)
+    shown = ", ".join(texts[:limit])
+    return shown + (f" and {len(texts) - limit} more" if len(texts) > limit else "")
+
+
+# ---------------------------------------------------------------- heuristics
+MAN_VALUE = 100
+KING_VALUE = 150
+
+#: The inner centre (c5, e5, d4, f4) and the squares just outside it on the long files (d6, f6, c3, e3).
+_CENTRE = _mask((14, 15, 18, 19))
+_CENTRE_RING = _mask((10, 11, 22, 23))
+#: Side files a and h, where a piece cannot be jumped.
+_EDGE = _mask((5, 13, 21, 29, 4, 12, 20, 28))
+#: Rows of odd index, of index with bit 1 and bit 2 set (for the sum of row indices).
+_ROW_BIT0 = _mask(s for s in SQUARES if square_coords(s)[0] & 1)
+_ROW_BIT1 = _mask(s for s in SQUARES if square_coords(s)[0] & 2)
+_ROW_BIT2 = _mask(s for s in SQUARES if square_coords(s)[0] & 4)
+#: Back-rank guard: the bridge squares count double (Black 1 and 3, White 30 and 32).
+_BACK_BLACK, _BACK_WHITE = _BACK
+_BRIDGE_BLACK, _BRIDGE_WHITE = _mask((1, 3)), _mask((30, 32))
+
+
+def _rows_sum(pieces: int) -> int:
+    """Sum of the row indices (0 at the top) of ``pieces``."""
+    return (
+        (pieces & _ROW_BIT0).bit_count()
+        + 2 * (pieces & _ROW_BIT1).bit_count()
+        + 4 * (pieces & _ROW_BIT2).bit_count()
+    )
+
+
+def _step_count(down: int, up: int, empty: int) -> int:
+    """Number of steps of pieces moving ``down`` and ``up`` into ``empty``."""
+    return (
+        (_down_left(down) & empty).bit_count()
+        + (_down_right(down) & empty).bit_count()
+        + (_up_left(up) & empty).bit_count()
+        + (_up_right(up) & empty).bit_count()
+    )
+
+
+def _jump_count(down: int, up: int, enemy: int, empty: int) -> int:
+    """Number of single jumps available to pieces moving ``down`` and ``up``."""
+    return (
+        (_down_left(_down_left(down) & enemy) & empty).bit_count()
+        + (_down_right(_down_right(down) & enemy) & empty).bit_count()
+        + (_up_left(_up_left(up) & enemy) & empty).bit_count()
+        + (_up_right(_up_right(up) & enemy) & empty).bit_count()
+    )
+
+
+def material(game: Checkers, player: int) -> int:
+    """Men 100, kings 150: the cheap cut heuristic (H0)."""
+    black, white, kings = game._black, game._white, game._kings
+    score = MAN_VALUE * (black.bit_count() - white.bit_count()) + (KING_VALUE - MAN_VALUE) * (
+        (black & kings).bit_count() - (white & kings).bit_count()
+    )
+    return -score if player else score
+
+
+def positional(game: Checkers, player: int) -> int:
+    """Material with kings, back-rank guard, advancement, centre, mobility, trades
+    when ahead, and kings closing in on the enemy in won endings.
+
+    Terms (from Black's side, negated for White):
+
+    * material: men 100, kings 150;
+    * back-rank guard, while the opponent still has men to crown: 8 per man on
+      the own back row, 8 more on the bridge squares (Black 1 and 3, White 30
+      and 32);
+    * advancement: 2 per row advanced by each man, more as the board empties;
+    * centre: 6 per piece on c5, e5, d4, f4, 3 on d6, f6, c3, e3;
+    * mobility: 2 per available step;
+    * trading down when ahead: up to 3 per missing piece for the side ahead;
+    * in an ending with a material lead, the leading side's kings lose 3 per
+      square of distance to the nearest enemy piece (drives the mop-up).
+    """
+    black, white, kings = game._black, game._white, game._kings
+    bm, wm = black & ~kings, white & ~kings
+    bk, wk = black & kings, white & kings
+    n_bm, n_wm, n_bk, n_wk = bm.bit_count(), wm.bit_count(), bk.bit_count(), wk.bit_count()
+    mat = MAN_VALUE * (n_bm - n_wm) + KING_VALUE * (n_bk - n_wk)
+    pieces = n_bm + n_wm + n_bk + n_wk
+    score = mat
+
+    # back-rank guard against the opponent's men
+    if n_wm:
+        score += 8 * ((bm & _BACK_BLACK).bit_count() + (bm & _BRIDGE_BLACK).bit_count())
+    if n_bm:
+        score -= 8 * ((wm & _BACK_WHITE).bit_count() + (wm & _BRIDGE_WHITE).bit_count())
+
+    # advancement of men (sum of row indices, White's counted from the bottom), more in the ending
+    advance = (
+        (bm & _ROW_BIT0).bit_count() + 2 * (bm & _ROW_BIT1).bit_count() + 4 * (bm & _ROW_BIT2).bit_count()
+        + (wm & _ROW_BIT0).bit_count() + 2 * (wm & _ROW_BIT1).bit_count() + 4 * (wm & _ROW_BIT2).bit_count()
+        - 7 * n_wm
+    )
+    score += advance * (2 + (24 - pieces) // 8)
+
+    # centre control
+    score += 6 * ((black & _CENTRE).bit_count() - (white & _CENTRE).bit_count()) + 3 * (
+        (black & _CENTRE_RING).bit_count() - (white & _CENTRE_RING).bit_count()
+    )
+
+    # mobility: steps available to each side (Black's men and kings go down, its kings up too)
+    empty = _FULL ^ (black | white)
+    mobility = (
+        (((black & _DL4) << 4 | (black & _DL3) << 3) & empty).bit_count()
+        + (((black & _DR4) << 4 | (black & _DR5) << 5) & empty).bit_count()
+        - (((white & _UL4) >> 4 | (white & _UL5) >> 5) & empty).bit_count()
+        - (((white & _UR4) >> 4 | (white & _UR3) >> 3) & empty).bit_count()
+    )
+    if bk:
+        mobility += (((bk & _UL4) >> 4 | (bk & _UL5) >> 5) & empty).bit_count() + (
+            ((bk & _UR4) >> 4 | (bk & _UR3) >> 3) & empty
+        ).bit_count()
+    if wk:
+        mobility -= (((wk & _DL4) << 4 | (wk & _DL3) << 3) & empty).bit_count() + (
+            ((wk & _DR4) << 4 | (wk & _DR5) << 5) & empty
+        ).bit_count()
+    score += 2 * mobility
+
+    if mat:
+        # trade down when ahead
+        score += (3 if mat > 0 else -3) * (24 - pieces)
+        # mop-up: the side ahead brings its kings to the enemy
+        if pieces <= 10:
+            if mat > 0:
+                if bk and white:
+                    score -= 3 * _king_distance(bk, white)
+            elif wk and black:
+                score += 3 * _king_distance(wk, black)
+    return -score if player else score
+
+
+def _king_distance(kings: int, targets: int) -> int:
+    """Sum over ``kings`` of the distance (king moves on an empty board) to the nearest target."""
+    spots = [square_coords(s) for s in SQUARES if targets & _BIT[s]]
+    total = 0
+    for s in SQUARES:
+        if kings & _BIT[s]:
+            row, col = square_coords(s)
+            total += min(max(abs(row - r), abs(col - c)) for r, c in spots)
+    return total
+
+
+Checkers.HEURISTICS = {"material": material, "positional": positional}
