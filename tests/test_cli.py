@@ -1,0 +1,156 @@
+"""The command-line contract (SPEC §7): output formats, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tui.cli import main
+
+START_PERFT = {
+    "chess": [20, 400, 8902],
+    "checkers": [7, 49, 302, 1469],
+    "quixo": [44, 1836],
+}
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("game,counts", START_PERFT.items())
+def test_perft_prints_one_line_per_depth(capsys, game: str, counts: list[int]) -> None:
+    code, out, err = run(capsys, "perft", game, str(len(counts)))
+    assert code == 0 and err == ""
+    assert out.splitlines() == [f"d{d} {n}" for d, n in enumerate(counts, 1)]
+
+
+def test_perft_from_a_position(capsys) -> None:
+    kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    code, out, _ = run(capsys, "perft", "chess", "2", "--position", kiwipete)
+    assert code == 0 and out.splitlines() == ["d1 48", "d2 2039"]
+
+
+def test_perft_divide(capsys) -> None:
+    code, out, _ = run(capsys, "perft", "checkers", "2", "--divide")
+    lines = out.splitlines()
+    assert lines[:2] == ["d1 7", "d2 49"]
+    divided = dict(line.split(": ") for line in lines[2:])
+    assert len(divided) == 7 and sum(map(int, divided.values())) == 49
+    assert "9-13" in divided
+
+
+@pytest.mark.parametrize(
+    "game,expected",
+    [("checkers", ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]),
+     ("quixo", None), ("chess", None)],
+)
+def test_moves_lists_legal_moves(capsys, game: str, expected: list[str] | None) -> None:
+    code, out, err = run(capsys, "moves", game)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    if expected is not None:
+        assert sorted(lines) == sorted(expected)
+    else:
+        assert len(lines) == {"chess": 20, "quixo": 44}[game]
+    if game == "chess":
+        assert "Nf3" in lines and "e4" in lines
+    if game == "quixo":
+        assert "0 0 bottom" in lines
+
+
+def test_moves_from_a_position(capsys) -> None:
+    # a forced capture: only the jump is listed
+    code, out, _ = run(capsys, "moves", "checkers", "--position", "B:W18:B14")
+    assert code == 0 and out.split() == ["14x23"]
+    code, out, _ = run(capsys, "moves", "quixo", "--position", "XXXX./...../...../...../..... X")
+    assert code == 0 and "4 0 left" in out.splitlines()
+
+
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["perft", "go", "2"], "unknown game 'go'"),
+        (["perft", "chess", "x"], "DEPTH must be a whole number"),
+        (["perft", "chess", "0"], "DEPTH must be at least 1"),
+        (["perft", "chess", "-3"], "DEPTH"),
+        (["perft", "chess"], "required"),
+        (["perft", "chess", "2", "--position", "nonsense"], "error"),
+        (["moves", "checkers", "--position", "B:W33:B1"], "error"),
+        (["moves", "quixo", "--position", "XXXXX/...../...../...../..... Z"], "error"),
+        (["moves", "nope"], "unknown game"),
+        (["show", "chess", "--moves", "e5"], "error"),
+        (["show", "checkers", "--moves", "zz"], "error"),
+        (["frobnicate"], "invalid choice"),
+        (["bench"], "required"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys, argv: list[str], needle: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.endswith("\n")
+    assert needle in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("game", ["chess", "checkers", "quixo"])
+def test_show_draws_the_board(capsys, game: str) -> None:
+    code, out, err = run(capsys, "show", game)
+    assert code == 0 and err == ""
+    assert "to move" in out and "position:" in out
+
+
+def test_show_reports_the_outcome(capsys) -> None:
+    code, out, _ = run(capsys, "show", "chess", "--moves", "f3", "e5", "g4", "Qh4#")
+    assert code == 0
+    assert "Black wins (checkmate)" in out
+
+
+def test_console_script_does_not_import_textual() -> None:
+    """perft/moves are for scripts: they must not pay for (or depend on) Textual."""
+    code = (
+        "import sys\n"
+        "from tui.cli import main\n"
+        "rc = main(['perft', 'quixo', '1'])\n"
+        "assert 'textual' not in sys.modules, 'textual was imported'\n"
+        "rc |= main(['moves', 'checkers'])\n"
+        "assert 'textual' not in sys.modules, 'textual was imported'\n"
+        "sys.exit(rc)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("d1 44\n")
+
+
+def test_exit_status_through_a_real_process() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "tui.cli", "perft", "chess", "2", "--position", "8/8/8/8 w"],
+        capture_output=True, text=True, timeout=60,
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert len(proc.stderr.splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def test_bench_perft_quick_smoke(capsys) -> None:
+    """The benchmark runs and its references count the same leaves as our perft."""
+    from tui.bench import perft_rows
+
+    rows = perft_rows(["chess", "checkers", "quixo"], quick=True, repeat=1)
+    by = {(r.game, r.what): r for r in rows}
+    assert by[("chess", "start")].leaves == by[("chess", "start")].ref_leaves == 8902
+    assert by[("chess", "kiwipete")].leaves == by[("chess", "kiwipete")].ref_leaves == 2039
+    checkers = by[("checkers", "start, bulk")]
+    assert checkers.leaves == 7361
+    if checkers.ref_leaves is not None:  # OpenSpiel installed
+        assert checkers.ref_leaves == 7361
+    quixo = by[("quixo", "empty board")]
+    assert quixo.leaves == 76596 and quixo.ref_leaves == 1836
+    assert all(r.rate > 0 for r in rows)
