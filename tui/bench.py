@@ -167,7 +167,7 @@ def perft_rows(games: list[str], *, quick: bool = False, repeat: int = 3) -> lis
             board = chess.Board(fen) if fen else chess.Board()
             ref_leaves, ref_seconds = _best_of(repeat, lambda: chess_reference_perft(board, depth))
             rows.append(BenchRow("chess", label, depth, leaves, seconds,
-                                 "python-chess push/pop", ref_leaves, ref_seconds, ">= 1.0x"))
+                                 "python-chess", ref_leaves, ref_seconds, ">=1.0x"))
     if "checkers" in games:
         depth = 5 if quick else 7
         game = new_game("checkers")
@@ -175,29 +175,27 @@ def perft_rows(games: list[str], *, quick: bool = False, repeat: int = 3) -> lis
             import pyspiel  # type: ignore[import-not-found]
         except ImportError:
             pyspiel = None
-        ref = ("OpenSpiel checkers", None, None)
         if pyspiel is not None:
             state = pyspiel.load_game("checkers").new_initial_state()
             ref_leaves, ref_seconds = _best_of(repeat, lambda: openspiel_checkers_perft(state, depth))
-            ref = ("OpenSpiel checkers", ref_leaves, ref_seconds)
+            ref = ("OpenSpiel", ref_leaves, ref_seconds)
         else:
-            ref = ("OpenSpiel not installed", None, None)
+            ref = ("(no open_spiel)", None, None)
         leaves, seconds = _best_of(repeat, lambda: perft(game, depth))
-        rows.append(BenchRow("checkers", "start, bulk", depth, leaves, seconds, *ref, ">= 2.0x"))
+        rows.append(BenchRow("checkers", "start", depth, leaves, seconds, *ref, ">=2.0x"))
         leaves, seconds = _best_of(repeat, lambda: perft(game, depth, bulk=False))
-        rows.append(BenchRow("checkers", "start, every leaf played", depth, leaves, seconds, *ref, ""))
+        rows.append(BenchRow("checkers", "start, no bulk", depth, leaves, seconds, *ref, ""))
     if "quixo" in games:
         depth = 3 if quick else 4
         game = new_game("quixo")
         leaves, seconds = _best_of(repeat, lambda: perft(game, depth))
         ref_depth = 2 if quick else 3
         ref_leaves, ref_seconds = _best_of(1, lambda: seed_quixo_perft(SeedQuixo(), ref_depth))
-        rows.append(BenchRow("quixo", "empty board", depth, leaves, seconds,
-                             f"seeds' way (deepcopy), depth {ref_depth}", ref_leaves, ref_seconds,
-                             ">= 800k leaves/s"))
+        rows.append(BenchRow("quixo", "start", depth, leaves, seconds,
+                             f"seeds' deepcopy d{ref_depth}", ref_leaves, ref_seconds, ">=800k/s"))
         leaves, seconds = _best_of(repeat, lambda: perft(game, depth, bulk=False))
-        rows.append(BenchRow("quixo", "empty board, every leaf played", depth, leaves, seconds,
-                             f"seeds' way (deepcopy), depth {ref_depth}", ref_leaves, ref_seconds, ""))
+        rows.append(BenchRow("quixo", "start, no bulk", depth, leaves, seconds,
+                             f"seeds' deepcopy d{ref_depth}", ref_leaves, ref_seconds, ""))
     return rows
 
 
@@ -206,12 +204,12 @@ def run_perft_bench(games: list[str], *, quick: bool = False, repeat: int = 3) -
     from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = Console(width=max(130, Console().width))
     table = Table(title="perft leaves/s (best of %d)" % repeat)
-    for col in ("game", "position", "depth", "leaves", "ours leaves/s", "reference",
-                "ref leaves/s", "ratio", "target"):
-        table.add_column(col, justify="right" if col in ("depth", "leaves", "ours leaves/s",
-                                                          "ref leaves/s", "ratio") else "left")
+    for col in ("game", "position", "d", "leaves", "leaves/s", "reference", "ref leaves/s",
+                "ratio", "target"):
+        table.add_column(col, no_wrap=True,
+                         justify="right" if col in ("d", "leaves", "leaves/s", "ref leaves/s", "ratio") else "left")
     with console.status("measuring…"):
         rows = perft_rows(games, quick=quick, repeat=repeat)
     for r in rows:
