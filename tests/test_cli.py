@@ -84,7 +84,7 @@ def test_moves_from_a_position(capsys) -> None:
         (["moves", "checkers", "--position", "B:W33:B1"], "error"),
         (["moves", "quixo", "--position", "XXXXX/...../...../...../..... Z"], "error"),
         (["moves", "nope"], "unknown game"),
-        (["show", "chess", "--moves", "e5"], "error"),
+        (["show", "chess", "--moves", "e4", "e4"], "move 2 ('e4')"),
         (["show", "checkers", "--moves", "zz"], "error"),
         (["frobnicate"], "invalid choice"),
         (["bench"], "required"),

@@ -135,7 +135,11 @@ def _cmd_moves(args: argparse.Namespace) -> int:
 
 def _cmd_show(args: argparse.Namespace) -> int:
     game = _position(args)
-    game.play_all(args.moves)
+    for number, text in enumerate(args.moves, 1):
+        try:
+            game.play_text(text)
+        except GameError as exc:
+            raise type(exc)(f"move {number} ({text!r}): {exc}") from None
     print(game.render())
     print(f"position: {game.to_text()}")
     outcome = game.outcome()
