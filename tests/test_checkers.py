@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from playouts import play_randomly
 from games import HEURISTIC_BOUND, IllegalMoveError, MoveSyntaxError, Outcome, PositionError, new_game
 from games.checkers import Checkers, material, positional, square_coords, square_name
 from games.perft import divide, perft
@@ -86,14 +87,8 @@ def positions(draw: st.DrawFn) -> str:
 
 
 def random_walk(seed: int, plies: int, start: str | None = None) -> Checkers:
-    rng = random.Random(seed)
     game = Checkers() if start is None else Checkers.from_text(start)
-    for _ in range(plies):
-        moves = game.legal_moves()
-        if not moves or game.outcome() is not None:
-            break
-        game.play(rng.choice(moves))
-    return game
+    return play_randomly(game, seed, plies)
 
 
 def rotated(text: str) -> str:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from playouts import play_randomly
 from games import (
     GAME_NAMES,
     HEURISTIC_BOUND,
@@ -31,14 +32,7 @@ games_st = st.sampled_from(GAME_NAMES)
 
 def random_walk(name: str, seed: int, plies: int) -> Game:
     """A game after up to ``plies`` uniformly random legal moves."""
-    rng = random.Random(seed)
-    game = new_game(name)
-    for _ in range(plies):
-        moves = game.legal_moves()
-        if not moves or game.outcome() is not None:
-            break
-        game.play(rng.choice(moves))
-    return game
+    return play_randomly(new_game(name), seed, plies)
 
 
 @PLAYOUT

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from playouts import play_randomly
 from games import HEURISTIC_BOUND, new_game
 from games.base import GameError, IllegalMoveError, MoveSyntaxError, PositionError
 from games.perft import divide, perft
@@ -28,14 +29,7 @@ def after(text: str, move: str) -> str:
 
 def random_game(seed: int, plies: int, move_cap: int | None = None) -> Quixo:
     """A random playout of up to ``plies`` moves (stops when the game is won)."""
-    rng = random.Random(seed)
-    game = Quixo(move_cap=move_cap)
-    for _ in range(plies):
-        moves = game.legal_moves()
-        if not moves:
-            break
-        game.play(rng.choice(moves))
-    return game
+    return play_randomly(Quixo(move_cap=move_cap), seed, plies, stop_at_outcome=False)
 
 
 # --------------------------------------------------------------- a reference
