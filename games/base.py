@@ -37,6 +37,7 @@ __all__ = [
     "IllegalMoveError",
     "UnknownHeuristicError",
     "Heuristic",
+    "quote_input",
 ]
 
 #: Score of a won position for the winner (engines subtract the distance to the
@@ -45,6 +46,13 @@ WIN = 1_000_000
 
 #: Every heuristic value lies strictly inside ``(-HEURISTIC_BOUND, HEURISTIC_BOUND)``.
 HEURISTIC_BOUND = 100_000
+
+
+def quote_input(text: str, limit: int = 40) -> str:
+    """``repr`` of text a user typed, cut to ``limit`` characters, for one-line error messages."""
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return repr(text)
 
 
 class GameError(ValueError):

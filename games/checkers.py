@@ -90,6 +90,7 @@ from .base import (
     MoveSyntaxError,
     Outcome,
     PositionError,
+    quote_input,
 )
 
 __all__ = [
@@ -307,13 +308,6 @@ _MOVE_HINT = "expected a move like '11-15' or '15x24x31'"
 _POSITION_HINT = "expected a PDN FEN like 'B:W21-32:B1-12' or 'W:WK10,24:B5,K14'"
 
 
-def _quote(text: str, limit: int = 40) -> str:
-    """``repr`` of user text, shortened to keep error messages on one short line."""
-    if len(text) > limit:
-        text = text[: limit - 3] + "..."
-    return repr(text)
-
-
 # ------------------------------------------------------------------ the game
 class Checkers(Game):
     """A position of English checkers with its history.
@@ -387,7 +381,7 @@ class Checkers(Game):
             body = body[:-1].rstrip()
         parts = [p.strip() for p in body.split(":")]
         if len(parts) != 3 or parts[0].upper() not in ("B", "W"):
-            raise PositionError(f"{_POSITION_HINT}, got {_quote(text)}")
+            raise PositionError(f"{_POSITION_HINT}, got {quote_input(text)}")
         turn = BLACK if parts[0].upper() == "B" else WHITE
         masks = {"B": None, "W": None}
         kings = 0
@@ -395,7 +389,7 @@ class Checkers(Game):
             colour = part[:1].upper()
             if colour not in masks:
                 raise PositionError(
-                    f"each piece list starts with its colour B or W, got {_quote(part)}; {_POSITION_HINT}"
+                    f"each piece list starts with its colour B or W, got {quote_input(part)}; {_POSITION_HINT}"
                 )
             if masks[colour] is not None:
                 raise PositionError(f"colour {colour} is listed twice; {_POSITION_HINT}")
@@ -408,7 +402,7 @@ class Checkers(Game):
                 if not match:
                     raise PositionError(
                         f"expected squares like '5', 'K14' or '1-12' in the {colour} list, "
-                        f"got {_quote(item)}; {_POSITION_HINT}"
+                        f"got {quote_input(item)}; {_POSITION_HINT}"
                     )
                 is_king, first, last = match.group(1), int(match.group(2)), match.group(3)
                 last = first if last is None else int(last)
@@ -698,7 +692,7 @@ class Checkers(Game):
             raise MoveSyntaxError(f"{_MOVE_HINT}, got {type(text).__name__}")
         stripped = text.strip()
         if not _MOVE_RE.fullmatch(stripped):
-            raise MoveSyntaxError(f"{_MOVE_HINT}, got {_quote(text)}")
+            raise MoveSyntaxError(f"{_MOVE_HINT}, got {quote_input(text)}")
         squares = tuple(int(n) for n in _NUMBER_RE.findall(stripped))
         for s in squares:
             if not 1 <= s <= 32:

@@ -60,6 +60,7 @@ from .base import (
     MoveSyntaxError,
     Outcome,
     PositionError,
+    quote_input,
 )
 
 __all__ = [
@@ -138,13 +139,6 @@ _STATUS_WORDS: tuple[tuple[chess.Status, str], ...] = (
     (chess.STATUS_TOO_MANY_CHECKERS, "the king is attacked by more than two pieces"),
     (chess.STATUS_IMPOSSIBLE_CHECK, "the check could not have come from a legal move"),
 )
-
-
-def _show(text: str, limit: int = 40) -> str:
-    """``repr`` of user text, shortened, always on one line."""
-    if len(text) > limit:
-        text = text[: limit - 3] + "..."
-    return repr(text)
 
 
 def _one_line(message: str) -> str:
@@ -260,13 +254,13 @@ class ChessGame(Game):
             reason = _one_line(str(exc))
             reason = re.sub(r":\s*'.*\Z|:\s*\".*\Z", "", reason) or "unreadable"
             raise PositionError(
-                f"bad FEN {_show(fen, 90)}: {reason} (a FEN looks like '{START_FEN}')"
+                f"bad FEN {quote_input(fen, 90)}: {reason} (a FEN looks like '{START_FEN}')"
             ) from None
         status = board.status()
         if status != chess.STATUS_VALID:
             words = [word for flag, word in _STATUS_WORDS if status & flag] or ["it is not a legal chess position"]
             raise PositionError(
-                f"impossible position {_show(fen, 90)}: {', '.join(words)} (a legal FEN: '{START_FEN}')"
+                f"impossible position {quote_input(fen, 90)}: {', '.join(words)} (a legal FEN: '{START_FEN}')"
             )
         return cls(board)
 
@@ -405,7 +399,7 @@ class ChessGame(Game):
             raise MoveSyntaxError(f"{_SYNTAX_HINT}, got {type(text).__name__}")
         core = _SUFFIX_RE.sub("", text.strip())
         if not core:
-            raise MoveSyntaxError(f"{_SYNTAX_HINT}, got {_show(text)}")
+            raise MoveSyntaxError(f"{_SYNTAX_HINT}, got {quote_input(text)}")
         board = self._board
         if _UCI_RE.match(core.lower()):
             return self._parse_uci(core.lower(), text)
@@ -416,13 +410,13 @@ class ChessGame(Game):
             core = core[0].upper() + core[1:]
             match = chess.SAN_REGEX.match(core)
         if match is None:
-            raise MoveSyntaxError(f"{_SYNTAX_HINT}, got {_show(text)}")
+            raise MoveSyntaxError(f"{_SYNTAX_HINT}, got {quote_input(text)}")
         try:
             return board.parse_san(core)
         except chess.AmbiguousMoveError:
             candidates = [board.san(m) for m in self._san_matches(match, legal=True)]
             raise IllegalMoveError(
-                f"ambiguous move {_show(text)}: it could be {' or '.join(candidates)}"
+                f"ambiguous move {quote_input(text)}: it could be {' or '.join(candidates)}"
             ) from None
         except ValueError:  # IllegalMoveError, or find_move's complaints
             raise IllegalMoveError(self._why_illegal_san(match, text)) from None
@@ -436,11 +430,11 @@ class ChessGame(Game):
     def _parse_uci(self, uci: str, text: str) -> chess.Move:
         board = self._board
         if uci[:2] == uci[2:4]:
-            raise IllegalMoveError(f"illegal move {_show(text)}: a move must change squares{self._example()}")
+            raise IllegalMoveError(f"illegal move {quote_input(text)}: a move must change squares{self._example()}")
         try:
             move = chess.Move.from_uci(uci)
         except ValueError:
-            raise MoveSyntaxError(f"{_SYNTAX_HINT}, got {_show(text)}") from None
+            raise MoveSyntaxError(f"{_SYNTAX_HINT}, got {quote_input(text)}") from None
         try:
             return board.parse_uci(uci)
         except ValueError:
@@ -474,7 +468,7 @@ class ChessGame(Game):
                     reason = self._king_reason()
                 else:
                     reason = f"the {name} on {fname} cannot move to {tname}"
-        raise IllegalMoveError(f"illegal move {_show(text)}: {reason}{self._example()}")
+        raise IllegalMoveError(f"illegal move {quote_input(text)}: {reason}{self._example()}")
 
     def _king_reason(self) -> str:
         if self._board.is_check():
@@ -497,7 +491,7 @@ class ChessGame(Game):
             reason = "you cannot castle out of check"
         else:
             reason = f"castling {side} is blocked or the king would cross or land on an attacked square"
-        raise IllegalMoveError(f"illegal move {_show(text)}: {reason}{self._example()}")
+        raise IllegalMoveError(f"illegal move {quote_input(text)}: {reason}{self._example()}")
 
     def _san_masks(self, match: re.Match[str]) -> tuple[int, int, int | None, int]:
         """(from mask, to mask, promotion, piece type) named by a SAN regex match."""
@@ -537,7 +531,7 @@ class ChessGame(Game):
                 chess.PIECE_SYMBOLS.index(promo[-1].lower()) if promo else None,
             )
             if move.from_square == move.to_square:
-                return f"illegal move {_show(text)}: a move must change squares{self._example()}"
+                return f"illegal move {quote_input(text)}: a move must change squares{self._example()}"
             try:
                 self._raise_illegal_from_to(move, text)
             except IllegalMoveError as exc:
@@ -562,7 +556,7 @@ class ChessGame(Game):
             if from_file or from_rank:
                 where = f" from {(from_file or '')}{(from_rank or '')}"
             reason = f"no {color} {name}{where} can move to {target}"
-        return f"illegal move {_show(text)}: {reason}{self._example()}"
+        return f"illegal move {quote_input(text)}: {reason}{self._example()}"
 
     # ------------------------------------------------------ evaluation/learning
     def features(self, player: int) -> list[float]:

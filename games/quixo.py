@@ -43,6 +43,7 @@ from .base import (
     MoveSyntaxError,
     Outcome,
     PositionError,
+    quote_input,
 )
 
 __all__ = [
@@ -189,11 +190,6 @@ _SYMBOLS = "XO"
 _NO_WINNER = -1
 
 
-def _shown(text: str, limit: int = 40) -> str:
-    """``repr`` of user input, shortened so that error messages stay on one line."""
-    return repr(text if len(text) <= limit else text[:limit] + "...")
-
-
 class Quixo(Game):
     """A Quixo position with its history.
 
@@ -289,19 +285,19 @@ class Quixo(Game):
         if len(parts) != 2 or not text.isascii():
             raise PositionError(
                 "expected five rows of X, O or '.' joined by '/', a space and the side to move, "
-                f"{example}, got {_shown(text)}"
+                f"{example}, got {quote_input(text)}"
             )
         board, side = parts[0].upper(), parts[1].upper()
         rows = board.split("/")
         if len(rows) != SIZE:
             raise PositionError(
-                f"expected 5 rows joined by '/', {example}, got {len(rows)} in {_shown(text)}"
+                f"expected 5 rows joined by '/', {example}, got {len(rows)} in {quote_input(text)}"
             )
         x = o = 0
         for row, cells in enumerate(rows):
             if len(cells) != SIZE or cells.strip("XO."):
                 raise PositionError(
-                    f"expected row {row + 1} to be 5 cells of X, O or '.' like 'X..O.', got {_shown(cells)}"
+                    f"expected row {row + 1} to be 5 cells of X, O or '.' like 'X..O.', got {quote_input(cells)}"
                 )
             for col, cell in enumerate(cells):
                 if cell == "X":
@@ -310,7 +306,7 @@ class Quixo(Game):
                     o |= _bit(col, row)
         if side not in ("X", "O"):
             raise PositionError(
-                f"expected the side to move, X or O, after the board, {example}, got {_shown(parts[1])}"
+                f"expected the side to move, X or O, after the board, {example}, got {quote_input(parts[1])}"
             )
         game = cls(move_cap)
         game._set(x, o, _SYMBOLS.index(side))
@@ -483,7 +479,7 @@ class Quixo(Game):
         if match is None:
             raise MoveSyntaxError(
                 "expected 'COL ROW EDGE' like '0 0 bottom' (COL and ROW 0 to 4; EDGE top, bottom, "
-                f"left or right, or t, b, l, r), got {_shown(text)}"
+                f"left or right, or t, b, l, r), got {quote_input(text)}"
             )
         col_text = match["col"] or match["pc"]
         row_text = match["row"] or match["pr"]
@@ -491,12 +487,12 @@ class Quixo(Game):
         if edge is None:
             raise MoveSyntaxError(
                 f"expected the edge top, bottom, left or right (or t, b, l, r) like '0 0 bottom', "
-                f"got {_shown(match['edge'])}"
+                f"got {quote_input(match['edge'])}"
             )
         if len(col_text) > 2 or len(row_text) > 2 or int(col_text) >= SIZE or int(row_text) >= SIZE:
             raise MoveSyntaxError(
                 "expected COL and ROW from 0 to 4 like '0 0 bottom', "
-                f"got {_shown(col_text)} and {_shown(row_text)}"
+                f"got {quote_input(col_text)} and {quote_input(row_text)}"
             )
         col, row = int(col_text), int(row_text)
         cell = f"{col} {row}"
