@@ -130,6 +130,8 @@ class Game(ABC):
     DEFAULT_HEURISTIC: ClassVar[str]
     #: Name of the cheap heuristic the seed cutoffs (H0) use by default.
     CUT_HEURISTIC: ClassVar[str]
+    #: Name of the strongest heuristic, the one the ``pvs`` engine searches with.
+    STRONG_HEURISTIC: ClassVar[str]
     #: Names of the entries of :meth:`features`, in order.
     FEATURE_NAMES: ClassVar[tuple[str, ...]]
     #: A legal position text and a legal move text, used in error messages and docs.
@@ -213,6 +215,27 @@ class Game(ABC):
     def is_capture(self, move: Any) -> bool:
         """True if ``move`` takes material (used for ordering and quiescence)."""
         return False
+
+    def capture_score(self, move: Any) -> int:
+        """How promising ``move`` looks before searching it: 0 for a quiet move,
+        larger for captures that take more for less (MVV-LVA in chess).
+
+        Engines search moves with higher scores first; the default ranks every
+        capture above every quiet move.
+        """
+        return 1 if self.is_capture(move) else 0
+
+    def quiescence_moves(self) -> tuple[bool, list[Any]]:
+        """The moves a quiescence search must still look at here.
+
+        Returns ``(may_stand_pat, moves)``: ``may_stand_pat`` is False when the
+        static evaluation cannot be trusted whatever the moves turn out to be
+        (in check in chess, a compulsory jump in checkers); ``moves`` are the
+        tactical moves to try (captures and queen promotions in chess, the
+        jumps in checkers, none in Quixo).  Only called on positions that are
+        not over.
+        """
+        return True, [m for m in self.legal_moves() if self.is_capture(m)]
 
     # ----------------------------------------------------------------- notation
     @abstractmethod

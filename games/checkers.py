@@ -326,6 +326,7 @@ class Checkers(Game):
     HEURISTICS: ClassVar[dict[str, Heuristic]] = {}  # filled in below the class
     DEFAULT_HEURISTIC: ClassVar[str] = "positional"
     CUT_HEURISTIC: ClassVar[str] = "material"
+    STRONG_HEURISTIC: ClassVar[str] = "positional"
     FEATURE_NAMES: ClassVar[tuple[str, ...]] = (
         "men", "opp_men",
         "kings", "opp_kings",
@@ -680,6 +681,20 @@ class Checkers(Game):
     def is_capture(self, move: Move) -> bool:
         """Whether ``move`` takes pieces (``move[1]``, the mask taken, is not 0)."""
         return move[1] != 0
+
+    def capture_score(self, move: Move) -> int:
+        """Pieces taken, kings counting double (0 for a step)."""
+        captured = move[1]
+        if not captured:
+            return 0
+        return captured.bit_count() + (captured & self._kings).bit_count()
+
+    def quiescence_moves(self) -> tuple[bool, list[Move]]:
+        """The jumps, if any: they are compulsory, so no standing pat then."""
+        moves = self.legal_moves()
+        if moves and moves[0][1]:
+            return False, moves
+        return True, []
 
     # ------------------------------------------------------------- notation
     def format_move(self, move: Move) -> str:

@@ -169,6 +169,7 @@ class ChessGame(Game):
     HEURISTICS: ClassVar[dict[str, Heuristic]] = {}  # filled in below the heuristics
     DEFAULT_HEURISTIC: ClassVar[str] = "sef"
     CUT_HEURISTIC: ClassVar[str] = "soft"
+    STRONG_HEURISTIC: ClassVar[str] = "pesto"
     FEATURE_NAMES: ClassVar[tuple[str, ...]] = (
         "pawns",
         "knights",
@@ -313,6 +314,37 @@ class ChessGame(Game):
     def is_capture(self, move: chess.Move) -> bool:  # type: ignore[override]
         """True for captures, including en passant."""
         return self._board.is_capture(move)
+
+    def capture_score(self, move: chess.Move) -> int:
+        """MVV-LVA: ``8 * victim - attacker + 8`` for a capture (piece types
+        pawn 1 ... king 6, so any capture scores at least 10), plus ``8 *`` the
+        promoted piece's type for a promotion; 0 for a quiet move."""
+        board = self._board
+        to_square = move.to_square
+        score = 0
+        if board.occupied_co[not board.turn] & chess.BB_SQUARES[to_square]:
+            score = 8 * board.piece_type_at(to_square) - board.piece_type_at(move.from_square) + 8  # type: ignore[operator]
+        elif to_square == board.ep_square and board.pawns & chess.BB_SQUARES[move.from_square]:
+            score = 15  # pawn takes pawn en passant
+        if move.promotion:
+            score += 8 * move.promotion
+        return score
+
+    def quiescence_moves(self) -> tuple[bool, list[chess.Move]]:
+        """In check: no standing pat, every evasion.  Otherwise the legal
+        captures and the non-capturing queen promotions."""
+        board = self._board
+        if board.is_check():
+            return False, self.legal_moves()
+        moves = list(board.generate_legal_captures())
+        rank = chess.BB_RANK_7 if board.turn else chess.BB_RANK_2
+        promoting = board.pawns & board.occupied_co[board.turn] & rank
+        if promoting:
+            moves.extend(
+                m for m in board.generate_legal_moves(promoting, ~board.occupied)
+                if m.promotion == chess.QUEEN
+            )
+        return True, moves
 
     def outcome(self) -> Outcome | None:
         """The outcome, in python-chess's order of precedence.

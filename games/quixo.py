@@ -207,6 +207,7 @@ class Quixo(Game):
     HEURISTICS: ClassVar[dict[str, Heuristic]] = {}  # filled in below the class
     DEFAULT_HEURISTIC: ClassVar[str] = "line-potential"
     CUT_HEURISTIC: ClassVar[str] = "longest-line"
+    STRONG_HEURISTIC: ClassVar[str] = "line-potential"
     FEATURE_NAMES: ClassVar[tuple[str, ...]] = (
         "own_cubes",
         "opp_cubes",
@@ -371,6 +372,10 @@ class Quixo(Game):
     @property
     def move_stack(self) -> Sequence[int]:
         return tuple([entry[4] for entry in self._stack])
+
+    def quiescence_moves(self) -> tuple[bool, list[int]]:
+        """Quixo has no captures: every position is quiet."""
+        return True, []
 
     def legal_moves(self) -> list[int]:
         """The legal moves (ints indexing :data:`MOVES`) in row-major order of the cube taken."""

@@ -1,0 +1,248 @@
+"""The minimax family as engines: ``random`` and everything on the alpha-beta core.
+
+:class:`AlphaBetaEngine` turns a spec into a :class:`~engines.search.Searcher`
+configuration (see the table in :mod:`engines.registry`) and drives it: a single
+search to the spec's depth, or iterative deepening when a time or node limit is
+set (always for ``pvs``), with aspiration windows for ``pvs``.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import time
+from typing import Any
+
+from games import WIN, Game
+
+from .base import (
+    MATE_BOUND,
+    Engine,
+    GameOverError,
+    InfoCallback,
+    Limits,
+    SearchResult,
+    StopFlag,
+    mate_in,
+)
+from .search import (
+    INF,
+    BranchingLimit,
+    Control,
+    FullWidth,
+    H0Cutoff,
+    HlCutoff,
+    Searcher,
+    Selector,
+    Stopped,
+)
+from .spec import EngineSpec
+
+__all__ = ["RandomEngine", "AlphaBetaEngine", "MAX_DEPTH", "check_playable"]
+
+#: Deepest nominal depth iterative deepening goes to (quiescence may go further).
+MAX_DEPTH = 64
+#: Half-width of the first aspiration window, in heuristic units (centipawns
+#: in chess, a man is 100 in checkers).
+ASPIRATION = 40
+#: With a time limit, do not start another depth after this share of it.
+NEXT_DEPTH_SHARE = 0.5
+
+
+def check_playable(game: Game) -> list[Any]:
+    """The legal moves, or :class:`GameOverError` if the game is over."""
+    outcome = game.outcome()
+    if outcome is not None:
+        winner = "draw" if outcome.winner is None else f"{game.PLAYERS[outcome.winner]} won"
+        raise GameOverError(f"the game is over ({winner}, {outcome.reason}); there is no move to search")
+    moves = game.legal_moves()
+    if not moves:  # pragma: no cover - outcome() covers it for every game
+        raise GameOverError("the side to move has no legal move; there is nothing to search")
+    return moves
+
+
+def _base_stats(spec: EngineSpec) -> dict[str, Any]:
+    return {
+        "nodes": 0, "evals": 0, "prunes": 0, "tt_hits": 0, "depth": 0, "time_s": 0.0,
+        "nps": 0, "score": 0, "best": None, "pv": [],
+        "h0_evals": 0, "h0_pruned": 0, "hl_evals": 0, "hl_pruned": 0,
+        "hr_evals": 0, "hr_pruned": 0,
+        "mate": None, "seldepth": 0, "first_cutoffs": 0, "engine": str(spec),
+    }
+
+
+class RandomEngine(Engine):
+    """A uniformly random legal move, reproducible from ``seed`` (the baseline)."""
+
+    def __init__(self, spec: EngineSpec, game_class: type[Game]) -> None:
+        super().__init__(spec, game_class)
+        self.rng = random.Random(spec.get("seed"))
+
+    def search(self, game: Game, limits: Limits | None = None, *,
+               stop: StopFlag | None = None, on_info: InfoCallback | None = None) -> SearchResult:
+        start = time.perf_counter()
+        moves = check_playable(game)
+        move = self.rng.choice(moves)
+        stats = _base_stats(self.spec)
+        text = game.format_move(move)
+        stats.update(nodes=1, best=text, pv=[text], time_s=time.perf_counter() - start)
+        if on_info is not None:
+            on_info(dict(stats))
+        return SearchResult(move, 0, [move], stats)
+
+
+class AlphaBetaEngine(Engine):
+    """``minimax``, ``alphabeta``, ``alphabeta-hard``, ``bl``, ``h0``, ``hl`` and ``pvs``.
+
+    One engine class, one search core: the name picks pruning, fail-hard
+    clamping, the child selector and the ``pvs`` refinements.
+    """
+
+    def __init__(self, spec: EngineSpec, game_class: type[Game]) -> None:
+        super().__init__(spec, game_class)
+        name = spec.name
+        self.is_pvs = name == "pvs"
+        default_heuristic = game_class.STRONG_HEURISTIC if self.is_pvs else game_class.DEFAULT_HEURISTIC
+        self.heuristic_name: str = spec.get("heuristic") or default_heuristic
+        self.evaluate = game_class.heuristic(self.heuristic_name)
+        cut_name = spec.get("cut") if "cut" in spec.table else None
+        self.cut_name: str | None = (cut_name or game_class.CUT_HEURISTIC) if "cut" in spec.table else None
+        self.cut = game_class.heuristic(self.cut_name) if self.cut_name else None
+        self.rng = random.Random(spec.get("seed"))
+        # Engines whose tree is full width prove wins: once a win or loss is
+        # found within the searched depth, deeper iterations cannot change it.
+        self.full_width = name in ("minimax", "alphabeta", "alphabeta-hard", "pvs")
+
+    def _selector(self) -> Selector:
+        spec = self.spec
+        name = spec.name
+        if name == "bl":
+            return BranchingLimit(spec.get("bf"), spec.get("l"))
+        if name == "h0":
+            return H0Cutoff(spec.get("k"), self.cut)  # type: ignore[arg-type]
+        if name == "hl":
+            return HlCutoff(spec.get("k"), spec.get("l"), self.cut)  # type: ignore[arg-type]
+        return FullWidth(ordered=spec.get("order") if "order" in spec.table else True)
+
+    def _searcher(self, game: Game, control: Control) -> Searcher:
+        name = self.spec.name
+        return Searcher(
+            game, self.evaluate, control,
+            select=self._selector(),
+            prune=name != "minimax",
+            fail_hard=name == "alphabeta-hard",
+            tt=self.spec.get("tt"),
+            pvs=self.is_pvs,
+            quiesce=self.is_pvs,
+            killers=self.is_pvs,
+        )
+
+    def limits(self) -> Limits:
+        limits = super().limits()
+        if "depth" not in self.spec.options and (limits.time is not None or limits.nodes is not None):
+            # A time or node budget without an explicit depth: search as deep as it allows.
+            return Limits(None, limits.time, limits.nodes)
+        return limits
+
+    # ------------------------------------------------------------------ search
+    def search(self, game: Game, limits: Limits | None = None, *,
+               stop: StopFlag | None = None, on_info: InfoCallback | None = None) -> SearchResult:
+        limits = limits if limits is not None else self.limits()
+        check_playable(game)
+        work = game.copy()
+        root_moves = work.legal_moves()
+        self.rng.shuffle(root_moves)  # reproducible tie-breaks among equal moves
+        texts = {move: work.format_move(move) for move in root_moves}
+        max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
+        iterative = self.is_pvs or limits.time is not None or limits.nodes is not None
+        state: dict[str, Any] = {"depth": 0, "score": 0, "move": None, "pv": []}
+        stats = _base_stats(self.spec)
+
+        def snapshot() -> dict[str, Any]:
+            elapsed = control.elapsed()
+            move = state["move"]
+            pv_texts = state["pv"]
+            score = state["score"]
+            if move is None and searcher.root_best is not None:
+                move = searcher.root_best
+                pv_texts = [texts[move]]
+                score = searcher.root_best_value
+            snap = dict(stats)
+            snap.update(control.counters())
+            snap.update(
+                depth=state["depth"], time_s=round(elapsed, 4),
+                nps=int(control.nodes / elapsed) if elapsed > 0 else 0,
+                score=int(score) if abs(score) < INF else 0, mate=mate_in(score),
+                best=texts[move] if move is not None else None, pv=list(pv_texts),
+            )
+            return snap
+
+        start = time.perf_counter()
+        control = Control(
+            deadline=None if limits.time is None else start + limits.time,
+            node_limit=limits.nodes, stop=stop, on_info=on_info, snapshot=snapshot)
+        searcher = self._searcher(work, control)
+        searcher.root_moves = root_moves
+        gc_was_enabled = gc.isenabled()
+        gc.disable()  # play/undo allocate a lot and make no cycles: collections only cost
+        try:
+            for depth in range(1, max_depth + 1) if iterative else (max_depth,):
+                try:
+                    score = self._root_search(searcher, depth, state)
+                except Stopped:
+                    break
+                pv = searcher.principal_variation()
+                if not pv or pv[0] != searcher.root_best:
+                    pv = [searcher.root_best]
+                state.update(depth=depth, score=score, move=pv[0], pv=self._format_line(work, pv))
+                state["line"] = pv
+                if on_info is not None:
+                    on_info(snapshot())
+                if not iterative:
+                    break
+                if self.full_width and abs(score) >= MATE_BOUND and WIN - abs(score) <= depth:
+                    break  # a forced win or loss within the searched depth: final
+                if limits.time is not None and control.elapsed() > NEXT_DEPTH_SHARE * limits.time:
+                    break
+                if len(root_moves) == 1 and limits.depth is None:
+                    break  # the only move: nothing to think about
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+        final = snapshot()
+        if state["move"] is not None:
+            move, score, line = state["move"], state["score"], state["line"]
+        elif searcher.root_best is not None:  # stopped inside depth 1
+            move, score, line = searcher.root_best, searcher.root_best_value, [searcher.root_best]
+        else:  # stopped before any move was searched
+            move, score, line = root_moves[0], 0, [root_moves[0]]
+            final.update(best=texts[move], pv=[texts[move]], score=0, mate=None)
+        return SearchResult(move, int(score), list(line), final)
+
+    def _root_search(self, searcher: Searcher, depth: int, state: dict[str, Any]) -> float:
+        previous = state["score"]
+        if not (self.is_pvs and depth >= 3 and state["move"] is not None and abs(previous) < MATE_BOUND):
+            return searcher.negamax(depth, -INF, INF, 0)
+        delta = ASPIRATION
+        alpha, beta = previous - delta, previous + delta
+        while True:
+            score = searcher.negamax(depth, alpha, beta, 0)
+            if score <= alpha:
+                delta *= 4
+                alpha = previous - delta if delta < MATE_BOUND // 4 else -INF
+            elif score >= beta:
+                delta *= 4
+                beta = previous + delta if delta < MATE_BOUND // 4 else INF
+            else:
+                return score
+
+    @staticmethod
+    def _format_line(game: Game, line: list[Any]) -> list[str]:
+        texts: list[str] = []
+        for move in line:
+            texts.append(game.format_move(move))
+            game.play(move)
+        for _ in line:
+            game.undo()
+        return texts
+

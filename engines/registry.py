@@ -1,0 +1,121 @@
+"""The engines by name, their options, and :func:`create_engine`.
+
+=================  ==========================================================
+``random``         a uniformly random legal move (baseline)
+``minimax``        plain minimax, no pruning
+``alphabeta``      fail-soft alpha-beta: returns the true value even outside the window
+``alphabeta-hard`` fail-hard alpha-beta: values clamped to the window
+``bl``             branching limit: children ranked by H^l, only the best ``bf`` searched
+``h0``             H0 cutoff: children ranked by the cheap ``cut`` heuristic, top ``k`` kept
+``hl``             Hl cutoff: root children ranked by an ``l``-ply search, then H0 cutoff
+``pvs``            the strongest: iterative deepening, PVS, aspiration windows,
+                   TT move, killers and history, quiescence (``workers`` processes)
+=================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from games import Game, UnknownHeuristicError
+
+from .alphabeta import AlphaBetaEngine, RandomEngine
+from .base import Engine
+from .spec import EngineSpec, Option, SpecError, parse_spec
+
+__all__ = ["EngineInfo", "ENGINES", "ENGINE_NAMES", "create_engine", "parse_engine_spec", "register"]
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    """An engine's name, one-line summary, options and constructor."""
+
+    name: str
+    summary: str
+    options: dict[str, Option]
+    factory: Callable[[EngineSpec, type[Game]], Engine]
+
+
+def _options(*options: Option) -> dict[str, Option]:
+    return {option.name: option for option in options}
+
+
+def _depth(default: int | None) -> Option:
+    return Option("depth", int, default, "plies to search (L)", minimum=1)
+
+
+TIME = Option("time", float, None, "seconds per move (iterative deepening)", minimum=0.001)
+NODES = Option("nodes", int, None, "node budget per move (iterative deepening)", minimum=1)
+HEURISTIC = Option("heuristic", str, None, "leaf evaluation, by name (the game's default if unset)")
+SEED = Option("seed", int, 0, "seed for tie-breaks among equally good moves")
+CUT = Option("cut", str, None, "the cheap heuristic that ranks children (the game's cut heuristic if unset)")
+
+
+def _tt(default: bool) -> Option:
+    return Option("tt", bool, default, "transposition table with exact/lower/upper bounds")
+
+
+ORDER = Option("order", bool, True, "search the TT move and captures (MVV-LVA) first")
+
+
+def _family(depth: int, tt: bool, *extra: Option) -> dict[str, Option]:
+    return _options(_depth(depth), TIME, NODES, HEURISTIC, SEED, _tt(tt), *extra)
+
+
+ENGINES: dict[str, EngineInfo] = {}
+
+
+def register(info: EngineInfo) -> None:
+    """Add an engine (later issues register ``hr``, ``pred``, ``stockfish`` ...)."""
+    ENGINES[info.name] = info
+
+
+for _info in (
+    EngineInfo("random", "a uniformly random legal move (baseline)", _options(SEED), RandomEngine),
+    EngineInfo("minimax", "plain minimax, no pruning", _family(3, False, ORDER), AlphaBetaEngine),
+    EngineInfo("alphabeta", "fail-soft alpha-beta", _family(4, True, ORDER), AlphaBetaEngine),
+    EngineInfo("alphabeta-hard", "fail-hard alpha-beta (values clamped to the window)",
+               _family(4, True, ORDER), AlphaBetaEngine),
+    EngineInfo("bl", "branching limit: search the best bf children ranked by H^l",
+               _family(4, True,
+                       Option("bf", int, 5, "children searched at each node", minimum=1),
+                       Option("l", int, 1, "lookahead plies ranking the children (0: static)", minimum=0)),
+               AlphaBetaEngine),
+    EngineInfo("h0", "alpha-beta with the H0 cutoff: keep the top k children by the cut heuristic",
+               _family(4, True, Option("k", int, 5, "children kept at each node", minimum=1), CUT),
+               AlphaBetaEngine),
+    EngineInfo("hl", "alpha-beta with the Hl cutoff at the root and the H0 cutoff below",
+               _family(4, True,
+                       Option("k", int, 5, "children kept at each node", minimum=1),
+                       Option("l", int, 3, "plies of the root ranking search, counted from the root",
+                              minimum=1),
+                       CUT),
+               AlphaBetaEngine),
+    EngineInfo("pvs", "the strongest: iterative deepening, PVS, aspiration, killers, quiescence",
+               _options(_depth(None), Option("time", float, 1.0, TIME.help, minimum=0.001), NODES,
+                        HEURISTIC, SEED, _tt(True),
+                        Option("workers", int, 1, "processes searching in parallel", minimum=1)),
+               AlphaBetaEngine),
+):
+    register(_info)
+
+#: Every engine name, in the order of the SPEC's table.
+ENGINE_NAMES: tuple[str, ...] = tuple(ENGINES)
+
+
+def parse_engine_spec(text: str) -> EngineSpec:
+    """Parse an engine spec string (see :mod:`engines.spec`)."""
+    return parse_spec(text, {name: info.options for name, info in ENGINES.items()})
+
+
+def create_engine(spec: str | EngineSpec, game_class: type[Game]) -> Engine:
+    """An engine for ``game_class`` from a spec; :class:`SpecError` if it is bad
+    (including a heuristic the game does not have)."""
+    if isinstance(spec, str):
+        spec = parse_engine_spec(spec)
+    info = ENGINES[spec.name]
+    try:
+        return info.factory(spec, game_class)
+    except UnknownHeuristicError as error:
+        raise SpecError(f"{spec.name}: {error}") from None

@@ -1,0 +1,504 @@
+"""The one alpha-beta core every minimax-family engine runs on.
+
+:class:`Searcher` is a negamax alpha-beta over a mutable :class:`~games.Game`
+(play/undo, never a copy per child).  What distinguishes the engines is
+configuration, not a copy of the loop:
+
+- ``prune``: cut off when a move reaches beta (off: plain minimax);
+- ``fail_hard``: clamp returned values to the window (the seed's fail-hard
+  variant) instead of returning the true bound (fail-soft);
+- ``tt``: a transposition table storing exact, lower and upper bounds;
+- ``pvs``: principal variation search (null windows after the first move);
+- ``quiesce``: search captures / compulsory jumps past the horizon;
+- ``killers``: killer moves and the history heuristic for ordering quiet moves;
+- ``select``: the child selection, a :class:`Selector` that orders the moves of
+  a node and may keep only some of them.  Full-width ordering, the seeds'
+  branching limit (``bl``), the H0 cutoff (``h0``) and the Hl cutoff (``hl``)
+  are selectors.
+
+Counters live in a shared :class:`Control`, which also owns the clock, the node
+budget, the stop flag and the throttled live-statistics callback; it is polled
+every :data:`POLL_NODES` nodes and raises :class:`Stopped` to abandon a search.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Sequence
+
+from games import WIN, Game
+
+from .base import MATE_BOUND, MAX_PLY, InfoCallback, StopFlag
+
+__all__ = [
+    "INF",
+    "POLL_NODES",
+    "Stopped",
+    "Control",
+    "Searcher",
+    "Selector",
+    "FullWidth",
+    "BranchingLimit",
+    "H0Cutoff",
+    "HlCutoff",
+]
+
+INF = 10 * WIN
+#: Nodes between two looks at the clock, the stop flag and the callback.
+POLL_NODES = 256
+#: Seconds between two live statistics reports.
+INFO_INTERVAL = 0.1
+#: Transposition-table entries kept before the table is cleared.
+TT_CAPACITY = 2_000_000
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+class Stopped(Exception):
+    """Raised inside a search to abandon it (time, node budget or stop flag)."""
+
+
+class Control:
+    """Counters, limits and reporting shared by a search and its sub-searches."""
+
+    def __init__(self, *, deadline: float | None = None, node_limit: int | None = None,
+                 stop: StopFlag | None = None, on_info: InfoCallback | None = None,
+                 snapshot: Callable[[], dict[str, Any]] | None = None) -> None:
+        self.nodes = 0
+        self.evals = 0
+        self.prunes = 0
+        self.first_cutoffs = 0
+        self.tt_hits = 0
+        self.seldepth = 0
+        self.h0_evals = 0
+        self.h0_pruned = 0
+        self.hl_evals = 0
+        self.hl_pruned = 0
+        self.hr_evals = 0
+        self.hr_pruned = 0
+        self.start = time.perf_counter()
+        self.deadline = deadline
+        self.node_limit = node_limit
+        self.stop = stop
+        self.on_info = on_info
+        self.snapshot = snapshot
+        self.last_info = self.start
+        self.next_poll = POLL_NODES if node_limit is None else min(POLL_NODES, node_limit)
+
+    def poll(self) -> None:
+        """Check the limits and maybe report; raise :class:`Stopped` to end the search."""
+        nodes = self.nodes
+        limit = self.node_limit
+        if limit is not None:
+            if nodes >= limit:
+                raise Stopped
+            self.next_poll = min(nodes + POLL_NODES, limit)
+        else:
+            self.next_poll = nodes + POLL_NODES
+        if self.stop is not None and self.stop.is_set():
+            raise Stopped
+        now = time.perf_counter()
+        if self.deadline is not None and now >= self.deadline:
+            raise Stopped
+        if self.on_info is not None and now - self.last_info >= INFO_INTERVAL:
+            self.last_info = now
+            if self.snapshot is not None:
+                self.on_info(self.snapshot())
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def counters(self) -> dict[str, int]:
+        return {
+            "nodes": self.nodes, "evals": self.evals, "prunes": self.prunes,
+            "tt_hits": self.tt_hits, "first_cutoffs": self.first_cutoffs,
+            "seldepth": self.seldepth,
+            "h0_evals": self.h0_evals, "h0_pruned": self.h0_pruned,
+            "hl_evals": self.hl_evals, "hl_pruned": self.hl_pruned,
+            "hr_evals": self.hr_evals, "hr_pruned": self.hr_pruned,
+        }
+
+
+class Selector:
+    """Chooses and orders the children of a node.
+
+    ``select(search, moves, depth, ply, tt_move)`` returns the moves to search,
+    best-looking first; it may drop some (a cutoff) and must count what it
+    scored and dropped in ``search.control``.
+    """
+
+    def select(self, search: Searcher, moves: list[Any], depth: int, ply: int,
+               tt_move: Any) -> Sequence[Any]:
+        raise NotImplementedError
+
+
+class FullWidth(Selector):
+    """Every move, ordered: the TT move, captures by the game's capture score
+    (MVV-LVA in chess), then killers and history when the searcher uses them,
+    then the rest in their given order.  ``ordered=False`` keeps the given order."""
+
+    def __init__(self, ordered: bool = True) -> None:
+        self.ordered = ordered
+
+    def select(self, search: Searcher, moves: list[Any], depth: int, ply: int,
+               tt_move: Any) -> Sequence[Any]:
+        if not self.ordered or len(moves) < 2:
+            return moves
+        capture_score = search.game.capture_score
+        if search.killers is not None:
+            killer1, killer2 = search.killers[ply]
+            history = search.history[search.game.turn]
+            get = history.get
+
+            def key(move: Any) -> int:
+                if move == tt_move:
+                    return 1 << 40
+                score = capture_score(move)
+                if score:
+                    return (1 << 32) + score
+                if move == killer1:
+                    return 1 << 31
+                if move == killer2:
+                    return (1 << 31) - 1
+                return get(move, 0)
+        else:
+            def key(move: Any) -> int:
+                if move == tt_move:
+                    return 1 << 40
+                return capture_score(move)
+        moves = list(moves)
+        moves.sort(key=key, reverse=True)  # stable: equal keys keep their order
+        return moves
+
+
+def _keep_best(search: Searcher, moves: Sequence[Any], scores: list[float], keep: int,
+               tt_move: Any) -> list[Any]:
+    """The ``keep`` moves with the highest scores, best first (ties in given order),
+    with the TT move moved to the front if it survived."""
+    order = sorted(range(len(moves)), key=scores.__getitem__, reverse=True)[:keep]
+    kept = [moves[i] for i in order]
+    if tt_move is not None and kept[0] != tt_move and tt_move in kept:
+        kept.remove(tt_move)
+        kept.insert(0, tt_move)
+    return kept
+
+
+class H0Cutoff(Selector):
+    """The seeds' H0 cutoff: score every child with the cheap ``cut`` heuristic
+    (from the mover's point of view) and keep the top ``k``."""
+
+    def __init__(self, k: int, cut: Callable[[Game, int], float]) -> None:
+        self.k = k
+        self.cut = cut
+
+    def static_scores(self, search: Searcher, moves: Sequence[Any]) -> list[float]:
+        game = search.game
+        cut = self.cut
+        me = game.turn
+        play, undo = game.play, game.undo
+        scores = []
+        for move in moves:
+            play(move)
+            scores.append(cut(game, me))
+            undo()
+        return scores
+
+    def select(self, search: Searcher, moves: list[Any], depth: int, ply: int,
+               tt_move: Any) -> Sequence[Any]:
+        control = search.control
+        n = len(moves)
+        control.h0_evals += n
+        if n <= self.k:
+            # Nothing to drop, but the scores still order the children.
+            return _keep_best(search, moves, self.static_scores(search, moves), n, tt_move)
+        control.h0_pruned += n - self.k
+        return _keep_best(search, moves, self.static_scores(search, moves), self.k, tt_move)
+
+
+class HlCutoff(Selector):
+    """The seeds' Hl cutoff (seed 001): at the root keep the top ``k`` children
+    by an ``l``-ply alpha-beta counted from the root (so ``l - 1`` plies below
+    each child, the ``cut`` heuristic at its leaves); below the root the H0
+    cutoff with the same ``k``.  The root's choice is made once per search."""
+
+    def __init__(self, k: int, l: int, cut: Callable[[Game, int], float]) -> None:
+        self.k = k
+        self.l = l
+        self.h0 = H0Cutoff(k, cut)
+        self.cut = cut
+        self._root: list[Any] | None = None  # one selector per search: never reset
+
+    def select(self, search: Searcher, moves: list[Any], depth: int, ply: int,
+               tt_move: Any) -> Sequence[Any]:
+        if ply:
+            return self.h0.select(search, moves, depth, ply, tt_move)
+        if self._root is None:
+            control = search.control
+            n = len(moves)
+            control.hl_evals += n
+            control.hl_pruned += max(0, n - self.k)
+            lookahead = search.sub_searcher(self.cut, FullWidth())
+            game = search.game
+            scores = []
+            for move in moves:
+                game.play(move)
+                scores.append(-lookahead.negamax(self.l - 1, -INF, INF, 1))
+                game.undo()
+            self._root = _keep_best(search, moves, scores, self.k, None)
+        root = self._root
+        if tt_move is not None and root[0] != tt_move and tt_move in root:
+            root = [tt_move] + [m for m in root if m != tt_move]
+        return root
+
+
+class BranchingLimit(Selector):
+    """The seeds' branching limit (seed 000): score every child by H^l -- an
+    ``l'``-ply search from the child with ``l' = min(l, remaining depth - 1)``,
+    or the static heuristic when ``l'`` is 0 -- and search only the best ``bf``.
+    The lookahead searches are themselves branching-limited with ``l = 0``."""
+
+    def __init__(self, bf: int, l: int) -> None:
+        self.bf = bf
+        self.l = l
+
+    def select(self, search: Searcher, moves: list[Any], depth: int, ply: int,
+               tt_move: Any) -> Sequence[Any]:
+        game = search.game
+        control = search.control
+        lookahead_depth = min(self.l, depth - 1)
+        scores: list[float] = []
+        if lookahead_depth <= 0:
+            evaluate = search.evaluate
+            me = game.turn
+            for move in moves:
+                game.play(move)
+                scores.append(evaluate(game, me))
+                game.undo()
+            control.evals += len(moves)
+        else:
+            lookahead = search.lookahead
+            if lookahead is None:
+                lookahead = search.lookahead = search.sub_searcher(
+                    search.evaluate, BranchingLimit(self.bf, 0))
+            for move in moves:
+                game.play(move)
+                scores.append(-lookahead.negamax(lookahead_depth, -INF, INF, ply + 1))
+                game.undo()
+        return _keep_best(search, moves, scores, self.bf, tt_move)
+
+
+class Searcher:
+    """Negamax alpha-beta over ``game``, configured as described in the module doc.
+
+    ``negamax(depth, alpha, beta, ply)`` returns the value of the position for
+    the side to move.  At the root (``ply == 0``) it searches
+    :attr:`root_moves` and records the best move found so far in
+    :attr:`root_best`; :attr:`lines` ``[0]`` is the principal variation.
+    """
+
+    def __init__(self, game: Game, evaluate: Callable[[Game, int], float], control: Control, *,
+                 select: Selector | None = None, prune: bool = True, fail_hard: bool = False,
+                 tt: bool = True, pvs: bool = False, quiesce: bool = False,
+                 killers: bool = False) -> None:
+        self.game = game
+        self.evaluate = evaluate
+        self.control = control
+        self.select = select if select is not None else FullWidth()
+        self.prune = prune
+        self.fail_hard = fail_hard
+        self.tt: dict[Any, tuple[int, int, int, Any]] | None = {} if tt else None
+        self.pvs = pvs
+        self.quiesce = quiesce
+        self.killers: list[list[Any]] | None = (
+            [[None, None] for _ in range(MAX_PLY + 1)] if killers else None)
+        self.history: tuple[dict[Any, int], dict[Any, int]] = ({}, {})
+        self.lines: list[tuple[Any, ...]] = [()] * (MAX_PLY + 2)
+        self.root_moves: list[Any] = []
+        self.root_best: Any = None
+        self.root_best_value: float = -INF
+        self.lookahead: Searcher | None = None
+
+    def sub_searcher(self, evaluate: Callable[[Game, int], float], select: Selector) -> Searcher:
+        """A plain fail-soft alpha-beta on the same game and counters (for lookaheads)."""
+        return Searcher(self.game, evaluate, self.control, select=select, tt=False)
+
+    # ------------------------------------------------------------------ search
+    def negamax(self, depth: int, alpha: float, beta: float, ply: int) -> float:
+        control = self.control
+        control.nodes += 1
+        if control.nodes >= control.next_poll:
+            control.poll()
+        game = self.game
+        lines = self.lines
+        lines[ply] = ()
+
+        if ply:
+            outcome = game.outcome()
+            if outcome is not None:
+                winner = outcome.winner
+                if winner is None:
+                    return 0
+                return WIN - ply if winner == game.turn else ply - WIN
+            if ply >= MAX_PLY:
+                control.evals += 1
+                return self.evaluate(game, game.turn)
+        if depth <= 0:
+            if self.quiesce:
+                return self.qsearch(alpha, beta, ply)
+            control.evals += 1
+            return self.evaluate(game, game.turn)
+
+        tt = self.tt
+        tt_move = None
+        key = None
+        if tt is not None:
+            key = game.key()
+            entry = tt.get(key)
+            if entry is not None:
+                tt_depth, flag, value, tt_move = entry
+                if ply and tt_depth >= depth:
+                    if value >= MATE_BOUND:
+                        value -= ply
+                    elif value <= -MATE_BOUND:
+                        value += ply
+                    if flag == EXACT or (value >= beta if flag == LOWER else value <= alpha):
+                        control.tt_hits += 1
+                        if self.fail_hard:
+                            return alpha if value < alpha else beta if value > beta else value
+                        return value
+
+        moves = self.select.select(self, self.root_moves if not ply else game.legal_moves(),
+                                   depth, ply, tt_move)
+        alpha0 = alpha
+        best = -INF
+        best_move = None
+        prune = self.prune
+        pvs = self.pvs
+        play, undo = game.play, game.undo
+        child = ply + 1
+        for i, move in enumerate(moves):
+            play(move)
+            if pvs and i:
+                value = -self.negamax(depth - 1, -alpha - 1, -alpha, child)
+                if alpha < value < beta:
+                    value = -self.negamax(depth - 1, -beta, -alpha, child)
+            else:
+                value = -self.negamax(depth - 1, -beta, -alpha, child)
+            undo()
+            if value > best:
+                best = value
+                best_move = move
+                if not ply:
+                    self.root_best = move
+                    self.root_best_value = value
+                if value > alpha:
+                    if value >= beta and prune:
+                        control.prunes += 1
+                        if not i:
+                            control.first_cutoffs += 1
+                        if self.killers is not None and not game.capture_score(move):
+                            self._reward(move, depth, ply)
+                        break
+                    alpha = value
+                    lines[ply] = (move,) + lines[child]
+
+        if self.fail_hard:
+            best = alpha0 if best < alpha0 else beta if best > beta else best
+        if tt is not None:
+            flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+            stored = best
+            if stored >= MATE_BOUND:
+                stored += ply
+            elif stored <= -MATE_BOUND:
+                stored -= ply
+            if len(tt) >= TT_CAPACITY:
+                tt.clear()
+            tt[key] = (depth, flag, stored, best_move)
+        return best
+
+    def qsearch(self, alpha: float, beta: float, ply: int) -> float:
+        """Quiescence: stand pat where allowed, then the game's tactical moves."""
+        control = self.control
+        game = self.game
+        if ply > control.seldepth:
+            control.seldepth = ply
+        if ply >= MAX_PLY:
+            control.evals += 1
+            return self.evaluate(game, game.turn)
+        may_stand_pat, moves = game.quiescence_moves()
+        if may_stand_pat:
+            control.evals += 1
+            best = self.evaluate(game, game.turn)
+            if best >= beta or not moves:
+                return best
+            if best > alpha:
+                alpha = best
+        else:
+            best = -INF
+        if len(moves) > 1:
+            moves.sort(key=game.capture_score, reverse=True)
+        play, undo = game.play, game.undo
+        child = ply + 1
+        for i, move in enumerate(moves):
+            play(move)
+            control.nodes += 1
+            if control.nodes >= control.next_poll:
+                control.poll()
+            outcome = game.outcome()
+            if outcome is None:
+                value = -self.qsearch(-beta, -alpha, child)
+            elif outcome.winner is None:
+                value = 0
+            else:
+                value = child - WIN if outcome.winner != game.turn else WIN - child
+                value = -value
+            undo()
+            if value > best:
+                best = value
+                if value > alpha:
+                    if value >= beta:
+                        control.prunes += 1
+                        if not i:
+                            control.first_cutoffs += 1
+                        break
+                    alpha = value
+        return best
+
+    def _reward(self, move: Any, depth: int, ply: int) -> None:
+        killers = self.killers[ply]  # type: ignore[index]
+        if killers[0] != move:
+            killers[1] = killers[0]
+            killers[0] = move
+        history = self.history[self.game.turn]
+        history[move] = min(history.get(move, 0) + depth * depth, 1 << 30)
+
+    def principal_variation(self) -> list[Any]:
+        """The PV of the last root search: the triangular line, then TT moves."""
+        line = list(self.lines[0])
+        if self.tt is None:
+            return line
+        game = self.game
+        played = 0
+        try:
+            for move in line:
+                game.play(move)
+                played += 1
+            seen = {game.key()}
+            while len(line) < MAX_PLY and game.outcome() is None:
+                entry = self.tt.get(game.key())
+                if entry is None or entry[3] is None or entry[1] != EXACT:
+                    break
+                move = entry[3]
+                if move not in game.legal_moves():
+                    break
+                game.play(move)
+                played += 1
+                line.append(move)
+                key = game.key()
+                if key in seen:
+                    break
+                seen.add(key)
+        finally:
+            for _ in range(played):
+                game.undo()
+        return line
