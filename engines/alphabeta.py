@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import random
 import time
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from games import WIN, Game
 
@@ -112,6 +112,15 @@ class AlphaBetaEngine(Engine):
         # Engines whose tree is full width prove wins: once a win or loss is
         # found within the searched depth, deeper iterations cannot change it.
         self.full_width = name in ("minimax", "alphabeta", "alphabeta-hard", "pvs")
+        self.workers: int = spec.get("workers") if "workers" in spec.table else 1
+        #: The worker processes of a parallel search, started on first use.
+        self.pool: Any = None
+
+    def close(self) -> None:
+        """Stop the worker processes of a parallel engine (no-op otherwise)."""
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
 
     def _selector(self) -> Selector:
         spec = self.spec
@@ -138,19 +147,47 @@ class AlphaBetaEngine(Engine):
         )
 
     def limits(self) -> Limits:
+        """The spec's limits.  A time or node budget without an explicit depth
+        searches as deep as it allows; ``pvs``'s default time applies only when
+        neither a depth nor a node budget is given."""
         limits = super().limits()
-        if "depth" not in self.spec.options and (limits.time is not None or limits.nodes is not None):
-            # A time or node budget without an explicit depth: search as deep as it allows.
-            return Limits(None, limits.time, limits.nodes)
-        return limits
+        given = self.spec.options
+        depth, time_limit = limits.depth, limits.time
+        if "depth" not in given and (time_limit is not None or limits.nodes is not None):
+            depth = None
+        if "time" not in given and ("depth" in given or "nodes" in given):
+            time_limit = None
+        return Limits(depth, time_limit, limits.nodes)
 
     # ------------------------------------------------------------------ search
     def search(self, game: Game, limits: Limits | None = None, *,
-               stop: StopFlag | None = None, on_info: InfoCallback | None = None) -> SearchResult:
+               stop: StopFlag | None = None, on_info: InfoCallback | None = None,
+               moves: Sequence[Any] | None = None,
+               on_depth: Callable[[dict[str, Any], list[Any], bool], None] | None = None,
+               shared_alpha: Any = None) -> SearchResult:
+        """See :meth:`Engine.search`.
+
+        ``moves`` restricts the root to those legal moves (UCI's ``searchmoves``;
+        parallel workers split the root this way).  ``on_depth`` is called after
+        every completed depth with the statistics, the principal variation
+        as moves and whether the root value is exact (always, unless
+        ``shared_alpha`` raised the window).  ``shared_alpha`` is for parallel workers (see
+        :mod:`engines.parallel`): per depth, the best root value proved so far
+        by any worker.
+        """
         limits = limits if limits is not None else self.limits()
-        check_playable(game)
+        legal = check_playable(game)
+        if self.workers > 1 and moves is None and len(legal) > 1:
+            from .parallel import parallel_search  # spawns processes: only when asked
+
+            return parallel_search(self, game, limits, stop=stop, on_info=on_info)
         work = game.copy()
         root_moves = work.legal_moves()
+        if moves is not None:
+            wanted = set(moves)
+            root_moves = [move for move in root_moves if move in wanted]
+            if not root_moves:
+                raise ValueError("none of the moves to search is legal here")
         self.rng.shuffle(root_moves)  # reproducible tie-breaks among equal moves
         texts = {move: work.format_move(move) for move in root_moves}
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
@@ -183,10 +220,18 @@ class AlphaBetaEngine(Engine):
             node_limit=limits.nodes, stop=stop, on_info=on_info, snapshot=snapshot)
         searcher = self._searcher(work, control)
         searcher.root_moves = root_moves
+        searcher.shared_alpha = shared_alpha
+        depths = range(1, max_depth + 1) if iterative else range(max_depth, max_depth + 1)
+        if self.is_pvs:
+            win = self._win_in_one(work, root_moves, control)
+            if win is not None:  # never missed, whatever the time limit
+                state.update(depth=1, score=WIN - 1, move=win, pv=[texts[win]], line=[win], exact=True)
+                depths = range(0)
         gc_was_enabled = gc.isenabled()
         gc.disable()  # play/undo allocate a lot and make no cycles: collections only cost
         try:
-            for depth in range(1, max_depth + 1) if iterative else (max_depth,):
+            for depth in depths:
+                searcher.root_exact = False
                 try:
                     score = self._root_search(searcher, depth, state)
                 except Stopped:
@@ -194,10 +239,15 @@ class AlphaBetaEngine(Engine):
                 pv = searcher.principal_variation()
                 if not pv or pv[0] != searcher.root_best:
                     pv = [searcher.root_best]
-                state.update(depth=depth, score=score, move=pv[0], pv=self._format_line(work, pv))
+                state.update(depth=depth, score=score, move=pv[0], pv=self._format_line(work, pv),
+                             exact=searcher.root_exact)
                 state["line"] = pv
-                if on_info is not None:
-                    on_info(snapshot())
+                if on_info is not None or on_depth is not None:
+                    snap = snapshot()
+                    if on_info is not None:
+                        on_info(snap)
+                    if on_depth is not None:
+                        on_depth(snap, list(pv), searcher.root_exact)
                 if not iterative:
                     break
                 if self.full_width and abs(score) >= MATE_BOUND and WIN - abs(score) <= depth:
@@ -219,9 +269,23 @@ class AlphaBetaEngine(Engine):
             final.update(best=texts[move], pv=[texts[move]], score=0, mate=None)
         return SearchResult(move, int(score), list(line), final)
 
+    @staticmethod
+    def _win_in_one(game: Game, moves: list[Any], control: Control) -> Any:
+        """The first of ``moves`` that wins on the spot, if any."""
+        mover = game.turn
+        for move in moves:
+            game.play(move)
+            control.nodes += 1
+            outcome = game.outcome()
+            game.undo()
+            if outcome is not None and outcome.winner == mover:
+                return move
+        return None
+
     def _root_search(self, searcher: Searcher, depth: int, state: dict[str, Any]) -> float:
         previous = state["score"]
-        if not (self.is_pvs and depth >= 3 and state["move"] is not None and abs(previous) < MATE_BOUND):
+        if not (self.is_pvs and depth >= 3 and state["move"] is not None and abs(previous) < MATE_BOUND
+                and searcher.shared_alpha is None):
             return searcher.negamax(depth, -INF, INF, 0)
         delta = ASPIRATION
         alpha, beta = previous - delta, previous + delta

@@ -138,5 +138,14 @@ class Engine(ABC):
         :class:`GameOverError` if the game is over.
         """
 
+    def close(self) -> None:
+        """Release what the engine holds (worker processes); it may not search again."""
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec} for {self.game_class.NAME}>"

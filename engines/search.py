@@ -24,7 +24,7 @@ every :data:`POLL_NODES` nodes and raises :class:`Stopped` to abandon a search.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from games import WIN, Game
 
@@ -83,7 +83,7 @@ class Control:
         self.on_info = on_info
         self.snapshot = snapshot
         self.last_info = self.start
-        self.next_poll = POLL_NODES if node_limit is None else min(POLL_NODES, node_limit)
+        self.next_poll = 1  # the first node looks: a stop already set ends the search at once
 
     def poll(self) -> None:
         """Check the limits and maybe report; raise :class:`Stopped` to end the search."""
@@ -122,32 +122,51 @@ class Control:
 class Selector:
     """Chooses and orders the children of a node.
 
-    ``select(search, moves, depth, ply, tt_move)`` returns the moves to search,
-    best-looking first; it may drop some (a cutoff) and must count what it
-    scored and dropped in ``search.control``.
+    ``select(search, depth, ply, tt_move)`` returns the moves to search, most
+    promising first (a list or a lazy iterable); it may drop some (a cutoff)
+    and must count what it scored and dropped in ``search.control``.  The
+    node's legal moves come from ``search.node_moves(ply)``.
     """
 
-    def select(self, search: Searcher, moves: list[Any], depth: int, ply: int,
-               tt_move: Any) -> Sequence[Any]:
+    def select(self, search: Searcher, depth: int, ply: int, tt_move: Any) -> Iterable[Any]:
         raise NotImplementedError
 
 
 class FullWidth(Selector):
     """Every move, ordered: the TT move, captures by the game's capture score
     (MVV-LVA in chess), then killers and history when the searcher uses them,
-    then the rest in their given order.  ``ordered=False`` keeps the given order."""
+    then the rest in their given order.  ``ordered=False`` keeps the given order.
+
+    Below the root, a node with a TT move searches it before generating the
+    other moves (keys are exact, so the TT move is legal): when it cuts off,
+    the move generation is saved.
+    """
 
     def __init__(self, ordered: bool = True) -> None:
         self.ordered = ordered
 
-    def select(self, search: Searcher, moves: list[Any], depth: int, ply: int,
-               tt_move: Any) -> Sequence[Any]:
-        if not self.ordered or len(moves) < 2:
+    def select(self, search: Searcher, depth: int, ply: int, tt_move: Any) -> Iterable[Any]:
+        if not self.ordered:
+            return search.node_moves(ply)
+        if tt_move is not None and ply:
+            return self._staged(search, depth, ply, tt_move)
+        return self.order(search, search.node_moves(ply), depth, ply, tt_move)
+
+    def _staged(self, search: Searcher, depth: int, ply: int, tt_move: Any) -> Iterator[Any]:
+        yield tt_move
+        for move in self.order(search, search.game.legal_moves(), depth, ply, None):
+            if move != tt_move:
+                yield move
+
+    @staticmethod
+    def order(search: Searcher, moves: list[Any], depth: int, ply: int, tt_move: Any) -> list[Any]:
+        if len(moves) < 2:
             return moves
-        capture_score = search.game.capture_score
+        game = search.game
+        capture_score = game.capture_score
         if search.killers is not None:
             killer1, killer2 = search.killers[ply]
-            history = search.history[search.game.turn]
+            history = search.history[game.turn]
             get = history.get
 
             def key(move: Any) -> int:
@@ -203,8 +222,8 @@ class H0Cutoff(Selector):
             undo()
         return scores
 
-    def select(self, search: Searcher, moves: list[Any], depth: int, ply: int,
-               tt_move: Any) -> Sequence[Any]:
+    def select(self, search: Searcher, depth: int, ply: int, tt_move: Any) -> Iterable[Any]:
+        moves = search.node_moves(ply)
         control = search.control
         n = len(moves)
         control.h0_evals += n
@@ -228,11 +247,11 @@ class HlCutoff(Selector):
         self.cut = cut
         self._root: list[Any] | None = None  # one selector per search: never reset
 
-    def select(self, search: Searcher, moves: list[Any], depth: int, ply: int,
-               tt_move: Any) -> Sequence[Any]:
+    def select(self, search: Searcher, depth: int, ply: int, tt_move: Any) -> Iterable[Any]:
         if ply:
-            return self.h0.select(search, moves, depth, ply, tt_move)
+            return self.h0.select(search, depth, ply, tt_move)
         if self._root is None:
+            moves = search.node_moves(ply)
             control = search.control
             n = len(moves)
             control.hl_evals += n
@@ -261,8 +280,8 @@ class BranchingLimit(Selector):
         self.bf = bf
         self.l = l
 
-    def select(self, search: Searcher, moves: list[Any], depth: int, ply: int,
-               tt_move: Any) -> Sequence[Any]:
+    def select(self, search: Searcher, depth: int, ply: int, tt_move: Any) -> Iterable[Any]:
+        moves = search.node_moves(ply)
         game = search.game
         control = search.control
         lookahead_depth = min(self.l, depth - 1)
@@ -317,6 +336,16 @@ class Searcher:
         self.root_best: Any = None
         self.root_best_value: float = -INF
         self.lookahead: Searcher | None = None
+        #: Parallel workers: per depth, the best root value any worker has
+        #: proved (a shared ``multiprocessing.Array``); raises the root's alpha.
+        self.shared_alpha: Any = None
+        #: Whether the last root search raised alpha itself (its value is exact).
+        self.root_exact = False
+
+    def node_moves(self, ply: int) -> list[Any]:
+        """The legal moves here: :attr:`root_moves` at the root (shuffled once
+        per search for the tie-breaks), else the game's."""
+        return self.root_moves if not ply else self.game.legal_moves()
 
     def sub_searcher(self, evaluate: Callable[[Game, int], float], select: Selector) -> Searcher:
         """A plain fail-soft alpha-beta on the same game and counters (for lookaheads)."""
@@ -367,8 +396,7 @@ class Searcher:
                             return alpha if value < alpha else beta if value > beta else value
                         return value
 
-        moves = self.select.select(self, self.root_moves if not ply else game.legal_moves(),
-                                   depth, ply, tt_move)
+        moves = self.select.select(self, depth, ply, tt_move)
         alpha0 = alpha
         best = -INF
         best_move = None
@@ -376,7 +404,10 @@ class Searcher:
         pvs = self.pvs
         play, undo = game.play, game.undo
         child = ply + 1
+        shared = self.shared_alpha if not ply else None
         for i, move in enumerate(moves):
+            if shared is not None and shared[depth] > alpha:
+                alpha = shared[depth]  # another worker's share already reached this
             play(move)
             if pvs and i:
                 value = -self.negamax(depth - 1, -alpha - 1, -alpha, child)
@@ -401,10 +432,15 @@ class Searcher:
                         break
                     alpha = value
                     lines[ply] = (move,) + lines[child]
+                    if shared is not None:
+                        self.root_exact = True
+                        with shared.get_lock():
+                            if value > shared[depth]:
+                                shared[depth] = value
 
         if self.fail_hard:
             best = alpha0 if best < alpha0 else beta if best > beta else best
-        if tt is not None:
+        if tt is not None and shared is None:  # a shared root window is no bound of ours
             flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
             stored = best
             if stored >= MATE_BOUND:
@@ -413,11 +449,17 @@ class Searcher:
                 stored -= ply
             if len(tt) >= TT_CAPACITY:
                 tt.clear()
-            tt[key] = (depth, flag, stored, best_move)
+            # At an all-node no move proved best: keep the earlier hint, if any.
+            tt[key] = (depth, flag, stored, tt_move if flag == UPPER else best_move)
         return best
 
     def qsearch(self, alpha: float, beta: float, ply: int) -> float:
-        """Quiescence: stand pat where allowed, then the game's tactical moves."""
+        """Quiescence: stand pat where the game allows it, then its tactical moves.
+
+        Draws by repetition or move counters are not looked for here (captures
+        and jumps are irreversible); a position with nothing to stand on and
+        no tactical move is scored by :meth:`Game.outcome`.
+        """
         control = self.control
         game = self.game
         if ply > control.seldepth:
@@ -425,15 +467,26 @@ class Searcher:
         if ply >= MAX_PLY:
             control.evals += 1
             return self.evaluate(game, game.turn)
-        may_stand_pat, moves = game.quiescence_moves()
-        if may_stand_pat:
+        if game.can_stand_pat():
             control.evals += 1
             best = self.evaluate(game, game.turn)
-            if best >= beta or not moves:
+            if best >= beta:
                 return best
             if best > alpha:
                 alpha = best
+            moves = game.tactical_moves()
+            if not moves:
+                return best
         else:
+            moves = game.tactical_moves()
+            if not moves:
+                outcome = game.outcome()
+                if outcome is None:  # pragma: no cover - games keep the contract
+                    control.evals += 1
+                    return self.evaluate(game, game.turn)
+                if outcome.winner is None:
+                    return 0
+                return WIN - ply if outcome.winner == game.turn else ply - WIN
             best = -INF
         if len(moves) > 1:
             moves.sort(key=game.capture_score, reverse=True)
@@ -444,14 +497,7 @@ class Searcher:
             control.nodes += 1
             if control.nodes >= control.next_poll:
                 control.poll()
-            outcome = game.outcome()
-            if outcome is None:
-                value = -self.qsearch(-beta, -alpha, child)
-            elif outcome.winner is None:
-                value = 0
-            else:
-                value = child - WIN if outcome.winner != game.turn else WIN - child
-                value = -value
+            value = -self.qsearch(-beta, -alpha, child)
             undo()
             if value > best:
                 best = value

@@ -97,6 +97,8 @@ def format_spec(name: str, options: Mapping[str, Any]) -> str:
     def text(value: Any) -> str:
         if isinstance(value, bool):
             return "on" if value else "off"
+        if isinstance(value, float):
+            return f"{value:g}"
         return str(value)
 
     return name + ":" + ",".join(f"{k}={text(v)}" for k, v in options.items())

@@ -225,17 +225,21 @@ class Game(ABC):
         """
         return 1 if self.is_capture(move) else 0
 
-    def quiescence_moves(self) -> tuple[bool, list[Any]]:
-        """The moves a quiescence search must still look at here.
+    def can_stand_pat(self) -> bool:
+        """Whether a quiescence search may trust the static evaluation here.
 
-        Returns ``(may_stand_pat, moves)``: ``may_stand_pat`` is False when the
-        static evaluation cannot be trusted whatever the moves turn out to be
-        (in check in chess, a compulsory jump in checkers); ``moves`` are the
-        tactical moves to try (captures and queen promotions in chess, the
-        jumps in checkers, none in Quixo).  Only called on positions that are
-        not over.
+        False when it must not: in check in chess, a compulsory jump pending or
+        the game lost on the board in checkers.  Then a quiescence search
+        looks at every :meth:`tactical_moves` and, if there are none, asks
+        :meth:`outcome`.  The default: always true.
         """
-        return True, [m for m in self.legal_moves() if self.is_capture(m)]
+        return True
+
+    def tactical_moves(self) -> list[Any]:
+        """The moves a quiescence search still looks at here: captures and
+        queen promotions in chess (every evasion when in check), the jumps in
+        checkers, none in Quixo.  The default: the captures."""
+        return [m for m in self.legal_moves() if self.is_capture(m)]
 
     # ----------------------------------------------------------------- notation
     @abstractmethod

@@ -689,12 +689,20 @@ class Checkers(Game):
             return 0
         return captured.bit_count() + (captured & self._kings).bit_count()
 
-    def quiescence_moves(self) -> tuple[bool, list[Move]]:
-        """The jumps, if any: they are compulsory, so no standing pat then."""
+    def can_stand_pat(self) -> bool:
+        """No jump pending (jumps are compulsory) and the game not lost on the board."""
+        if self._turn == BLACK:
+            own, opp = self._black, self._white
+        else:
+            own, opp = self._white, self._black
+        if not own or self._jumpers(own, opp, _FULL ^ (own | opp)):
+            return False
+        return self._has_moves()
+
+    def tactical_moves(self) -> list[Move]:
+        """The jumps, if any."""
         moves = self.legal_moves()
-        if moves and moves[0][1]:
-            return False, moves
-        return True, []
+        return moves if moves and moves[0][1] else []
 
     # ------------------------------------------------------------- notation
     def format_move(self, move: Move) -> str:

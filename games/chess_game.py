@@ -330,21 +330,25 @@ class ChessGame(Game):
             score += 8 * move.promotion
         return score
 
-    def quiescence_moves(self) -> tuple[bool, list[chess.Move]]:
-        """In check: no standing pat, every evasion.  Otherwise the legal
-        captures and the non-capturing queen promotions."""
+    def can_stand_pat(self) -> bool:
+        """Not in check."""
+        return not self._board.is_check()
+
+    def tactical_moves(self) -> list[chess.Move]:
+        """In check: every evasion.  Otherwise the legal captures and the
+        non-capturing queen promotions."""
         board = self._board
         if board.is_check():
-            return False, self.legal_moves()
+            return self.legal_moves()
         moves = list(board.generate_legal_captures())
-        rank = chess.BB_RANK_7 if board.turn else chess.BB_RANK_2
-        promoting = board.pawns & board.occupied_co[board.turn] & rank
+        promoting = board.pawns & board.occupied_co[board.turn] & (
+            chess.BB_RANK_7 if board.turn else chess.BB_RANK_2)
         if promoting:
             moves.extend(
                 m for m in board.generate_legal_moves(promoting, ~board.occupied)
                 if m.promotion == chess.QUEEN
             )
-        return True, moves
+        return moves
 
     def outcome(self) -> Outcome | None:
         """The outcome, in python-chess's order of precedence.

@@ -373,9 +373,9 @@ class Quixo(Game):
     def move_stack(self) -> Sequence[int]:
         return tuple([entry[4] for entry in self._stack])
 
-    def quiescence_moves(self) -> tuple[bool, list[int]]:
-        """Quixo has no captures: every position is quiet."""
-        return True, []
+    def tactical_moves(self) -> list[int]:
+        """Quixo has no captures: no move is tactical."""
+        return []
 
     def legal_moves(self) -> list[int]:
         """The legal moves (ints indexing :data:`MOVES`) in row-major order of the cube taken."""

@@ -258,3 +258,38 @@ def test_perft_leaves_position_unchanged_and_divide_sums(name: str) -> None:
     assert perft(game, 3, bulk=False) == total
     assert sum(count for _, count in divide(game, 3)) == total
     assert game.to_text() == before and game.ply == 0
+
+
+@PLAYOUT
+@given(name=games_st, seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 100))
+def test_search_hooks_agree_with_the_rules(name: str, seed: int, plies: int) -> None:
+    """capture_score, can_stand_pat and tactical_moves, which engines order and
+    quiesce with, are consistent with the legal moves and the outcome."""
+    game = random_walk(name, seed, plies)
+    if game.outcome() is not None:
+        return
+    legal = game.legal_moves()
+    text = game.to_text()
+    for move in legal:
+        score = game.capture_score(move)
+        assert isinstance(score, int) and score >= 0
+        if game.is_capture(move):
+            assert score > 0
+    tactical = game.tactical_moves()
+    assert set(tactical) <= set(legal)
+    assert all(game.is_capture(m) or game.capture_score(m) > 0 for m in tactical) or not game.can_stand_pat()
+    if name == "checkers":
+        jumps = [m for m in legal if game.is_capture(m)]
+        assert game.can_stand_pat() == (not jumps)
+        assert tactical == jumps
+    elif name == "chess":
+        board = game.board  # type: ignore[attr-defined]
+        assert game.can_stand_pat() == (not board.is_check())
+        if board.is_check():
+            assert tactical == legal
+        else:
+            assert set(tactical) == {m for m in legal if board.is_capture(m)
+                                     or m.promotion == 5 and not board.is_capture(m)}
+    else:
+        assert game.can_stand_pat() and tactical == []
+    assert game.to_text() == text

@@ -1,0 +1,223 @@
+"""Parallel search over processes (``pvs:workers=N``): the root split N ways.
+
+Under the GIL threads buy nothing (the seeds found as much), so each worker is
+a process (``spawn`` context, safe next to a threaded UI).  The root moves are
+dealt round-robin, in the engine's ordering, among the workers; every worker
+deepens iteratively over its share with the serial engine and reports each
+completed depth.  The workers share, per depth, the best root value any of them
+has proved, so each searches its remaining moves against the best value found
+anywhere (null windows, as the serial PVS does) rather than against its own.
+The root value at a depth is the best over the shares, so the answer is the
+serial search's at the deepest depth *every* worker completed (ties may pick
+another of the equal moves).  Counters are the sums over the workers.
+
+The worker processes start on the engine's first parallel search (about half
+a second each) and stay for later searches until :meth:`Engine.close`.  A
+process that is itself daemonic (some pools) cannot start them: run parallel
+engines from a main process or a non-daemonic one.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+import queue
+import time
+from typing import Any
+
+from games import Game, game_class
+
+from .alphabeta import MAX_DEPTH, AlphaBetaEngine
+from .base import InfoCallback, Limits, SearchResult, StopFlag
+from .search import INF
+
+__all__ = ["WorkerPool", "parallel_search"]
+
+#: Counters summed over the workers.
+_SUMMED = ("nodes", "evals", "prunes", "tt_hits", "first_cutoffs",
+           "h0_evals", "h0_pruned", "hl_evals", "hl_pruned", "hr_evals", "hr_pruned")
+
+
+def _worker(index: int, game_name: str, spec_text: str, tasks: Any, results: Any, stop: Any,
+            shared_alpha: Any) -> None:
+    """A worker process: search the share of root moves each task names."""
+    from .registry import create_engine  # in the child: the registry is not inherited under spawn
+
+    engine = create_engine(spec_text, game_class(game_name))
+    while True:
+        task = tasks.get()
+        if task is None:
+            return
+        search_id, game_bytes, share, depth, deadline, nodes = task
+        game: Game = pickle.loads(game_bytes)
+        legal = game.legal_moves()
+        moves = [legal[i] for i in share]
+        # The deadline is wall-clock time shared with the parent: the time it
+        # took to start this process counts against the limit.
+        limits = Limits(depth, None if deadline is None else max(0.001, deadline - time.time()), nodes)
+
+        def on_info(info: dict[str, Any]) -> None:
+            results.put(("info", search_id, index, info))
+
+        def on_depth(info: dict[str, Any], line: list[Any], exact: bool) -> None:
+            results.put(("depth", search_id, index, dict(info, _move=line[0], _line=line, _exact=exact)))
+
+        try:
+            result = engine.search(game, limits, stop=stop, on_info=on_info, moves=moves,
+                                   on_depth=on_depth, shared_alpha=shared_alpha)
+        except Exception as error:  # pragma: no cover - reported to the parent
+            results.put(("error", search_id, index, f"{type(error).__name__}: {error}"))
+            continue
+        results.put(("done", search_id, index, {"stats": result.stats, "move": result.move,
+                                                "score": result.score, "pv": result.pv}))
+
+
+class WorkerPool:
+    """``size`` worker processes for one engine spec and game."""
+
+    def __init__(self, size: int, game_name: str, spec_text: str) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.size = size
+        self.stop = context.Event()
+        self.shared_alpha = context.Array("d", MAX_DEPTH + 2)
+        self.results = context.Queue()
+        self.tasks = [context.Queue() for _ in range(size)]
+        self.processes = [
+            context.Process(target=_worker, name=f"tui-games-search-{i}",
+                            args=(i, game_name, spec_text, self.tasks[i], self.results, self.stop,
+                                  self.shared_alpha),
+                            daemon=True)
+            for i in range(size)
+        ]
+        for process in self.processes:
+            process.start()
+        self.search_id = 0
+
+    def close(self) -> None:
+        self.stop.set()
+        for tasks in self.tasks:
+            tasks.put(None)
+        for process in self.processes:
+            process.join(timeout=2)
+            if process.is_alive():
+                process.terminate()
+                process.join(timeout=1)
+        for q in (*self.tasks, self.results):
+            q.close()
+            q.join_thread()
+
+
+def _serial_spec(engine: AlphaBetaEngine) -> str:
+    options = dict(engine.spec.options)
+    options["workers"] = 1
+    return str(type(engine.spec)(engine.spec.name, options, engine.spec.table))
+
+
+def parallel_search(engine: AlphaBetaEngine, game: Game, limits: Limits, *,
+                    stop: StopFlag | None, on_info: InfoCallback | None) -> SearchResult:
+    """Search ``game`` with ``engine.workers`` processes splitting the root."""
+    if engine.pool is None:
+        engine.pool = WorkerPool(engine.workers, game.NAME, _serial_spec(engine))
+    pool: WorkerPool = engine.pool
+    pool.search_id += 1
+    search_id = pool.search_id
+    start = time.perf_counter()
+
+    legal = game.legal_moves()
+    order = list(range(len(legal)))
+    engine.rng.shuffle(order)
+    order.sort(key=lambda i: game.capture_score(legal[i]), reverse=True)
+    shares = [order[w::pool.size] for w in range(pool.size)]
+    shares = [share for share in shares if share]
+    busy = len(shares)
+
+    pool.stop.clear()
+    with pool.shared_alpha.get_lock():
+        pool.shared_alpha[:] = [-INF] * len(pool.shared_alpha)
+    game_bytes = pickle.dumps(game.copy())
+    deadline = None if limits.time is None else time.time() + limits.time
+    nodes = None if limits.nodes is None else max(1, limits.nodes // busy)
+    for w, share in enumerate(shares):
+        pool.tasks[w].put((search_id, game_bytes, share, limits.depth, deadline, nodes))
+
+    latest: list[dict[str, Any]] = [{} for _ in range(busy)]
+    depths: list[dict[int, dict[str, Any]]] = [{} for _ in range(busy)]
+    finals: list[dict[str, Any] | None] = [None] * busy
+    last_report = start
+
+    def combined() -> tuple[dict[str, Any], int]:
+        """Counters summed over the workers; the deepest depth all completed."""
+        stats: dict[str, Any] = {}
+        for name in _SUMMED:
+            stats[name] = sum(int(info.get(name, 0)) for info in latest)
+        stats["seldepth"] = max((int(info.get("seldepth", 0)) for info in latest), default=0)
+        common = min((max(d, default=0) for d in depths), default=0)
+        return stats, common
+
+    def best_at(depth: int) -> dict[str, Any] | None:
+        """The best root move at ``depth``: the highest exact value (a worker whose
+        moves all failed low against another's proved value reports a bound)."""
+        if depth == 0:
+            return None
+        candidates = [d[depth] for d in depths if d[depth]["_exact"]] or [d[depth] for d in depths]
+        return max(candidates, key=lambda info: info["score"])  # first worker wins ties
+
+    def snapshot() -> dict[str, Any]:
+        stats, common = combined()
+        best = best_at(common)
+        elapsed = time.perf_counter() - start
+        snap = dict(best or latest[0] or {})
+        snap.update(stats)
+        snap.update(depth=common, time_s=round(elapsed, 4),
+                    nps=int(stats["nodes"] / elapsed) if elapsed > 0 else 0,
+                    engine=str(engine.spec), workers=busy)
+        for key in ("_move", "_line", "_exact"):
+            snap.pop(key, None)
+        return snap
+
+    errors: list[str] = []
+    while any(final is None for final in finals):
+        if stop is not None and stop.is_set():
+            pool.stop.set()
+        try:
+            kind, sid, w, payload = pool.results.get(timeout=0.02)
+        except queue.Empty:
+            kind = None
+        if kind is not None and sid == search_id:
+            if kind == "error":
+                errors.append(payload)
+                finals[w] = {}
+                pool.stop.set()
+            elif kind == "done":
+                finals[w] = payload
+                latest[w] = payload["stats"]
+            else:
+                latest[w] = payload
+                if kind == "depth":
+                    depths[w][payload["depth"]] = payload
+        elif kind is None and not all(process.is_alive() for process in pool.processes):
+            engine.pool = None
+            pool.close()
+            raise RuntimeError("a search worker process died; see its error output above")
+        now = time.perf_counter()
+        if on_info is not None and now - last_report >= 0.1:
+            last_report = now
+            on_info(snapshot())
+    if errors:
+        raise RuntimeError(f"a search worker failed: {errors[0]}")
+
+    stats, common = combined()
+    final = snapshot()
+    best = best_at(common)
+    if best is None:  # no depth completed by every worker: the first worker's pick
+        payload = finals[0] or {}
+        move, score, pv = payload.get("move"), payload.get("score", 0), payload.get("pv", [])
+    else:
+        # The move objects come from the worker whose share holds the best move.
+        w = next(w for w, d in enumerate(depths) if d.get(common) is best)
+        move, score, pv = depths[w][common]["_move"], best["score"], depths[w][common]["_line"]
+    final.update(best=game.format_move(move) if move is not None else None)
+    if on_info is not None:
+        on_info(dict(final))
+    return SearchResult(move, int(score), list(pv), final)
+
