@@ -236,7 +236,7 @@ class AlphaBetaEngine(Engine):
                     score = self._root_search(searcher, depth, state)
                 except Stopped:
                     break
-                pv = searcher.principal_variation()
+                pv = searcher.principal_variation(depth)
                 if not pv or pv[0] != searcher.root_best:
                     pv = [searcher.root_best]
                 state.update(depth=depth, score=score, move=pv[0], pv=self._format_line(work, pv),

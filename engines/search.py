@@ -164,27 +164,32 @@ class FullWidth(Selector):
             return moves
         game = search.game
         capture_score = game.capture_score
+        # Moves that are neither captures nor in ``special`` rank by history.
+        special: dict[Any, int] = {}
+        history: dict[Any, int] = special
         if search.killers is not None:
             killer1, killer2 = search.killers[ply]
             history = search.history[game.turn]
+            if killer2 is not None:
+                special[killer2] = (1 << 31) - 1
+            if killer1 is not None:
+                special[killer1] = 1 << 31
+        if tt_move is not None:
+            special[tt_move] = 1 << 40
+        if special:
+            get_special = special.get
             get = history.get
 
             def key(move: Any) -> int:
-                if move == tt_move:
-                    return 1 << 40
+                score = get_special(move)
+                if score is not None:
+                    return score
                 score = capture_score(move)
                 if score:
                     return (1 << 32) + score
-                if move == killer1:
-                    return 1 << 31
-                if move == killer2:
-                    return (1 << 31) - 1
                 return get(move, 0)
         else:
-            def key(move: Any) -> int:
-                if move == tt_move:
-                    return 1 << 40
-                return capture_score(move)
+            key = capture_score
         moves = list(moves)
         moves.sort(key=key, reverse=True)  # stable: equal keys keep their order
         return moves
@@ -362,6 +367,10 @@ class Searcher:
         lines[ply] = ()
 
         if ply:
+            if depth <= 0 and self.quiesce:
+                # Quiescence spots the games won on the board itself; draws by
+                # rule at the horizon are left to the next iteration.
+                return self.qsearch(alpha, beta, ply)
             outcome = game.outcome()
             if outcome is not None:
                 winner = outcome.winner
@@ -518,8 +527,10 @@ class Searcher:
         history = self.history[self.game.turn]
         history[move] = min(history.get(move, 0) + depth * depth, 1 << 30)
 
-    def principal_variation(self) -> list[Any]:
-        """The PV of the last root search: the triangular line, then TT moves."""
+    def principal_variation(self, depth: int) -> list[Any]:
+        """The PV of the last root search to ``depth``: the triangular line,
+        completed from the transposition table where a TT cutoff cut it short
+        of ``depth`` plies (never past it)."""
         line = list(self.lines[0])
         if self.tt is None:
             return line
@@ -530,7 +541,7 @@ class Searcher:
                 game.play(move)
                 played += 1
             seen = {game.key()}
-            while len(line) < MAX_PLY and game.outcome() is None:
+            while len(line) < depth and game.outcome() is None:
                 entry = self.tt.get(game.key())
                 if entry is None or entry[3] is None or entry[1] != EXACT:
                     break

@@ -98,7 +98,7 @@ def format_spec(name: str, options: Mapping[str, Any]) -> str:
         if isinstance(value, bool):
             return "on" if value else "off"
         if isinstance(value, float):
-            return f"{value:g}"
+            return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
         return str(value)
 
     return name + ":" + ",".join(f"{k}={text(v)}" for k, v in options.items())

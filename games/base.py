@@ -228,12 +228,15 @@ class Game(ABC):
     def can_stand_pat(self) -> bool:
         """Whether a quiescence search may trust the static evaluation here.
 
-        False when it must not: in check in chess, a compulsory jump pending or
-        the game lost on the board in checkers.  Then a quiescence search
-        looks at every :meth:`tactical_moves` and, if there are none, asks
-        :meth:`outcome`.  The default: always true.
+        False when it must not: in check in chess (so checkmate too), a
+        compulsory jump pending in checkers, and whenever the game is won on
+        the board (no moves, no pieces, five in a row).  Then a quiescence
+        search looks at every :meth:`tactical_moves` and, if there are none,
+        asks :meth:`outcome`.  Quiescence does not look for draws by rule.
+        The default: not won on the board, judged by :meth:`outcome`.
         """
-        return True
+        outcome = self.outcome()
+        return outcome is None or outcome.winner is None
 
     def tactical_moves(self) -> list[Any]:
         """The moves a quiescence search still looks at here: captures and

@@ -373,6 +373,10 @@ class Quixo(Game):
     def move_stack(self) -> Sequence[int]:
         return tuple([entry[4] for entry in self._stack])
 
+    def can_stand_pat(self) -> bool:
+        """No five in a row on the board."""
+        return self._winner == _NO_WINNER
+
     def tactical_moves(self) -> list[int]:
         """Quixo has no captures: no move is tactical."""
         return []
