@@ -13,7 +13,7 @@ import random
 import time
 from typing import Any, Callable, Sequence
 
-from games import WIN, Game
+from games import WIN, Game, GameError
 
 from .base import (
     MATE_BOUND,
@@ -61,6 +61,15 @@ def check_playable(game: Game) -> list[Any]:
     return moves
 
 
+def restrict(legal: list[Any], moves: Sequence[Any]) -> list[Any]:
+    """The legal moves among ``moves``, in legal-move order; an error if none."""
+    wanted = set(moves)
+    kept = [move for move in legal if move in wanted]
+    if not kept:
+        raise GameError("none of the moves to search is legal here")
+    return kept
+
+
 def _base_stats(spec: EngineSpec) -> dict[str, Any]:
     return {
         "nodes": 0, "evals": 0, "prunes": 0, "tt_hits": 0, "depth": 0, "time_s": 0.0,
@@ -79,10 +88,13 @@ class RandomEngine(Engine):
         self.rng = random.Random(spec.get("seed"))
 
     def search(self, game: Game, limits: Limits | None = None, *,
-               stop: StopFlag | None = None, on_info: InfoCallback | None = None) -> SearchResult:
+               stop: StopFlag | None = None, on_info: InfoCallback | None = None,
+               moves: Sequence[Any] | None = None) -> SearchResult:
         start = time.perf_counter()
-        moves = check_playable(game)
-        move = self.rng.choice(moves)
+        legal = check_playable(game)
+        if moves is not None:
+            legal = restrict(legal, moves)
+        move = self.rng.choice(legal)
         stats = _base_stats(self.spec)
         text = game.format_move(move)
         stats.update(nodes=1, best=text, pv=[text], time_s=time.perf_counter() - start)
@@ -184,10 +196,7 @@ class AlphaBetaEngine(Engine):
         work = game.copy()
         root_moves = work.legal_moves()
         if moves is not None:
-            wanted = set(moves)
-            root_moves = [move for move in root_moves if move in wanted]
-            if not root_moves:
-                raise ValueError("none of the moves to search is legal here")
+            root_moves = restrict(root_moves, moves)
         self.rng.shuffle(root_moves)  # reproducible tie-breaks among equal moves
         texts = {move: work.format_move(move) for move in root_moves}
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, Sequence
 
 from games import WIN, Game, GameError
 
@@ -131,10 +131,12 @@ class Engine(ABC):
 
     @abstractmethod
     def search(self, game: Game, limits: Limits | None = None, *,
-               stop: StopFlag | None = None, on_info: InfoCallback | None = None) -> SearchResult:
+               stop: StopFlag | None = None, on_info: InfoCallback | None = None,
+               moves: Sequence[Any] | None = None) -> SearchResult:
         """Choose a move for the side to move in ``game`` (left unchanged).
 
-        ``limits`` replaces the spec's limits when given.  Raises
+        ``limits`` replaces the spec's limits when given; ``moves`` restricts
+        the choice to those legal moves (UCI's ``searchmoves``).  Raises
         :class:`GameOverError` if the game is over.
         """
 
