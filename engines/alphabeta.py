@@ -155,7 +155,8 @@ class AlphaBetaEngine(Engine):
             tt=self.spec.get("tt"),
             pvs=self.is_pvs,
             quiesce=self.is_pvs,
-            killers=self.is_pvs,
+            # Killers and history only reorder moves: the value stays the seeds'.
+            killers=self.is_pvs or bool(self.spec.get("order")) if "order" in self.spec.table else self.is_pvs,
         )
 
     def limits(self) -> Limits:

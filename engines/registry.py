@@ -56,7 +56,8 @@ def _tt(default: bool) -> Option:
     return Option("tt", bool, default, "transposition table with exact/lower/upper bounds")
 
 
-ORDER = Option("order", bool, True, "search the TT move and captures (MVV-LVA) first")
+ORDER = Option("order", bool, True,
+               "move ordering: the TT move, captures (MVV-LVA), killer moves, history; off: legal-move order")
 
 
 def _family(depth: int, tt: bool, *extra: Option) -> dict[str, Option]:

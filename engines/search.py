@@ -133,13 +133,15 @@ class Selector:
 
 
 class FullWidth(Selector):
-    """Every move, ordered: the TT move, captures by the game's capture score
-    (MVV-LVA in chess), then killers and history when the searcher uses them,
-    then the rest in their given order.  ``ordered=False`` keeps the given order.
+    """Every move, in stages: the TT move, the captures by the game's capture
+    score (MVV-LVA in chess), the killer moves, then the quiet moves by
+    history (killers and history when the searcher keeps them; otherwise the
+    quiet moves in their given order).  ``ordered=False`` keeps the given order.
 
-    Below the root, a node with a TT move searches it before generating the
-    other moves (keys are exact, so the TT move is legal): when it cuts off,
-    the move generation is saved.
+    The stages are lazy: a node with a TT move searches it before generating
+    the other moves (keys are exact, so the TT move is legal), and the quiet
+    moves are sorted only when the search gets to them -- at a node that a
+    TT move or a capture cuts off, that work is saved.
     """
 
     def __init__(self, ordered: bool = True) -> None:
@@ -148,51 +150,45 @@ class FullWidth(Selector):
     def select(self, search: Searcher, depth: int, ply: int, tt_move: Any) -> Iterable[Any]:
         if not self.ordered:
             return search.node_moves(ply)
-        if tt_move is not None and ply:
-            return self._staged(search, depth, ply, tt_move)
-        return self.order(search, search.node_moves(ply), depth, ply, tt_move)
-
-    def _staged(self, search: Searcher, depth: int, ply: int, tt_move: Any) -> Iterator[Any]:
-        yield tt_move
-        for move in self.order(search, search.game.legal_moves(), depth, ply, None):
-            if move != tt_move:
-                yield move
+        if not ply:
+            return list(self.staged(search, list(search.root_moves), ply, tt_move))
+        return self.staged(search, None, ply, tt_move)
 
     @staticmethod
-    def order(search: Searcher, moves: list[Any], depth: int, ply: int, tt_move: Any) -> list[Any]:
-        if len(moves) < 2:
-            return moves
+    def staged(search: Searcher, moves: list[Any] | None, ply: int, tt_move: Any) -> Iterator[Any]:
+        """The moves in search order; ``moves=None`` generates them after the TT move."""
         game = search.game
-        capture_score = game.capture_score
-        # Moves that are neither captures nor in ``special`` rank by history.
-        special: dict[Any, int] = {}
-        history: dict[Any, int] = special
-        if search.killers is not None:
-            killer1, killer2 = search.killers[ply]
-            history = search.history[game.turn]
-            if killer2 is not None:
-                special[killer2] = (1 << 31) - 1
-            if killer1 is not None:
-                special[killer1] = 1 << 31
         if tt_move is not None:
-            special[tt_move] = 1 << 40
-        if special:
-            get_special = special.get
-            get = history.get
-
-            def key(move: Any) -> int:
-                score = get_special(move)
-                if score is not None:
-                    return score
-                score = capture_score(move)
-                if score:
-                    return (1 << 32) + score
-                return get(move, 0)
+            yield tt_move
+        if moves is None:
+            moves = game.legal_moves()
+        if tt_move is not None:
+            try:
+                moves.remove(tt_move)
+            except ValueError:  # pragma: no cover - a TT move is always legal here
+                pass
+        scores = game.capture_scores(moves)
+        captures = [(score, i) for i, score in enumerate(scores) if score]
+        if captures:
+            captures.sort(key=_first, reverse=True)  # stable: equal scores keep their order
+            for _, i in captures:
+                yield moves[i]
+            quiet = [move for move, score in zip(moves, scores) if not score]
         else:
-            key = capture_score
-        moves = list(moves)
-        moves.sort(key=key, reverse=True)  # stable: equal keys keep their order
-        return moves
+            quiet = moves
+        if search.killers is not None and quiet:
+            for killer in search.killers[ply][:]:
+                if killer is not None and killer in quiet:
+                    quiet.remove(killer)
+                    yield killer
+            if len(quiet) > 1:
+                get = search.history[game.turn].get
+                quiet.sort(key=lambda move: get(move, 0), reverse=True)
+        yield from quiet
+
+
+def _first(pair: tuple[int, int]) -> int:
+    return pair[0]
 
 
 def _keep_best(search: Searcher, moves: Sequence[Any], scores: list[float], keep: int,
