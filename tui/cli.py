@@ -5,25 +5,41 @@ Commands (SPEC §7)::
     tui-games perft GAME DEPTH [--position TEXT] [--divide]
     tui-games moves GAME [--position TEXT]
     tui-games show GAME [--position TEXT] [--moves MOVE ...]
+    tui-games search GAME [--engine SPEC] [--position TEXT] [--moves MOVE ...] [--json]
+    tui-games engines
     tui-games bench perft [--game GAME ...] [--quick]
+    tui-games bench search [--game GAME ...] [--quick] [--sunfish PATH]
 
-Bad arguments, positions and moves print one line on stderr and exit with
-status 2, never a traceback.  Nothing here imports Textual: scripts and tests
-can call these commands cheaply.
+Bad arguments, engine specs, positions and moves print one line on stderr and
+exit with status 2, never a traceback.  Nothing here imports Textual: scripts
+and tests can call these commands cheaply.
+
+Ctrl-C during ``search`` stops the search cleanly: the engine returns the best
+move of its last completed depth, which is printed as usual (with
+``"interrupted": true`` in the JSON), and the command exits with status 130.
+A second Ctrl-C aborts at once.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
+import signal
 import sys
-from typing import NoReturn, Sequence
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator, NoReturn, Sequence
 
-from games import GAME_NAMES, GameError, new_game
+from engines import ENGINES, STAT_NAMES, Option, SpecError, create_engine
+from games import GAME_NAMES, Game, GameError, game_class, new_game
 from games.perft import divide, perft
 
 __all__ = ["main", "UsageError"]
 
 PROG = "tui-games"
+#: The engine ``search`` uses when none is given.
+DEFAULT_ENGINE = "pvs"
 
 
 class UsageError(Exception):
@@ -99,6 +115,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=_cmd_show)
 
+    p = sub.add_parser(
+        "search",
+        help="search one position with an engine: live depth lines, then the move and statistics",
+        description="Search one position with an engine.  While it searches, one line per completed "
+                    "depth; then the best move, score (for the side to move), principal variation and "
+                    "search statistics.  Ctrl-C stops the search and reports its last completed depth.",
+    )
+    p.add_argument("game", type=_game_name, metavar="GAME")
+    p.add_argument(
+        "--engine", default=DEFAULT_ENGINE, metavar="SPEC",
+        help=f"engine spec NAME or NAME:key=value,... (default {DEFAULT_ENGINE!r}; "
+             f"see '{PROG} engines')",
+    )
+    add_position(p)
+    p.add_argument(
+        "--moves", nargs="+", default=[], metavar="MOVE", help="play these moves first (game notation)"
+    )
+    p.add_argument(
+        "--json", action="store_true",
+        help="print only one JSON object with every search statistic (no live lines)",
+    )
+    p.set_defaults(run=_cmd_search)
+
+    p = sub.add_parser(
+        "engines", help="list the engines, their options with defaults, and each game's heuristics"
+    )
+    p.set_defaults(run=_cmd_engines)
+
     p = sub.add_parser("bench", help="benchmarks (speed, reported against reference implementations)")
     bench_sub = p.add_subparsers(dest="bench", metavar="WHAT", parser_class=_Parser, required=True)
     b = bench_sub.add_parser("perft", help="perft leaves/s per game beside reference implementations")
@@ -109,6 +153,19 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--quick", action="store_true", help="smaller depths (a smoke run, not a measurement)")
     b.add_argument("--repeat", type=_depth, default=3, metavar="N", help="best of N runs (default 3)")
     b.set_defaults(run=_cmd_bench_perft)
+    b = bench_sub.add_parser(
+        "search", help="engine nodes/s at fixed depth beside perft and a naive deep-copying alpha-beta"
+    )
+    b.add_argument(
+        "--game", dest="games", action="append", type=_game_name, metavar="GAME",
+        help="only this game (repeatable; default: all)",
+    )
+    b.add_argument("--quick", action="store_true", help="smaller depths (a smoke run, not a measurement)")
+    b.add_argument(
+        "--sunfish", metavar="PATH",
+        help="also time this sunfish UCI executable (e.g. sunfish-uci) for 1 s on the chess positions",
+    )
+    b.set_defaults(run=_cmd_bench_search)
     return parser
 
 
@@ -135,11 +192,7 @@ def _cmd_moves(args: argparse.Namespace) -> int:
 
 def _cmd_show(args: argparse.Namespace) -> int:
     game = _position(args)
-    for number, text in enumerate(args.moves, 1):
-        try:
-            game.play_text(text)
-        except GameError as exc:
-            raise type(exc)(f"move {number} ({text!r}): {exc}") from None
+    _play_moves(game, args.moves)
     print(game.render())
     print(f"position: {game.to_text()}")
     outcome = game.outcome()
@@ -152,10 +205,170 @@ def _cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play_moves(game: Game, texts: Sequence[str]) -> None:
+    """Play ``texts`` on ``game``; a bad one is reported with its number."""
+    for number, text in enumerate(texts, 1):
+        try:
+            game.play_text(text)
+        except GameError as exc:
+            raise type(exc)(f"move {number} ({text!r}): {exc}") from None
+
+
+def _score_text(score: int, mate: int | None) -> str:
+    """A score for the live lines: centi-units, or ``mate N`` (negative: mated)."""
+    return f"mate {mate}" if mate is not None else str(score)
+
+
+def _line_text(moves: Sequence[str]) -> str:
+    """Moves separated by spaces, or by commas when a move has spaces (Quixo's ``1 4 top``)."""
+    return (", " if any(" " in move for move in moves) else " ").join(moves)
+
+
+def _info_line(stats: dict[str, Any]) -> str:
+    return (
+        f"depth {stats['depth']}  score {_score_text(stats['score'], stats.get('mate'))}  "
+        f"nodes {stats['nodes']}  nps {stats['nps']}  time {stats['time_s']:.2f}  "
+        f"pv {_line_text(stats['pv'])}"
+    ).rstrip()
+
+
+#: Counters of the cutoff engines, shown in the summary when non-zero.
+CUTOFF_STATS = ("h0_evals", "h0_pruned", "hl_evals", "hl_pruned", "hr_evals", "hr_pruned")
+
+
+def _summary(game: Game, stats: dict[str, Any]) -> list[str]:
+    """The human-readable block printed after a search."""
+    mate = stats.get("mate")
+    mover = game.PLAYERS[game.turn]
+    if mate is None:
+        score = f"{stats['score']} (for {mover}, to move)"
+    elif mate > 0:
+        score = f"mate in {mate} (for {mover}, to move)"
+    else:
+        score = f"mated in {-mate} ({mover}, to move, loses)"
+    prunes = stats["prunes"]
+    first = stats.get("first_cutoffs", 0)
+    prune_text = f"{prunes:,}" + (f" ({first / prunes:.0%} by the first move)" if prunes else "")
+    depth = f"{stats['depth']}"
+    if stats.get("seldepth", 0) > stats["depth"]:
+        depth += f" (selective {stats['seldepth']})"
+    rows = [
+        ("best move", stats["best"] or "-"),
+        ("score", score),
+        ("depth", depth),
+        ("nodes", f"{stats['nodes']:,}"),
+        ("evals", f"{stats['evals']:,}"),
+        ("prunes", prune_text),
+        ("tt hits", f"{stats['tt_hits']:,}"),
+        ("time", f"{stats['time_s']:.3f} s"),
+        ("nps", f"{stats['nps']:,}"),
+    ]
+    rows += [(name.replace("_", " "), f"{stats[name]:,}") for name in CUTOFF_STATS if stats.get(name)]
+    rows += [("pv", _line_text(stats["pv"]) or "-"), ("engine", stats["engine"])]
+    return [f"{label:<10} {value}" for label, value in rows]
+
+
+@contextmanager
+def _stop_on_interrupt() -> Iterator[threading.Event]:
+    """An event that Ctrl-C sets (instead of raising) while the block runs.
+
+    A second Ctrl-C raises :class:`KeyboardInterrupt` as usual.  Outside the
+    main thread signals cannot be caught: the event is then never set.
+    """
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _cmd_search(args: argparse.Namespace) -> int:
+    game = _position(args)
+    _play_moves(game, args.moves)
+    engine = create_engine(args.engine, type(game))
+    reached = 0  # the deepest depth printed so far
+
+    def on_info(stats: dict[str, Any]) -> None:
+        nonlocal reached
+        if stats["depth"] > reached:
+            reached = stats["depth"]
+            print(_info_line(stats), flush=True)
+
+    try:
+        with _stop_on_interrupt() as stop:
+            result = engine.search(game, stop=stop, on_info=None if args.json else on_info)
+    finally:
+        engine.close()  # worker processes of a parallel engine
+    interrupted = stop.is_set()
+    if args.json:
+        stats = {name: result.stats[name] for name in STAT_NAMES}
+        stats.update({k: v for k, v in result.stats.items() if k not in stats})
+        stats.update(game=game.NAME, position=game.to_text(), interrupted=interrupted)
+        print(json.dumps(stats))
+    else:
+        if reached and result.depth > reached:  # a last depth the callback did not report
+            print(_info_line(result.stats))
+        print("\n".join(_summary(game, result.stats)))
+    if interrupted:
+        print(f"{PROG}: interrupted; the result is that of the last completed depth", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _default_text(option: Option) -> str:
+    if option.default is None:
+        return "per game" if option.kind is str else "none"
+    if option.kind is bool:
+        return "on" if option.default else "off"
+    return f"{option.default:g}" if option.kind is float else str(option.default)
+
+
+def _cmd_engines(args: argparse.Namespace) -> int:
+    print(f"Engine specs: NAME or NAME:key=value,...  e.g. {PROG} search chess --engine alphabeta:depth=4")
+    for info in ENGINES.values():
+        print()
+        print(f"{info.name:<15} {info.summary}")
+        for option in info.options.values():
+            setting = f"{option.name}={_default_text(option)}"
+            print(f"  {setting:<20} {option.help}")
+    print()
+    print("Heuristics (heuristic=NAME; cut=NAME for h0 and hl):")
+    for name in GAME_NAMES:
+        cls = game_class(name)
+        roles = (
+            (cls.DEFAULT_HEURISTIC, "default"), (cls.CUT_HEURISTIC, "cut"), (cls.STRONG_HEURISTIC, "pvs"),
+        )
+        labels = []
+        for heuristic in cls.HEURISTICS:
+            its = [role for named, role in roles if named == heuristic]
+            labels.append(heuristic + (f" ({', '.join(its)})" if its else ""))
+        print(f"  {name:<9} {', '.join(labels)}")
+    return 0
+
+
 def _cmd_bench_perft(args: argparse.Namespace) -> int:
     from .bench import run_perft_bench
 
     run_perft_bench(args.games or list(GAME_NAMES), quick=args.quick, repeat=args.repeat)
+    return 0
+
+
+def _cmd_bench_search(args: argparse.Namespace) -> int:
+    from .bench_search import run_search_bench
+
+    if args.sunfish is not None and shutil.which(args.sunfish) is None:
+        raise UsageError(f"{PROG} bench search", f"--sunfish: no executable {args.sunfish!r}")
+    run_search_bench(args.games or list(GAME_NAMES), quick=args.quick, sunfish=args.sunfish)
     return 0
 
 
@@ -171,7 +384,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"{exc.prog}: error: {exc}", file=sys.stderr)
         return 2
-    except GameError as exc:
+    except (GameError, SpecError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
