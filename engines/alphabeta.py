@@ -177,7 +177,7 @@ class AlphaBetaEngine(Engine):
                stop: StopFlag | None = None, on_info: InfoCallback | None = None,
                moves: Sequence[Any] | None = None,
                on_depth: Callable[[dict[str, Any], list[Any], bool], None] | None = None,
-               shared_alpha: Any = None) -> SearchResult:
+               shared_alpha: Any = None, follower: bool = False) -> SearchResult:
         """See :meth:`Engine.search`.
 
         ``moves`` restricts the root to those legal moves (UCI's ``searchmoves``;
@@ -186,7 +186,7 @@ class AlphaBetaEngine(Engine):
         as moves and whether the root value is exact (always, unless
         ``shared_alpha`` raised the window).  ``shared_alpha`` is for parallel workers (see
         :mod:`engines.parallel`): per depth, the best root value proved so far
-        by any worker.
+        by any worker; a ``follower`` waits for the leader's first one.
         """
         limits = limits if limits is not None else self.limits()
         legal = check_playable(game)
@@ -231,6 +231,7 @@ class AlphaBetaEngine(Engine):
         searcher = self._searcher(work, control)
         searcher.root_moves = root_moves
         searcher.shared_alpha = shared_alpha
+        searcher.follower = follower
         depths = range(1, max_depth + 1) if iterative else range(max_depth, max_depth + 1)
         if self.is_pvs:
             win = self._win_in_one(work, root_moves, control)

@@ -23,6 +23,7 @@ import multiprocessing
 import pickle
 import queue
 import time
+import traceback
 from typing import Any
 
 from games import Game, game_class
@@ -64,10 +65,15 @@ def _worker(index: int, game_name: str, spec_text: str, tasks: Any, results: Any
 
         try:
             result = engine.search(game, limits, stop=stop, on_info=on_info, moves=moves,
-                                   on_depth=on_depth, shared_alpha=shared_alpha)
+                                   on_depth=on_depth, shared_alpha=shared_alpha, follower=index > 0)
         except Exception as error:  # pragma: no cover - reported to the parent
-            results.put(("error", search_id, index, f"{type(error).__name__}: {error}"))
+            where = traceback.extract_tb(error.__traceback__)[-1]
+            results.put(("error", search_id, index,
+                         f"{type(error).__name__}: {error} ({where.filename}:{where.lineno})"))
             continue
+        finally:
+            if index == 0:  # the leader is done (before it says so): nobody waits for it
+                shared_alpha[len(shared_alpha) - 1] = 1
         results.put(("done", search_id, index, {"stats": result.stats, "move": result.move,
                                                 "score": result.score, "pv": result.pv}))
 
@@ -133,7 +139,7 @@ def parallel_search(engine: AlphaBetaEngine, game: Game, limits: Limits, *,
 
     pool.stop.clear()
     with pool.shared_alpha.get_lock():
-        pool.shared_alpha[:] = [-INF] * len(pool.shared_alpha)
+        pool.shared_alpha[:] = [-INF] * (len(pool.shared_alpha) - 1) + [0]
     game_bytes = pickle.dumps(game.copy())
     deadline = None if limits.time is None else time.time() + limits.time
     nodes = None if limits.nodes is None else max(1, limits.nodes // busy)

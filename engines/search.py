@@ -151,6 +151,8 @@ class FullWidth(Selector):
         if not self.ordered:
             return search.node_moves(ply)
         if not ply:
+            if tt_move not in search.root_moves:
+                tt_move = None  # the root may be restricted to some moves (searchmoves, workers)
             return list(self.staged(search, list(search.root_moves), ply, tt_move))
         return self.staged(search, None, ply, tt_move)
 
@@ -340,8 +342,12 @@ class Searcher:
         #: Parallel workers: per depth, the best root value any worker has
         #: proved (a shared ``multiprocessing.Array``); raises the root's alpha.
         self.shared_alpha: Any = None
-        #: Whether the last root search raised alpha itself (its value is exact).
+        #: Whether the best root move so far raised alpha itself (its value is
+        #: exact, not a bound set by another worker's window).
         self.root_exact = False
+        #: A parallel worker that, at each depth, waits for the leader's first
+        #: proved root value before searching its own moves against it.
+        self.follower = False
 
     def node_moves(self, ply: int) -> list[Any]:
         """The legal moves here: :attr:`root_moves` at the root (shuffled once
@@ -411,10 +417,13 @@ class Searcher:
         child = ply + 1
         shared = self.shared_alpha if not ply else None
         for i, move in enumerate(moves):
-            if shared is not None and shared[depth] > alpha:
-                alpha = shared[depth]  # another worker's share already reached this
+            if shared is not None:
+                if not i and self.follower and depth > 1:
+                    self._await_leader(shared, depth)
+                if shared[depth] > alpha:
+                    alpha = shared[depth]  # another worker's share already reached this
             play(move)
-            if pvs and i:
+            if pvs and (i or alpha > alpha0):  # a null window once any bound is known
                 value = -self.negamax(depth - 1, -alpha - 1, -alpha, child)
                 if alpha < value < beta:
                     value = -self.negamax(depth - 1, -beta, -alpha, child)
@@ -427,6 +436,7 @@ class Searcher:
                 if not ply:
                     self.root_best = move
                     self.root_best_value = value
+                    self.root_exact = False
                 if value > alpha:
                     if value >= beta and prune:
                         control.prunes += 1
@@ -437,8 +447,9 @@ class Searcher:
                         break
                     alpha = value
                     lines[ply] = (move,) + lines[child]
-                    if shared is not None:
+                    if not ply:
                         self.root_exact = True
+                    if shared is not None:
                         with shared.get_lock():
                             if value > shared[depth]:
                                 shared[depth] = value
@@ -457,6 +468,14 @@ class Searcher:
             # At an all-node no move proved best: keep the earlier hint, if any.
             tt[key] = (depth, flag, stored, tt_move if flag == UPPER else best_move)
         return best
+
+    def _await_leader(self, shared: Any, depth: int) -> None:
+        """Wait until the leader proved a root value at ``depth`` or finished
+        (its flag is the array's last entry), still obeying the limits."""
+        finished = len(shared) - 1
+        while shared[depth] <= -INF and not shared[finished]:
+            self.control.poll()
+            time.sleep(0.0005)
 
     def qsearch(self, alpha: float, beta: float, ply: int) -> float:
         """Quiescence: stand pat where the game allows it, then its tactical moves.

@@ -33,7 +33,7 @@ from engines import (
     create_engine,
     mate_in,
 )
-from games import GAME_NAMES, WIN, Game, GameError, new_game
+from games import GAME_NAMES, WIN, Game, GameError, game_class, new_game
 from games.perft import perft
 from playouts import play_randomly
 
@@ -770,3 +770,30 @@ def test_a_random_engine_plays_a_whole_game() -> None:
     while game.outcome() is None:
         game.play(engines[game.turn].search(game).move)
     assert game.outcome() is not None
+
+
+@pytest.mark.parametrize("spec", ["pvs:depth=6", "alphabeta:depth=6"])
+def test_a_restricted_root_never_plays_a_move_outside_it(spec: str) -> None:
+    """The root position can come back deeper in the tree (Quixo repeats easily)
+    and leave a best move in the transposition table that the restricted root
+    (searchmoves, a parallel worker's share) does not have."""
+    game = play_randomly(new_game("quixo"), 3, 12)
+    legal = game.legal_moves()
+    for share in (legal[0::2], legal[1::2]):
+        result = create_engine(spec, type(game)).search(game, moves=share)
+        assert result.move in share
+        assert result.stats["best"] == game.format_move(result.move)
+
+
+def test_parallel_workers_keep_to_their_share_across_searches() -> None:
+    """A regression: a worker skips storing its root in the transposition table
+    (the shared window makes its value no bound of its own), so a repetition deeper
+    in the tree left the root's entry holding a move of the *other* worker's share,
+    which the next depth then tried first.  Five searches in a row reproduced it."""
+    positions = [play_randomly(new_game("quixo"), seed, 6 + 2 * seed) for seed in range(5)]
+    serial = create_engine("pvs:depth=6", game_class("quixo"))
+    with create_engine("pvs:depth=6,workers=2", game_class("quixo")) as parallel:
+        for game in positions:
+            result = parallel.search(game)
+            assert result.move in game.legal_moves()
+            assert result.score == serial.search(game).score
