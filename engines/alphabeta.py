@@ -268,6 +268,11 @@ class AlphaBetaEngine(Engine):
                 if len(root_moves) == 1 and limits.depth is None:
                     break  # the only move: nothing to think about
         finally:
+            # Free the table while collections are still off: otherwise the first
+            # collection after the search scans every entry (a tenth of a second
+            # after a one-second search).
+            if searcher.tt is not None:
+                searcher.tt.clear()
             if gc_was_enabled:
                 gc.enable()
         final = snapshot()

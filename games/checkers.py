@@ -277,27 +277,36 @@ def _jump_moves(start: int, king: bool, enemy: int, occupied: int, jumps, crown:
     the board except the mover; pieces taken stay in ``occupied`` (they block)
     and leave ``enemy`` (they cannot be jumped twice).
     """
-    path = [start]
-    seen: set[tuple[int, int]] = set()
+    _extend_jumps(start, enemy, 0, [start], set() if king else None, occupied, jumps, crown, out)
 
-    def extend(square: int, enemy: int, captured: int) -> bool:
-        """Follow every jump from ``square``; False if there is none (the sequence ends)."""
-        found = False
-        for mid, land, land_bit in jumps[square]:
-            if mid & enemy and not land_bit & occupied:
-                found = True
-                path.append(land)
-                taken = captured | mid
-                if king:
-                    if not extend(land, enemy & ~mid, taken) and (land, taken) not in seen:
-                        seen.add((land, taken))
-                        out.append((tuple(path), taken))
-                elif land_bit & crown or not extend(land, enemy & ~mid, taken):
+
+def _extend_jumps(square: int, enemy: int, captured: int, path: list[int],
+                  seen: set[tuple[int, int]] | None, occupied: int, jumps, crown: int,
+                  out: list) -> bool:
+    """Follow every jump from ``square`` (the piece's path so far in ``path``),
+    appending finished sequences to ``out``; False if there is none.
+
+    ``seen`` is None for a man; for a king it holds the (end, captured) pairs
+    already listed, since a king can reach one end by two paths.  A plain
+    recursive function, not a closure: a recursive closure is a reference
+    cycle per call, garbage only the cycle collector frees (and search pauses it).
+    """
+    found = False
+    for mid, land, land_bit in jumps[square]:
+        if mid & enemy and not land_bit & occupied:
+            found = True
+            path.append(land)
+            taken = captured | mid
+            if seen is not None:
+                if (not _extend_jumps(land, enemy & ~mid, taken, path, seen, occupied, jumps, crown, out)
+                        and (land, taken) not in seen):
+                    seen.add((land, taken))
                     out.append((tuple(path), taken))
-                path.pop()
-        return found
-
-    extend(start, enemy, 0)
+            elif land_bit & crown or not _extend_jumps(
+                    land, enemy & ~mid, taken, path, None, occupied, jumps, crown, out):
+                out.append((tuple(path), taken))
+            path.pop()
+    return found
 
 
 # -------------------------------------------------------------------- parsing
