@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -41,3 +42,58 @@ def test_readme_board_capture_matches_the_cli(capsys: pytest.CaptureFixture[str]
     assert main(["show", *argv]) == 0
     out = capsys.readouterr().out
     assert out.startswith(block.group(2))
+
+
+def example_output(command: str) -> str:
+    """The output the README shows after ``$ COMMAND`` in a shell block."""
+    block = next(b for b in shell_blocks() if f"$ {command}\n" in b)
+    return block.split(f"$ {command}\n", 1)[1].split("\n$ ", 1)[0]
+
+
+def test_readme_search_example_matches_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    """Times, rates and tie-breaks aside: the same lines, depth and score as the CLI prints."""
+    shown = example_output("tui-games search checkers --engine alphabeta:depth=8").splitlines()
+    assert main(["search", "checkers", "--engine", "alphabeta:depth=8"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+
+    def label(line: str) -> str:
+        return line[:10].strip() if not line.startswith("depth 8  ") else "info"
+
+    assert [label(line) for line in shown] == [label(line) for line in printed]
+    for prefix in ("depth 8  score ", "score ", "depth   "):
+        ours = [line.split("  nodes")[0] for line in printed if line.startswith(prefix)]
+        assert ours and ours == [line.split("  nodes")[0] for line in shown if line.startswith(prefix)]
+
+
+def test_readme_search_json_example_matches_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    shown = json.loads(example_output("tui-games search quixo --engine alphabeta:depth=3 --json"))
+    assert main(["search", "quixo", "--engine", "alphabeta:depth=3", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert list(shown) == list(printed)
+    for key in ("depth", "score", "mate", "engine", "game", "position", "interrupted"):
+        assert shown[key] == printed[key], key
+
+
+def test_readme_engine_table_matches_the_registry() -> None:
+    from engines import ENGINES
+
+    rows = {}
+    for line in README.splitlines():
+        match = re.match(r"\| `([a-z0-9-]+)` \| (.*?) \| (.*) \|$", line)
+        if match and match.group(1) in ENGINES:
+            rows[match.group(1)] = (match.group(2), match.group(3).split())
+    assert list(rows) == list(ENGINES)
+    for name, info in ENGINES.items():
+        summary, options = rows[name]
+        assert summary == info.summary
+        expected = []
+        for option in info.options.values():
+            default = option.default
+            if default is None:
+                expected.append(f"`{option.name}`")
+            elif isinstance(default, bool):
+                expected.append(f"`{option.name}={'on' if default else 'off'}`")
+            else:
+                expected.append(f"`{option.name}={default:g}`" if isinstance(default, float)
+                                else f"`{option.name}={default}`")
+        assert options == expected, name
