@@ -30,13 +30,12 @@ from games import Game, game_class
 
 from .alphabeta import MAX_DEPTH, AlphaBetaEngine
 from .base import InfoCallback, Limits, SearchResult, StopFlag
-from .search import INF
+from .search import COUNTERS, INF
 
 __all__ = ["WorkerPool", "parallel_search"]
 
 #: Counters summed over the workers.
-_SUMMED = ("nodes", "evals", "prunes", "tt_hits", "first_cutoffs",
-           "h0_evals", "h0_pruned", "hl_evals", "hl_pruned", "hr_evals", "hr_pruned")
+_SUMMED = tuple(name for name in COUNTERS if name != "seldepth")
 
 
 def _worker(index: int, game_name: str, spec_text: str, tasks: Any, results: Any, stop: Any,

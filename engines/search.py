@@ -32,6 +32,7 @@ from .base import MATE_BOUND, MAX_PLY, InfoCallback, StopFlag
 
 __all__ = [
     "INF",
+    "COUNTERS",
     "POLL_NODES",
     "Stopped",
     "Control",
@@ -53,6 +54,13 @@ TT_CAPACITY = 2_000_000
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
+#: The counters a :class:`Control` keeps; all but ``seldepth`` (a maximum) add up
+#: over the processes of a parallel search.
+COUNTERS: tuple[str, ...] = (
+    "nodes", "evals", "prunes", "tt_hits", "first_cutoffs", "seldepth",
+    "h0_evals", "h0_pruned", "hl_evals", "hl_pruned", "hr_evals", "hr_pruned",
+)
+
 
 class Stopped(Exception):
     """Raised inside a search to abandon it (time, node budget or stop flag)."""
@@ -64,18 +72,10 @@ class Control:
     def __init__(self, *, deadline: float | None = None, node_limit: int | None = None,
                  stop: StopFlag | None = None, on_info: InfoCallback | None = None,
                  snapshot: Callable[[], dict[str, Any]] | None = None) -> None:
-        self.nodes = 0
-        self.evals = 0
-        self.prunes = 0
-        self.first_cutoffs = 0
-        self.tt_hits = 0
+        self.nodes = self.evals = self.prunes = self.first_cutoffs = self.tt_hits = 0
         self.seldepth = 0
-        self.h0_evals = 0
-        self.h0_pruned = 0
-        self.hl_evals = 0
-        self.hl_pruned = 0
-        self.hr_evals = 0
-        self.hr_pruned = 0
+        self.h0_evals = self.h0_pruned = self.hl_evals = self.hl_pruned = 0
+        self.hr_evals = self.hr_pruned = 0
         self.start = time.perf_counter()
         self.deadline = deadline
         self.node_limit = node_limit
@@ -109,14 +109,8 @@ class Control:
         return time.perf_counter() - self.start
 
     def counters(self) -> dict[str, int]:
-        return {
-            "nodes": self.nodes, "evals": self.evals, "prunes": self.prunes,
-            "tt_hits": self.tt_hits, "first_cutoffs": self.first_cutoffs,
-            "seldepth": self.seldepth,
-            "h0_evals": self.h0_evals, "h0_pruned": self.h0_pruned,
-            "hl_evals": self.hl_evals, "hl_pruned": self.hl_pruned,
-            "hr_evals": self.hr_evals, "hr_pruned": self.hr_pruned,
-        }
+        """Every counter (:data:`COUNTERS`) by name."""
+        return {name: getattr(self, name) for name in COUNTERS}
 
 
 class Selector:

@@ -8,19 +8,13 @@ import sys
 
 import pytest
 
-from tui.cli import main
+from cli_run import assert_usage_error, run
 
 START_PERFT = {
     "chess": [20, 400, 8902],
     "checkers": [7, 49, 302, 1469],
     "quixo": [44, 1836],
 }
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize("game,counts", START_PERFT.items())
@@ -91,12 +85,7 @@ def test_moves_from_a_position(capsys) -> None:
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys, argv: list[str], needle: str) -> None:
-    code, out, err = run(capsys, *argv)
-    assert code == 2
-    assert out == ""
-    assert err.count("\n") == 1 and err.endswith("\n")
-    assert needle in err
-    assert "Traceback" not in err
+    assert_usage_error(capsys, argv, needle)
 
 
 @pytest.mark.parametrize("game", ["chess", "checkers", "quixo"])

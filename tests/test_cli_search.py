@@ -16,7 +16,7 @@ import pytest
 import tui.bench_search as bench
 from engines import ENGINES, STAT_NAMES, Limits, create_engine
 from games import GAME_NAMES, game_class, new_game
-from tui.cli import main
+from cli_run import assert_usage_error, run
 
 from playouts import play_randomly
 
@@ -25,12 +25,6 @@ ROOT = Path(__file__).resolve().parent.parent
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/8/R6K w - - 0 1"
 #: Fool's mate: the game is over, Black won.
 FOOLS_MATE = ["--moves", "f3", "e5", "g4", "Qh4#"]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def summary(out: str) -> dict[str, str]:
@@ -147,12 +141,7 @@ def test_search_random_engine_has_no_depth_lines(capsys) -> None:
     ],
 )
 def test_search_bad_input_is_one_line_and_exit_2(capsys, argv: list[str], needle: str) -> None:
-    code, out, err = run(capsys, *argv)
-    assert code == 2
-    assert out == ""
-    assert err.count("\n") == 1 and err.endswith("\n")
-    assert needle in err
-    assert "Traceback" not in err
+    assert_usage_error(capsys, argv, needle)
 
 
 def test_engines_lists_every_engine_option_and_heuristic(capsys) -> None:

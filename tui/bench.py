@@ -23,7 +23,7 @@ import copy
 import gc
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, TypeVar
 
 from games import new_game
 from games.perft import perft
@@ -61,13 +61,17 @@ class BenchRow:
         return None if ref is None else self.rate / ref
 
 
-def _best_of(repeat: int, fn: Callable[[], int]) -> tuple[int, float]:
-    """``fn()`` and its best wall time over ``repeat`` runs, with the cyclic GC off
-    while timing (as :mod:`timeit` does) so that collections triggered by other
-    rows' garbage do not land in this one."""
+T = TypeVar("T")
+
+
+def best_time(fn: Callable[[], T], repeat: int = 3, enough: float | None = None) -> tuple[T, float]:
+    """``fn()`` and its best wall time over up to ``repeat`` runs, with the cyclic
+    GC off while timing (as :mod:`timeit` does) so that collections triggered by
+    other rows' garbage do not land in this one.  With ``enough``, a run that
+    takes at least that many seconds is not repeated."""
     best = float("inf")
-    result = 0
-    for _ in range(repeat):
+    result: T
+    for _ in range(max(1, repeat)):
         gc.collect()
         gc.disable()
         try:
@@ -76,6 +80,8 @@ def _best_of(repeat: int, fn: Callable[[], int]) -> tuple[int, float]:
             best = min(best, time.perf_counter() - start)
         finally:
             gc.enable()
+        if enough is not None and best >= enough:
+            break
     return result, best
 
 
@@ -173,9 +179,9 @@ def perft_rows(games: list[str], *, quick: bool = False, repeat: int = 3) -> lis
 
         for label, fen, depth in (("start", None, 3 if quick else 4), ("kiwipete", KIWIPETE, 2 if quick else 3)):
             game = new_game("chess", fen)
-            leaves, seconds = _best_of(repeat, lambda: perft(game, depth))
+            leaves, seconds = best_time(lambda: perft(game, depth), repeat)
             board = chess.Board(fen) if fen else chess.Board()
-            ref_leaves, ref_seconds = _best_of(repeat, lambda: chess_reference_perft(board, depth))
+            ref_leaves, ref_seconds = best_time(lambda: chess_reference_perft(board, depth), repeat)
             rows.append(BenchRow("chess", label, depth, leaves, seconds,
                                  "python-chess", ref_leaves, ref_seconds, ">=1.0x"))
     if "checkers" in games:
@@ -187,23 +193,23 @@ def perft_rows(games: list[str], *, quick: bool = False, repeat: int = 3) -> lis
             pyspiel = None
         if pyspiel is not None:
             state = pyspiel.load_game("checkers").new_initial_state()
-            ref_leaves, ref_seconds = _best_of(repeat, lambda: openspiel_checkers_perft(state, depth))
+            ref_leaves, ref_seconds = best_time(lambda: openspiel_checkers_perft(state, depth), repeat)
             ref = ("OpenSpiel", ref_leaves, ref_seconds)
         else:
             ref = ("(no open_spiel)", None, None)
-        leaves, seconds = _best_of(repeat, lambda: perft(game, depth))
+        leaves, seconds = best_time(lambda: perft(game, depth), repeat)
         rows.append(BenchRow("checkers", "start", depth, leaves, seconds, *ref, ">=2.0x"))
-        leaves, seconds = _best_of(repeat, lambda: perft(game, depth, bulk=False))
+        leaves, seconds = best_time(lambda: perft(game, depth, bulk=False), repeat)
         rows.append(BenchRow("checkers", "start, no bulk", depth, leaves, seconds, *ref, ""))
     if "quixo" in games:
         depth = 3 if quick else 4
         game = new_game("quixo")
-        leaves, seconds = _best_of(repeat, lambda: perft(game, depth))
+        leaves, seconds = best_time(lambda: perft(game, depth), repeat)
         ref_depth = 2 if quick else 3
-        ref_leaves, ref_seconds = _best_of(1, lambda: seed_quixo_perft(SeedQuixo(), ref_depth))
+        ref_leaves, ref_seconds = best_time(lambda: seed_quixo_perft(SeedQuixo(), ref_depth), 1)
         rows.append(BenchRow("quixo", "start", depth, leaves, seconds,
                              f"seeds' deepcopy d{ref_depth}", ref_leaves, ref_seconds, ">=800k/s"))
-        leaves, seconds = _best_of(repeat, lambda: perft(game, depth, bulk=False))
+        leaves, seconds = best_time(lambda: perft(game, depth, bulk=False), repeat)
         rows.append(BenchRow("quixo", "start, no bulk", depth, leaves, seconds,
                              f"seeds' deepcopy d{ref_depth}", ref_leaves, ref_seconds, ""))
     return rows

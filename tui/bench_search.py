@@ -36,14 +36,14 @@ ratios are what to compare.
 from __future__ import annotations
 
 import copy
-import gc
-import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence, TypeVar
 
 from engines import Limits, create_engine, mate_in
 from games import WIN, Game, new_game
 from games.perft import perft
+
+from .bench import best_time
 
 __all__ = [
     "BenchPosition",
@@ -231,20 +231,7 @@ def naive_move_value(game: Game, move: Any, depth: int, heuristic: str | None = 
 def _timed(fn: Callable[[], T], *, repeat: bool = True) -> tuple[T, float]:
     """``fn()`` and its wall time with the garbage collector off; runs shorter
     than :data:`REPEAT_BELOW` are repeated and the best of three kept."""
-    best = float("inf")
-    result: T
-    for _ in range(3):
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.perf_counter()
-            result = fn()
-            best = min(best, time.perf_counter() - start)
-        finally:
-            gc.enable()
-        if not repeat or best >= REPEAT_BELOW:
-            break
-    return result, best
+    return best_time(fn, 3 if repeat else 1, enough=REPEAT_BELOW)
 
 
 # --------------------------------------------------------------------- rows
