@@ -125,6 +125,8 @@ class AlphaBetaEngine(Engine):
         # found within the searched depth, deeper iterations cannot change it.
         self.full_width = name in ("minimax", "alphabeta", "alphabeta-hard", "pvs")
         self.workers: int = spec.get("workers") if "workers" in spec.table else 1
+        #: Move ordering on (the ``order`` option; always for ``pvs``).
+        self.ordered: bool = spec.get("order") if "order" in spec.table else True
         #: The worker processes of a parallel search, started on first use.
         self.pool: Any = None
 
@@ -143,20 +145,22 @@ class AlphaBetaEngine(Engine):
             return H0Cutoff(spec.get("k"), self.cut)  # type: ignore[arg-type]
         if name == "hl":
             return HlCutoff(spec.get("k"), spec.get("l"), self.cut)  # type: ignore[arg-type]
-        return FullWidth(ordered=spec.get("order") if "order" in spec.table else True)
+        return FullWidth(ordered=self.ordered)
 
     def _searcher(self, game: Game, control: Control) -> Searcher:
         name = self.spec.name
+        select = self._selector()
         return Searcher(
             game, self.evaluate, control,
-            select=self._selector(),
+            select=select,
             prune=name != "minimax",
             fail_hard=name == "alphabeta-hard",
             tt=self.spec.get("tt"),
             pvs=self.is_pvs,
             quiesce=self.is_pvs,
             # Killers and history only reorder moves: the value stays the seeds'.
-            killers=self.is_pvs or bool(self.spec.get("order")) if "order" in self.spec.table else self.is_pvs,
+            # (The seeds' cutoffs order children by their own scores instead.)
+            killers=self.ordered and isinstance(select, FullWidth),
         )
 
     def limits(self) -> Limits:
@@ -182,11 +186,12 @@ class AlphaBetaEngine(Engine):
 
         ``moves`` restricts the root to those legal moves (UCI's ``searchmoves``;
         parallel workers split the root this way).  ``on_depth`` is called after
-        every completed depth with the statistics, the principal variation
-        as moves and whether the root value is exact (always, unless
-        ``shared_alpha`` raised the window).  ``shared_alpha`` is for parallel workers (see
-        :mod:`engines.parallel`): per depth, the best root value proved so far
-        by any worker; a ``follower`` waits for the leader's first one.
+        every completed depth with the statistics, the principal variation as
+        moves and whether the root value is exact (always, unless
+        ``shared_alpha`` raised the window).  ``shared_alpha`` and
+        ``follower`` are for parallel workers (see :mod:`engines.parallel`):
+        per depth, the best root value proved so far by any worker, and
+        whether to wait for the leader's first one.
         """
         limits = limits if limits is not None else self.limits()
         legal = check_playable(game)
@@ -236,7 +241,7 @@ class AlphaBetaEngine(Engine):
         if self.is_pvs:
             win = self._win_in_one(work, root_moves, control)
             if win is not None:  # never missed, whatever the time limit
-                state.update(depth=1, score=WIN - 1, move=win, pv=[texts[win]], line=[win], exact=True)
+                state.update(depth=1, score=WIN - 1, move=win, pv=[texts[win]], line=[win])
                 depths = range(0)
         gc_was_enabled = gc.isenabled()
         gc.disable()  # play/undo allocate a lot and make no cycles: collections only cost
@@ -250,9 +255,7 @@ class AlphaBetaEngine(Engine):
                 pv = searcher.principal_variation(depth)
                 if not pv or pv[0] != searcher.root_best:
                     pv = [searcher.root_best]
-                state.update(depth=depth, score=score, move=pv[0], pv=self._format_line(work, pv),
-                             exact=searcher.root_exact)
-                state["line"] = pv
+                state.update(depth=depth, score=score, move=pv[0], pv=self._format_line(work, pv), line=pv)
                 if on_info is not None or on_depth is not None:
                     snap = snapshot()
                     if on_info is not None:
