@@ -10,7 +10,7 @@ class and searches positions of that game::
 :meth:`Engine.search` never changes the game it is given (it searches a copy).
 ``stop`` is anything with ``is_set()`` (a ``threading.Event`` or a
 ``multiprocessing`` event): setting it from another thread or process makes the
-search return within a few milliseconds with the best move of its last
+search return within a few tens of milliseconds with the best move of its last
 completed depth.  ``on_info`` receives a statistics snapshot about ten times a
 second and after every completed depth -- never once per node.
 """
