@@ -17,6 +17,7 @@ from games import WIN, Game, GameError
 
 from .base import (
     MATE_BOUND,
+    STAT_NAMES,
     Engine,
     GameOverError,
     InfoCallback,
@@ -71,13 +72,11 @@ def restrict(legal: list[Any], moves: Sequence[Any]) -> list[Any]:
 
 
 def _base_stats(spec: EngineSpec) -> dict[str, Any]:
-    return {
-        "nodes": 0, "evals": 0, "prunes": 0, "tt_hits": 0, "depth": 0, "time_s": 0.0,
-        "nps": 0, "score": 0, "best": None, "pv": [],
-        "h0_evals": 0, "h0_pruned": 0, "hl_evals": 0, "hl_pruned": 0,
-        "hr_evals": 0, "hr_pruned": 0,
-        "mate": None, "seldepth": 0, "first_cutoffs": 0, "engine": str(spec),
-    }
+    """Every statistic of a search that has not started: :data:`STAT_NAMES`,
+    then the extras, in the order results report them."""
+    stats: dict[str, Any] = dict.fromkeys(STAT_NAMES, 0)
+    stats.update(time_s=0.0, best=None, pv=[], mate=None, seldepth=0, first_cutoffs=0, engine=str(spec))
+    return stats
 
 
 class RandomEngine(Engine):
@@ -194,13 +193,12 @@ class AlphaBetaEngine(Engine):
         whether to wait for the leader's first one.
         """
         limits = limits if limits is not None else self.limits()
-        legal = check_playable(game)
-        if self.workers > 1 and moves is None and len(legal) > 1:
+        root_moves = check_playable(game)  # a fresh list, equal to the copy's moves
+        if self.workers > 1 and moves is None and len(root_moves) > 1:
             from .parallel import parallel_search  # spawns processes: only when asked
 
-            return parallel_search(self, game, limits, stop=stop, on_info=on_info)
+            return parallel_search(self, game, root_moves, limits, stop=stop, on_info=on_info)
         work = game.copy()
-        root_moves = work.legal_moves()
         if moves is not None:
             root_moves = restrict(root_moves, moves)
         self.rng.shuffle(root_moves)  # reproducible tie-breaks among equal moves

@@ -118,9 +118,10 @@ def _serial_spec(engine: AlphaBetaEngine) -> str:
     return str(type(engine.spec)(engine.spec.name, options, engine.spec.table))
 
 
-def parallel_search(engine: AlphaBetaEngine, game: Game, limits: Limits, *,
+def parallel_search(engine: AlphaBetaEngine, game: Game, legal: list[Any], limits: Limits, *,
                     stop: StopFlag | None, on_info: InfoCallback | None) -> SearchResult:
-    """Search ``game`` with ``engine.workers`` processes splitting the root."""
+    """Search ``game`` (whose legal moves are ``legal``, in the game's order)
+    with ``engine.workers`` processes splitting the root."""
     if engine.pool is None:
         engine.pool = WorkerPool(engine.workers, game.NAME, _serial_spec(engine))
     pool: WorkerPool = engine.pool
@@ -128,7 +129,6 @@ def parallel_search(engine: AlphaBetaEngine, game: Game, limits: Limits, *,
     search_id = pool.search_id
     start = time.perf_counter()
 
-    legal = game.legal_moves()
     order = list(range(len(legal)))
     engine.rng.shuffle(order)
     order.sort(key=lambda i: game.capture_score(legal[i]), reverse=True)
