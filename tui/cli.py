@@ -2,6 +2,8 @@
 
 Commands (SPEC §7)::
 
+    tui-games [--ascii]                 (no command: the app's start screen)
+    tui-games play GAME [--first SPEC] [--second SPEC] [--position TEXT] [--ascii]
     tui-games perft GAME DEPTH [--position TEXT] [--divide]
     tui-games moves GAME [--position TEXT]
     tui-games show GAME [--position TEXT] [--moves MOVE ...]
@@ -11,8 +13,8 @@ Commands (SPEC §7)::
     tui-games bench search [--game GAME ...] [--quick] [--sunfish PATH]
 
 Bad arguments, engine specs, positions and moves print one line on stderr and
-exit with status 2, never a traceback.  Nothing here imports Textual: scripts
-and tests can call these commands cheaply.
+exit with status 2, never a traceback.  Only the app (no command, or
+``play``) imports Textual: scripts and tests can call the others cheaply.
 
 Ctrl-C during ``search`` stops the search cleanly: the engine returns the best
 move of its last completed depth, which is printed as usual (with
@@ -31,9 +33,11 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Iterator, NoReturn, Sequence
 
-from engines import ENGINES, STAT_NAMES, Option, SpecError, create_engine
+from engines import ENGINES, STAT_NAMES, SpecError, create_engine
 from games import GAME_NAMES, Game, GameError, game_class, new_game
 from games.perft import divide, perft
+
+from .format import CUTOFF_STATS, default_text, line_text, score_text
 
 __all__ = ["main", "UsageError"]
 
@@ -84,6 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Chess, English checkers and Quixo in the terminal, with minimax-family engines.",
         epilog=f"Games: {', '.join(GAME_NAMES)}.  Run '{PROG} COMMAND --help' for a command's options.",
     )
+    parser.add_argument(
+        "--ascii", action="store_true",
+        help="with no command: draw pieces as letters (for terminals that misrender chess glyphs)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def add_position(p: argparse.ArgumentParser) -> None:
@@ -92,6 +100,22 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="TEXT",
             help="start from this position (chess FEN, checkers PDN FEN, Quixo rows + side to move)",
         )
+
+    p = sub.add_parser(
+        "play", help="open a game in the app: each side 'human' or an engine spec",
+        description="Open a game directly.  --first is the side that moves first (chess White, "
+        "checkers Black, Quixo X); side names work too: --white/--black, --x/--o.  "
+        "Without them: you (first) against pvs:time=1.",
+    )
+    p.add_argument("game", type=_game_name, metavar="GAME")
+    p.add_argument("--first", metavar="SPEC", help="who moves first: 'human' (default) or an engine spec")
+    p.add_argument("--second", metavar="SPEC", help="who moves second (default pvs:time=1)")
+    for side in SIDE_OPTIONS:
+        p.add_argument(f"--{side}", metavar="SPEC", help=argparse.SUPPRESS)
+    add_position(p)
+    p.add_argument("--ascii", action="store_true",
+                   help="draw pieces as letters (for terminals that misrender chess glyphs)")
+    p.set_defaults(run=_cmd_play)
 
     p = sub.add_parser("perft", help="count leaf nodes of the move tree for depths 1..DEPTH")
     p.add_argument("game", type=_game_name, metavar="GAME")
@@ -169,6 +193,52 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Side-name options of ``play``, beside --first/--second.
+SIDE_OPTIONS = ("white", "black", "x", "o")
+
+
+def _players(args: argparse.Namespace) -> tuple[str, str]:
+    """The two players' specs, first mover first, from --first/--second and side names."""
+    names = [name.lower() for name in game_class(args.game).PLAYERS]
+    chosen: list[str | None] = [args.first, args.second]
+    for option in SIDE_OPTIONS:
+        spec = getattr(args, option)
+        if spec is None:
+            continue
+        if option not in names:
+            raise UsageError(
+                f"{PROG} play",
+                f"{args.game} has no side --{option}; use --{names[0]}/--{names[1]} or --first/--second",
+            )
+        side = names.index(option)
+        if chosen[side] is not None:
+            raise UsageError(
+                f"{PROG} play",
+                f"--{option} and --{('first', 'second')[side]} name the same side; give one of them",
+            )
+        chosen[side] = spec
+    return (chosen[0] or "human", chosen[1] or "pvs:time=1")
+
+
+def run_app(setup: Any = None, *, ascii: bool = False) -> int:
+    """Open the Textual app (imported only here: the other commands never load Textual)."""
+    from .app import TuiGamesApp
+
+    TuiGamesApp(setup, ascii=ascii).run()
+    return 0
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .session import GameSetup, SetupError
+
+    first, second = _players(args)
+    try:
+        setup = GameSetup.checked(args.game, first, second, args.position)
+    except SetupError as error:
+        raise UsageError(f"{PROG} play", str(error)) from None
+    return run_app(setup, ascii=args.ascii)
+
+
 def _position(args: argparse.Namespace):
     return new_game(args.game, args.position)
 
@@ -214,26 +284,12 @@ def _play_moves(game: Game, texts: Sequence[str]) -> None:
             raise type(exc)(f"move {number} ({text!r}): {exc}") from None
 
 
-def _score_text(score: int, mate: int | None) -> str:
-    """A score for the live lines: centi-units, or ``mate N`` (negative: mated)."""
-    return f"mate {mate}" if mate is not None else str(score)
-
-
-def _line_text(moves: Sequence[str]) -> str:
-    """Moves separated by spaces, or by commas when a move has spaces (Quixo's ``1 4 top``)."""
-    return (", " if any(" " in move for move in moves) else " ").join(moves)
-
-
 def _info_line(stats: dict[str, Any]) -> str:
     return (
-        f"depth {stats['depth']}  score {_score_text(stats['score'], stats.get('mate'))}  "
+        f"depth {stats['depth']}  score {score_text(stats['score'], stats.get('mate'))}  "
         f"nodes {stats['nodes']}  nps {stats['nps']}  time {stats['time_s']:.2f}  "
-        f"pv {_line_text(stats['pv'])}"
+        f"pv {line_text(stats['pv'])}"
     ).rstrip()
-
-
-#: Counters of the cutoff engines, shown in the summary when non-zero.
-CUTOFF_STATS = ("h0_evals", "h0_pruned", "hl_evals", "hl_pruned", "hr_evals", "hr_pruned")
 
 
 def _summary(game: Game, stats: dict[str, Any]) -> list[str]:
@@ -264,7 +320,7 @@ def _summary(game: Game, stats: dict[str, Any]) -> list[str]:
         ("nps", f"{stats['nps']:,}"),
     ]
     rows += [(name.replace("_", " "), f"{stats[name]:,}") for name in CUTOFF_STATS if stats.get(name)]
-    rows += [("pv", _line_text(stats["pv"]) or "-"), ("engine", stats["engine"])]
+    rows += [("pv", line_text(stats["pv"]) or "-"), ("engine", stats["engine"])]
     return [f"{label:<10} {value}" for label, value in rows]
 
 
@@ -325,21 +381,13 @@ def _cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
-def _default_text(option: Option) -> str:
-    if option.default is None:
-        return "per game" if option.kind is str else "none"
-    if option.kind is bool:
-        return "on" if option.default else "off"
-    return f"{option.default:g}" if option.kind is float else str(option.default)
-
-
 def _cmd_engines(args: argparse.Namespace) -> int:
     print(f"Engine specs: NAME or NAME:key=value,...  e.g. {PROG} search chess --engine alphabeta:depth=4")
     for info in ENGINES.values():
         print()
         print(f"{info.name:<15} {info.summary}")
         for option in info.options.values():
-            setting = f"{option.name}={_default_text(option)}"
+            setting = f"{option.name}={default_text(option)}"
             print(f"  {setting:<20} {option.help}")
     print()
     print("Heuristics (heuristic=NAME; cut=NAME for h0 and hl):")
@@ -378,8 +426,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            parser.print_help()
-            return 0
+            return run_app(ascii=args.ascii)
         return args.run(args)
     except UsageError as exc:
         print(f"{exc.prog}: error: {exc}", file=sys.stderr)

@@ -1,0 +1,147 @@
+"""The start screen: pick the game, who plays each side, and where to start.
+
+Each side is a preset (Human, or an engine with its usual options) copied into
+a spec box that can be edited freely (``alphabeta:depth=5,heuristic=material``);
+the line under it lists the engine's options and their defaults.  Start (or
+Enter in any box) checks everything and opens the game, or says in one line
+what is wrong.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from games import GAME_NAMES
+
+from ..session import HUMAN, PRESETS, GameSetup, SetupError, engine_summary, side_names
+
+__all__ = ["StartScreen"]
+
+#: What the position box accepts, per game.
+POSITION_HINTS = {
+    "chess": "a FEN; `tui-games show chess --moves e4` prints one",
+    "checkers": "a PDN FEN like B:W21,22,K30:B1,2,K9",
+    "quixo": "the 5 rows (X, O or .) and the side to move, as `tui-games show quixo` prints",
+}
+
+
+class StartScreen(Screen):
+    """Choose a game and its players; Start opens the game screen."""
+
+    BINDINGS = [
+        Binding("f10", "start", "Start"),
+        Binding("ctrl+s", "start", "Start", show=False),
+    ]
+
+    def __init__(self, setup: GameSetup | None = None) -> None:
+        super().__init__()
+        self.setup = setup or GameSetup("chess")
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="start"):
+            yield Static("[b]tui-games[/b] — chess, checkers and Quixo against minimax engines "
+                         "whose search you can watch", id="title")
+            with Grid(id="start-form"):
+                yield Label("Game")
+                yield Select([(name.capitalize(), name) for name in GAME_NAMES],
+                             value=self.setup.game, allow_blank=False, id="game", compact=True)
+                for side in (0, 1):
+                    yield Label("", id=f"side-label-{side}")
+                    with Vertical(classes="player"):
+                        with Horizontal(classes="player-row"):
+                            yield Select(
+                                [(label, spec) for label, spec in PRESETS],
+                                value=self._preset_for(self.setup.players[side]),
+                                allow_blank=True, prompt="custom", id=f"preset-{side}", compact=True,
+                            )
+                            yield Input(self.setup.players[side], id=f"spec-{side}",
+                                        placeholder="human, or an engine spec like pvs:time=2", compact=True)
+                        yield Static("", id=f"about-{side}", classes="about")
+                yield Label("Position")
+                with Vertical(classes="player"):
+                    yield Input(self.setup.position or "", id="position",
+                                placeholder="empty: the standard start", compact=True)
+                    yield Static("", id="position-hint", classes="about")
+            yield Static("", id="start-error", markup=False)
+            with Horizontal(id="start-buttons"):
+                yield Button("Start", id="start-button", variant="primary", compact=True)
+                yield Button("Quit", id="quit-button", compact=True)
+        yield Footer()
+
+    @staticmethod
+    def _preset_for(spec: str) -> str | object:
+        for _label, preset in PRESETS:
+            if preset == spec:
+                return preset
+        return Select.NULL
+
+    def on_mount(self) -> None:
+        self.title = "tui-games"
+        self.sub_title = "new game"
+        self._describe()
+        self.query_one("#start-button", Button).focus()
+
+    # -- keeping the form consistent -------------------------------------------
+
+    @property
+    def game(self) -> str:
+        return str(self.query_one("#game", Select).value)
+
+    def _describe(self) -> None:
+        names = side_names(self.game)
+        first = ("first", "second")
+        for side in (0, 1):
+            self.query_one(f"#side-label-{side}", Label).update(f"{names[side]} ({first[side]})")
+            spec = self.query_one(f"#spec-{side}", Input).value.strip()
+            about = "types moves on the keyboard" if spec.lower() == HUMAN else engine_summary(spec)
+            self.query_one(f"#about-{side}", Static).update(about)
+        self.query_one("#position-hint", Static).update(POSITION_HINTS[self.game])
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        select_id = event.select.id or ""
+        if select_id.startswith("preset-") and event.value is not Select.NULL:
+            side = select_id.removeprefix("preset-")
+            spec_box = self.query_one(f"#spec-{side}", Input)
+            if spec_box.value != event.value:
+                spec_box.value = str(event.value)
+        self.query_one("#start-error", Static).update("")
+        self._describe()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        input_id = event.input.id or ""
+        if input_id.startswith("spec-"):
+            side = input_id.removeprefix("spec-")
+            preset = self.query_one(f"#preset-{side}", Select)
+            value = self._preset_for(event.value.strip())
+            if preset.value != value:
+                preset.value = value
+        self._describe()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_start()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start-button":
+            self.action_start()
+        elif event.button.id == "quit-button":
+            self.app.exit()
+
+    # -- start -------------------------------------------------------------------
+
+    def action_start(self) -> None:
+        try:
+            setup = GameSetup.checked(
+                self.game,
+                self.query_one("#spec-0", Input).value,
+                self.query_one("#spec-1", Input).value,
+                self.query_one("#position", Input).value,
+            )
+        except SetupError as error:
+            self.query_one("#start-error", Static).update(str(error))
+            return
+        self.app.open_game(setup)

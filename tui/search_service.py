@@ -1,0 +1,271 @@
+"""Engine searches in a separate process, so the app never waits for one.
+
+A search is CPU-bound pure Python: run in a thread of the app's process it
+would hold the GIL and starve Textual's event loop (keys would stop echoing).
+:class:`SearchService` therefore runs every search in one spawned process:
+
+* the app sends a :class:`SearchRequest` (the game, the side's engine spec, the
+  start position and the moves played, so repetition history is exact);
+* the process answers with :class:`SearchInfo` events while it searches (the
+  engine's ``on_info``, about ten a second) and one :class:`SearchDone` or
+  :class:`SearchFailed` at the end;
+* :meth:`SearchService.cancel` stops the running search: the process polls a
+  shared counter (the highest cancelled request id) through the engine's
+  ``stop`` flag, so a cancellation can never stop a later request by mistake.
+
+The app drains the events with :meth:`SearchService.poll` from a timer; events
+of a cancelled request are dropped there.  Engines are created once per side
+and spec and kept between moves (their transposition tables stay warm) until
+:meth:`SearchService.reset`.  :meth:`SearchService.close` stops the search,
+asks the process to exit, waits for it and kills it only if it does not.
+The process also exits by itself when the app's process dies.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import queue
+import sys
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Sequence
+
+__all__ = [
+    "SearchRequest",
+    "SearchInfo",
+    "SearchDone",
+    "SearchFailed",
+    "SearchEvent",
+    "SearchService",
+]
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """Search the position reached from ``start`` (``None``: the standard start) by ``moves``."""
+
+    request_id: int
+    game: str
+    side: int
+    spec: str
+    start: str | None
+    moves: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SearchInfo:
+    """Statistics of a running search (every name of ``engines.STAT_NAMES``)."""
+
+    request_id: int
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SearchDone:
+    """A search ended: the move chosen, as text, and the final statistics."""
+
+    request_id: int
+    move: str
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SearchFailed:
+    """A search could not run; ``message`` is one line for the user."""
+
+    request_id: int
+    message: str
+
+
+SearchEvent = SearchInfo | SearchDone | SearchFailed
+
+#: How often the idle process checks that the app's process is still alive (s).
+_PARENT_CHECK = 0.5
+
+
+class _Cancelled:
+    """The engine's stop flag for one request: set once that request is cancelled."""
+
+    __slots__ = ("_cancelled", "_request_id")
+
+    def __init__(self, cancelled: Any, request_id: int) -> None:
+        self._cancelled = cancelled
+        self._request_id = request_id
+
+    def is_set(self) -> bool:
+        return self._cancelled.value >= self._request_id
+
+
+@contextmanager
+def _real_stderr() -> Iterator[None]:
+    """Put the process's real stderr back while starting processes.
+
+    Textual replaces ``sys.stderr`` with an object whose ``fileno()`` is not a
+    file descriptor; multiprocessing's resource tracker passes that descriptor
+    to the process it starts and would fail.
+    """
+    saved = sys.stderr
+    sys.stderr = sys.__stderr__
+    try:
+        yield
+    finally:
+        sys.stderr = saved
+
+
+def _serve(requests: Any, events: Any, cancelled: Any) -> None:
+    """The search process: answer requests until told to stop (``None``) or orphaned."""
+    # The app owns the terminal: nothing printed here may land on its screen.
+    sys.stdout = sys.stderr = open(os.devnull, "w")
+    from engines import create_engine
+    from games import game_class, new_game
+
+    engines: dict[tuple[str, int, str], Any] = {}
+    parent = mp.parent_process()
+    try:
+        while True:
+            try:
+                request = requests.get(timeout=_PARENT_CHECK)
+            except queue.Empty:
+                if parent is not None and not parent.is_alive():
+                    return
+                continue
+            if request is None:
+                return
+            if request == "reset":
+                for engine in engines.values():
+                    engine.close()
+                engines.clear()
+                continue
+            stop = _Cancelled(cancelled, request.request_id)
+            if stop.is_set():
+                continue
+            try:
+                key = (request.game, request.side, request.spec)
+                engine = engines.get(key)
+                if engine is None:
+                    engine = engines[key] = create_engine(request.spec, game_class(request.game))
+                game = new_game(request.game, request.start)
+                game.play_all(request.moves)
+                result = engine.search(
+                    game, stop=stop,
+                    on_info=lambda stats, rid=request.request_id: events.put(SearchInfo(rid, stats)),
+                )
+                events.put(SearchDone(request.request_id, game.format_move(result.move), result.stats))
+            except Exception as error:  # one line for the user, whatever went wrong
+                text = str(error).splitlines()[0] if str(error) else type(error).__name__
+                events.put(SearchFailed(request.request_id, text))
+    finally:
+        for engine in engines.values():
+            engine.close()
+        # Nobody may be reading any more: do not wait for unread events to drain.
+        events.cancel_join_thread()
+        events.close()
+
+
+class SearchService:
+    """One spawned process running the searches of a session's engines.
+
+    Use::
+
+        service = SearchService()
+        rid = service.search("chess", 1, "pvs:time=2", None, ["e4"])
+        ...  # from a timer:
+        for event in service.poll():
+            ...
+        service.close()
+    """
+
+    def __init__(self) -> None:
+        self._context = mp.get_context("spawn")
+        self._requests: Any = None
+        self._events: Any = None
+        self._cancelled: Any = None
+        self._process: Any = None
+        self._last_id = 0
+
+    # -- lifecycle ---------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the process (done by the first :meth:`search` if not before)."""
+        if self._process is not None and self._process.is_alive():
+            return
+        with _real_stderr():
+            ctx = self._context
+            self._requests = ctx.Queue()
+            self._events = ctx.Queue()
+            self._cancelled = ctx.Value("q", 0, lock=False)
+            self._cancelled.value = self._last_id
+            # Not a daemon: an engine with workers=N starts processes of its own.
+            self._process = ctx.Process(
+                target=_serve, args=(self._requests, self._events, self._cancelled),
+                name="tui-games-search", daemon=False,
+            )
+            self._process.start()
+
+    @property
+    def pid(self) -> int | None:
+        """The process id of the search process, if started."""
+        return None if self._process is None else self._process.pid
+
+    @property
+    def alive(self) -> bool:
+        return self._process is not None and self._process.is_alive()
+
+    def close(self, timeout: float = 3.0) -> None:
+        """Stop any search, end the process and wait for it (kill it if it hangs)."""
+        process = self._process
+        if process is None:
+            return
+        self.cancel()
+        try:
+            self._requests.put(None)
+        except (ValueError, OSError):
+            pass
+        process.join(timeout)
+        if process.is_alive():
+            process.kill()
+            process.join(1.0)
+        for q in (self._requests, self._events):
+            q.cancel_join_thread()
+            q.close()
+        self._process = None
+
+    # -- requests ----------------------------------------------------------
+
+    def search(self, game: str, side: int, spec: str, start: str | None,
+               moves: Sequence[str]) -> int:
+        """Ask for a search; returns the request id its events will carry."""
+        self.start()
+        self._last_id += 1
+        self._requests.put(SearchRequest(self._last_id, game, side, spec, start, tuple(moves)))
+        return self._last_id
+
+    def cancel(self) -> None:
+        """Stop the running search and drop every request made so far."""
+        if self._cancelled is not None:
+            self._cancelled.value = self._last_id
+
+    def reset(self) -> None:
+        """Cancel, and forget the engines (a new game starts with cold tables)."""
+        self.cancel()
+        if self._process is not None:
+            self._requests.put("reset")
+
+    def is_current(self, request_id: int) -> bool:
+        """Whether events of ``request_id`` still matter (not cancelled)."""
+        return self._cancelled is not None and request_id > self._cancelled.value
+
+    def poll(self) -> list[SearchEvent]:
+        """The events that arrived since the last poll, without waiting, cancelled ones dropped."""
+        found: list[SearchEvent] = []
+        if self._events is None:
+            return found
+        while True:
+            try:
+                event = self._events.get_nowait()
+            except (queue.Empty, OSError, ValueError):
+                break
+            if self.is_current(event.request_id):
+                found.append(event)
+        return found

@@ -1,0 +1,111 @@
+"""What a game in the app is made of: the game, who plays each side, the start.
+
+:class:`GameSetup` is checked once, where it is made (the start screen or
+``tui-games play``): every error is one line (:class:`SetupError`), so the
+game screen never meets a bad engine spec or position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engines import ENGINES, SpecError, create_engine
+from games import GAME_NAMES, GameError, game_class
+
+from .format import default_text
+
+__all__ = ["HUMAN", "PRESETS", "GameSetup", "SetupError", "check_player", "engine_summary", "side_names"]
+
+#: The player spec of a human.
+HUMAN = "human"
+
+#: The start screen's player choices: (label, spec).  Every seed algorithm is
+#: here with its defaults; the spec box under the choice edits the options.
+PRESETS: tuple[tuple[str, str], ...] = (
+    ("Human", HUMAN),
+    ("pvs · 1 s a move", "pvs:time=1"),
+    ("pvs · 3 s a move", "pvs:time=3"),
+    ("pvs · 0.2 s a move", "pvs:time=0.2"),
+    ("alphabeta · depth 4", "alphabeta:depth=4"),
+    ("alphabeta · depth 2", "alphabeta:depth=2"),
+    ("alphabeta-hard · depth 4", "alphabeta-hard:depth=4"),
+    ("minimax · depth 3", "minimax:depth=3"),
+    ("bl · bf 5, l 1", "bl:depth=4,bf=5,l=1"),
+    ("h0 · k 5", "h0:depth=4,k=5"),
+    ("hl · k 5, l 3", "hl:depth=4,k=5,l=3"),
+    ("random", "random"),
+)
+
+
+class SetupError(ValueError):
+    """A bad game, player spec or position; the message is one line."""
+
+
+def side_names(game: str) -> tuple[str, str]:
+    """The sides' names, first mover first: White/Black, Black/White, X/O."""
+    return game_class(game).PLAYERS
+
+
+def check_player(spec: str, game: str) -> str:
+    """``spec`` if it names a human or an engine that can play ``game``, else SetupError."""
+    text = spec.strip()
+    if not text:
+        raise SetupError("empty player: type 'human' or an engine spec like 'pvs:time=1'")
+    if text.lower() == HUMAN:
+        return HUMAN
+    try:
+        engine = create_engine(text, game_class(game))
+    except (SpecError, GameError) as error:
+        raise SetupError(str(error)) from None
+    engine.close()
+    return text
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """A game to play: its name, the two players' specs (first mover first), the start."""
+
+    game: str
+    players: tuple[str, str] = (HUMAN, "pvs:time=1")
+    position: str | None = None
+
+    @classmethod
+    def checked(cls, game: str, first: str, second: str, position: str | None = None) -> GameSetup:
+        """A setup whose every part is valid; SetupError (one line) otherwise."""
+        name = game.strip().lower()
+        if name not in GAME_NAMES:
+            raise SetupError(f"unknown game {game!r}; expected one of: {', '.join(GAME_NAMES)}")
+        players = (check_player(first, name), check_player(second, name))
+        text = position.strip() if position else None
+        if text:
+            try:
+                game_class(name).from_text(text)
+            except GameError as error:
+                raise SetupError(str(error)) from None
+        return cls(name, players, text or None)
+
+    def is_human(self, side: int) -> bool:
+        return self.players[side] == HUMAN
+
+    @property
+    def engine_sides(self) -> tuple[int, ...]:
+        """The sides an engine plays."""
+        return tuple(side for side in (0, 1) if not self.is_human(side))
+
+    def swapped(self) -> GameSetup:
+        """The same game with the players changing sides."""
+        return replace(self, players=(self.players[1], self.players[0]))
+
+    def player_label(self, side: int) -> str:
+        """``White (human)``, ``Black (pvs:time=1)``."""
+        return f"{side_names(self.game)[side]} ({self.players[side]})"
+
+
+def engine_summary(spec: str) -> str:
+    """One line about the engine a spec names, with its options and defaults."""
+    name = spec.split(":", 1)[0].strip().lower()
+    info = ENGINES.get(name)
+    if info is None:
+        return ""
+    options = ", ".join(f"{o.name}={default_text(o)}" for o in info.options.values())
+    return f"{info.summary}\noptions: {options}"

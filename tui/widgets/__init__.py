@@ -1,0 +1,1 @@
+"""Textual widgets of the game screen: the board, the move list, the engine panel."""

@@ -1,0 +1,146 @@
+"""The engine panel: one AI side's search, live.
+
+While the engine thinks the panel shows the statistics of SPEC §4 as the
+search process reports them (about ten times a second): nodes, evaluations,
+alpha-beta prunes (and the share cut by the first move), the cutoff engines'
+counters, transposition-table hits, depth, elapsed time, nodes/s, the best move
+so far, its score and the principal variation.  When the search ends the
+figures stay until the next one.  A sparkline underneath charts the engine's
+score after each of its moves over the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Sparkline, Static
+
+from ..format import CUTOFF_STATS, count_text, line_text, score_text
+
+__all__ = ["EnginePanel", "SCORE_CLAMP"]
+
+#: Scores beyond this (mates) are drawn at this height on the sparkline.
+SCORE_CLAMP = 2000
+
+
+class EnginePanel(Vertical):
+    """The search figures of the engine playing ``side``."""
+
+    DEFAULT_CSS = """
+    EnginePanel {
+        height: auto;
+        border: round $primary-darken-1;
+        border-title-color: $text;
+        border-subtitle-color: $text-muted;
+        padding: 0 1;
+    }
+    EnginePanel.-thinking {
+        border: round $success;
+        border-subtitle-color: $success;
+    }
+    EnginePanel .figures {
+        height: auto;
+    }
+    EnginePanel Sparkline {
+        height: 1;
+        margin-top: 0;
+    }
+    """
+
+    def __init__(self, side: int, side_name: str, spec: str, *,
+                 id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.side = side
+        self.side_name = side_name
+        self.spec = spec
+        #: The last statistics shown (empty before the first search).
+        self.stats: dict[str, Any] = {}
+        #: How many times the figures were redrawn (tests check the panel ticks).
+        self.updates = 0
+        self.scores: list[float] = []
+        self.border_title = f"{side_name} · {spec}"
+        self.border_subtitle = "waiting"
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._figures(), classes="figures")
+        yield Sparkline([0.0], summary_function=lambda values: values[-1])
+
+    @property
+    def nodes(self) -> int:
+        """Nodes of the current (or last) search."""
+        return int(self.stats.get("nodes", 0))
+
+    # -- what the game screen calls ----------------------------------------
+
+    def set_status(self, text: str, *, thinking: bool = False) -> None:
+        """The word under the panel: thinking, waiting, paused..."""
+        self.border_subtitle = text
+        self.set_class(thinking, "-thinking")
+
+    def show_stats(self, stats: dict[str, Any]) -> None:
+        """Draw a snapshot of the running search (or its final figures)."""
+        self.stats = stats
+        self.updates += 1
+        self.query_one(".figures", Static).update(self._figures())
+
+    def record_score(self, score: float, mate: int | None) -> None:
+        """Add the score of a move the engine played to the sparkline."""
+        value = float(score)
+        if mate is not None:
+            value = SCORE_CLAMP if mate > 0 else -SCORE_CLAMP
+        self.scores.append(max(-SCORE_CLAMP, min(SCORE_CLAMP, value)))
+        self.query_one(Sparkline).data = list(self.scores)
+
+    def clear_history(self) -> None:
+        """Forget the figures and the sparkline (a new game)."""
+        self.stats = {}
+        self.scores = []
+        self.query_one(Sparkline).data = [0.0]
+        self.query_one(".figures", Static).update(self._figures())
+        self.set_status("waiting")
+
+    # -- drawing -------------------------------------------------------------
+
+    def _figures(self) -> Table:
+        s = self.stats
+        table = Table.grid(padding=(0, 1), expand=True)
+        for _ in range(2):
+            table.add_column(style="dim", no_wrap=True)
+            table.add_column(justify="right", no_wrap=True, ratio=1)
+        if not s:
+            table.add_row("nodes", "-", "nps", "-")
+            table.add_row("evals", "-", "prunes", "-")
+            table.add_row("depth", "-", "time", "-")
+            table.add_row("best", "-", "score", "-")
+            table.add_row("pv", "", "", "")
+            return table
+        prunes = int(s.get("prunes", 0))
+        first = int(s.get("first_cutoffs", 0))
+        prune_text = count_text(prunes) + (f" {first / prunes:.0%}1st" if prunes else "")
+        depth = str(s.get("depth", 0))
+        if s.get("seldepth", 0) > s.get("depth", 0):
+            depth += f"/{s['seldepth']}"
+        table.add_row("nodes", count_text(s.get("nodes", 0)), "nps", count_text(s.get("nps", 0)))
+        table.add_row("evals", count_text(s.get("evals", 0)), "prunes", prune_text)
+        table.add_row("depth", depth, "time", f"{float(s.get('time_s', 0.0)):.1f}s")
+        cutoffs = [name for name in CUTOFF_STATS if s.get(name)]
+        extra = [("tt hits", count_text(s.get("tt_hits", 0)))]
+        extra += [(name.replace("_", " "), count_text(s[name])) for name in cutoffs]
+        for i in range(0, len(extra), 2):
+            pair = extra[i:i + 2] + [("", "")] * (2 - len(extra[i:i + 2]))
+            table.add_row(pair[0][0], pair[0][1], pair[1][0], pair[1][1])
+        score = score_text(int(s.get("score", 0)), s.get("mate"))
+        table.add_row("best", Text(str(s.get("best") or "-"), style="bold"), "score", score)
+        pv = Table.grid(padding=(0, 1))
+        pv.add_column(style="dim", no_wrap=True)
+        pv.add_column(overflow="ellipsis", no_wrap=True, ratio=1)
+        pv.add_row("pv", line_text(s.get("pv") or []) or "-")
+        outer = Table.grid(expand=True)
+        outer.add_column(ratio=1)
+        outer.add_row(table)
+        outer.add_row(pv)
+        return outer

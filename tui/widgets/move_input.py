@@ -1,0 +1,53 @@
+"""The move box: an Input that suggests legal moves as you type."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from textual.suggester import Suggester
+from textual.widgets import Input
+
+__all__ = ["LegalMoveSuggester", "MoveInput"]
+
+
+class LegalMoveSuggester(Suggester):
+    """Completes what is typed to the first legal move that starts with it.
+
+    Matching ignores case, so ``nf`` suggests ``Nf3`` and ``0 0 b`` suggests
+    ``0 0 bottom``.  The right arrow (or End) takes the suggestion.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.moves: list[str] = []
+
+    async def get_suggestion(self, value: str) -> str | None:
+        return self.suggest(value)
+
+    def suggest(self, value: str) -> str | None:
+        typed = " ".join(value.split()).lower()
+        if not typed:
+            return None
+        for move in self.moves:
+            if move.lower().startswith(typed):
+                return move
+        return None
+
+
+class MoveInput(Input):
+    """Where a human types moves; ``set_moves`` tells it the legal ones."""
+
+    DEFAULT_CSS = """
+    MoveInput {
+        width: 1fr;
+    }
+    """
+
+    def __init__(self, *, placeholder: str = "", id: str | None = None) -> None:
+        self._suggester = LegalMoveSuggester()
+        super().__init__(placeholder=placeholder, suggester=self._suggester, id=id, compact=True,
+                         select_on_focus=False)
+
+    def set_moves(self, moves: Sequence[str]) -> None:
+        """The legal moves of the position (texts), for suggestions."""
+        self._suggester.moves = list(moves)
