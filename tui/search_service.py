@@ -241,10 +241,15 @@ class SearchService:
         self._requests.put(SearchRequest(self._last_id, game, side, spec, start, tuple(moves)))
         return self._last_id
 
-    def cancel(self) -> None:
-        """Stop the running search and drop every request made so far."""
+    def cancel(self, request_id: int | None = None) -> None:
+        """Stop request ``request_id`` and drop every earlier one (default: all made so far).
+
+        Naming the request keeps a later one (of a screen that has already
+        started its own search) running.
+        """
         if self._cancelled is not None:
-            self._cancelled.value = self._last_id
+            upto = self._last_id if request_id is None else request_id
+            self._cancelled.value = max(self._cancelled.value, upto)
 
     def reset(self) -> None:
         """Cancel, and forget the engines (a new game starts with cold tables)."""

@@ -208,7 +208,7 @@ class GameScreen(Screen):
             self._delay_timer.stop()
             self._delay_timer = None
         if self.request is not None:
-            self.service.cancel()
+            self.service.cancel(self.request)
             side = self.searching_side
             self.request = None
             self.searching_side = None
@@ -282,12 +282,13 @@ class GameScreen(Screen):
         )
 
     def _after_result(self, choice: str | None) -> None:
+        # Later: the dialog is still on the screen stack while this runs.
         if choice == "rematch":
-            self.app.open_game(self.setup)
+            self.app.call_later(self.app.open_game, self.setup)
         elif choice == "swap":
-            self.app.open_game(self.setup.swapped())
+            self.app.call_later(self.app.open_game, self.setup.swapped())
         elif choice == "new":
-            self.app.open_start(self.setup)
+            self.app.call_later(self.app.open_start, self.setup)
         else:
             self.say("game over — F4 undoes, F8 saves, F9 starts a new game")
 

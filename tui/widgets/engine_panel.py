@@ -74,6 +74,11 @@ class EnginePanel(Vertical):
         """Nodes of the current (or last) search."""
         return int(self.stats.get("nodes", 0))
 
+    @property
+    def status(self) -> str:
+        """The word under the panel."""
+        return str(self.border_subtitle)
+
     # -- what the game screen calls ----------------------------------------
 
     def set_status(self, text: str, *, thinking: bool = False) -> None:

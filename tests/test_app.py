@@ -1,0 +1,297 @@
+"""The Textual app, driven with Pilot: typed moves, engine replies, the live panel, AI vs AI, quitting."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from textual.widgets import Footer, Input, Select
+
+from app_pilot import game_screen, make_app, ready, type_move, wait_for
+from tui.app import TuiGamesApp
+from tui.screens.dialogs import HelpDialog, ResultDialog, SaveDialog
+from tui.screens.game import GameScreen
+from tui.screens.start import StartScreen
+from tui.widgets.board import BoardView
+from tui.widgets.engine_panel import EnginePanel
+from tui.widgets.move_list import MoveList
+
+GAMES = ["chess", "checkers", "quixo"]
+
+#: Per game: a legal first move, an illegal one, and what the illegal answer mentions.
+FIRST_MOVES = {
+    "chess": ("e4", "e5", "no White pawn can move to e5"),
+    "checkers": ("11-15", "21-17", "21-17 is not legal here"),
+    "quixo": ("0 0 bottom", "2 2 top", "not on the border"),
+}
+
+#: Positions a few moves from the end, and engines that finish them.
+ENDINGS = {
+    # Qd8+ Bxd8 Re8#
+    "chess": ("r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1", "alphabeta:depth=3"),
+    # Black's last man is caught: 17-21 5-1 21-25 29x22
+    "checkers": ("B:W5,K8,23,29:B17", "alphabeta:depth=2"),
+    # nine moves to a threefold repetition
+    "quixo": ("OXO.X/...XX/O..../X...X/O.O.O X", "alphabeta:depth=2"),
+}
+
+
+def process_gone(pid: int) -> bool:
+    """Whether the process ``pid`` has exited (and been reaped)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    try:  # a zombie still answers kill(0): look at its state
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().split(")")[-1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_typed_move_gets_the_engines_reply(game: str) -> None:
+    legal, _, _ = FIRST_MOVES[game]
+    app = make_app(game, "human", "alphabeta:depth=1")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        assert screen.move_input.has_focus
+        await type_move(pilot, legal)
+        assert screen.moves[:1] == [legal]
+        await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's reply")
+        panel = screen.panel(1)
+        assert panel is not None and panel.nodes > 0 and panel.stats["best"] == screen.moves[1]
+        assert screen.message_text == f"{screen.sides[1]} played {screen.moves[1]}"
+        table = screen.query_one(MoveList)
+        assert [str(c) for c in table.get_row_at(0)] == ["1.", legal, screen.moves[1]]
+        assert screen.move_input.value == "" and screen.move_input.has_focus
+        assert screen.game.legal_move_texts() == screen.board.game.legal_move_texts()
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_illegal_and_garbage_entries_are_answered_and_play_goes_on(game: str) -> None:
+    legal, illegal, why = FIRST_MOVES[game]
+    app = make_app(game, "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await type_move(pilot, illegal)
+        assert screen.message_text.startswith("illegal:") and why in screen.message_text
+        legal_now = screen.game.legal_move_texts()
+        assert any(f"'{m}'" in screen.message_text or f" {m}," in screen.message_text
+                   for m in legal_now), "an example of a legal move"
+        assert screen.moves == [] and screen.move_input.value == illegal  # kept, to correct it
+        for garbage in ("hello!", "[red]x[/red]", "1 2 3 4 5 6"):
+            await type_move(pilot, garbage)
+            assert screen.message_text.startswith("not a move:"), screen.message_text
+            assert garbage in screen.message_text
+        await type_move(pilot, legal)
+        assert screen.moves == [legal] and screen.message_text == f"you played {legal}"
+
+
+async def test_suggestions_and_the_list_of_legal_moves() -> None:
+    app = make_app("chess", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("n", "f")
+        assert screen.move_input._suggestion == "Nf3"
+        await pilot.press("right")  # takes the suggestion
+        assert screen.move_input.value == "Nf3"
+        await pilot.press("enter")
+        assert screen.moves == ["Nf3"]
+        await pilot.press("f2")
+        assert screen.message_text.startswith("20 legal moves for Black: ")
+        await type_move(pilot, "?")
+        assert screen.message_text.startswith("20 legal moves for Black: ")
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_the_panel_ticks_during_a_search_and_quitting_leaves_no_process(game: str) -> None:
+    app = make_app(game, "pvs:time=60", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        panel = screen.panel(0)
+        assert panel is not None
+        seen: set[int] = set()
+
+        def ticked() -> bool:
+            assert screen.request is not None, "the search ended early"
+            seen.add(panel.nodes)
+            return len({n for n in seen if n > 0}) >= 3
+
+        await wait_for(pilot, ticked, "three different node counts during the search")
+        assert "thinking" in str(panel.border_subtitle)
+        assert screen.moves == []  # still searching: the counts came while it ran
+        pid = app.search_service.pid
+        assert pid is not None and not process_gone(pid)
+        await pilot.press("ctrl+q")
+    assert process_gone(pid)
+    assert not app.search_service.alive
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_engines_play_a_short_game_to_its_end(game: str) -> None:
+    position, spec = ENDINGS[game]
+    app = make_app(game, spec, spec, position)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        screen.delay = 0.0
+        await wait_for(pilot, lambda: isinstance(app.screen, ResultDialog)
+                       and app.screen.query("#rematch") and app.screen.query_one("#rematch").region.width,
+                       "the result dialog")
+        outcome = screen.game.outcome()
+        assert outcome is not None
+        assert app.screen.result in {"1-0", "0-1", "1/2-1/2"}
+        for side in (0, 1):
+            panel = screen.panel(side)
+            assert panel is not None and panel.scores and panel.status == "game over"
+        played = list(screen.moves)
+        await pilot.click("#rematch")
+        await wait_for(pilot, lambda: game_screen(app) is not screen, "the rematch")
+        rematch = game_screen(app)
+        assert rematch.setup == screen.setup and len(app.screen_stack) == 2
+        assert len(played) >= 3
+
+
+async def test_undo_during_a_search_stops_it_and_takes_back_the_pair() -> None:
+    app = make_app("quixo", "human", "pvs:time=60")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await type_move(pilot, "0 0 bottom")
+        await wait_for(pilot, lambda: screen.panel(1).nodes > 0, "the engine to start")
+        pid = app.search_service.pid
+        await pilot.press("f4")
+        assert screen.request is None and screen.moves == []
+        assert screen.panel(1).status == "stopped"
+        nodes = screen.panel(1).nodes
+        await pilot.pause(0.3)
+        assert screen.panel(1).nodes == nodes  # nothing of the cancelled search arrives
+        assert screen.move_input.has_focus
+        # The same search process serves the next search.
+        await type_move(pilot, "4 4 left")
+        await wait_for(pilot, lambda: screen.request is not None and screen.panel(1).nodes > 0,
+                       "the next search")
+        assert app.search_service.pid == pid
+
+
+async def test_pause_step_and_delay_when_engines_play_each_other() -> None:
+    app = make_app("checkers", "alphabeta:depth=1", "alphabeta:depth=1")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("f5")  # pause at once
+        assert screen.paused and screen.request is None
+        moves = len(screen.moves)
+        await pilot.pause(0.3)
+        assert len(screen.moves) == moves
+        await pilot.press("f6")
+        await wait_for(pilot, lambda: len(screen.moves) == moves + 1, "one stepped move")
+        assert screen.paused and screen.request is None
+        await pilot.pause(0.3)
+        assert len(screen.moves) == moves + 1
+        before = screen.delay
+        await pilot.press("f7")
+        assert screen.delay != before and f"delay {screen.delay:g}s" in str(
+            screen.query_one("#status").render())
+        screen.delay = 0.0
+        await pilot.press("f5")  # resume
+        await wait_for(pilot, lambda: len(screen.moves) >= moves + 3, "play to go on")
+
+
+async def test_save_writes_a_record_and_never_overwrites(tmp_path) -> None:
+    app = make_app("chess", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        for move in ("e4", "e5", "Nf3"):
+            await type_move(pilot, move)
+        await pilot.press("f8")
+        assert isinstance(app.screen, SaveDialog)
+        target = tmp_path / "game.pgn"
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        assert not isinstance(app.screen, SaveDialog)
+        assert "1. e4 e5 2. Nf3 *" in target.read_text()
+        assert screen.message_text == f"saved to {target}"
+        await pilot.press("f8")
+        app.screen.query_one(Input).value = str(target)
+        target.write_text("precious")
+        await pilot.press("enter")
+        assert isinstance(app.screen, SaveDialog)
+        assert "already exists" in str(app.screen.query_one("#save-error").render())
+        assert target.read_text() == "precious"
+        await pilot.press("escape")
+        assert app.screen is screen
+
+
+async def test_flip_help_and_new_game() -> None:
+    app = make_app("checkers", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        board = screen.query_one(BoardView)
+        before = board.render().plain
+        await pilot.press("f3")
+        assert board.flipped and board.render().plain != before
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpDialog)
+        await pilot.press("escape")
+        assert app.screen is screen
+        await pilot.press("f9")
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
+        assert str(app.screen.query_one("#game", Select).value) == "checkers"
+
+
+async def test_the_start_screen_checks_the_players_and_opens_the_game() -> None:
+    app = TuiGamesApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
+        start = app.screen
+        start.query_one("#game", Select).value = "quixo"
+        await pilot.pause()
+        assert "X (first)" in str(start.query_one("#side-label-0").render())
+        start.query_one("#spec-1", Input).value = "h0:k=0"
+        await pilot.click("#start-button")
+        assert app.screen is start
+        assert "k must be >= 1" in str(start.query_one("#start-error").render())
+        start.query_one("#preset-1", Select).value = "alphabeta:depth=2"
+        await pilot.pause()
+        assert start.query_one("#spec-1", Input).value == "alphabeta:depth=2"
+        start.query_one("#position", Input).value = "XXXX./...../...../...../OOOO. O"
+        await pilot.click("#start-button")
+        screen = await ready(pilot)
+        assert screen.setup.game == "quixo"
+        assert screen.setup.players == ("human", "alphabeta:depth=2")
+        assert screen.setup.position == "XXXX./...../...../...../OOOO. O"
+        # O (the engine) is to move and wins at once.
+        await wait_for(pilot, lambda: isinstance(app.screen, ResultDialog), "the engine's win")
+        assert screen.game.outcome().winner == 1
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("game", GAMES)
+async def test_layout_fits_the_terminal(game: str, size: tuple[int, int]) -> None:
+    app = make_app(game, "human", "alphabeta:depth=1")
+    async with app.run_test(size=size) as pilot:
+        screen = await ready(pilot)
+        width, height = size
+        parts = [screen.query_one(BoardView), screen.query_one("#status"), screen.query_one("#message"),
+                 screen.query_one("#move-input"), screen.query_one(MoveList), screen.query_one(Footer),
+                 screen.query_one(EnginePanel)]
+        for widget in parts:
+            region = widget.region
+            assert region.width > 0 and region.height > 0, widget
+            assert region.right <= width and region.bottom <= height, (widget, region)
+        board = screen.query_one(BoardView)
+        painted = board.render()
+        lines = painted.plain.splitlines()
+        assert len(lines) <= board.content_region.height
+        assert max(map(len, lines)) <= board.content_region.width
+        # Coordinates are on screen.
+        plain = painted.plain
+        if game == "chess":
+            assert "a" in plain and "h" in plain and "8" in plain
+        elif game == "checkers":
+            assert "32" in plain and "1" in plain
+        else:
+            assert "top" in plain and "bottom" in plain
+        # The engine panel shows all its rows at either size.
+        panel = screen.query_one(EnginePanel)
+        assert panel.region.height >= 8
+        assert isinstance(screen, GameScreen)
