@@ -295,3 +295,54 @@ async def test_layout_fits_the_terminal(game: str, size: tuple[int, int]) -> Non
         panel = screen.query_one(EnginePanel)
         assert panel.region.height >= 8
         assert isinstance(screen, GameScreen)
+
+
+async def test_a_short_terminal_shrinks_the_idle_engines_panel() -> None:
+    app = make_app("chess", "alphabeta:depth=1", "pvs:time=60")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await ready(pilot)
+        await wait_for(pilot, lambda: screen.request is not None and screen.game.turn == 1
+                       and screen.panel(1).nodes > 0, "Black's search")
+        idle, thinking = screen.panel(0), screen.panel(1)
+        assert idle.compact and not thinking.compact
+        assert idle.region.height < thinking.region.height
+        assert "best " in str(idle.query_one(".figures").render())
+        assert screen.query_one(MoveList).region.height >= 3
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert not idle.compact
+
+
+def test_the_command_line_opens_the_app(monkeypatch) -> None:
+    import tui.cli
+
+    opened = []
+    monkeypatch.setattr(tui.cli, "run_app", lambda setup=None, ascii=False: opened.append((setup, ascii)) or 0)
+    assert tui.cli.main([]) == 0
+    assert tui.cli.main(["--ascii"]) == 0
+    assert tui.cli.main(["play", "checkers", "--white", "alphabeta:depth=2", "--ascii"]) == 0
+    assert tui.cli.main(["play", "quixo", "--x", "random", "--o", "human",
+                         "--position", "...../...../...../...../..... O"]) == 0
+    assert opened[:2] == [(None, False), (None, True)]
+    checkers, ascii = opened[2]
+    assert ascii and checkers.game == "checkers" and checkers.players == ("human", "alphabeta:depth=2")
+    quixo = opened[3][0]
+    assert quixo.players == ("random", "human") and quixo.position == "...../...../...../...../..... O"
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["play", "chess", "--x", "human"], "chess has no side --x"),
+    (["play", "quixo", "--white", "human"], "quixo has no side --white"),
+    (["play", "chess", "--white", "human", "--first", "pvs"], "--white and --first name the same side"),
+    (["play", "checkers", "--second", "alphabeta:dpth=2"], "unknown option 'dpth'"),
+    (["play", "quixo", "--first", "pvs:heuristic=pesto"], "unknown quixo heuristic 'pesto'"),
+    (["play", "chess", "--position", "not a fen"], "bad FEN"),
+    (["play", "chess", "--second", ""], "empty player"),
+    (["play", "go"], "unknown game 'go'"),
+])
+def test_play_refuses_bad_arguments_in_one_line(capsys, monkeypatch, argv, needle) -> None:
+    import tui.cli
+    from cli_run import assert_usage_error
+
+    monkeypatch.setattr(tui.cli, "run_app", lambda *a, **k: pytest.fail("the app must not open"))
+    assert_usage_error(capsys, argv, needle)

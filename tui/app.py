@@ -25,6 +25,8 @@ class TuiGamesApp(App):
 
     CSS_PATH = "app.tcss"
     TITLE = "tui-games"
+    #: Every key is on the footer; the palette would only repeat them.
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
     def __init__(self, setup: GameSetup | None = None, *, ascii: bool = False) -> None:

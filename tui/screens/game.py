@@ -42,6 +42,8 @@ __all__ = ["GameScreen", "DELAYS"]
 DELAYS = (0.0, 0.5, 1.0, 2.0, 5.0)
 #: How often the search process's events are drained (seconds).
 POLL_INTERVAL = 0.05
+#: Below this many rows the idle engine's panel shrinks to one line.
+SHORT_SCREEN = 32
 #: What the record formats are called in the save dialog.
 RECORD_NAMES = {"chess": "PGN", "checkers": "PDN", "quixo": "a Quixo move list"}
 
@@ -51,7 +53,7 @@ class GameScreen(Screen):
 
     BINDINGS = [
         Binding("f1", "help", "Help"),
-        Binding("f2", "list_moves", "Moves"),
+        Binding("f2", "list_moves", "List"),
         Binding("f3", "flip", "Flip"),
         Binding("f4", "undo", "Undo"),
         Binding("f5", "pause", "Pause"),
@@ -97,7 +99,7 @@ class GameScreen(Screen):
         with Horizontal(id="input-row"):
             yield Label("move ›", id="prompt")
             yield MoveInput(id="move-input")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = f"tui-games · {self.setup.game}"
@@ -269,6 +271,18 @@ class GameScreen(Screen):
         panel = self.panel(side)
         if panel is not None:
             panel.set_status(text, thinking=thinking)
+        self._fit_panels()
+
+    def _fit_panels(self) -> None:
+        """On a short terminal with two engines, only the side to move gets the full panel."""
+        short = self.size.height < SHORT_SCREEN and len(self.setup.engine_sides) == 2
+        for side in self.setup.engine_sides:
+            panel = self.panel(side)
+            if panel is not None:
+                panel.compact = short and side != self.game.turn
+
+    def on_resize(self) -> None:
+        self._fit_panels()
 
     def _show_result(self) -> None:
         if self._result_shown:

@@ -70,7 +70,7 @@ class StartScreen(Screen):
             with Horizontal(id="start-buttons"):
                 yield Button("Start", id="start-button", variant="primary", compact=True)
                 yield Button("Quit", id="quit-button", compact=True)
-        yield Footer()
+        yield Footer(compact=True)
 
     @staticmethod
     def _preset_for(spec: str) -> str | object:

@@ -5,7 +5,8 @@ search process reports them (about ten times a second): nodes, evaluations,
 alpha-beta prunes (and the share cut by the first move), the cutoff engines'
 counters, transposition-table hits, depth, elapsed time, nodes/s, the best move
 so far, its score and the principal variation.  When the search ends the
-figures stay until the next one.  A sparkline underneath charts the engine's
+figures stay until the next one (on a short terminal the idle side's panel
+shrinks to one line of them).  A sparkline underneath charts the engine's
 score after each of its moves over the game.
 """
 
@@ -62,17 +63,30 @@ class EnginePanel(Vertical):
         #: How many times the figures were redrawn (tests check the panel ticks).
         self.updates = 0
         self.scores: list[float] = []
+        self._compact = False
         self.border_title = f"{side_name} · {spec}"
         self.border_subtitle = "waiting"
 
     def compose(self) -> ComposeResult:
         yield Static(self._figures(), classes="figures")
-        yield Sparkline([0.0], summary_function=lambda values: values[-1])
+        yield Sparkline([], summary_function=lambda values: values[-1])
 
     @property
     def nodes(self) -> int:
         """Nodes of the current (or last) search."""
         return int(self.stats.get("nodes", 0))
+
+    @property
+    def compact(self) -> bool:
+        """One line of figures instead of the full table (a short terminal, the idle side)."""
+        return self._compact
+
+    @compact.setter
+    def compact(self, value: bool) -> None:
+        if value != self._compact:
+            self._compact = value
+            if self.is_mounted:
+                self.query_one(".figures", Static).update(self._figures())
 
     @property
     def status(self) -> str:
@@ -98,20 +112,29 @@ class EnginePanel(Vertical):
         if mate is not None:
             value = SCORE_CLAMP if mate > 0 else -SCORE_CLAMP
         self.scores.append(max(-SCORE_CLAMP, min(SCORE_CLAMP, value)))
-        self.query_one(Sparkline).data = list(self.scores)
+        # One value would fill the whole line: draw from the second on.
+        self.query_one(Sparkline).data = list(self.scores) if len(self.scores) > 1 else []
 
     def clear_history(self) -> None:
         """Forget the figures and the sparkline (a new game)."""
         self.stats = {}
         self.scores = []
-        self.query_one(Sparkline).data = [0.0]
+        self.query_one(Sparkline).data = []
         self.query_one(".figures", Static).update(self._figures())
         self.set_status("waiting")
 
     # -- drawing -------------------------------------------------------------
 
-    def _figures(self) -> Table:
+    def _figures(self) -> Table | Text:
         s = self.stats
+        if self._compact:
+            if not s:
+                return Text("no search yet", style="dim")
+            score = score_text(int(s.get("score", 0)), s.get("mate"))
+            return Text.assemble(
+                ("best ", "dim"), (str(s.get("best") or "-"), "bold"), ("  score ", "dim"), score,
+                ("  depth ", "dim"), str(s.get("depth", 0)), no_wrap=True, overflow="ellipsis",
+            )
         table = Table.grid(padding=(0, 1), expand=True)
         for _ in range(2):
             table.add_column(style="dim", no_wrap=True)
@@ -120,28 +143,28 @@ class EnginePanel(Vertical):
             table.add_row("nodes", "-", "nps", "-")
             table.add_row("evals", "-", "prunes", "-")
             table.add_row("depth", "-", "time", "-")
+            table.add_row("tt hits", "-", "1st cut", "-")
             table.add_row("best", "-", "score", "-")
             table.add_row("pv", "", "", "")
             return table
         prunes = int(s.get("prunes", 0))
         first = int(s.get("first_cutoffs", 0))
-        prune_text = count_text(prunes) + (f" {first / prunes:.0%}1st" if prunes else "")
         depth = str(s.get("depth", 0))
         if s.get("seldepth", 0) > s.get("depth", 0):
             depth += f"/{s['seldepth']}"
         table.add_row("nodes", count_text(s.get("nodes", 0)), "nps", count_text(s.get("nps", 0)))
-        table.add_row("evals", count_text(s.get("evals", 0)), "prunes", prune_text)
+        table.add_row("evals", count_text(s.get("evals", 0)), "prunes", count_text(prunes))
         table.add_row("depth", depth, "time", f"{float(s.get('time_s', 0.0)):.1f}s")
-        cutoffs = [name for name in CUTOFF_STATS if s.get(name)]
-        extra = [("tt hits", count_text(s.get("tt_hits", 0)))]
-        extra += [(name.replace("_", " "), count_text(s[name])) for name in cutoffs]
+        extra = [("tt hits", count_text(s.get("tt_hits", 0))),
+                 ("1st cut", f"{first / prunes:.0%}" if prunes else "-")]
+        extra += [(name.replace("_", " "), count_text(s[name])) for name in CUTOFF_STATS if s.get(name)]
         for i in range(0, len(extra), 2):
             pair = extra[i:i + 2] + [("", "")] * (2 - len(extra[i:i + 2]))
             table.add_row(pair[0][0], pair[0][1], pair[1][0], pair[1][1])
         score = score_text(int(s.get("score", 0)), s.get("mate"))
         table.add_row("best", Text(str(s.get("best") or "-"), style="bold"), "score", score)
-        pv = Table.grid(padding=(0, 1))
-        pv.add_column(style="dim", no_wrap=True)
+        pv = Table.grid(padding=(0, 1), expand=True)
+        pv.add_column(style="dim", no_wrap=True, min_width=2)
         pv.add_column(overflow="ellipsis", no_wrap=True, ratio=1)
         pv.add_row("pv", line_text(s.get("pv") or []) or "-")
         outer = Table.grid(expand=True)
