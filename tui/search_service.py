@@ -27,6 +27,7 @@ import multiprocessing as mp
 import os
 import queue
 import sys
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
@@ -85,16 +86,25 @@ _PARENT_CHECK = 0.5
 
 
 class _Cancelled:
-    """The engine's stop flag for one request: set once that request is cancelled."""
+    """The engine's stop flag for one request: set once that request is cancelled,
+    or once the app's process is gone (checked every :data:`_PARENT_CHECK` seconds:
+    an app killed mid-search, or whose terminal closed, cannot cancel)."""
 
-    __slots__ = ("_cancelled", "_request_id")
+    __slots__ = ("_cancelled", "_request_id", "_parent", "_next_check")
 
-    def __init__(self, cancelled: Any, request_id: int) -> None:
+    def __init__(self, cancelled: Any, request_id: int, parent: Any = None) -> None:
         self._cancelled = cancelled
         self._request_id = request_id
+        self._parent = parent
+        self._next_check = time.monotonic() + _PARENT_CHECK
 
     def is_set(self) -> bool:
-        return self._cancelled.value >= self._request_id
+        if self._cancelled.value >= self._request_id:
+            return True
+        if self._parent is not None and time.monotonic() >= self._next_check:
+            self._next_check = time.monotonic() + _PARENT_CHECK
+            return not self._parent.is_alive()
+        return False
 
 
 @contextmanager
@@ -137,7 +147,7 @@ def _serve(requests: Any, events: Any, cancelled: Any) -> None:
                     engine.close()
                 engines.clear()
                 continue
-            stop = _Cancelled(cancelled, request.request_id)
+            stop = _Cancelled(cancelled, request.request_id, parent)
             if stop.is_set():
                 continue
             try:
