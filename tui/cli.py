@@ -11,6 +11,7 @@ Commands (SPEC §7)::
     tui-games engines
     tui-games bench perft [--game GAME ...] [--quick]
     tui-games bench search [--game GAME ...] [--quick] [--sunfish PATH]
+    tui-games bench keys [--game GAME ...] [--presses N] [--quick]
 
 Bad arguments, engine specs, positions and moves print one line on stderr and
 exit with status 2, never a traceback.  Only the app (no command, or
@@ -190,6 +191,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="also time this sunfish UCI executable (e.g. sunfish-uci) for 1 s on the chess positions",
     )
     b.set_defaults(run=_cmd_bench_search)
+    b = bench_sub.add_parser(
+        "keys", help="key-press-to-echo latency in the app while an engine searches, and without"
+    )
+    b.add_argument(
+        "--game", dest="games", action="append", type=_game_name, metavar="GAME",
+        help="only this game (repeatable; default: all)",
+    )
+    b.add_argument("--presses", type=int, metavar="N",
+                   help="keys timed per run (default 100; --quick: 20)")
+    b.add_argument("--quick", action="store_true",
+                   help="one game, 20 presses (a smoke run, not a measurement)")
+    b.set_defaults(run=_cmd_bench_keys)
     return parser
 
 
@@ -217,7 +230,8 @@ def _players(args: argparse.Namespace) -> tuple[str, str]:
                 f"--{option} and --{('first', 'second')[side]} name the same side; give one of them",
             )
         chosen[side] = spec
-    return (chosen[0] or "human", chosen[1] or "pvs:time=1")
+    return ("human" if chosen[0] is None else chosen[0],
+            "pvs:time=1" if chosen[1] is None else chosen[1])
 
 
 def run_app(setup: Any = None, *, ascii: bool = False) -> int:
@@ -418,6 +432,22 @@ def _cmd_bench_search(args: argparse.Namespace) -> int:
         raise UsageError(f"{PROG} bench search", f"--sunfish: no executable {args.sunfish!r}")
     run_search_bench(args.games or list(GAME_NAMES), quick=args.quick, sunfish=args.sunfish)
     return 0
+
+
+def _cmd_bench_keys(args: argparse.Namespace) -> int:
+    from .bench_keys import PRESSES, QUICK_PRESSES, NoPty, run_keys_bench
+
+    if args.presses is not None and args.presses < 1:
+        raise UsageError(f"{PROG} bench keys", f"--presses must be at least 1, got {args.presses}")
+    games = args.games or list(GAME_NAMES)
+    try:
+        runs = run_keys_bench(
+            games[:1] if args.quick else games, quick=args.quick,
+            presses=args.presses or (QUICK_PRESSES if args.quick else PRESSES),
+        )
+    except NoPty as error:
+        raise UsageError(f"{PROG} bench keys", str(error)) from None
+    return 1 if any(run.error or run.killed for run in runs) else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

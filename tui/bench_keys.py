@@ -1,0 +1,632 @@
+"""``tui-games bench keys``: key-press-to-echo latency in the app while an engine searches.
+
+The app is measured end to end, as a user meets it: :class:`AppProcess` starts
+``python -m tui.cli play GAME ...`` as a subprocess in a pseudo-terminal of
+:data:`SIZE` (``TERM=xterm-256color``), reads everything it writes, and types
+into it one character at a time.
+
+Two runs per game (:func:`measure_keys`), one after the other on the same
+machine:
+
+* *with search* -- ``--first pvs:time=600 --second human``: the engine moves
+  first and searches for ten minutes in the app's search process, while the
+  move box (which has the focus) takes the keys;
+* *without search* -- ``--first human --second human``: nobody searches.
+
+Each run waits until the screen shows the engine thinking (or, without an
+engine, the human's turn), lets the search get going for :data:`SETTLE`
+seconds, types :data:`WARMUP` untimed keys and clears the box, then times
+``presses`` keys.  The keys build values out of :data:`TYPED` (letters that
+start no legal move, so the box suggests nothing and the value appears nowhere
+else on screen); after each key the bench waits until the output written since
+the key contains the whole expected value as one run of text (Textual redraws
+the box's line: the value, then the cursor's styled cell), escape sequences
+counting as separators.  The latency is the time from writing the key to
+reading that output.  After every :data:`CLEAR_AFTER` characters ctrl+u
+(the box's "delete all to the left") empties the box, untimed.  Keys are
+spaced at a human pace: the next key goes :data:`GAP` seconds (uniformly
+random, fixed seed) after the previous echo, so each is measured alone.
+
+Meanwhile the bench checks the engine was really searching: the engine panel's
+node count keeps changing in the output, no "your turn" status appeared, and
+(on Linux) the search process used the CPU.  At the end ctrl+q quits the app;
+the bench waits for the app and every process of its process group (the
+search process, multiprocessing's resource tracker) to exit, kills whatever is
+left after :data:`QUIT_TIMEOUT` seconds and reports it.
+
+The table gives, per game and run, the presses timed, the median, 95th
+percentile (nearest rank) and maximum latency in milliseconds, the share of a
+core the UI and search processes used, and the verdict against the issue's
+target: p95 below :data:`TARGET_P95_MS` while an engine searches.
+
+Needs a pseudo-terminal (POSIX); the CPU shares and process checks read
+``/proc`` (Linux) and are left out elsewhere.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import re
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Pattern, Sequence
+
+__all__ = [
+    "TYPED",
+    "SIZE",
+    "SEARCH_SPEC",
+    "TARGET_P95_MS",
+    "PRESSES",
+    "QUICK_PRESSES",
+    "NoPty",
+    "pty_reason",
+    "screen_text",
+    "echo_pattern",
+    "percentile",
+    "APP_COMMAND",
+    "AppProcess",
+    "KeyRun",
+    "measure_keys",
+    "run_keys_bench",
+]
+
+#: The characters typed, in order: letters no legal move starts with (chess
+#: moves start with a file or a piece letter, checkers and Quixo moves with a
+#: digit), all different, so a run of them is found nowhere else on screen.
+TYPED = "zjxwvmyltpus"
+#: Characters typed before the box is cleared (the value stays on one line).
+CLEAR_AFTER = len(TYPED)
+#: ctrl+u: the move box's "delete all to the left".
+CLEAR_KEY = b"\x15"
+#: ctrl+q: quit the app.
+QUIT_KEY = b"\x11"
+#: How the app is started (the arguments of ``tui-games`` follow).
+APP_COMMAND: tuple[str, ...] = (sys.executable, "-m", "tui.cli")
+#: The terminal's size: columns, rows.
+SIZE = (120, 40)
+#: The engine that moves first in the run with a search: it searches for ten minutes.
+SEARCH_SPEC = "pvs:time=600"
+#: The issue's target for the 95th percentile while an engine searches (ms).
+TARGET_P95_MS = 50.0
+#: Presses timed per run by default, and with ``--quick``.
+PRESSES = 100
+QUICK_PRESSES = 20
+#: Untimed keys typed (and cleared) before the timed ones.
+WARMUP = 3
+#: Seconds between an echo and the next key (uniform in this range).
+GAP = (0.060, 0.120)
+#: Seconds the search runs before the first key (and without a search, the same wait).
+SETTLE = 1.0
+QUICK_SETTLE = 0.5
+#: Seconds to wait for the app's first screen, for an echo, and for the app to quit.
+START_TIMEOUT = 30.0
+ECHO_TIMEOUT = 2.0
+QUIT_TIMEOUT = 10.0
+#: A run is abandoned after this many echoes in a row did not come.
+MAX_MISSES_IN_A_ROW = 3
+
+#: Escape sequences: CSI, OSC (ended by BEL or ST), DCS/SOS/PM/APC strings, two-byte escapes.
+_ESCAPES = re.compile(
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[PX^_][^\x1b]*\x1b\\|[ -~])"
+)
+#: The engine panel's node count, in :func:`screen_text`'s form.
+_NODES = re.compile(r"nodes[\x00 ]+([0-9][0-9.]*[kMG]?)")
+#: What the status line says when a human is to move (and so no engine searches).
+_YOUR_TURN = "(you)"
+_THINKING = "thinking"
+
+
+class NoPty(Exception):
+    """No pseudo-terminal can be opened here (the reason is the message)."""
+
+
+def pty_reason() -> str | None:
+    """Why this benchmark cannot run here, or ``None`` if a pseudo-terminal opens."""
+    if os.name != "posix":
+        return f"pseudo-terminals need a POSIX system, this is {os.name!r}"
+    try:
+        import termios
+
+        master, slave = os.openpty()
+    except (ImportError, OSError) as error:
+        return f"no pseudo-terminal available: {error}"
+    if not hasattr(termios, "TIOCSWINSZ"):
+        return "this system cannot set a pseudo-terminal's size (no TIOCSWINSZ)"
+    os.close(master)
+    os.close(slave)
+    return None
+
+
+def screen_text(data: bytes) -> str:
+    """``data`` as text with every escape sequence replaced by one NUL separator."""
+    return _ESCAPES.sub("\x00", data.decode("utf-8", errors="replace"))
+
+
+def echo_pattern(value: str) -> Pattern[str]:
+    """Finds ``value`` drawn as one run of text in :func:`screen_text`'s output.
+
+    The run must start and end at an escape sequence or a space: the box draws
+    its value after the cursor moves there and before the cursor's styled cell
+    (or the padding, while the cursor blinks off), so a longer value that merely
+    contains ``value`` does not match.
+    """
+    return re.compile(r"[\x00 ]" + re.escape(value) + r"[\x00 ]")
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """The nearest-rank percentile: the smallest value with ``share`` of all at or below it."""
+    if not values:
+        raise ValueError("no values")
+    ordered = sorted(values)
+    rank = math.ceil(share * len(ordered) - 1e-9)  # 0.95 * 20 is 19, not 19.000000000000004
+    return ordered[min(max(rank, 1), len(ordered)) - 1]
+
+
+# --------------------------------------------------------------- /proc helpers
+def _stat_fields(pid: int) -> list[str] | None:
+    """Fields of ``/proc/PID/stat`` after the command name (state first), or ``None``."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            text = f.read().decode("ascii", errors="replace")
+    except OSError:
+        return None
+    return text.rsplit(")", 1)[1].split()
+
+
+def _group_pids(pgid: int) -> list[int]:
+    """Live (not zombie) processes of process group ``pgid``; empty without ``/proc``."""
+    found = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return found
+    for name in names:
+        if not name.isdigit():
+            continue
+        fields = _stat_fields(int(name))
+        if fields is not None and fields[0] != "Z" and int(fields[2]) == pgid:
+            found.append(int(name))
+    return sorted(found)
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether any process of group ``pgid`` still runs."""
+    if os.path.isdir("/proc"):
+        return bool(_group_pids(pgid))
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of ``pid`` so far, or ``None``."""
+    fields = _stat_fields(pid)
+    if fields is None:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# ------------------------------------------------------------------- the app
+class AppProcess:
+    """``python -m tui.cli ARGS`` (or ``command ARGS``) in a pseudo-terminal, its output read as it comes.
+
+    Everything the app writes is appended to :attr:`output`; :meth:`read`
+    returns when a chunk arrived (with the time it was read) or the timeout
+    passed.  The app runs in a new session, so it and the processes it starts
+    form one process group (:attr:`pid` is its id) that :meth:`quit` checks.
+    """
+
+    def __init__(self, args: Sequence[str], size: tuple[int, int] = SIZE,
+                 command: Sequence[str] | None = None) -> None:
+        import fcntl
+        import struct
+        import termios
+
+        self.args = tuple(args)
+        #: What runs the command line (another program can stand in, e.g. a profiling wrapper).
+        self.command = tuple(command) if command is not None else APP_COMMAND
+        self.output = bytearray()
+        self.eof = False
+        master, slave = os.openpty()
+        try:
+            columns, rows = size
+            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+            env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "TEXTUAL")}
+            env["TERM"] = "xterm-256color"
+            self.process = subprocess.Popen(
+                [*self.command, *self.args],
+                stdin=slave, stdout=slave, stderr=slave, env=env,
+                start_new_session=True, close_fds=True,
+            )
+        except BaseException:
+            os.close(master)
+            raise
+        finally:
+            os.close(slave)
+        self.master = master
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def read(self, timeout: float) -> float | None:
+        """Wait up to ``timeout`` s for output; the time it was read, or ``None``."""
+        if self.eof:
+            time.sleep(max(0.0, timeout))
+            return None
+        ready, _, _ = select.select([self.master], [], [], max(0.0, timeout))
+        if not ready:
+            return None
+        try:
+            data = os.read(self.master, 1 << 16)
+        except OSError:  # EIO: every process holding the terminal has closed it
+            data = b""
+        now = time.perf_counter()
+        if not data:
+            self.eof = True
+            return None
+        self.output += data
+        return now
+
+    def pump(self, seconds: float) -> None:
+        """Read whatever arrives for ``seconds``."""
+        deadline = time.perf_counter() + seconds
+        while (left := deadline - time.perf_counter()) > 0:
+            self.read(left)
+
+    def wait_for(self, text: str, timeout: float, start: int = 0) -> bool:
+        """Read until ``text`` is on screen (in the output from ``start``); whether it came."""
+        deadline = time.perf_counter() + timeout
+        while text not in screen_text(bytes(self.output[start:])):
+            left = deadline - time.perf_counter()
+            if left <= 0 or self.eof:
+                return False
+            self.read(min(left, 0.1))
+        return True
+
+    def write(self, data: bytes) -> float:
+        """Type ``data``; the time just before it was written."""
+        now = time.perf_counter()
+        os.write(self.master, data)
+        return now
+
+    def tail(self, characters: int = 400) -> str:
+        """The end of the screen text, escapes removed: for error messages."""
+        text = screen_text(bytes(self.output[-20000:])).replace("\x00", "")
+        return " ".join(text.split())[-characters:]
+
+    def quit(self, timeout: float = QUIT_TIMEOUT) -> tuple[int | None, list[str]]:
+        """ctrl+q, then wait for the app and its process group; kill what is left.
+
+        Returns the app's exit status (``None`` if it had to be killed) and what
+        had to be killed, described for the report (empty: everything exited).
+        """
+        killed: list[str] = []
+        status: int | None = None
+        if self.process.poll() is None and not self.eof:
+            try:
+                self.write(QUIT_KEY)
+            except OSError:
+                pass
+        deadline = time.perf_counter() + timeout
+        while self.process.poll() is None and time.perf_counter() < deadline:
+            self.read(min(0.05, max(0.0, deadline - time.perf_counter())))
+        if self.process.poll() is None:
+            killed.append(f"app (pid {self.pid})")
+            self.process.kill()
+            self.process.wait()
+        else:
+            status = self.process.returncode
+        while _group_alive(self.pid) and time.perf_counter() < deadline:
+            self.read(0.05)
+        leftover = _group_pids(self.pid)
+        if _group_alive(self.pid):
+            killed.append("processes of the app's group" + (f" {leftover}" if leftover else ""))
+            try:
+                os.killpg(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        os.close(self.master)
+        return status, killed
+
+    def kill(self) -> None:
+        """Kill the app's whole process group at once (after a failure)."""
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait()
+        try:
+            os.close(self.master)
+        except OSError:
+            pass
+
+
+# -------------------------------------------------------------------- a run
+@dataclass
+class KeyRun:
+    """One run: the latencies of ``presses`` keys typed into the app of ``game``."""
+
+    game: str
+    searching: bool
+    args: tuple[str, ...] = ()
+    #: Key-to-echo latencies in milliseconds, in the order typed.
+    latencies: list[float] = field(default_factory=list)
+    #: When each of those keys was written (``time.perf_counter``; on Linux the same
+    #: clock in every process, so a trace of the app can be lined up with them).
+    sent: list[float] = field(default_factory=list)
+    #: Keys whose echo did not come within :data:`ECHO_TIMEOUT`.
+    missed: int = 0
+    #: The engine panel's node counts during the timed keys, each change once.
+    nodes: list[str] = field(default_factory=list)
+    #: Whether the status showed a human's turn during the timed keys (the search ended).
+    search_ended: bool = False
+    #: Shares of one core used during the timed keys by the UI process and its children.
+    ui_cpu: float | None = None
+    search_cpu: float | None = None
+    #: The app's pid and the other processes of its group seen while it ran.
+    pids: list[int] = field(default_factory=list)
+    exit_status: int | None = None
+    #: What had to be killed at the end (empty: everything exited by itself).
+    killed: list[str] = field(default_factory=list)
+    #: Why the run failed, if it did.
+    error: str | None = None
+
+    @property
+    def median(self) -> float | None:
+        return percentile(self.latencies, 0.5) if self.latencies else None
+
+    @property
+    def p95(self) -> float | None:
+        return percentile(self.latencies, 0.95) if self.latencies else None
+
+    @property
+    def max(self) -> float | None:
+        return max(self.latencies) if self.latencies else None
+
+    @property
+    def engine_busy(self) -> bool:
+        """Whether the engine searched throughout the timed keys (the panel kept counting)."""
+        return self.searching and len(self.nodes) >= 2 and not self.search_ended
+
+    @property
+    def passed(self) -> bool | None:
+        """The verdict against the target (with a search only; ``None`` without numbers)."""
+        p95 = self.p95
+        return None if p95 is None else p95 < TARGET_P95_MS
+
+
+def _args(game: str, searching: bool) -> tuple[str, ...]:
+    first = SEARCH_SPEC if searching else "human"
+    return ("play", game, "--first", first, "--second", "human")
+
+
+def measure_keys(game: str, *, searching: bool, presses: int = PRESSES,
+                 settle: float = SETTLE, seed: int = 0, command: Sequence[str] | None = None) -> KeyRun:
+    """Start the app of ``game`` (an engine searching or not), time ``presses`` keys, quit.
+
+    ``command`` replaces :data:`APP_COMMAND` (e.g. a wrapper that traces the app).
+    """
+    reason = pty_reason()
+    if reason is not None:
+        raise NoPty(reason)
+    run = KeyRun(game, searching, _args(game, searching))
+    rng = random.Random(seed)
+    with _exit_on_termination():
+        app = AppProcess(run.args, command=command)
+        run.pids = [app.pid]
+        try:
+            _type_keys(app, run, presses, settle, rng)
+            run.exit_status, run.killed = app.quit()
+        except BaseException:
+            app.kill()  # Ctrl-C, SIGTERM or a bug: no stray app or search process
+            raise
+    return run
+
+
+@contextmanager
+def _exit_on_termination() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise ``SystemExit`` while the block runs (so it can clean up).
+
+    The app runs in a session of its own, without a controlling terminal: if
+    this process just died the app would keep running (and its search with it).
+    Outside the main thread signal handlers cannot be set: nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = {sig: signal.signal(sig, terminate) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _type_keys(app: AppProcess, run: KeyRun, presses: int, settle: float,
+               rng: random.Random) -> None:
+    """Wait for the app, type the keys and fill ``run`` in (``run.error`` if it went wrong)."""
+    ready = _THINKING if run.searching else _YOUR_TURN
+    if not app.wait_for(ready, START_TIMEOUT):
+        run.error = f"the app did not show {ready!r} within {START_TIMEOUT:g} s; screen: {app.tail()!r}"
+        return
+    app.pump(settle)
+    run.pids = [app.pid] + [pid for pid in _group_pids(app.pid) if pid != app.pid]
+
+    typed = 0  # characters in the box
+
+    def press() -> tuple[float, float | None]:
+        """Type the next character; when, and its latency in ms (``None``: no echo came)."""
+        nonlocal typed
+        if typed == CLEAR_AFTER:
+            app.write(CLEAR_KEY)
+            typed = 0
+            app.pump(rng.uniform(*GAP) + 0.1)
+        value = TYPED[:typed + 1]
+        pattern = echo_pattern(value)
+        start = len(app.output)
+        sent = app.write(value[-1].encode())
+        typed += 1
+        deadline = sent + ECHO_TIMEOUT
+        while (left := deadline - time.perf_counter()) > 0:
+            arrived = app.read(left)
+            if arrived is not None and pattern.search(screen_text(bytes(app.output[start:]))):
+                return sent, (arrived - sent) * 1000.0
+            if app.eof:
+                break
+        return sent, None
+
+    for _ in range(WARMUP):
+        press()
+        app.pump(rng.uniform(*GAP))
+    if typed:
+        app.write(CLEAR_KEY)
+        typed = 0
+        app.pump(rng.uniform(*GAP) + 0.1)
+
+    timed_from = len(app.output)
+    ui_before, search_before = _cpu(run.pids)
+    started = time.perf_counter()
+    misses = 0
+    for _ in range(presses):
+        sent, latency = press()
+        if latency is None:
+            run.missed += 1
+            misses += 1
+            if misses >= MAX_MISSES_IN_A_ROW or app.eof:
+                run.error = (f"{misses} keys in a row did not echo within {ECHO_TIMEOUT:g} s; "
+                             f"screen: {app.tail()!r}")
+                break
+        else:
+            misses = 0
+            run.latencies.append(latency)
+            run.sent.append(sent)
+        app.pump(rng.uniform(*GAP))
+    elapsed = time.perf_counter() - started
+    ui_after, search_after = _cpu(run.pids)
+    if ui_before is not None and ui_after is not None and elapsed > 0:
+        run.ui_cpu = (ui_after - ui_before) / elapsed
+    if search_before is not None and search_after is not None and elapsed > 0 and len(run.pids) > 1:
+        run.search_cpu = (search_after - search_before) / elapsed
+
+    shown = screen_text(bytes(app.output[timed_from:]))
+    for count in _NODES.findall(shown):
+        if not run.nodes or run.nodes[-1] != count:
+            run.nodes.append(count)
+    run.search_ended = run.searching and _YOUR_TURN in shown
+
+
+def _cpu(pids: Sequence[int]) -> tuple[float | None, float | None]:
+    """CPU seconds of the UI process (``pids[0]``) and of all the others together."""
+    ui = _cpu_seconds(pids[0])
+    others = [_cpu_seconds(pid) for pid in pids[1:]]
+    rest = None if any(c is None for c in others) else sum(c for c in others if c is not None)
+    return ui, rest
+
+
+# ------------------------------------------------------------------ the table
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def _engine(run: KeyRun) -> str:
+    if not run.searching:
+        return "none"
+    if run.search_ended:
+        return "[red]search ended during the keys[/]"
+    if len(run.nodes) < 2:
+        return "[red]panel did not tick[/]" + (f" (nodes {run.nodes[0]})" if run.nodes else "")
+    return f"nodes {run.nodes[0]}→{run.nodes[-1]}, {len(run.nodes)} updates"
+
+
+def _exit(run: KeyRun) -> str:
+    if run.killed:
+        return "[red]killed: " + "; ".join(run.killed) + "[/]"
+    return f"{len(run.pids)} of {len(run.pids)} exited"
+
+
+def _load() -> str:
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except (AttributeError, OSError):
+        return "-"
+
+
+def _verdict(run: KeyRun) -> str:
+    if not run.searching or run.passed is None:
+        return ""
+    return "[green]PASS[/]" if run.passed and run.engine_busy else "[red]MISS[/]"
+
+
+def run_keys_bench(games: Sequence[str], *, presses: int = PRESSES, quick: bool = False,
+                   seed: int = 0) -> list[KeyRun]:
+    """Measure each game with and without a search, print the table, return the runs."""
+    from rich.console import Console
+    from rich.table import Table
+
+    reason = pty_reason()
+    if reason is not None:
+        raise NoPty(reason)
+    console = Console(width=max(160, Console().width))
+    table = Table(
+        title=f"key press to echo in the app ({SIZE[0]}x{SIZE[1]} pty), milliseconds",
+        caption=f"with search: {SEARCH_SPEC} moves first and searches while a human types;  without: "
+                f"human vs human.  p95: nearest rank.  cpu: share of one core during the keys (search: "
+                f"the app's other processes).  verdict: p95 < {TARGET_P95_MS:g} ms while the engine searched",
+    )
+    for column in ("game", "run", "presses", "median", "p95", "max", "missed", "ui cpu",
+                   "search cpu", "engine during the keys", "at exit", "verdict"):
+        table.add_column(column, no_wrap=True, justify="right" if column in (
+            "presses", "median", "p95", "max", "missed", "ui cpu", "search cpu") else "left")
+    runs: list[KeyRun] = []
+    load_before = _load()
+    with console.status("measuring…") as status:
+        for name in games:
+            for searching in (True, False):
+                status.update(f"measuring {name} {'with' if searching else 'without'} a search")
+                run = measure_keys(name, searching=searching, presses=presses,
+                                   settle=QUICK_SETTLE if quick else SETTLE, seed=seed)
+                runs.append(run)
+                table.add_row(
+                    name, "with search" if searching else "without search", str(len(run.latencies)),
+                    _ms(run.median), _ms(run.p95), _ms(run.max), str(run.missed),
+                    _share(run.ui_cpu), _share(run.search_cpu), _engine(run), _exit(run), _verdict(run),
+                )
+            table.add_section()
+    console.print(table)
+    console.print(f"machine: {os.cpu_count()} CPUs; load average (1 min) {load_before} before, {_load()} "
+                  f"after (other work on the machine delays the app's frames)", markup=False, highlight=False)
+    for run in runs:
+        if run.error:
+            console.print(f"{run.game} {'with' if run.searching else 'without'} a search failed: "
+                          f"{run.error}", markup=False, highlight=False)
+    measured = [run for run in runs if run.searching and run.passed is not None]
+    if measured:
+        worst = max(measured, key=lambda run: run.p95 or 0.0)
+        met = all(run.passed and run.engine_busy for run in measured)
+        console.print(
+            f"verdict: p95 with a search {'<' if met else 'is not <'} {TARGET_P95_MS:g} ms in every game "
+            f"(worst: {worst.game}, {_ms(worst.p95)} ms) -- target {'met' if met else 'missed'}",
+            markup=False, highlight=False,
+        )
+    return runs
