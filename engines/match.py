@@ -80,6 +80,10 @@ _MATCH_KEYS = ("game", "a", "b", "games", "openings", "seed")
 _RESULTS = ("a", "b", "draw")
 #: Attempts at a random opening that does not end the game before giving up.
 _OPENING_TRIES = 1000
+#: Seconds a joblib worker waits for another game before it exits.
+IDLE_WORKER_TIMEOUT = 5
+#: Seconds to wait for a dask scheduler to answer.
+DASK_TIMEOUT = 10
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
 
@@ -243,37 +247,49 @@ def play_games(config: MatchConfig, indices: Sequence[int], *, jobs: int = 1,
 
     ``jobs == 1``: one after the other in this process.  ``jobs > 1``: over
     that many joblib (loky) worker processes.  ``dask``: on the
-    dask.distributed scheduler at that address (``jobs`` is then unused).
+    dask.distributed scheduler at that address (``jobs`` is then unused),
+    connected to before this returns (a :class:`MatchError` if it cannot be).
     Only the caller writes the records: one writer, no interleaving.
     """
     if dask is not None:
-        yield from _play_on_dask(config, indices, dask)
-    elif jobs <= 1 or len(indices) <= 1:
-        for index in indices:
-            yield play_game(config, index)
-    else:
-        from joblib import Parallel, delayed
+        return _play_on_dask(config, indices, _dask_client(dask))
+    if jobs <= 1 or len(indices) <= 1:
+        return (play_game(config, index) for index in indices)
+    from joblib import Parallel, delayed
 
-        parallel = Parallel(n_jobs=min(jobs, len(indices)), return_as="generator_unordered")
-        yield from parallel(delayed(play_game)(config, index) for index in indices)
+    # Idle workers exit after a few seconds: the workers of a killed run
+    # finish the game at hand and go instead of lingering for minutes.
+    parallel = Parallel(n_jobs=min(jobs, len(indices)), return_as="generator_unordered",
+                        idle_worker_timeout=IDLE_WORKER_TIMEOUT)
+    return parallel(delayed(play_game)(config, index) for index in indices)
 
 
-def _play_on_dask(config: MatchConfig, indices: Sequence[int], address: str) -> Iterator[dict[str, Any]]:
+def _dask_client(address: str) -> Any:
     try:
-        from distributed import Client, as_completed
+        from distributed import Client
     except ImportError:
         raise MatchError("--dask needs dask.distributed, which is not installed: "
                          "pip install 'tui-games[dask]'") from None
     try:
-        client = Client(address, timeout=10)
+        return Client(address, timeout=DASK_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as error:
         raise MatchError(f"--dask: no dask scheduler reachable at {address!r} "
                          f"({' '.join(str(error).split())[:120]})") from None
+
+
+def _play_on_dask(config: MatchConfig, indices: Sequence[int], client: Any) -> Iterator[dict[str, Any]]:
+    from distributed import as_completed
+
     with client:
         futures = [client.submit(play_game, config, index, pure=False) for index in indices]
         try:
             for future in as_completed(futures):
-                yield future.result()
+                try:
+                    record = future.result()
+                except Exception as error:  # raised on the worker: say which game, in one line
+                    raise MatchError(f"--dask: a worker failed a game: {type(error).__name__}: "
+                                     f"{' '.join(str(error).split())[:160]}") from None
+                yield record
         finally:
             client.cancel([future for future in futures if not future.done()])
 

@@ -452,11 +452,11 @@ def _cmd_match(args: argparse.Namespace) -> int:
         if note:
             print(f"{prog}: {note}", file=sys.stderr)
     records = results.records if results is not None else []
-    todo = missing_games(config, records)
+    games = play_games(config, missing_games(config, records), jobs=args.jobs, dask=args.dask)
     interrupted = False
     try:
         with MatchProgress(config.games, records) as progress:
-            for record in play_games(config, todo, jobs=args.jobs, dask=args.dask):
+            for record in games:
                 if results is not None:
                     results.append(record)
                 else:
