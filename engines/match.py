@@ -464,7 +464,9 @@ def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]
     denominator = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denominator
     half = z * math.sqrt(max(0.0, p * (1 - p) / n + z2 / (4 * n * n))) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if score <= 0 else max(0.0, centre - half)  # exact ends, not rounding errors
+    high = 1.0 if score >= n else min(1.0, centre + half)
+    return low, high
 
 
 def elo_difference(rate: float) -> float:
