@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import multiprocessing
 import os
 import random
 import time
@@ -185,6 +186,7 @@ def play_game(config: MatchConfig, index: int) -> dict[str, Any]:
     it needs comes from ``config`` and ``index``.
     """
     start = time.perf_counter()
+    _let_engines_spawn()
     pair = index // 2
     opening = random_opening(config.game, config.openings,
                              random.Random(derived_seed("opening", config.seed, pair)))
@@ -232,6 +234,18 @@ def play_game(config: MatchConfig, index: int) -> dict[str, Any]:
         "wall_s": round(time.perf_counter() - start, 4),
         "stats": totals,
     }
+
+
+def _let_engines_spawn() -> None:
+    """Make ``pvs:workers=N`` work inside a joblib worker.
+
+    Loky sets the worker's global start method to ``"loky"``, and a process
+    started there with the ``spawn`` context (as parallel engines are) is told
+    to use that method, which plain multiprocessing does not know: the child
+    dies at once.  Naming ``spawn`` as the global method fixes that.
+    """
+    if multiprocessing.get_start_method(allow_none=True) == "loky":
+        multiprocessing.set_start_method("spawn", force=True)
 
 
 def add_stats(totals: dict[str, Any], stats: dict[str, Any]) -> None:

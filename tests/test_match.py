@@ -186,6 +186,13 @@ def test_jobs_do_not_change_the_games(tmp_path: Path, capsys) -> None:
     assert records_by_index(one) == records_by_index(two)
 
 
+def test_parallel_engines_run_inside_joblib_workers(capsys) -> None:
+    """pvs:workers=N spawns processes from a loky worker (whose start method is 'loky')."""
+    code, stdout, _ = run(capsys, "match", "quixo", "--a", "pvs:workers=2,depth=2", "--b", "random",
+                          "--games", "2", "--openings", "2", "--jobs", "2", "--json")
+    assert code == 0 and json.loads(stdout)["games"] == 2
+
+
 def test_resume_plays_only_the_missing_games(tmp_path: Path, capsys) -> None:
     whole, broken = tmp_path / "whole.jsonl", tmp_path / "broken.jsonl"
     assert run(capsys, "match", *TINY, "--games", "6", "--out", str(whole))[0] == 0
