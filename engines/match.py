@@ -355,6 +355,9 @@ def read_results(path: str | Path) -> tuple[list[dict[str, Any]], int | None]:
         if last and not raw:
             break
         where = f"{path}:{number}"
+        if not raw.strip():  # a blank line (files joined by hand): nothing to read
+            offset += len(raw) + 1
+            continue
         try:
             record = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -374,6 +377,10 @@ def read_results(path: str | Path) -> tuple[list[dict[str, Any]], int | None]:
     return records, partial
 
 
+def _last_line_number(path: str | Path) -> int:
+    return Path(path).read_bytes().count(b"\n") + 1
+
+
 def read_results_files(paths: Sequence[str | Path]) -> tuple[list[dict[str, Any]], list[str]]:
     """The records of several results files (each file's in game order) and
     notes on cut-off last lines; the same game of the same match in two files
@@ -384,7 +391,7 @@ def read_results_files(paths: Sequence[str | Path]) -> tuple[list[dict[str, Any]
     for path in paths:
         found, partial = read_results(path)
         if partial is not None:
-            notes.append(f"{path}:{len(found) + 1}: ignored its cut-off last line "
+            notes.append(f"{path}:{_last_line_number(path)}: ignored its cut-off last line "
                          f"(a game being written when the run stopped)")
         for number, record in enumerate(found, 1):
             key = (json.dumps(record["match"], sort_keys=True), record["index"])
@@ -441,10 +448,10 @@ class ResultsFile:
         note = None
         newline_first = False
         if partial is not None:
+            note = (f"{path}: dropped its cut-off last line (line {_last_line_number(path)}, a game being "
+                    f"written when the run stopped); that game is played again")
             with open(path, "r+b") as handle:
                 handle.truncate(partial)
-            note = (f"{path}: dropped its cut-off last line (line {len(records) + 1}, a game being "
-                    f"written when the run stopped); that game is played again")
         else:
             newline_first = not path.read_bytes().endswith(b"\n")
         return cls(path, records, newline_first=newline_first), note

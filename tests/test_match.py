@@ -258,6 +258,9 @@ def test_a_malformed_results_file_is_named_and_left_untouched(tmp_path: Path, ca
     assert_usage_error(capsys, ["report", str(bad)], f"{bad}:2: not a game record")
     bad.write_text(lines[0] + lines[0])
     assert_usage_error(capsys, ["report", str(bad)], f"{bad}:2: game")
+    # Blank lines (files joined by hand) are no records and no errors.
+    bad.write_text(lines[0] + "\n  \n" + lines[1])
+    assert len(read_results(bad)[0]) == 2
     # A cut-off last line: report ignores it and says so.
     bad.write_text(lines[0] + lines[1][:30])
     code, stdout, stderr = run(capsys, "report", str(bad))
