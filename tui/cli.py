@@ -390,7 +390,7 @@ def _cmd_search(args: argparse.Namespace) -> int:
 
 def _default_text(option: Option) -> str:
     if option.default is None:
-        return "per game" if option.name in ("heuristic", "cut") else "none"
+        return "per game" if option.kind is str else "none"
     if option.kind is bool:
         return "on" if option.default else "off"
     return f"{option.default:g}" if option.kind is float else str(option.default)

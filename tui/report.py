@@ -22,6 +22,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from engines import STAT_NAMES
 from engines.match import MatchSummary, running_score
 
 __all__ = ["MatchProgress", "print_summaries", "summary_tables"]
@@ -95,8 +96,8 @@ def _seconds(value: float) -> str:
     return f"{value:.3f} s" if value < 10 else f"{value:,.1f} s"
 
 
-#: The cutoff counters, shown per move when a side has any.
-_CUTOFFS = ("h0_evals", "h0_pruned", "hl_evals", "hl_pruned", "hr_evals", "hr_pruned")
+#: The cutoff counters (SPEC section 4), shown per move when a side has any.
+_CUTOFFS = tuple(name for name in STAT_NAMES if name.startswith(("h0_", "hl_", "hr_")))
 
 
 def summary_tables(summary: MatchSummary) -> list[Any]:
