@@ -22,6 +22,7 @@ from .base import (
 )
 from .registry import ENGINE_NAMES, ENGINES, EngineInfo, create_engine, parse_engine_spec
 from .spec import EngineSpec, Option, SpecError
+from .stockfish import StockfishEngine  # importing it registers the 'stockfish' engine
 
 __all__ = [
     "ENGINES",
@@ -36,6 +37,7 @@ __all__ = [
     "Option",
     "SearchResult",
     "SpecError",
+    "StockfishEngine",
     "create_engine",
     "mate_in",
     "parse_engine_spec",

@@ -12,6 +12,10 @@ Commands (SPEC §7)::
     tui-games bench perft [--game GAME ...] [--quick]
     tui-games bench search [--game GAME ...] [--quick] [--sunfish PATH]
     tui-games bench keys [--game GAME ...] [--presses N] [--quick]
+    tui-games match GAME --a SPEC --b SPEC --games N [--jobs J] [--openings PLIES] [--seed S]
+                    [--out FILE.jsonl] [--resume] [--dask ADDRESS] [--json]
+    tui-games report FILE.jsonl [FILE.jsonl ...] [--json]
+    tui-games uci [--engine SPEC]
 
 Bad arguments, engine specs, positions and moves print one line on stderr and
 exit with status 2, never a traceback.  Only the app (no command, or
@@ -20,7 +24,9 @@ exit with status 2, never a traceback.  Only the app (no command, or
 Ctrl-C during ``search`` stops the search cleanly: the engine returns the best
 move of its last completed depth, which is printed as usual (with
 ``"interrupted": true`` in the JSON), and the command exits with status 130.
-A second Ctrl-C aborts at once.
+A second Ctrl-C aborts at once.  Ctrl-C during ``match`` keeps every finished
+game in the results file (``--resume`` plays the rest), prints the summary so
+far and exits with status 130.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator, NoReturn, Sequence
 
 from engines import ENGINES, STAT_NAMES, SpecError, create_engine
+from engines.match import MatchError
 from games import GAME_NAMES, Game, GameError, game_class, new_game
 from games.perft import divide, perft
 
@@ -81,6 +88,21 @@ def _depth(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"DEPTH must be at least 1, got {value}")
     return value
+
+
+def _whole(minimum: int):
+    """An argparse type: a whole number at least ``minimum``."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < minimum:
+            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text!r}")
+        return value
+
+    return convert
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -203,6 +225,47 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--quick", action="store_true",
                    help="one game, 20 presses (a smoke run, not a measurement)")
     b.set_defaults(run=_cmd_bench_keys)
+
+    p = sub.add_parser(
+        "match",
+        help="a tournament between two engines: many games, in parallel, resumable",
+        description="Engine A against engine B over N games.  Colours alternate; games 2k and 2k+1 "
+                    "start from the same random opening with colours swapped.  Each finished game is "
+                    "appended to --out as one JSON line; at the end, a summary table.  Everything but "
+                    "wall times is reproducible from --seed (for depth-limited engines).",
+    )
+    p.add_argument("game", type=_game_name, metavar="GAME")
+    p.add_argument("--a", required=True, metavar="SPEC", help="engine spec of agent A")
+    p.add_argument("--b", required=True, metavar="SPEC", help="engine spec of agent B")
+    p.add_argument("--games", type=_whole(1), required=True, metavar="N", help="games to play")
+    p.add_argument("--jobs", type=_whole(1), default=1, metavar="J",
+                   help="worker processes (joblib; default 1: in this process)")
+    p.add_argument("--openings", type=_whole(0), default=4, metavar="PLIES",
+                   help="random plies before the engines take over, the same for a pair of games "
+                        "(default 4)")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="seed of the openings and of the engines' tie-breaks (default 0)")
+    p.add_argument("--out", metavar="FILE.jsonl", help="append one JSON line per finished game here")
+    p.add_argument("--resume", action="store_true",
+                   help="play only the games missing from --out (same match arguments)")
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="play the games on this dask.distributed scheduler (extra 'tui-games[dask]')")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.set_defaults(run=_cmd_match)
+
+    p = sub.add_parser("report", help="the summary of 'match' results files",
+                       description="Summary tables of the games in results files written by "
+                                   "'tui-games match --out', one summary per pairing of engines.")
+    p.add_argument("files", nargs="+", metavar="FILE.jsonl")
+    p.add_argument("--json", action="store_true", help="one JSON object per pairing instead of tables")
+    p.set_defaults(run=_cmd_report)
+
+    p = sub.add_parser("uci", help="play chess as a UCI engine on stdin/stdout (for chess GUIs)",
+                       description="A UCI chess engine on standard input and output.  The engine "
+                                   "can be changed with 'setoption name Engine value SPEC'.")
+    p.add_argument("--engine", default=DEFAULT_ENGINE, metavar="SPEC",
+                   help=f"engine spec (default {DEFAULT_ENGINE!r})")
+    p.set_defaults(run=_cmd_uci)
     return parser
 
 
@@ -450,6 +513,75 @@ def _cmd_bench_keys(args: argparse.Namespace) -> int:
     return 1 if any(run.error or run.killed for run in runs) else 0
 
 
+def _cmd_match(args: argparse.Namespace) -> int:
+    from engines.match import MatchConfig, ResultsFile, missing_games, play_games
+
+    from .report import MatchProgress
+
+    prog = f"{PROG} match"
+    if args.resume and args.out is None:
+        raise UsageError(prog, "--resume needs --out FILE.jsonl, the results file to finish")
+    if args.dask is not None and args.jobs != 1:
+        raise UsageError(prog, "--jobs and --dask exclude each other (the dask cluster has its own workers)")
+    config = MatchConfig.create(args.game, args.a, args.b, args.games, args.openings, args.seed)
+    results = None
+    if args.out is not None:
+        results, note = ResultsFile.open(args.out, config, resume=args.resume)
+        if note:
+            print(f"{prog}: {note}", file=sys.stderr)
+    records = results.records if results is not None else []
+    games = play_games(config, missing_games(config, records), jobs=args.jobs, dask=args.dask)
+    interrupted = False
+    try:
+        with MatchProgress(config.games, records) as progress:
+            for record in games:
+                if results is not None:
+                    results.append(record)
+                else:
+                    records.append(record)
+                progress.advance(record)
+    except KeyboardInterrupt:
+        interrupted = True
+    _print_summaries(sorted(records, key=lambda record: record["index"]), args.json)
+    if interrupted:
+        where = (f"; they are in {args.out}: run the same command with --resume to play the rest"
+                 if args.out else "")
+        print(f"{prog}: interrupted after {len(records)} of {config.games} games{where}", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _print_summaries(records: list[dict[str, Any]], as_json: bool) -> None:
+    from engines.match import summarize
+
+    from .report import print_summaries
+
+    summaries = summarize(records)
+    if as_json:
+        for summary in summaries:
+            print(json.dumps(summary.to_dict()))
+    else:
+        print_summaries(summaries)
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from engines.match import read_results_files
+
+    records, notes = read_results_files(args.files)
+    for note in notes:
+        print(f"{PROG} report: {note}", file=sys.stderr)
+    if not records:
+        raise UsageError(f"{PROG} report", f"no finished games in {', '.join(args.files)}")
+    _print_summaries(records, args.json)
+    return 0
+
+
+def _cmd_uci(args: argparse.Namespace) -> int:
+    from .uci import run_uci
+
+    return run_uci(args.engine)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (also used as the console script)."""
     parser = build_parser()
@@ -461,7 +593,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"{exc.prog}: error: {exc}", file=sys.stderr)
         return 2
-    except (GameError, SpecError) as exc:
+    except (GameError, SpecError, MatchError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

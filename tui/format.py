@@ -35,7 +35,7 @@ def count_text(value: float) -> str:
 def default_text(option: Option) -> str:
     """An engine option's default as a user would type it (``on``, ``1``, ``per game``)."""
     if option.default is None:
-        return "per game" if option.kind is str else "none"
+        return "per game" if option.name in ("heuristic", "cut") else "none"
     if option.kind is bool:
         return "on" if option.default else "off"
     return f"{option.default:g}" if option.kind is float else str(option.default)

@@ -1,0 +1,204 @@
+"""``tui-games uci``: driven by python-chess's UCI client, and line by line in-process."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+import chess
+import chess.engine
+import pytest
+
+from tui.uci import UciServer, time_for_move
+
+ROOT = Path(__file__).resolve().parent.parent
+MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # Ra8#
+
+
+def uci_command(*extra: str) -> list[str]:
+    return [sys.executable, "-m", "tui.cli", "uci", *extra]
+
+
+def uci_env() -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+@pytest.fixture
+def engine():
+    process = chess.engine.SimpleEngine.popen_uci(uci_command("--engine", "pvs:time=0.2"), env=uci_env(),
+                                                  timeout=30)
+    yield process
+    process.quit()
+
+
+class Session:
+    """An in-process UCI session: send lines, read what came back since the last read."""
+
+    def __init__(self, spec: str = "alphabeta:depth=2") -> None:
+        self.out = io.StringIO()
+        self.server = UciServer(spec, self.out)
+        self.seen = 0
+
+    def _new_lines(self) -> list[str]:
+        text = self.out.getvalue()
+        new, self.seen = text[self.seen:], len(text)
+        return new.splitlines()
+
+    def __call__(self, *lines: str) -> list[str]:
+        for line in lines:
+            self.server.handle(line)
+        return self._new_lines()
+
+    def wait(self) -> list[str]:
+        """Wait for the search under way to end; what came since the last read."""
+        thread = self.server.thread
+        if thread is not None:
+            thread.join(30)
+        return self._new_lines()
+
+
+def test_identifies_itself_and_its_engine_option(engine) -> None:
+    assert engine.id["name"] == "tui-games (pvs:time=0.2)"
+    assert engine.options["Engine"].default == "pvs:time=0.2"
+
+
+def test_plays_legal_moves_through_a_game(engine) -> None:
+    board = chess.Board()
+    for _ in range(6):
+        result = engine.play(board, chess.engine.Limit(time=0.1))
+        assert result.move in board.legal_moves
+        board.push(result.move)
+
+
+def test_analyse_to_a_depth_reports_the_statistics(engine) -> None:
+    info = engine.analyse(chess.Board(), chess.engine.Limit(depth=3))
+    assert info["depth"] == 3 and info["seldepth"] >= 3
+    assert info["nodes"] > 0 and "nps" in info and "time" in info
+    assert isinstance(info["score"].relative, chess.engine.Cp)
+    assert len(info["pv"]) >= 1 and info["pv"][0] in chess.Board().legal_moves
+
+
+def test_finds_a_mate_in_one(engine) -> None:
+    board = chess.Board(MATE_IN_ONE)
+    info = engine.analyse(board, chess.engine.Limit(depth=3))
+    assert info["score"].relative == chess.engine.Mate(1)
+    assert info["pv"][0] == chess.Move.from_uci("a1a8")
+    assert engine.play(board, chess.engine.Limit(time=0.2)).move == chess.Move.from_uci("a1a8")
+
+
+def test_the_mated_side_sees_negative_mate(engine) -> None:
+    board = chess.Board("k7/8/1K6/8/8/8/8/7R b - - 0 1")  # Kb8 is forced, then Rh8#
+    info = engine.analyse(board, chess.engine.Limit(depth=3))
+    assert info["score"].relative == chess.engine.Mate(-1)
+
+
+def test_the_clock_limits_the_time_used(engine) -> None:
+    start = time.monotonic()
+    result = engine.play(chess.Board(), chess.engine.Limit(white_clock=3, black_clock=3, white_inc=0, black_inc=0))
+    assert result.move in chess.Board().legal_moves
+    assert time.monotonic() - start < 3  # a tenth of the clock, not all of it
+
+
+def test_setoption_engine_switches_and_a_bad_spec_keeps_the_previous(engine) -> None:
+    engine.configure({"Engine": "alphabeta:depth=1"})
+    assert engine.analyse(chess.Board(), chess.engine.Limit(depth=1))["depth"] == 1
+    engine.configure({"Engine": "no-such-engine"})
+    info = engine.analyse(chess.Board(), chess.engine.Limit(nodes=200))
+    assert info["pv"][0] in chess.Board().legal_moves
+
+
+def test_infinite_analysis_runs_until_stopped(engine) -> None:
+    board = chess.Board()
+    with engine.analysis(board) as analysis:
+        for info in analysis:
+            if info.get("depth", 0) >= 2:
+                break
+        start = time.monotonic()
+        analysis.stop()
+        best = analysis.wait()
+    assert best.move in board.legal_moves
+    assert time.monotonic() - start < 2
+
+
+# ------------------------------------------------------------ in-process lines
+def test_uci_handshake_and_isready() -> None:
+    session = Session()
+    assert session("uci") == [
+        "id name tui-games (alphabeta:depth=2)", "id author tui-games developers",
+        "option name Engine type string default alphabeta:depth=2", "uciok",
+    ]
+    assert session("isready") == ["readyok"]
+
+
+def test_bad_input_is_answered_with_info_strings() -> None:
+    session = Session()
+    assert session("setoption name Engine value pvs:depth=0")[0].startswith(
+        "info string error: pvs: option depth must be")
+    assert session.server.spec == "alphabeta:depth=2"
+    assert "unknown option" in session("setoption name Hash value 16")[0]
+    assert "error: bad FEN" in session("position fen not a fen")[0]
+    lines = session("position startpos moves e2e4 e2e4")
+    assert "illegal move 'e2e4'" in lines[0]
+    assert session.server.game.ply == 1  # the position stops before the bad move
+    assert session("frobnicate", "debug on", "") == []  # unknown commands are ignored
+
+
+def test_go_infinite_waits_for_stop_and_bestmove_comes_after() -> None:
+    session = Session("alphabeta:depth=1")
+    session("position fen " + MATE_IN_ONE, "go infinite")
+    time.sleep(0.3)  # the search ends at once (a mate in one) but may not answer before 'stop'
+    assert not any(line.startswith("bestmove") for line in session.out.getvalue().splitlines())
+    lines = session("stop")
+    assert lines[-1].startswith("bestmove a1a8")
+
+
+def test_go_depth_in_a_game_over_position_answers_a_null_move() -> None:
+    session = Session()
+    lines = session("position fen R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1", "go depth 2") + session.wait()
+    assert lines[-1] == "bestmove 0000"
+    assert any("game is over" in line for line in lines)
+
+
+def test_go_searchmoves_restricts_the_root() -> None:
+    session = Session("alphabeta:depth=2")
+    lines = session("position startpos", "go depth 2 searchmoves a2a3 h2h3") + session.wait()
+    assert lines[-1].split()[1] in ("a2a3", "h2h3")
+
+
+def test_a_repetition_nobody_claimed_still_gets_a_move() -> None:
+    session = Session("alphabeta:depth=1")
+    lines = session("position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8", "go depth 1")
+    lines += session.wait()
+    assert lines[-1].startswith("bestmove ") and lines[-1] != "bestmove 0000"
+
+
+def test_quit_stops_a_running_search() -> None:
+    session = Session("pvs:time=30")
+    session("position startpos", "go infinite")
+    thread = session.server.thread
+    done = threading.Event()
+
+    def quit_() -> None:
+        session.server.handle("quit")
+        done.set()
+
+    threading.Thread(target=quit_).start()
+    assert done.wait(5) and thread is not None and not thread.is_alive()
+
+
+@pytest.mark.parametrize(
+    ("remaining", "increment", "to_go", "low", "high"),
+    [
+        (60_000, 0, None, 1.9, 2.0),       # a thirtieth of a minute, less the margin
+        (60_000, 1_000, None, 2.7, 2.8),   # plus 80% of the increment
+        (10_000, 0, 5, 1.9, 2.0),          # over the moves to go
+        (1_000, 0, 1, 0.8, 0.9),           # the last move before the time control: most of it
+        (100, 5_000, None, 0.01, 0.01),    # never more than half the clock; at least 10 ms
+    ],
+)
+def test_time_for_move(remaining: int, increment: int, to_go: int | None, low: float, high: float) -> None:
+    assert low <= time_for_move(remaining, increment, to_go) <= high

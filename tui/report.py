@@ -1,0 +1,174 @@
+"""Tournament output with rich: the progress bar of a running match and its summary tables.
+
+``tui-games match`` and ``tui-games report`` share :func:`print_summaries`,
+so a summary printed from files is the one printed at the end of the run.
+The progress bar goes to stderr, the tables to stdout.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any, Iterable, Sequence, TextIO
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from engines import STAT_NAMES
+from engines.match import MatchSummary, running_score
+
+__all__ = ["MatchProgress", "print_summaries", "summary_tables"]
+
+#: Width used when the output is not a terminal (files, pipes, tests).
+PLAIN_WIDTH = 120
+
+
+def _console(file: TextIO) -> Console:
+    console = Console(file=file, highlight=False)
+    if not console.is_terminal:
+        console = Console(file=file, highlight=False, width=PLAIN_WIDTH)
+    return console
+
+
+def _score_text(a: float, b: float) -> str:
+    return f"A {a:g} – B {b:g}"
+
+
+class MatchProgress:
+    """A progress bar on stderr: games done of the total, elapsed time, ETA and
+    the running score.  Use as a context manager; :meth:`advance` per game."""
+
+    def __init__(self, total: int, done: Sequence[dict[str, Any]], *, file: TextIO | None = None) -> None:
+        self.points = list(running_score(done))
+        self.progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[score]}"),
+            TextColumn("elapsed"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=_console(file if file is not None else sys.stderr),
+        )
+        self.task = self.progress.add_task("games", total=total, completed=len(done),
+                                           score=_score_text(*self.points))
+
+    def __enter__(self) -> MatchProgress:
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.stop()
+
+    def advance(self, record: dict[str, Any]) -> None:
+        a, b = running_score([record])
+        self.points[0] += a
+        self.points[1] += b
+        self.progress.update(self.task, advance=1, score=_score_text(*self.points))
+
+
+def _percent(rate: float) -> str:
+    return f"{100 * rate:.1f}%"
+
+
+def _elo(value: float) -> str:
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.0f}"
+
+
+def _number(value: float) -> str:
+    if value >= 100:
+        return f"{value:,.0f}"
+    return f"{value:,.1f}"
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.3f} s" if value < 10 else f"{value:,.1f} s"
+
+
+#: The cutoff counters (SPEC section 4), shown per move when a side has any.
+_CUTOFFS = tuple(name for name in STAT_NAMES if name.startswith(("h0_", "hl_", "hr_")))
+
+
+def summary_tables(summary: MatchSummary) -> list[Any]:
+    """The renderables of one summary: results, cost per move, colours and reasons."""
+    a, b = summary.a, summary.b
+    title = (f"{summary.game}: A {a.spec} vs B {b.spec} -- {summary.games} game"
+             f"{'s' if summary.games != 1 else ''}"
+             + (f" of {summary.planned}" if summary.planned > summary.games else ""))
+    results = Table(title=title, title_justify="left")
+    for column in ("agent", "spec"):
+        results.add_column(column)
+    for column in ("W", "D", "L", "score", "score % [95% CI]", "Elo [95% CI]"):
+        results.add_column(column, justify="right")
+    low, high = summary.interval
+    elo_low, elo_high = summary.elo_interval
+    rates = {
+        "a": (summary.score, low, high, summary.elo, elo_low, elo_high),
+        "b": (1 - summary.score, 1 - high, 1 - low, -summary.elo, -elo_high, -elo_low),
+    }
+    for side in (a, b):
+        rate, lo, hi, elo, elo_lo, elo_hi = rates[side.agent]
+        results.add_row(
+            side.agent.upper(), side.spec, str(side.wins), str(side.draws), str(side.losses),
+            f"{side.points:g}", f"{_percent(rate)} [{_percent(lo)}, {_percent(hi)}]",
+            f"{_elo(elo)} [{_elo(elo_lo)}, {_elo(elo_hi)}]",
+        )
+
+    cost = Table(title="per move (averages)", title_justify="left")
+    cost.add_column("agent")
+    columns = ["moves", "time", "nodes", "evals", "prunes", "tt hits", "depth"]
+    cutoffs = [name for name in _CUTOFFS if a.totals[name] or b.totals[name]]
+    columns += [name.replace("_", " ") for name in cutoffs]
+    for column in columns:
+        cost.add_column(column, justify="right")
+    for side in (a, b):
+        cost.add_row(
+            side.agent.upper(), str(side.totals["moves"]), _seconds(side.per_move("time_s")),
+            *(_number(side.per_move(name)) for name in ("nodes", "evals", "prunes", "tt_hits")),
+            f"{side.per_move('depth'):.1f}",
+            *(_number(side.per_move(name)) for name in cutoffs),
+        )
+
+    colours = Table(title="by colour (W-D-L)", title_justify="left")
+    colours.add_column("agent")
+    colours.add_column("moving first", justify="right")
+    colours.add_column("moving second", justify="right")
+    for side in (a, b):
+        colours.add_row(side.agent.upper(), _wdl(side.first), _wdl(side.second))
+
+    reasons = Table(title="how the games ended", title_justify="left")
+    reasons.add_column("reason")
+    for column in ("A wins", "B wins", "draws", "total"):
+        reasons.add_column(column, justify="right")
+    for reason, counts in sorted(summary.reasons.items(), key=lambda item: -sum(item[1].values())):
+        reasons.add_row(reason, str(counts["a"]), str(counts["b"]), str(counts["draw"]),
+                        str(sum(counts.values())))
+    average = summary.plies / summary.games if summary.games else 0
+    footer = (f"{average:.1f} plies a game after the opening; {summary.wall_s:,.1f} s of game time "
+              f"in all (summed over games, not elapsed)")
+    return [results, cost, colours, reasons, footer]
+
+
+def _wdl(counts: Sequence[int]) -> str:
+    return "-".join(str(count) for count in counts)
+
+
+def print_summaries(summaries: Iterable[MatchSummary], *, file: TextIO | None = None) -> None:
+    """Print the summary tables of each pairing on ``file`` (stdout)."""
+    console = _console(file if file is not None else sys.stdout)
+    for number, summary in enumerate(summaries):
+        if number:
+            console.print()
+        for renderable in summary_tables(summary):
+            console.print(renderable)

@@ -1,0 +1,300 @@
+"""``tui-games uci``: our chess engines over the Universal Chess Interface.
+
+Commands read from stdin, one per line: ``uci``, ``isready``, ``ucinewgame``,
+``position startpos|fen FEN [moves M ...]``, ``go`` with ``depth``, ``nodes``,
+``movetime``, ``wtime``/``btime``/``winc``/``binc``/``movestogo``,
+``infinite`` and ``searchmoves``, ``stop``, ``quit`` and
+``setoption name Engine value SPEC`` (any engine spec of ``tui-games
+engines``; a bad one is answered with ``info string error ...`` and the
+previous engine stays).  Unknown commands are ignored, as UCI asks.
+
+The search runs in a thread with a stop event, so ``stop``, ``isready`` and
+``quit`` are answered while it thinks.  ``info`` lines (depth, seldepth,
+nodes, nps, time, score in centipawns or mate in moves, PV in long algebraic
+notation) follow the engine's live statistics, about ten a second.
+
+Time from the clock: the remaining time over the moves to go (30 when not
+given) plus 80% of the increment, at most half the remaining time (90% with
+one move to go), less a 50 ms safety margin.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Any, Iterable, TextIO
+
+import chess
+
+from engines import Engine, GameOverError, Limits, SpecError, create_engine
+from games import GameError
+from games.chess_game import ChessGame
+
+__all__ = ["UciServer", "run_uci", "time_for_move"]
+
+#: Seconds kept back from every clock-derived budget (process and pipe latency).
+SAFETY_MARGIN = 0.05
+#: Moves the remaining time is spread over when the GUI does not say.
+DEFAULT_MOVES_TO_GO = 30
+#: Share of the increment spent on top of the base budget.
+INCREMENT_SHARE = 0.8
+#: A budget no search reaches: ``go infinite`` (iterative deepening until ``stop``).
+FOREVER = 1e9
+#: Moves that claimable draws make final: a GUI may still ask for a move there.
+_CLAIMABLE = ("threefold repetition", "fifty-move rule")
+
+
+def time_for_move(remaining_ms: float, increment_ms: float = 0, moves_to_go: int | None = None) -> float:
+    """Seconds to think with ``remaining_ms`` on the clock (never below 10 ms)."""
+    remaining = max(0.0, remaining_ms) / 1000
+    increment = max(0.0, increment_ms) / 1000
+    horizon = moves_to_go if moves_to_go and moves_to_go > 0 else DEFAULT_MOVES_TO_GO
+    budget = remaining / horizon + INCREMENT_SHARE * increment
+    budget = min(budget, remaining * (0.9 if horizon == 1 else 0.5))
+    return max(0.01, budget - SAFETY_MARGIN)
+
+
+class UciServer:
+    """One UCI session: the position, the engine and the search thread."""
+
+    def __init__(self, spec: str, out: TextIO | None = None) -> None:
+        self.out = out if out is not None else sys.stdout
+        self.lock = threading.Lock()
+        self.spec = spec
+        self.engine: Engine = create_engine(spec, ChessGame)
+        self.game = ChessGame()
+        self.thread: threading.Thread | None = None
+        self.stop_event = threading.Event()
+
+    # ------------------------------------------------------------------ output
+    def send(self, line: str) -> None:
+        with self.lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    # ---------------------------------------------------------------- commands
+    def handle(self, line: str) -> bool:
+        """Carry out one command line; ``False`` after ``quit``."""
+        tokens = line.split()
+        if not tokens:
+            return True
+        command, args = tokens[0], tokens[1:]
+        if command == "quit":
+            self.finish_search()
+            return False
+        if command == "uci":
+            self.send(f"id name tui-games ({self.spec})")
+            self.send("id author tui-games developers")
+            self.send(f"option name Engine type string default {self.spec}")
+            self.send("uciok")
+        elif command == "isready":
+            self.send("readyok")
+        elif command == "ucinewgame":
+            self.finish_search()
+            self._replace_engine(self.spec)
+            self.game = ChessGame()
+        elif command == "setoption":
+            self._setoption(args)
+        elif command == "position":
+            self.finish_search()
+            self._position(args)
+        elif command == "go":
+            self.finish_search()
+            self._go(args)
+        elif command == "stop":
+            self.finish_search()
+        # debug, register, ponderhit and anything unknown: ignored (UCI says so).
+        return True
+
+    def _replace_engine(self, spec: str) -> None:
+        engine = create_engine(spec, ChessGame)
+        self.engine.close()
+        self.engine = engine
+        self.spec = spec
+
+    def _setoption(self, args: list[str]) -> None:
+        text = " ".join(args)
+        name, _, value = text.partition(" value ")
+        name = name.removeprefix("name").strip()
+        if name.lower() != "engine":
+            self.send(f"info string unknown option {name!r}; the only option is Engine")
+            return
+        self.finish_search()
+        try:
+            self._replace_engine(value.strip())
+        except (SpecError, GameError) as error:
+            self.send(f"info string error: {error}; still {self.spec}")
+
+    def _position(self, args: list[str]) -> None:
+        if not args:
+            return
+        if "moves" in args:
+            at = args.index("moves")
+            where, moves = args[:at], args[at + 1:]
+        else:
+            where, moves = args, []
+        try:
+            if where[0] == "startpos":
+                game = ChessGame()
+            elif where[0] == "fen":
+                game = ChessGame.from_text(" ".join(where[1:]))
+            else:
+                self.send(f"info string error: expected 'position startpos' or 'position fen FEN', "
+                          f"got {' '.join(where)[:60]!r}")
+                return
+        except GameError as error:
+            self.send(f"info string error: {error}")
+            return
+        for text in moves:
+            try:
+                move = chess.Move.from_uci(text)
+            except ValueError:
+                move = None
+            if move is None or not game.board.is_legal(move):
+                self.send(f"info string error: illegal move {text!r} in {game.to_text()}; "
+                          f"the position stops before it")
+                break
+            game.play(move)
+        self.game = game
+
+    def _limits(self, args: list[str]) -> tuple[Limits | None, list[chess.Move] | None, bool]:
+        """The limits ``go`` asks for (``None``: the engine's own), the
+        ``searchmoves`` and whether it is ``infinite``."""
+        values: dict[str, int] = {}
+        searchmoves: list[chess.Move] = []
+        infinite = False
+        i = 0
+        while i < len(args):
+            word = args[i]
+            if word in ("infinite", "ponder"):
+                infinite = True
+            elif word == "searchmoves":
+                i += 1
+                while i < len(args):
+                    try:
+                        searchmoves.append(chess.Move.from_uci(args[i]))
+                    except ValueError:
+                        break
+                    i += 1
+                continue
+            elif i + 1 < len(args):
+                try:
+                    values[word] = int(args[i + 1])
+                    i += 1
+                except ValueError:
+                    pass
+            i += 1
+        moves = searchmoves or None
+        if infinite:
+            return Limits(time=FOREVER), moves, True
+        white = self.game.board.turn == chess.WHITE
+        clock = values.get("wtime" if white else "btime")
+        increment = values.get("winc" if white else "binc", 0)
+        depth = values.get("depth")
+        if "mate" in values and depth is None:
+            depth = 2 * values["mate"] - 1
+        seconds: float | None = None
+        if "movetime" in values:
+            seconds = max(0.01, values["movetime"] / 1000 - SAFETY_MARGIN)
+        elif clock is not None:
+            seconds = time_for_move(clock, increment, values.get("movestogo"))
+        nodes = values.get("nodes")
+        if depth is None and seconds is None and nodes is None:
+            return None, moves, False
+        return Limits(depth=depth if depth is None else max(1, depth), time=seconds,
+                      nodes=nodes if nodes is None else max(1, nodes)), moves, False
+
+    def _go(self, args: list[str]) -> None:
+        limits, moves, infinite = self._limits(args)
+        game = self.game.copy()
+        outcome = game.outcome()
+        if outcome is not None and outcome.reason in _CLAIMABLE:
+            game.claim_draws = False  # nobody claimed it: play on
+        legal = set(game.legal_moves())
+        if moves is not None:
+            moves = [move for move in moves if move in legal] or None
+        stop = self.stop_event = threading.Event()
+        engine = self.engine
+        root = game.board.copy(stack=False)
+
+        def on_info(stats: dict[str, Any]) -> None:
+            self.send(info_line(stats, root))
+
+        def search() -> None:
+            try:
+                result = engine.search(game, limits, stop=stop, on_info=on_info, moves=moves)
+            except GameOverError as error:
+                self.send(f"info string {error}")
+                if infinite:
+                    stop.wait()
+                self.send("bestmove 0000")
+                return
+            except Exception as error:  # pragma: no cover - a bug: say so, keep the GUI going
+                self.send(f"info string error: {type(error).__name__}: {error}")
+                self.send("bestmove 0000")
+                return
+            self.send(info_line(result.stats, root))
+            if infinite:
+                stop.wait()  # UCI: no bestmove before 'stop' in infinite mode
+            line = f"bestmove {result.move.uci()}"
+            if len(result.pv) > 1 and result.pv[0] == result.move:
+                line += f" ponder {result.pv[1].uci()}"
+            self.send(line)
+
+        self.thread = threading.Thread(target=search, name="uci-search", daemon=True)
+        self.thread.start()
+
+    def finish_search(self) -> None:
+        """Stop a running search and wait for its ``bestmove``."""
+        if self.thread is not None:
+            self.stop_event.set()
+            self.thread.join()
+            self.thread = None
+
+    def run(self, lines: Iterable[str]) -> int:
+        try:
+            for line in lines:
+                if not self.handle(line):
+                    break
+        finally:
+            self.finish_search()
+            self.engine.close()
+        return 0
+
+
+def info_line(stats: dict[str, Any], root: chess.Board) -> str:
+    """A UCI ``info`` line from engine statistics; the PV (SAN texts from
+    ``root``) goes out in long algebraic notation."""
+    parts = ["info"]
+    depth = int(stats.get("depth") or 0)
+    if depth:
+        parts += ["depth", str(depth), "seldepth", str(max(depth, int(stats.get("seldepth") or 0)))]
+    parts += ["nodes", str(stats.get("nodes", 0)), "nps", str(stats.get("nps", 0)),
+              "time", str(int(1000 * float(stats.get("time_s") or 0)))]
+    if depth:
+        mate = stats.get("mate")
+        parts += ["score", "mate", str(mate)] if mate is not None else ["score", "cp", str(stats.get("score", 0))]
+        pv = uci_line(root, stats.get("pv") or [])
+        if pv:
+            parts += ["pv", *pv]
+    return " ".join(parts)
+
+
+def uci_line(root: chess.Board, line: Iterable[str]) -> list[str]:
+    """SAN moves from ``root`` in UCI notation (up to the first that does not parse)."""
+    board = root.copy(stack=False)
+    moves = []
+    for san in line:
+        try:
+            move = board.parse_san(san)
+        except ValueError:
+            break
+        moves.append(move.uci())
+        board.push(move)
+    return moves
+
+
+def run_uci(spec: str, lines: Iterable[str] | None = None, out: TextIO | None = None) -> int:
+    """Serve UCI on stdin/stdout (or ``lines``/``out``) with engine ``spec``."""
+    server = UciServer(spec, out)
+    return server.run(sys.stdin if lines is None else lines)
