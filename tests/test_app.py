@@ -346,3 +346,15 @@ def test_play_refuses_bad_arguments_in_one_line(capsys, monkeypatch, argv, needl
 
     monkeypatch.setattr(tui.cli, "run_app", lambda *a, **k: pytest.fail("the app must not open"))
     assert_usage_error(capsys, argv, needle)
+
+
+async def test_what_is_typed_while_the_engine_thinks_is_suggested_from_the_next_position() -> None:
+    app = make_app("chess", "human", "pvs:time=1")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await type_move(pilot, "e4")
+        assert screen.request is not None
+        await pilot.press("N", "f")  # Black's Nf6 must not be offered to White
+        assert screen.move_input._suggestion == ""
+        await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's reply")
+        assert screen.move_input.value == "Nf" and screen.move_input._suggestion == "Nf3"

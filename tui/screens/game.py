@@ -139,7 +139,9 @@ class GameScreen(Screen):
         self.board.show(self.game)
         first_mover = self._first_mover()
         self.query_one(MoveList).show_moves(self.moves, first_mover)
-        self.move_input.set_moves([] if self.game.outcome() else self.game.legal_move_texts())
+        # Suggestions only on a human's turn: while an engine thinks, what you type is your next move.
+        human_to_move = self.game.outcome() is None and self.setup.is_human(self.game.turn)
+        self.move_input.set_moves(self.game.legal_move_texts() if human_to_move else [])
         self.update_status()
 
     def _first_mover(self) -> int:

@@ -49,5 +49,10 @@ class MoveInput(Input):
                          select_on_focus=False)
 
     def set_moves(self, moves: Sequence[str]) -> None:
-        """The legal moves of the position (texts), for suggestions."""
+        """The legal moves of the position (texts), for suggestions.
+
+        What is already typed gets the suggestion of the new position at once
+        (Input only asks its suggester when the value changes).
+        """
         self._suggester.moves = list(moves)
+        self._suggestion = self._suggester.suggest(self.value) or ""
