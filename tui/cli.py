@@ -117,6 +117,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
+    def add_game_filter(b: argparse.ArgumentParser) -> None:
+        b.add_argument(
+            "--game", dest="games", action="append", type=_game_name, metavar="GAME",
+            help="only this game (repeatable; default: all)",
+        )
+
     def add_position(p: argparse.ArgumentParser) -> None:
         p.add_argument(
             "--position",
@@ -193,20 +199,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="benchmarks (speed, reported against reference implementations)")
     bench_sub = p.add_subparsers(dest="bench", metavar="WHAT", parser_class=_Parser, required=True)
     b = bench_sub.add_parser("perft", help="perft leaves/s per game beside reference implementations")
-    b.add_argument(
-        "--game", dest="games", action="append", type=_game_name, metavar="GAME",
-        help="only this game (repeatable; default: all)",
-    )
+    add_game_filter(b)
     b.add_argument("--quick", action="store_true", help="smaller depths (a smoke run, not a measurement)")
     b.add_argument("--repeat", type=_depth, default=3, metavar="N", help="best of N runs (default 3)")
     b.set_defaults(run=_cmd_bench_perft)
     b = bench_sub.add_parser(
         "search", help="engine nodes/s at fixed depth beside perft and a naive deep-copying alpha-beta"
     )
-    b.add_argument(
-        "--game", dest="games", action="append", type=_game_name, metavar="GAME",
-        help="only this game (repeatable; default: all)",
-    )
+    add_game_filter(b)
     b.add_argument("--quick", action="store_true", help="smaller depths (a smoke run, not a measurement)")
     b.add_argument(
         "--sunfish", metavar="PATH",
@@ -216,10 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     b = bench_sub.add_parser(
         "keys", help="key-press-to-echo latency in the app while an engine searches, and without"
     )
-    b.add_argument(
-        "--game", dest="games", action="append", type=_game_name, metavar="GAME",
-        help="only this game (repeatable; default: all)",
-    )
+    add_game_filter(b)
     b.add_argument("--presses", type=int, metavar="N",
                    help="keys timed per run (default 100; --quick: 20)")
     b.add_argument("--quick", action="store_true",
