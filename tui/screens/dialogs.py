@@ -112,7 +112,7 @@ class SaveDialog(ModalScreen["Path | None"]):
             message = str(error).splitlines()[0] if str(error) else type(error).__name__
             self.query_one("#save-error", Static).update(message)
             return
-        self.dismiss(saved)
+        self.dismiss(saved.resolve())
 
 
 class HelpDialog(ModalScreen[None]):

@@ -42,9 +42,10 @@ class StartScreen(Screen):
         self.setup = setup or GameSetup("chess")
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="start"):
+        with VerticalScroll(id="start", can_focus=False):
             yield Static("[b]tui-games[/b] — chess, checkers and Quixo against minimax engines "
-                         "whose search you can watch", id="title")
+                         "whose search you can watch.  [dim]Tab moves between the fields; Enter "
+                         "starts.[/dim]", id="title")
             with Grid(id="start-form"):
                 yield Label("Game")
                 yield Select([(name.capitalize(), name) for name in GAME_NAMES],
