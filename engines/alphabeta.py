@@ -33,6 +33,7 @@ from .search import (
     FullWidth,
     H0Cutoff,
     HlCutoff,
+    HrCutoff,
     Searcher,
     Selector,
     Stopped,
@@ -103,7 +104,7 @@ class RandomEngine(Engine):
 
 
 class AlphaBetaEngine(Engine):
-    """``minimax``, ``alphabeta``, ``alphabeta-hard``, ``bl``, ``h0``, ``hl`` and ``pvs``.
+    """``minimax``, ``alphabeta``, ``alphabeta-hard``, ``bl``, ``h0``, ``hl``, ``hr`` and ``pvs``.
 
     One engine class, one search core: the name picks pruning, fail-hard
     clamping, the child selector and the ``pvs`` refinements.
@@ -128,6 +129,13 @@ class AlphaBetaEngine(Engine):
         self.ordered: bool = spec.get("order") if "order" in spec.table else True
         #: The worker processes of a parallel search, started on first use.
         self.pool: Any = None
+        #: ``hr``: the trained model scoring children (loaded and checked here,
+        #: so a bad model is a spec error before any search).
+        self.child_scorer: Any = None
+        if name == "hr":
+            from .learned import child_scorer  # numpy and the model files: only for hr
+
+            self.child_scorer = child_scorer(spec, game_class, "features")
 
     def close(self) -> None:
         """Stop the worker processes of a parallel engine (no-op otherwise)."""
@@ -144,6 +152,8 @@ class AlphaBetaEngine(Engine):
             return H0Cutoff(spec.get("k"), self.cut)  # type: ignore[arg-type]
         if name == "hl":
             return HlCutoff(spec.get("k"), spec.get("l"), self.cut)  # type: ignore[arg-type]
+        if name == "hr":
+            return HrCutoff(spec.get("k"), self.child_scorer)
         return FullWidth(ordered=self.ordered)
 
     def _searcher(self, game: Game, control: Control) -> Searcher:

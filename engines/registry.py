@@ -8,6 +8,9 @@
 ``bl``             branching limit: children ranked by H^l, only the best ``bf`` searched
 ``h0``             H0 cutoff: children ranked by the cheap ``cut`` heuristic, top ``k`` kept
 ``hl``             Hl cutoff: root children ranked by an ``l``-ply search, then H0 cutoff
+``hr``             Hr cutoff: children ranked by a trained regressor, top ``k`` kept
+``pred``           one ply: each child's H0 mapped to its predicted depth-L value
+``mi-pred``        one ply: each child's feature vector mapped to its predicted depth-L value
 ``pvs``            the strongest: iterative deepening, PVS, aspiration windows,
                    TT move, killers and history, quiescence (``workers`` processes)
 =================  ==========================================================
@@ -21,6 +24,7 @@ from typing import Callable
 from games import Game, UnknownHeuristicError
 
 from .alphabeta import AlphaBetaEngine, RandomEngine
+from .learned import PredictEngine
 from .base import Engine
 from .spec import EngineSpec, Option, SpecError, parse_spec
 
@@ -52,6 +56,11 @@ SEED = Option("seed", int, 0, "seed for tie-breaks among equally good moves")
 CUT = Option("cut", str, None, "the cheap heuristic that ranks children (the game's cut heuristic if unset)")
 
 
+def _model(default: str, what: str) -> Option:
+    return Option("model", str, default,
+                  f"{what}: a bundled model ({default}) or the path of a .joblib file you trained")
+
+
 def _tt(default: bool) -> Option:
     return Option("tt", bool, default, "transposition table with exact/lower/upper bounds")
 
@@ -68,7 +77,7 @@ ENGINES: dict[str, EngineInfo] = {}
 
 
 def register(info: EngineInfo) -> None:
-    """Add an engine (later issues register ``hr``, ``pred``, ``stockfish`` ...)."""
+    """Add an engine to the registry (``stockfish`` registers itself this way)."""
     ENGINES[info.name] = info
 
 
@@ -93,6 +102,14 @@ for _info in (
                               minimum=1),
                        CUT),
                AlphaBetaEngine),
+    EngineInfo("hr", "alpha-beta with the Hr cutoff: keep the top k children by a trained regressor",
+               _family(4, True, Option("k", int, 5, "children kept at each node", minimum=1),
+                       _model("mi", "the regressor ranking the children (input: the feature vector)")),
+               AlphaBetaEngine),
+    EngineInfo("pred", "one ply: each child's H0 mapped by a trained model to its predicted depth-L value",
+               _options(_model("pred", "the model (input: H0)"), SEED), PredictEngine),
+    EngineInfo("mi-pred", "one ply: each child's feature vector mapped by a trained model to its depth-L value",
+               _options(_model("mi", "the model (input: the feature vector)"), SEED), PredictEngine),
     EngineInfo("pvs", "the strongest: iterative deepening, PVS, aspiration, killers, quiescence",
                _options(_depth(None), Option("time", float, 1.0, TIME.help, minimum=0.001), NODES,
                         HEURISTIC, SEED, _tt(True),

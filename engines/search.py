@@ -13,8 +13,8 @@ configuration, not a copy of the loop:
 - ``killers``: killer moves and the history heuristic for ordering quiet moves;
 - ``select``: the child selection, a :class:`Selector` that orders the moves of
   a node and may keep only some of them.  Full-width ordering, the seeds'
-  branching limit (``bl``), the H0 cutoff (``h0``) and the Hl cutoff (``hl``)
-  are selectors.
+  branching limit (``bl``), the H0 cutoff (``h0``), the Hl cutoff (``hl``) and
+  the regressor cutoff (``hr``) are selectors.
 
 Counters live in a shared :class:`Control`, which also owns the clock, the node
 budget, the stop flag and the throttled live-statistics callback; it is polled
@@ -40,7 +40,9 @@ __all__ = [
     "Selector",
     "FullWidth",
     "BranchingLimit",
+    "Cutoff",
     "H0Cutoff",
+    "HrCutoff",
     "HlCutoff",
 ]
 
@@ -199,15 +201,41 @@ def _keep_best(search: Searcher, moves: Sequence[Any], scores: list[float], keep
     return kept
 
 
-class H0Cutoff(Selector):
+class Cutoff(Selector):
+    """Keep the top ``k`` children of every node by a score, best first (the
+    seeds' H0 and Hr cutoffs).  Subclasses give :meth:`scores` and name the
+    counters of the children they scored and dropped."""
+
+    #: The :class:`Control` counters of the children scored and dropped.
+    EVALS = "h0_evals"
+    PRUNED = "h0_pruned"
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+
+    def scores(self, search: Searcher, moves: Sequence[Any]) -> Sequence[float]:
+        """Each child's score from the mover's point of view, larger is better."""
+        raise NotImplementedError
+
+    def select(self, search: Searcher, depth: int, ply: int, tt_move: Any) -> Iterable[Any]:
+        moves = search.node_moves(ply)
+        control = search.control
+        n = len(moves)
+        keep = min(n, self.k)  # with nothing to drop the scores still order the children
+        setattr(control, self.EVALS, getattr(control, self.EVALS) + n)
+        setattr(control, self.PRUNED, getattr(control, self.PRUNED) + n - keep)
+        return _keep_best(search, moves, list(self.scores(search, moves)), keep, tt_move)
+
+
+class H0Cutoff(Cutoff):
     """The seeds' H0 cutoff: score every child with the cheap ``cut`` heuristic
     (from the mover's point of view) and keep the top ``k``."""
 
     def __init__(self, k: int, cut: Callable[[Game, int], float]) -> None:
-        self.k = k
+        super().__init__(k)
         self.cut = cut
 
-    def static_scores(self, search: Searcher, moves: Sequence[Any]) -> list[float]:
+    def scores(self, search: Searcher, moves: Sequence[Any]) -> list[float]:
         game = search.game
         cut = self.cut
         me = game.turn
@@ -219,16 +247,22 @@ class H0Cutoff(Selector):
             undo()
         return scores
 
-    def select(self, search: Searcher, depth: int, ply: int, tt_move: Any) -> Iterable[Any]:
-        moves = search.node_moves(ply)
-        control = search.control
-        n = len(moves)
-        control.h0_evals += n
-        if n <= self.k:
-            # Nothing to drop, but the scores still order the children.
-            return _keep_best(search, moves, self.static_scores(search, moves), n, tt_move)
-        control.h0_pruned += n - self.k
-        return _keep_best(search, moves, self.static_scores(search, moves), self.k, tt_move)
+
+class HrCutoff(Cutoff):
+    """The seeds' Hr cutoff (seed 001): score every child with a trained
+    regressor and keep the top ``k``.  ``score_children(game, moves)`` returns
+    the children's values for the mover, all of a node's children in one
+    batched model call (see :mod:`engines.learned`)."""
+
+    EVALS = "hr_evals"
+    PRUNED = "hr_pruned"
+
+    def __init__(self, k: int, score_children: Callable[[Game, Sequence[Any]], Sequence[float]]) -> None:
+        super().__init__(k)
+        self.score_children = score_children
+
+    def scores(self, search: Searcher, moves: Sequence[Any]) -> Sequence[float]:
+        return self.score_children(search.game, moves)
 
 
 class HlCutoff(Selector):

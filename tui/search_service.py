@@ -73,10 +73,14 @@ class SearchDone:
 
 @dataclass(frozen=True)
 class SearchFailed:
-    """A search could not run; ``message`` is one line for the user."""
+    """A search could not run; ``message`` is one line for the user.
+
+    ``model_error``: the engine's trained model could not be used (the app
+    then plays the fallback engine for that side)."""
 
     request_id: int
     message: str
+    model_error: bool = False
 
 
 SearchEvent = SearchInfo | SearchDone | SearchFailed
@@ -128,6 +132,7 @@ def _serve(requests: Any, events: Any, cancelled: Any) -> None:
     # The app owns the terminal: nothing printed here may land on its screen.
     sys.stdout = sys.stderr = open(os.devnull, "w")
     from engines import create_engine
+    from engines.learned import EngineModelError
     from games import game_class, new_game
 
     engines: dict[tuple[str, int, str], Any] = {}
@@ -164,7 +169,7 @@ def _serve(requests: Any, events: Any, cancelled: Any) -> None:
                 events.put(SearchDone(request.request_id, game.format_move(result.move), result.stats))
             except Exception as error:  # one line for the user, whatever went wrong
                 text = str(error).splitlines()[0] if str(error) else type(error).__name__
-                events.put(SearchFailed(request.request_id, text))
+                events.put(SearchFailed(request.request_id, text, isinstance(error, EngineModelError)))
     finally:
         for engine in engines.values():
             engine.close()

@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engines import ENGINES, SpecError, create_engine
+from engines.learned import EngineModelError, fallback_spec
 from games import GAME_NAMES, GameError, game_class
 
 from .format import default_text
 
-__all__ = ["HUMAN", "PRESETS", "GameSetup", "SetupError", "check_player", "engine_summary", "side_names"]
+__all__ = ["HUMAN", "PRESETS", "GameSetup", "SetupError", "check_player", "engine_summary", "fallback_notice",
+           "resolve_player", "side_names"]
 
 #: The player spec of a human.
 HUMAN = "human"
@@ -33,6 +35,9 @@ PRESETS: tuple[tuple[str, str], ...] = (
     ("bl · bf 5, l 1", "bl:depth=4,bf=5,l=1"),
     ("h0 · k 5", "h0:depth=4,k=5"),
     ("hl · k 5, l 3", "hl:depth=4,k=5,l=3"),
+    ("hr · k 5 (trained model)", "hr:depth=4,k=5"),
+    ("pred (trained model, 1 ply)", "pred"),
+    ("mi-pred (trained model, 1 ply)", "mi-pred"),
     ("random", "random"),
 )
 
@@ -47,7 +52,10 @@ def side_names(game: str) -> tuple[str, str]:
 
 
 def check_player(spec: str, game: str) -> str:
-    """``spec`` if it names a human or an engine that can play ``game``, else SetupError."""
+    """``spec`` if it names a human or an engine that can play ``game``, else SetupError.
+
+    A learned engine whose model cannot be used is a SetupError here too; see
+    :func:`resolve_player` for the app's fallback."""
     text = spec.strip()
     if not text:
         raise SetupError("empty player: type 'human' or an engine spec like 'pvs:time=1'")
@@ -61,6 +69,28 @@ def check_player(spec: str, game: str) -> str:
     return text
 
 
+def fallback_notice(spec: str, error: Exception) -> tuple[str, str]:
+    """The fallback spec for a learned engine whose model failed, and the line saying so."""
+    fallback = fallback_spec(spec)
+    return fallback, f"{error} — {fallback} plays instead"
+
+
+def resolve_player(spec: str, game: str) -> tuple[str, str | None]:
+    """Like :func:`check_player`, but a learned engine (``hr``, ``pred``,
+    ``mi-pred``) whose model is missing, corrupt, tampered with or mismatched
+    falls back to ``h0``: returns the spec to play and a notice (else ``None``)."""
+    text = spec.strip()
+    if not text or text.lower() == HUMAN:
+        return check_player(spec, game), None
+    try:
+        create_engine(text, game_class(game)).close()
+    except EngineModelError as error:
+        return fallback_notice(text, error)
+    except (SpecError, GameError) as error:
+        raise SetupError(str(error)) from None
+    return text, None
+
+
 @dataclass(frozen=True)
 class GameSetup:
     """A game to play: its name, the two players' specs (first mover first), the start."""
@@ -68,6 +98,8 @@ class GameSetup:
     game: str
     players: tuple[str, str] = (HUMAN, "pvs:time=1")
     position: str | None = None
+    #: Lines the game screen shows when it opens (a learned engine's fallback).
+    notices: tuple[str, ...] = ()
 
     @classmethod
     def checked(cls, game: str, first: str, second: str, position: str | None = None) -> GameSetup:
@@ -75,14 +107,16 @@ class GameSetup:
         name = game.strip().lower()
         if name not in GAME_NAMES:
             raise SetupError(f"unknown game {game!r}; expected one of: {', '.join(GAME_NAMES)}")
-        players = (check_player(first, name), check_player(second, name))
+        resolved = (resolve_player(first, name), resolve_player(second, name))
+        players = (resolved[0][0], resolved[1][0])
+        notices = tuple(notice for _, notice in resolved if notice)
         text = position.strip() if position else None
         if text:
             try:
                 game_class(name).from_text(text)
             except GameError as error:
                 raise SetupError(str(error)) from None
-        return cls(name, players, text or None)
+        return cls(name, players, text or None, notices)
 
     def is_human(self, side: int) -> bool:
         return self.players[side] == HUMAN

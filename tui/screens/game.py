@@ -16,6 +16,7 @@ the screen) cancels the running search first.
 from __future__ import annotations
 
 import datetime
+from dataclasses import replace
 from typing import Any
 
 from textual.app import ComposeResult
@@ -29,7 +30,7 @@ from games import Game, GameError, MoveSyntaxError, new_game
 
 from ..record import EXTENSIONS, default_filename, describe_outcome, record_text, result_token
 from ..search_service import SearchDone, SearchFailed, SearchInfo, SearchService
-from ..session import GameSetup, side_names
+from ..session import GameSetup, fallback_notice, side_names
 from ..widgets.board import BoardView
 from ..widgets.engine_panel import EnginePanel
 from ..widgets.move_input import MoveInput
@@ -106,6 +107,8 @@ class GameScreen(Screen):
         self.sub_title = f"{self.setup.player_label(0)} vs {self.setup.player_label(1)}"
         self.set_interval(POLL_INTERVAL, self.poll_search)
         self.refresh_position()
+        if self.setup.notices:
+            self.say(" · ".join(self.setup.notices), error=True)
         self.next_turn()
 
     def on_unmount(self) -> None:
@@ -233,6 +236,8 @@ class GameScreen(Screen):
                     panel.show_stats(event.stats)
             elif isinstance(event, SearchDone):
                 self._engine_moved(event, panel)
+            elif isinstance(event, SearchFailed) and event.model_error and self.searching_side is not None:
+                self._fall_back(self.searching_side, event.message)
             elif isinstance(event, SearchFailed):
                 side = self.searching_side
                 self.request = None
@@ -242,6 +247,23 @@ class GameScreen(Screen):
                     self._set_panel_status(side, "failed")
                 self.say(f"{self.sides[side or 0]}'s engine failed: {event.message} — paused", error=True)
                 self.update_status()
+
+    def _fall_back(self, side: int, message: str) -> None:
+        """The side's learned engine lost its model mid-game: play ``h0`` instead and go on."""
+        fallback, notice = fallback_notice(self.setup.players[side], ValueError(message))
+        players = list(self.setup.players)
+        players[side] = fallback
+        self.setup = replace(self.setup, players=(players[0], players[1]), notices=(notice,))
+        self.request = None
+        self.searching_side = None
+        panel = self.panel(side)
+        if panel is not None:
+            panel.spec = fallback
+            panel.border_title = f"{self.sides[side]} · {fallback}"
+            panel.set_status("waiting")
+        self.say(notice, error=True)
+        self.sub_title = f"{self.setup.player_label(0)} vs {self.setup.player_label(1)}"
+        self.next_turn()
 
     def _engine_moved(self, event: SearchDone, panel: EnginePanel | None) -> None:
         side = self.searching_side

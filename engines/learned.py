@@ -1,0 +1,188 @@
+"""Engines guided by trained regressors: ``hr``, ``pred`` and ``mi-pred``.
+
+A model (see :mod:`engines.models`) maps a position, seen by the side to move,
+to the value a depth-L search gives it (H_L).  Its input is either the static
+heuristic H0 alone (the seeds' "Pred BLMinMax") or the game's feature vector
+(their "MI Pred" and "Hr CutOff").
+
+:class:`ChildScorer` scores every child of a position for the mover in **one**
+batched model call -- the seeds built a one-row DataFrame and called
+``predict`` per child -- through the numpy predictor of
+:mod:`engines.predictor`.  A child that ends the game is scored by its result,
+not by the model (which never saw finished games): a winning move is never
+dropped or passed over.
+
+- ``hr``: the alpha-beta core with :class:`~engines.search.HrCutoff` (keep the
+  top ``k`` children by the model at every node); built by
+  :class:`~engines.alphabeta.AlphaBetaEngine`.
+- ``pred`` / ``mi-pred``: :class:`PredictEngine`, one ply: play the child with
+  the best predicted value.
+
+A model that cannot be used is an :class:`EngineModelError`, a
+:class:`~engines.spec.SpecError` with one line saying why; the app then plays
+:func:`fallback_spec` (``h0``) instead.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from typing import Any, Sequence
+
+import numpy as np
+
+from games import WIN, Game
+
+from .alphabeta import _base_stats, check_playable, restrict
+from .base import Engine, InfoCallback, Limits, SearchResult, StopFlag, mate_in
+from .predictor import compile_predictor
+from .spec import EngineSpec, SpecError, format_spec
+
+__all__ = ["EngineModelError", "ChildScorer", "PredictEngine", "child_scorer", "fallback_spec",
+           "FALLBACK_ENGINE"]
+
+#: The engine the app plays instead of a learned one whose model cannot be used.
+FALLBACK_ENGINE = "h0"
+
+
+class EngineModelError(SpecError):
+    """A learned engine's model is missing, corrupt, tampered with or mismatched."""
+
+
+class ChildScorer:
+    """The values of a position's children for the player to move, by a model.
+
+    ``scorer(game, moves)`` plays each move, reads the model's input for the
+    side to move there (H0 or the feature vector), takes it back, predicts all
+    rows at once and returns ``-prediction`` (the mover's view, negamax).
+    Children that end the game get ``WIN - 1``, ``0`` or ``1 - WIN``.
+    ``evals`` counts the rows predicted.
+    """
+
+    def __init__(self, model: Any, game_class: type[Game]) -> None:
+        self.model = model
+        self.predict = compile_predictor(model.estimator)
+        self.uses_features = model.kind == "features"
+        self.h0 = None if self.uses_features else game_class.heuristic(model.heuristic)
+        self.evals = 0
+
+    def rows(self, game: Game, moves: Sequence[Any]) -> tuple[list[list[float]], dict[int, float]]:
+        """The model's input row of every child that goes on, and the exact
+        value (for the mover) of every child that ends the game, by index."""
+        me = game.turn
+        play, undo, outcome = game.play, game.undo, game.outcome
+        rows: list[list[float]] = []
+        final: dict[int, float] = {}
+        features, h0 = self.uses_features, self.h0
+        for i, move in enumerate(moves):
+            play(move)
+            ended = outcome()
+            if ended is not None:
+                final[i] = 0.0 if ended.winner is None else float(WIN - 1 if ended.winner == me else 1 - WIN)
+            elif features:
+                rows.append(game.features(game.turn))
+            else:
+                rows.append([h0(game, game.turn)])  # type: ignore[misc]
+            undo()
+        return rows, final
+
+    def __call__(self, game: Game, moves: Sequence[Any]) -> list[float]:
+        rows, final = self.rows(game, moves)
+        predicted = iter(-self.predict(np.asarray(rows, dtype=np.float64)) if rows else ())
+        self.evals += len(rows)
+        return [final[i] if i in final else float(next(predicted)) for i in range(len(moves))]
+
+
+# ------------------------------------------------------------------ loading
+_CACHE: dict[tuple[Any, ...], Any] = {}
+
+
+def load_engine_model(spec: EngineSpec, game_class: type[Game], inputs: str) -> Any:
+    """The spec's ``model`` for ``game_class``, checked (see :func:`engines.models.load_model`).
+
+    Loaded models are kept per file (path, size, modification time), so a
+    tournament does not read the same file for every game.  Raises
+    :class:`EngineModelError`.
+    """
+    from .models import ModelError, load_model, resolve_model  # joblib: only when a learned engine is built
+
+    name = spec.get("model")
+    try:
+        path = resolve_model(game_class.NAME, name)
+        stat = os.stat(path)
+        key: tuple[Any, ...] | None = (game_class.NAME, str(path), inputs, stat.st_size, stat.st_mtime_ns)
+    except (ModelError, OSError):
+        key = None  # load_model says what is wrong
+    if key is not None and key in _CACHE:
+        return _CACHE[key]
+    try:
+        model = load_model(game_class, name, inputs=inputs)
+    except ModelError as error:
+        raise EngineModelError(f"{spec.name}: {error}") from None
+    if key is not None:
+        _CACHE[key] = model
+    return model
+
+
+def child_scorer(spec: EngineSpec, game_class: type[Game], inputs: str) -> ChildScorer:
+    """A :class:`ChildScorer` for the spec's model; :class:`EngineModelError` if it cannot be used."""
+    return ChildScorer(load_engine_model(spec, game_class, inputs), game_class)
+
+
+def fallback_spec(spec: EngineSpec | str) -> str:
+    """The ``h0`` spec the app plays instead of a learned engine whose model
+    failed: the options ``h0`` shares with it (depth, k, time, seed ...) kept."""
+    from .registry import parse_engine_spec
+
+    if isinstance(spec, str):
+        spec = parse_engine_spec(spec)
+    fallback = parse_engine_spec(FALLBACK_ENGINE)
+    kept = {key: value for key, value in spec.options.items() if key in fallback.table and key != "model"}
+    return format_spec(FALLBACK_ENGINE, kept)
+
+
+# ------------------------------------------------------------------ engines
+class PredictEngine(Engine):
+    """``pred`` and ``mi-pred``: one ply, each child valued by the model.
+
+    ``pred`` needs a model whose input is H0 (bundled: ``pred``), ``mi-pred``
+    one whose input is the feature vector (bundled: ``mi``).  Among equally
+    valued children the choice is random, reproducible from ``seed``.
+    """
+
+    def __init__(self, spec: EngineSpec, game_class: type[Game]) -> None:
+        super().__init__(spec, game_class)
+        self.scorer = child_scorer(spec, game_class, "h0" if spec.name == "pred" else "features")
+        self.rng = random.Random(spec.get("seed"))
+
+    @property
+    def model(self) -> Any:
+        return self.scorer.model
+
+    def search(self, game: Game, limits: Limits | None = None, *,
+               stop: StopFlag | None = None, on_info: InfoCallback | None = None,
+               moves: Sequence[Any] | None = None) -> SearchResult:
+        start = time.perf_counter()
+        legal = check_playable(game)
+        if moves is not None:
+            legal = restrict(legal, moves)
+        self.rng.shuffle(legal)  # reproducible tie-breaks: the first best in this order wins
+        work = game.copy()
+        before = self.scorer.evals
+        values = self.scorer(work, legal)
+        best = max(range(len(legal)), key=values.__getitem__)
+        move, value = legal[best], values[best]
+        score = int(round(value))
+        text = work.format_move(move)
+        elapsed = time.perf_counter() - start
+        stats = _base_stats(self.spec)
+        nodes = len(legal) + 1
+        stats.update(
+            nodes=nodes, evals=self.scorer.evals - before, depth=1, seldepth=1,
+            time_s=round(elapsed, 4), nps=int(nodes / elapsed) if elapsed > 0 else 0,
+            score=score, mate=mate_in(score), best=text, pv=[text],
+        )
+        if on_info is not None:
+            on_info(dict(stats))
+        return SearchResult(move, score, [move], stats)
