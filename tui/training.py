@@ -237,6 +237,10 @@ def run_models(args: Any, file: TextIO | None = None) -> int:
     return 0
 
 
+def _count(value: Any) -> str:
+    return f"{value:,}" if isinstance(value, int) else "?"
+
+
 def _check_model(args: Any, file: TextIO | None) -> int:
     if args.game is None:
         raise TrainError("--check needs --game GAME, the game the model is for")
@@ -262,8 +266,8 @@ def _check_model(args: Any, file: TextIO | None) -> int:
                    f"heuristic {meta['heuristic']}"),
         ("test", f"MSE {_number(metrics.get('mse'), 5)}, MAE {_number(metrics.get('mae'), 5)}, "
                  f"R² {_number(metrics.get('r2'), 4)}"),
-        ("rows", f"{counts.get('train', '?')} train, {counts.get('test', '?')} test, "
-                 f"{counts.get('duplicates_dropped', '?')} duplicates dropped"),
+        ("rows", f"{_count(counts.get('train'))} train, {_count(counts.get('test'))} test, "
+                 f"{_count(counts.get('duplicates_dropped'))} duplicates dropped"),
         ("trained", f"{meta.get('created') or '?'} with scikit-learn {meta['versions'].get('sklearn', '?')}"),
         ("size", size_text(model.path.stat().st_size)),
         ("sha256", meta["sha256"]),
