@@ -16,6 +16,9 @@ Commands (SPEC §7)::
                     [--out FILE.jsonl] [--resume] [--dask ADDRESS] [--json]
     tui-games report FILE.jsonl [FILE.jsonl ...] [--json]
     tui-games uci [--engine SPEC]
+    tui-games train GAME --data FILE --model rf|mlp [--inputs features|h0] [--grid] [--test-size F]
+                    [--seed S] [--jobs J] [--cv K] --out MODEL.joblib
+    tui-games models [GAME] [--json]  |  tui-games models --check PATH --game GAME
 
 Bad arguments, engine specs, positions and moves print one line on stderr and
 exit with status 2, never a traceback.  Only the app (no command, or
@@ -263,6 +266,44 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", default=DEFAULT_ENGINE, metavar="SPEC",
                    help=f"engine spec (default {DEFAULT_ENGINE!r})")
     p.set_defaults(run=_cmd_uci)
+
+    p = sub.add_parser(
+        "train", help="fit a model of the search value from a dataset (random forest or neural network)",
+        description="Fit a scikit-learn regressor from a 'tui-games dataset' CSV to its depth-L search "
+                    "value h_l, from the static heuristic h0 alone (--inputs h0: the 'pred' engine) or "
+                    "from the game's features (--inputs features: 'hr' and 'mi-pred').  Repeated "
+                    "positions are dropped before a seeded train/test split.  Prints train and test "
+                    "MSE, MAE and R², and writes MODEL.joblib with its metadata MODEL.json beside it "
+                    "(never overwriting either).",
+    )
+    p.add_argument("game", type=_game_name, metavar="GAME")
+    p.add_argument("--data", required=True, metavar="FILE", help="the dataset CSV (its FILE.meta.json beside it)")
+    p.add_argument("--model", required=True, choices=("rf", "mlp"),
+                   help="rf: RandomForestRegressor; mlp: MLPRegressor on standardised inputs and target")
+    p.add_argument("--inputs", choices=("features", "h0"), default="features",
+                   help="what the model sees (default: features)")
+    p.add_argument("--grid", action="store_true",
+                   help="choose the parameters by a cross-validated grid search (else the defaults)")
+    p.add_argument("--test-size", type=_fraction, default=0.2, metavar="F",
+                   help="fraction of the positions held out for testing (default 0.2)")
+    p.add_argument("--seed", type=_integer, default=0, metavar="S",
+                   help="seed of the split, the model and the folds (default 0)")
+    p.add_argument("--jobs", type=_whole(1), default=1, metavar="J",
+                   help="processes for the grid search (default 1)")
+    p.add_argument("--cv", type=_whole(2), default=5, metavar="K", help="cross-validation folds (default 5)")
+    p.add_argument("--out", required=True, metavar="MODEL.joblib", help="the model file to write")
+    p.set_defaults(run=_cmd_train)
+
+    p = sub.add_parser(
+        "models", help="list the bundled models, or check a model file",
+        description="List the models bundled with the package (from their metadata), or with --check "
+                    "load a model file the way the engines do and summarise it.",
+    )
+    p.add_argument("game", nargs="?", type=_game_name, metavar="GAME", help="only this game's models")
+    p.add_argument("--check", metavar="PATH", help="load this model file (or bundled name pred/mi) and summarise it")
+    p.add_argument("--game", dest="game_option", type=_game_name, metavar="GAME", help="the game, for --check")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(run=_cmd_models)
     return parser
 
 
@@ -577,6 +618,50 @@ def _cmd_uci(args: argparse.Namespace) -> int:
     from .uci import run_uci
 
     return run_uci(args.engine)
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a fraction between 0 and 1 like 0.2, got {text!r}")
+    return value
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    from engines.models import ModelError
+    from engines.train import DatasetError, TrainError
+
+    from .training import run_train
+
+    try:
+        return run_train(args)
+    except (DatasetError, TrainError, ModelError) as error:
+        raise UsageError(f"{PROG} train", str(error)) from None
+
+
+def _cmd_models(args: argparse.Namespace) -> int:
+    from engines.models import ModelError
+    from engines.train import TrainError
+
+    from .training import run_models
+
+    if args.game is not None and args.game_option is not None and args.game != args.game_option:
+        raise UsageError(f"{PROG} models", f"two games named: {args.game} and --game {args.game_option}")
+    args.game = args.game or args.game_option
+    try:
+        return run_models(args)
+    except (TrainError, ModelError) as error:
+        raise UsageError(f"{PROG} models", str(error)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

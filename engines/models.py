@@ -1,0 +1,483 @@
+"""Learned evaluators on disk: saving and *safely* loading scikit-learn models.
+
+A model is two files side by side, written by ``tui-games train``::
+
+    chess-mi.joblib    the fitted estimator (``joblib.dump``, compress=3)
+    chess-mi.json      its metadata: game, inputs, target, metrics, versions, sha256, check rows
+
+The estimator is a bare ``RandomForestRegressor`` (``"model": "rf"``) or a
+``TransformedTargetRegressor`` around ``Pipeline([("scale", StandardScaler()),
+("mlp", MLPRegressor(...))])`` with a ``StandardScaler`` on the target
+(``"model": "mlp"``).  Its inputs are either ``["h0"]`` (the static heuristic:
+the ``pred`` engine) or the game's :attr:`~games.Game.FEATURE_NAMES` (``hr``
+and ``mi-pred``).
+
+**Joblib files are pickles, and unpickling runs code.**  So only two kinds of
+files are ever loaded: the models bundled with the package (names in
+:data:`BUNDLED_NAMES`, files in :data:`BUNDLED_DIR`) and a path the user named
+explicitly (an engine option or a command-line argument).  Nothing searches
+directories for models.  :func:`load_model` checks, in this order, and stops at
+the first failure with one :class:`ModelError` line starting ``model NAME:``:
+
+1. the name resolves to a path and the ``.joblib`` file exists;
+2. the ``.json`` beside it exists, is JSON, has the format tag
+   ``tui-games-model/1`` and the keys and types loading relies on;
+3. it was trained for this game, with a heuristic the game has;
+4. the sha256 of the ``.joblib`` bytes equals the metadata's -- a file that was
+   changed or corrupted is refused **before** anything is unpickled (the bytes
+   hashed are the bytes unpickled: the file is read once);
+5. its inputs are the game's feature names or ``["h0"]`` (and the kind asked for);
+6. only then ``joblib.load``, inside ``try``: a corrupt pickle or a missing
+   module is an error, not a traceback; warnings are captured (scikit-learn's
+   ``InconsistentVersionWarning`` becomes a note on the :class:`LoadedModel`);
+7. the object is the estimator the metadata names, has ``predict`` and takes
+   ``len(inputs)`` features;
+8. it predicts the metadata's check rows as it did when saved (``rtol`` 1e-6):
+   a model that unpickles under another scikit-learn version but computes
+   something else is refused, naming both versions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+import os
+import platform
+import warnings
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from games import Game, GameError
+
+__all__ = [
+    "BUNDLED_DIR",
+    "BUNDLED_NAMES",
+    "FORMAT",
+    "CHECK_RTOL",
+    "LoadedModel",
+    "ModelError",
+    "file_sha256",
+    "library_versions",
+    "load_model",
+    "metadata_path",
+    "read_metadata",
+    "resolve_model",
+    "save_model",
+]
+
+#: The format tag of a model's metadata file.
+FORMAT = "tui-games-model/1"
+
+#: Where the models shipped with the package live: ``{game}-{name}.joblib`` and ``.json``.
+BUNDLED_DIR: Path = Path(__file__).resolve().parent / "models"
+
+#: Model names that mean a bundled model: ``pred`` (inputs ``["h0"]``), ``mi`` (the features).
+BUNDLED_NAMES: tuple[str, ...] = ("pred", "mi")
+
+#: Tolerance of the check rows: relative, and absolute times the scale of the targets.
+CHECK_RTOL = 1e-6
+
+#: The estimator class each ``"model"`` kind must unpickle to.
+_ESTIMATOR_CLASSES = {"rf": "RandomForestRegressor", "mlp": "TransformedTargetRegressor"}
+
+
+class ModelError(ValueError):
+    """A model file that cannot be used: missing, corrupt, tampered or mismatched (one line)."""
+
+
+@dataclass(frozen=True)
+class LoadedModel:
+    """A model that passed every check of :func:`load_model`.
+
+    ``name`` is what the user asked for (``"pred"``, ``"mi"`` or a path), ``path``
+    the ``.joblib`` file, ``meta`` its metadata and ``notes`` what loading
+    observed without refusing (e.g. another scikit-learn version whose
+    predictions still agree).
+    """
+
+    estimator: Any
+    meta: dict[str, Any]
+    path: Path
+    name: str
+    notes: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        """The columns the model takes, in order: ``("h0",)`` or the game's feature names."""
+        return tuple(self.meta["inputs"])
+
+    @property
+    def game(self) -> str:
+        return str(self.meta["game"])
+
+    @property
+    def heuristic(self) -> str:
+        """The heuristic ``h0`` and the search targets were computed with."""
+        return str(self.meta["heuristic"])
+
+    @property
+    def kind(self) -> str:
+        """``"h0"`` for a model of the static heuristic alone, else ``"features"``."""
+        return "h0" if self.inputs == ("h0",) else "features"
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """Predicted search values for the rows of ``X`` (``n x len(inputs)``), in one call."""
+        rows = np.asarray(X, dtype=np.float64)
+        if rows.ndim == 1:
+            rows = rows.reshape(1, -1)
+        return np.asarray(self.estimator.predict(rows), dtype=np.float64).reshape(-1)
+
+
+# ----------------------------------------------------------------------- helpers
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """The hex sha256 digest of a file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def metadata_path(path: str | os.PathLike[str]) -> Path:
+    """The metadata file of a model file: ``chess-mi.joblib`` -> ``chess-mi.json``."""
+    return Path(path).with_suffix(".json")
+
+
+def library_versions() -> dict[str, str]:
+    """The versions a model depends on, recorded in its metadata."""
+    import joblib
+    import sklearn
+
+    try:
+        from importlib.metadata import version
+
+        ours = version("tui-games")
+    except Exception:  # not installed (running from a checkout)
+        ours = "unknown"
+    return {
+        "python": platform.python_version(),
+        "sklearn": sklearn.__version__,
+        "numpy": np.__version__,
+        "joblib": joblib.__version__,
+        "tui_games": ours,
+    }
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    message = text[0] if text else ""
+    if len(message) > 160:
+        message = message[:157] + "..."
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+def _shown(path: Path) -> str:
+    """A path as the user will recognise it (relative to the working directory when inside it)."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+# ------------------------------------------------------------------ resolving
+def resolve_model(game_name: str, name: str) -> Path:
+    """The ``.joblib`` path of a model name.
+
+    A name in :data:`BUNDLED_NAMES` means the bundled ``{game}-{name}.joblib``;
+    anything else is a path the user named (``~`` expanded; a ``.json`` path
+    means the ``.joblib`` beside it).
+    """
+    if name in BUNDLED_NAMES:
+        return BUNDLED_DIR / f"{game_name}-{name}.joblib"
+    path = Path(name).expanduser()
+    if path.suffix == ".json":
+        path = path.with_suffix(".joblib")
+    return path
+
+
+def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The metadata of the model file ``path`` (the ``.joblib`` or the ``.json``), checked for
+    its format tag and the keys loading relies on.  Raises :class:`ModelError` (one line,
+    starting ``model PATH:``)."""
+    path = Path(path)
+    return _read_metadata(path.with_suffix(".joblib") if path.suffix == ".json" else path, str(path))
+
+
+def _read_metadata(path: Path, name: str) -> dict[str, Any]:
+    meta_file = metadata_path(path)
+
+    def fail(message: str) -> ModelError:
+        return ModelError(f"model {name}: {message}")
+
+    try:
+        text = meta_file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise fail(f"its metadata file {_shown(meta_file)} is missing "
+                   "(a model is the .joblib and the .json that 'tui-games train' writes)") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise fail(f"cannot read {_shown(meta_file)} ({_first_line(error)})") from None
+    try:
+        meta = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise fail(f"{_shown(meta_file)} is not valid JSON (line {error.lineno}: {error.msg})") from None
+    if not isinstance(meta, dict):
+        raise fail(f"{_shown(meta_file)} is not a model metadata object")
+    if meta.get("format") != FORMAT:
+        found = meta.get("format")
+        raise fail(f"{_shown(meta_file)} is not model metadata: format is {found!r}, expected {FORMAT!r}")
+    problem = _metadata_problem(meta)
+    if problem:
+        raise fail(f"{_shown(meta_file)}: {problem}")
+    return meta
+
+
+def _metadata_problem(meta: dict[str, Any]) -> str | None:
+    """What is wrong with the keys loading relies on, or ``None``."""
+    required: dict[str, type | tuple[type, ...]] = {
+        "game": str, "model": str, "inputs": list, "target": str, "heuristic": str,
+        "sha256": str, "check": dict, "versions": dict,
+    }
+    missing = [key for key in required if key not in meta]
+    if missing:
+        return f"missing key{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
+    for key, kind in required.items():
+        if not isinstance(meta[key], kind):
+            return f"{key!r} has the wrong type ({type(meta[key]).__name__})"
+    if meta["model"] not in _ESTIMATOR_CLASSES:
+        return f"unknown model kind {meta['model']!r}; expected one of: {', '.join(_ESTIMATOR_CLASSES)}"
+    if not meta["inputs"] or not all(isinstance(name, str) for name in meta["inputs"]):
+        return "'inputs' must be a non-empty list of column names"
+    sha = meta["sha256"]
+    if len(sha) != 64 or any(c not in "0123456789abcdef" for c in sha):
+        return f"'sha256' is not a hex sha256 digest: {sha[:70]!r}"
+    check = meta["check"]
+    if not isinstance(check.get("X"), list) or not isinstance(check.get("y"), list):
+        return "'check' must hold the lists 'X' and 'y'"
+    return None
+
+
+# -------------------------------------------------------------------- loading
+def load_model(game_class: type[Game], name: str, *, inputs: str | None = None) -> LoadedModel:
+    """Load and check a model for ``game_class`` (see the module docstring for the checks).
+
+    ``name`` is a bundled name (``"pred"``, ``"mi"``) or a path the user named.
+    ``inputs`` (``"h0"`` or ``"features"``) demands a model of that kind.
+    Raises :class:`ModelError` with a one-line message starting ``model NAME:``.
+    """
+    if inputs not in (None, "h0", "features"):
+        raise ValueError(f"inputs must be 'h0', 'features' or None, not {inputs!r}")
+    game = game_class.NAME
+    path = resolve_model(game, name)
+
+    def fail(message: str) -> ModelError:
+        return ModelError(f"model {name}: {message}")
+
+    # 1. the model file
+    if not path.is_file():
+        if name in BUNDLED_NAMES:
+            raise fail(f"the bundled {game} model {_shown(path)} is missing "
+                       "(train one with 'tui-games train' and name its path instead)")
+        if path.exists():
+            raise fail(f"{_shown(path)} is not a file")
+        raise fail(f"no such file {_shown(path)}")
+    if path.suffix != ".joblib":
+        raise fail(f"{_shown(path)} is not a .joblib model file")
+    # 2. the metadata
+    meta = _read_metadata(path, name)
+    # 3. the game and its heuristic
+    if meta["game"] != game:
+        raise fail(f"this model was trained for {meta['game']}, not {game}")
+    try:
+        game_class.heuristic(meta["heuristic"])
+    except GameError as error:
+        raise fail(f"trained with a heuristic {game} does not have ({error})") from None
+    # 4. the bytes are the ones the metadata describes
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise fail(f"cannot read {_shown(path)} ({_first_line(error)})") from None
+    if hashlib.sha256(data).hexdigest() != meta["sha256"]:
+        raise fail(f"{_shown(path)} does not match its metadata (sha256 differs): "
+                   "the file was changed or corrupted; it was not loaded")
+    # 5. the inputs
+    columns = tuple(meta["inputs"])
+    features = tuple(game_class.FEATURE_NAMES)
+    if columns == ("h0",):
+        kind = "h0"
+    elif columns == features:
+        kind = "features"
+    else:
+        raise fail(_inputs_problem(columns, features, game))
+    if inputs is not None and inputs != kind:
+        has = "the static heuristic h0 alone" if kind == "h0" else f"the {len(features)} {game} features"
+        wants = "h0 alone" if inputs == "h0" else f"the {len(features)} {game} features"
+        raise fail(f"this model takes {has}, but it is needed with {wants} "
+                   f"(use a model trained with --inputs {inputs})")
+    # 6. unpickle the checked bytes
+    estimator, notes = _unpickle(data, fail)
+    # 7. the right kind of estimator
+    expected = _ESTIMATOR_CLASSES[meta["model"]]
+    if type(estimator).__name__ != expected:
+        raise fail(f"the file holds a {type(estimator).__name__}, not the {expected} "
+                   f"its metadata ('model': {meta['model']!r}) names")
+    if not callable(getattr(estimator, "predict", None)):
+        raise fail("the file holds an object without predict()")
+    n_features = getattr(estimator, "n_features_in_", None)
+    if n_features != len(columns):
+        raise fail(f"the estimator takes {n_features} inputs, its metadata names {len(columns)}")
+    loaded = LoadedModel(estimator=estimator, meta=meta, path=path, name=name)
+    # 8. it computes what it computed when saved
+    _check_rows(loaded, fail)
+    return LoadedModel(estimator=estimator, meta=meta, path=path, name=name, notes=tuple(notes))
+
+
+def _inputs_problem(columns: Sequence[str], features: Sequence[str], game: str) -> str:
+    if "h0" in columns:
+        return f"its inputs {list(columns)!r} are neither ['h0'] nor the {game} features"
+    missing = [name for name in features if name not in columns]
+    unknown = [name for name in columns if name not in features]
+    if missing or unknown:
+        parts = []
+        if unknown:
+            parts.append(f"unknown {', '.join(unknown[:4])}{' ...' if len(unknown) > 4 else ''}")
+        if missing:
+            parts.append(f"missing {', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''}")
+        return (f"its inputs are not the {game} features ({'; '.join(parts)}): "
+                "trained on another game's or another version's features")
+    return f"its inputs are the {game} features in another order: trained on another version's features"
+
+
+def _unpickle(data: bytes, fail: Any) -> tuple[Any, list[str]]:
+    """``joblib.load`` of checked bytes; every failure a :class:`ModelError`, warnings as notes."""
+    import joblib
+    from sklearn.exceptions import InconsistentVersionWarning
+
+    notes: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            estimator = joblib.load(io.BytesIO(data))
+        except (Exception, SystemExit) as error:  # a pickle can raise anything
+            raise fail(f"the file cannot be unpickled ({_first_line(error)}): "
+                       "corrupt, or saved by incompatible library versions") from None
+    versions: set[tuple[str, str]] = set()
+    for warning in caught:
+        if isinstance(warning.message, InconsistentVersionWarning):
+            versions.add((warning.message.original_sklearn_version,
+                          warning.message.current_sklearn_version))
+        else:
+            text = str(warning.message).strip().splitlines()
+            note = f"{warning.category.__name__}: {text[0] if text else ''}"
+            if note not in notes:
+                notes.append(note)
+    for original, current in sorted(versions):
+        notes.insert(0, f"saved with scikit-learn {original}, loaded with {current}: "
+                        "its check rows still predict the same")
+    return estimator, notes
+
+
+def _check_rows(model: LoadedModel, fail: Any) -> None:
+    """Re-predict the metadata's check rows; refuse a model that now computes something else."""
+    check = model.meta["check"]
+    try:
+        X = np.asarray(check["X"], dtype=np.float64)
+        y = np.asarray(check["y"], dtype=np.float64)
+    except (TypeError, ValueError):
+        raise fail("its metadata's check rows are not numbers") from None
+    width = len(model.inputs)
+    if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] != width or y.shape != (X.shape[0],):
+        raise fail(f"its metadata's check rows are malformed (need rows of {width} numbers, one y each)")
+    if not (np.isfinite(X).all() and np.isfinite(y).all()):
+        raise fail("its metadata's check rows are not finite numbers")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            predicted = model.predict(X)
+        except Exception as error:
+            raise fail(f"predicting its check rows failed ({_first_line(error)})") from None
+    scale = max(1.0, float(np.max(np.abs(y))))
+    close = np.isclose(predicted, y, rtol=CHECK_RTOL, atol=CHECK_RTOL * scale)
+    if predicted.shape != y.shape or not close.all():
+        row = int(np.argmin(close)) if predicted.shape == y.shape else 0
+        saved = model.meta["versions"].get("sklearn", "unknown")
+        import sklearn
+
+        detail = (f"check row {row}: {predicted[row]:.6g} now, {y[row]:.6g} when saved"
+                  if predicted.shape == y.shape else "wrong number of predictions")
+        if saved != sklearn.__version__:
+            raise fail(f"predicts differently under scikit-learn {sklearn.__version__} than under "
+                       f"{saved}, which it was trained with ({detail}); retrain it with 'tui-games train'")
+        raise fail(f"predicts differently from when it was saved, under the same scikit-learn "
+                   f"{saved} ({detail}): its metadata's check rows were edited or the model changed")
+
+
+# --------------------------------------------------------------------- saving
+def save_model(estimator: Any, path: str | os.PathLike[str], meta: dict[str, Any]) -> dict[str, Any]:
+    """Write ``path`` (``.joblib``, compress=3) and its ``.json`` metadata; return the metadata.
+
+    Refuses (:class:`ModelError`) to overwrite either file.  Fills ``"sha256"``
+    (of the written ``.joblib`` bytes), and ``"format"``, ``"created"`` and
+    ``"versions"`` when missing.  The ``.joblib`` is written first; if the
+    metadata cannot be written, the ``.joblib`` is removed again.
+    """
+    import joblib
+
+    path = Path(path).expanduser()
+    if path.suffix != ".joblib":
+        raise ModelError(f"model {path}: the file name must end in .joblib")
+    meta_file = metadata_path(path)
+    for target in (path, meta_file):
+        if target.exists():
+            raise ModelError(f"model {path}: {_shown(target)} already exists; "
+                             "choose another name (models are never overwritten)")
+    meta = dict(meta)
+    meta["format"] = meta.get("format") or FORMAT
+    meta["created"] = meta.get("created") or _now()
+    meta["versions"] = meta.get("versions") or library_versions()
+    meta["sha256"] = ""
+    try:
+        with open(path, "xb") as handle:
+            joblib.dump(estimator, handle, compress=3)
+    except FileExistsError:
+        raise ModelError(f"model {path}: {_shown(path)} already exists; choose another name") from None
+    except OSError as error:
+        raise ModelError(f"model {path}: cannot write it ({_first_line(error)})") from None
+    try:
+        meta["sha256"] = file_sha256(path)
+        text = json.dumps(_jsonable(meta), indent=2, allow_nan=False) + "\n"
+        with open(meta_file, "x", encoding="utf-8") as handle:
+            handle.write(text)
+    except BaseException as error:
+        path.unlink(missing_ok=True)
+        if isinstance(error, FileExistsError):
+            raise ModelError(f"model {path}: {_shown(meta_file)} already exists; "
+                             "choose another name") from None
+        if isinstance(error, (OSError, ValueError)):
+            raise ModelError(f"model {path}: cannot write its metadata ({_first_line(error)})") from None
+        raise
+    return meta
+
+
+def _jsonable(value: Any) -> Any:
+    """Metadata as plain JSON: tuples to lists, numpy scalars to numbers, NaN to ``None``."""
+    if isinstance(value, dict):
+        return {str(key): _jsonable(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(item) for item in value]
+    if isinstance(value, np.ndarray):
+        return [_jsonable(item) for item in value.tolist()]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value

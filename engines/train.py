@@ -1,0 +1,478 @@
+"""Fitting learned evaluators from self-play datasets (``tui-games train``).
+
+A dataset is the CSV file ``tui-games dataset`` writes (columns ``game_id, ply,
+side, position``, the game's features, ``h0``, ``h_l``, ``mate``) with its
+sidecar ``FILE.meta.json``.  :func:`read_dataset` reads and checks it;
+:func:`train_model` fits a regressor from ``h0`` alone or from the features to
+the depth-L search value ``h_l``::
+
+    dataset = read_dataset("quixo.csv", Quixo)
+    estimator, meta = train_model(Quixo, dataset, model="rf", inputs="features", grid=True)
+    save_model(estimator, "quixo-mi.joblib", meta)      # engines.models
+
+Positions that occur more than once (same position text) are kept once, the
+first time, *before* the train/test split, so that no test position was seen
+in training.  The split, the forests, the networks and the cross-validation
+folds are all seeded: the same dataset and arguments give the same model.
+
+The grids (:data:`RF_GRID`, :data:`MLP_GRID`) are small on purpose: a grid
+search over 10,000 rows takes minutes on two cores, and depth-limited forests
+keep the model files (shipped in the package) small.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import math
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from games import Game, GameError
+
+from .models import FORMAT, library_versions
+
+__all__ = [
+    "DATASET_FORMAT",
+    "MODEL_KINDS",
+    "INPUT_KINDS",
+    "RF_GRID",
+    "MLP_GRID",
+    "RF_DEFAULTS",
+    "MLP_DEFAULTS",
+    "CHECK_ROWS",
+    "Dataset",
+    "DatasetError",
+    "TrainError",
+    "dataset_columns",
+    "make_estimator",
+    "read_dataset",
+    "train_model",
+]
+
+#: The format tag of a dataset's sidecar metadata.
+DATASET_FORMAT = "tui-games-dataset/1"
+MODEL_KINDS = ("rf", "mlp")
+INPUT_KINDS = ("features", "h0")
+
+#: The random-forest grid of ``--grid``: 2 x 3 x 2 = 12 candidates.
+RF_GRID: dict[str, list[Any]] = {
+    "n_estimators": [50, 100],
+    "max_depth": [6, 10, 14],
+    "min_samples_leaf": [2, 8],
+}
+#: The forest fitted without ``--grid``.
+RF_DEFAULTS: dict[str, Any] = {"n_estimators": 100, "max_depth": 10, "min_samples_leaf": 4}
+
+#: The neural-network grid of ``--grid``: 2 x 2 x 2 = 8 candidates (``max_iter`` 500 and
+#: ``early_stopping`` on for all of them; inputs and target are standardised).
+MLP_GRID: dict[str, list[Any]] = {
+    "hidden_layer_sizes": [(32,), (64, 32)],
+    "alpha": [1e-4, 1e-2],
+    "learning_rate_init": [1e-3, 1e-2],
+}
+#: The network fitted without ``--grid``.
+MLP_DEFAULTS: dict[str, Any] = {"hidden_layer_sizes": (64, 32), "alpha": 1e-3, "learning_rate_init": 1e-3}
+#: Fixed settings of every network.
+MLP_FIXED: dict[str, Any] = {"max_iter": 500, "early_stopping": True}
+
+#: Test rows stored in the model's metadata and re-predicted when it is loaded.
+CHECK_ROWS = 8
+
+#: Prefix of the network's parameters inside ``TransformedTargetRegressor(Pipeline(...))``.
+_MLP_PREFIX = "regressor__mlp__"
+
+
+class DatasetError(ValueError):
+    """A dataset file that cannot be used; the one-line message starts ``FILE:`` or ``FILE:LINE:``."""
+
+
+class TrainError(ValueError):
+    """Training arguments that cannot work with this dataset (one line)."""
+
+
+def dataset_columns(game_class: type[Game]) -> list[str]:
+    """The dataset header of a game, in order."""
+    return ["game_id", "ply", "side", "position", *game_class.FEATURE_NAMES, "h0", "h_l", "mate"]
+
+
+@dataclass
+class Dataset:
+    """The rows of a dataset file, as arrays, with what its sidecar says about them."""
+
+    path: Path
+    game: str
+    positions: list[str]
+    game_id: np.ndarray
+    ply: np.ndarray
+    side: np.ndarray
+    features: np.ndarray
+    h0: np.ndarray
+    h_l: np.ndarray
+    mate: np.ndarray
+    feature_names: tuple[str, ...]
+    heuristic: str
+    depth: int | None
+    meta: dict[str, Any] | None
+    sha256: str
+    notes: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    @property
+    def label(self) -> str:
+        """What produced ``h_l``: ``"search"`` or the stockfish spec (``"search"`` without a sidecar)."""
+        return str((self.meta or {}).get("label", "search"))
+
+    @property
+    def decisive_score(self) -> float | None:
+        value = (self.meta or {}).get("decisive_score")
+        return float(value) if isinstance(value, (int, float)) else None
+
+    def first_occurrences(self) -> np.ndarray:
+        """Indices of the rows whose position text was not seen before (in file order)."""
+        seen: set[str] = set()
+        keep = []
+        for index, text in enumerate(self.positions):
+            if text not in seen:
+                seen.add(text)
+                keep.append(index)
+        return np.asarray(keep, dtype=np.int64)
+
+    @property
+    def duplicates(self) -> int:
+        """Rows repeating an earlier row's position."""
+        return len(self) - len(set(self.positions))
+
+    def inputs(self, kind: str) -> tuple[list[str], np.ndarray]:
+        """The input columns of a model kind (``"features"`` or ``"h0"``) and their values."""
+        if kind == "h0":
+            return ["h0"], self.h0.reshape(-1, 1)
+        if kind == "features":
+            return list(self.feature_names), self.features
+        raise ValueError(f"inputs must be one of {INPUT_KINDS}, not {kind!r}")
+
+
+# -------------------------------------------------------------------- reading
+def _sidecar(path: Path) -> Path:
+    return path.with_name(path.name + ".meta.json")
+
+
+def read_dataset(path: str | Path, game_class: type[Game]) -> Dataset:
+    """Read and check a dataset CSV of ``game_class`` and its sidecar metadata.
+
+    Raises :class:`DatasetError` naming ``FILE`` (or ``FILE:LINE``) for a missing
+    or unreadable file, a header with missing or unknown columns (a dataset of
+    another game), a non-numeric or non-finite cell, a row of the wrong length,
+    or no data rows.  Without a sidecar the game's default heuristic is assumed
+    (and :attr:`Dataset.notes` says so).
+    """
+    path = Path(path).expanduser()
+    name = str(path)
+    game = game_class.NAME
+    if not path.is_file():
+        raise DatasetError(f"{name}: no such file" if not path.exists() else f"{name}: not a file")
+    meta, notes = _read_sidecar(path, game_class)
+    heuristic = game_class.DEFAULT_HEURISTIC
+    depth: int | None = None
+    if meta is not None:
+        heuristic = meta.get("heuristic", heuristic)
+        depth = meta.get("depth") if isinstance(meta.get("depth"), int) else None
+    columns = dataset_columns(game_class)
+    digest = hashlib.sha256()
+    try:
+        digest.update(path.read_bytes())
+        with open(path, newline="", encoding="utf-8") as handle:
+            reader = csv.reader(handle)
+            header = next(reader, None)
+            if header is None:
+                raise DatasetError(f"{name}: empty file; expected a header row: {','.join(columns[:6])},...")
+            header = [cell.strip() for cell in header]
+            _check_header(name, header, columns, game)
+            where = {column: header.index(column) for column in columns}
+            numeric = [column for column in columns if column != "position"]
+            integers = {"game_id", "ply", "side", "mate"}
+            rows: list[list[float]] = []
+            positions: list[str] = []
+            for cells in reader:
+                line = reader.line_num
+                if not cells:  # a blank line
+                    continue
+                if len(cells) != len(header):
+                    raise DatasetError(
+                        f"{name}:{line}: {len(cells)} cells, the header has {len(header)}"
+                    )
+                values = []
+                for column in numeric:
+                    text = cells[where[column]]
+                    try:
+                        value = float(text)
+                    except ValueError:
+                        raise DatasetError(
+                            f"{name}:{line}: column {column!r}: {text[:30]!r} is not a number"
+                        ) from None
+                    if not math.isfinite(value):
+                        raise DatasetError(f"{name}:{line}: column {column!r}: {text!r} is not finite")
+                    if column in integers and value != int(value):
+                        raise DatasetError(
+                            f"{name}:{line}: column {column!r}: {text!r} is not a whole number"
+                        )
+                    values.append(value)
+                side = values[numeric.index("side")]
+                if side not in (0, 1):
+                    raise DatasetError(f"{name}:{line}: column 'side': {side:g} is not 0 or 1")
+                positions.append(cells[where["position"]])
+                rows.append(values)
+    except UnicodeDecodeError:
+        raise DatasetError(f"{name}: not UTF-8 text (is it a dataset CSV?)") from None
+    except csv.Error as error:
+        raise DatasetError(f"{name}:{reader.line_num}: {error}") from None
+    except OSError as error:
+        raise DatasetError(f"{name}: cannot read it ({error.strerror or error})") from None
+    if not rows:
+        raise DatasetError(f"{name}: no data rows (only the header)")
+    table = np.asarray(rows, dtype=np.float64)
+    index = {column: i for i, column in enumerate(numeric)}
+    features = table[:, [index[f] for f in game_class.FEATURE_NAMES]]
+    return Dataset(
+        path=path,
+        game=game,
+        positions=positions,
+        game_id=table[:, index["game_id"]].astype(np.int64),
+        ply=table[:, index["ply"]].astype(np.int64),
+        side=table[:, index["side"]].astype(np.int64),
+        features=features,
+        h0=table[:, index["h0"]],
+        h_l=table[:, index["h_l"]],
+        mate=table[:, index["mate"]].astype(np.int64),
+        feature_names=tuple(game_class.FEATURE_NAMES),
+        heuristic=heuristic,
+        depth=depth,
+        meta=meta,
+        sha256=digest.hexdigest(),
+        notes=notes,
+    )
+
+
+def _check_header(name: str, header: list[str], columns: list[str], game: str) -> None:
+    missing = [column for column in columns if column not in header]
+    unknown = [cell for cell in header if cell not in columns]
+    duplicated = sorted({cell for cell in header if header.count(cell) > 1})
+
+    def listed(names: list[str]) -> str:
+        return ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+
+    if duplicated:
+        raise DatasetError(f"{name}:1: column {listed(duplicated)} appears twice")
+    if missing and unknown:
+        raise DatasetError(
+            f"{name}:1: not a {game} dataset: unknown columns {listed(unknown)}; missing {listed(missing)} "
+            f"(features of another game?)"
+        )
+    if missing:
+        raise DatasetError(f"{name}:1: missing columns {listed(missing)} (a {game} dataset has: "
+                           f"{','.join(columns[:5])},... {len(columns)} columns)")
+    if unknown:
+        raise DatasetError(f"{name}:1: unknown columns {listed(unknown)} (not in a {game} dataset)")
+
+
+def _read_sidecar(path: Path, game_class: type[Game]) -> tuple[dict[str, Any] | None, list[str]]:
+    """The dataset's sidecar metadata (``None`` if there is none) and notes about it."""
+    sidecar = _sidecar(path)
+    game = game_class.NAME
+    if not sidecar.exists():
+        return None, [f"no {sidecar.name} beside it: assuming {game}'s default heuristic "
+                      f"{game_class.DEFAULT_HEURISTIC!r} and an unknown search depth"]
+    try:
+        meta = json.loads(sidecar.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise DatasetError(f"{sidecar}: cannot read it ({error})") from None
+    except json.JSONDecodeError as error:
+        raise DatasetError(f"{sidecar}:{error.lineno}: not valid JSON ({error.msg})") from None
+    if not isinstance(meta, dict) or meta.get("format") != DATASET_FORMAT:
+        found = meta.get("format") if isinstance(meta, dict) else None
+        raise DatasetError(f"{sidecar}: not dataset metadata: format is {found!r}, expected {DATASET_FORMAT!r}")
+    if meta.get("game") != game:
+        raise DatasetError(f"{sidecar}: a dataset of {meta.get('game')}, not {game}")
+    heuristic = meta.get("heuristic", game_class.DEFAULT_HEURISTIC)
+    try:
+        game_class.heuristic(heuristic)
+    except (GameError, TypeError) as error:
+        raise DatasetError(f"{sidecar}: {error}") from None
+    return meta, []
+
+
+# ------------------------------------------------------------------- training
+def make_estimator(model: str, params: dict[str, Any] | None = None, *, seed: int = 0) -> Any:
+    """An unfitted estimator of a kind (``"rf"`` or ``"mlp"``) with ``params`` (short names,
+    as in :data:`RF_GRID` / :data:`MLP_GRID`), seeded."""
+    from sklearn.compose import TransformedTargetRegressor
+    from sklearn.ensemble import RandomForestRegressor
+    from sklearn.neural_network import MLPRegressor
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    params = dict(params or {})
+    if model == "rf":
+        return RandomForestRegressor(random_state=seed, n_jobs=None, **params)
+    if model == "mlp":
+        settings = {**MLP_FIXED, **params}
+        network = MLPRegressor(random_state=seed, **settings)
+        return TransformedTargetRegressor(
+            regressor=Pipeline([("scale", StandardScaler()), ("mlp", network)]),
+            transformer=StandardScaler(),
+        )
+    raise ValueError(f"model must be one of {MODEL_KINDS}, not {model!r}")
+
+
+def _short(params: dict[str, Any]) -> dict[str, Any]:
+    """Grid-search parameter names without the pipeline prefix."""
+    return {key.removeprefix(_MLP_PREFIX): value for key, value in params.items()}
+
+
+def _metrics(y: np.ndarray, predicted: np.ndarray) -> dict[str, float]:
+    from sklearn.metrics import mean_absolute_error, mean_squared_error, r2_score
+
+    r2 = float(r2_score(y, predicted)) if len(y) > 1 else float("nan")
+    return {
+        "mse": float(mean_squared_error(y, predicted)),
+        "mae": float(mean_absolute_error(y, predicted)),
+        "r2": r2,
+    }
+
+
+def grid_candidates(model: str) -> int:
+    """The number of parameter combinations of a kind's grid."""
+    grid = RF_GRID if model == "rf" else MLP_GRID
+    return math.prod(len(values) for values in grid.values())
+
+
+def train_model(
+    game_class: type[Game],
+    dataset: Dataset,
+    *,
+    model: str = "rf",
+    inputs: str = "features",
+    grid: bool = False,
+    test_size: float = 0.2,
+    seed: int = 0,
+    jobs: int = 1,
+    cv: int = 5,
+) -> tuple[Any, dict[str, Any]]:
+    """Fit a model of ``h_l`` and return it with its metadata (everything but ``sha256``,
+    which :func:`engines.models.save_model` fills, and ``command``, ``None`` here).
+
+    Duplicated positions are dropped (first kept) before a seeded split into
+    train and test rows.  With ``grid`` a :class:`~sklearn.model_selection.GridSearchCV`
+    (negative MSE, ``cv`` folds, ``jobs`` processes) over :data:`RF_GRID` or
+    :data:`MLP_GRID` picks the parameters; otherwise :data:`RF_DEFAULTS` or
+    :data:`MLP_DEFAULTS` are fitted.  Raises :class:`TrainError` for arguments
+    this dataset cannot support.
+    """
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.model_selection import GridSearchCV, train_test_split
+
+    if model not in MODEL_KINDS:
+        raise TrainError(f"--model must be one of {', '.join(MODEL_KINDS)}, not {model!r}")
+    if inputs not in INPUT_KINDS:
+        raise TrainError(f"--inputs must be one of {', '.join(INPUT_KINDS)}, not {inputs!r}")
+    if not 0 < test_size < 1:
+        raise TrainError(f"--test-size must be between 0 and 1 (a fraction of the rows), got {test_size:g}")
+    if jobs < 1:
+        raise TrainError(f"--jobs must be at least 1, got {jobs}")
+    if cv < 2:
+        raise TrainError(f"--cv must be at least 2 folds, got {cv}")
+    if dataset.game != game_class.NAME:
+        raise TrainError(f"{dataset.path}: a dataset of {dataset.game}, not {game_class.NAME}")
+
+    keep = dataset.first_occurrences()
+    names, X_all = dataset.inputs(inputs)
+    X = X_all[keep]
+    y = dataset.h_l[keep]
+    n = len(keep)
+    n_test = math.ceil(test_size * n)
+    n_train = n - n_test
+    least = cv if grid else 2
+    if n_test < 1 or n_train < least:
+        raise TrainError(f"{dataset.path}: {n} distinct positions are too few to split {test_size:g} "
+                         f"for testing and fit{f' {cv} folds' if grid else ''}: need more rows")
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=test_size, random_state=seed)
+
+    search_grid = None
+    cv_info = None
+    started = time.perf_counter()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        if grid:
+            search_grid = dict(RF_GRID if model == "rf" else MLP_GRID)
+            prefix = "" if model == "rf" else _MLP_PREFIX
+            search = GridSearchCV(
+                make_estimator(model, seed=seed),
+                {prefix + key: list(values) for key, values in search_grid.items()},
+                scoring="neg_mean_squared_error",
+                cv=cv,
+                n_jobs=jobs,
+                refit=True,
+            )
+            search.fit(X_train, y_train)
+            estimator = search.best_estimator_
+            params = _short(search.best_params_)
+            cv_info = {"folds": cv, "best_mse": float(-search.best_score_),
+                       "candidates": len(search.cv_results_["params"])}
+        else:
+            params = dict(RF_DEFAULTS if model == "rf" else MLP_DEFAULTS)
+            estimator = make_estimator(model, params, seed=seed)
+            if model == "rf":
+                estimator.set_params(n_jobs=jobs)
+            estimator.fit(X_train, y_train)
+    fit_s = time.perf_counter() - started
+    if model == "rf":
+        estimator.set_params(n_jobs=None)  # a saved forest predicts single rows: no process pool
+    converged = sum(issubclass(w.category, ConvergenceWarning) for w in caught)
+    notes = list(dataset.notes)
+    if converged:
+        notes.append(f"{converged} fit{'s' if converged > 1 else ''} stopped at max_iter "
+                     f"{MLP_FIXED['max_iter']} before converging")
+
+    train_metrics = _metrics(y_train, estimator.predict(X_train))
+    test_metrics = _metrics(y_test, estimator.predict(X_test))
+    check_X = np.asarray(X_test[:CHECK_ROWS], dtype=np.float64)
+    check_y = estimator.predict(check_X)
+    decisive = dataset.decisive_score
+    if decisive is None:
+        decisive = getattr(game_class, "DECISIVE_SCORE", None)
+    meta: dict[str, Any] = {
+        "format": FORMAT,
+        "game": game_class.NAME,
+        "model": model,
+        "inputs": names,
+        "target": "h_l",
+        "depth": dataset.depth,
+        "heuristic": dataset.heuristic,
+        "label": dataset.label,
+        "decisive_score": decisive,
+        "params": params,
+        "grid": search_grid,
+        "cv": cv_info,
+        "metrics": {"train": train_metrics, "test": test_metrics},
+        "rows": {"train": int(len(y_train)), "test": int(len(y_test)),
+                 "duplicates_dropped": int(len(dataset) - n)},
+        "dataset": {"file": dataset.path.name, "sha256": dataset.sha256, "meta": dataset.meta},
+        "seed": seed,
+        "test_size": test_size,
+        "fit_s": round(fit_s, 3),
+        "notes": notes,
+        "versions": library_versions(),
+        "sha256": None,
+        "created": None,
+        "command": None,
+        "check": {"X": check_X.tolist(), "y": [float(v) for v in check_y]},
+    }
+    return estimator, meta

@@ -1,0 +1,280 @@
+"""``tui-games train`` and ``tui-games models``: what they print (with rich).
+
+The work is in :mod:`engines.train` and :mod:`engines.models`; this module
+checks the command-line arguments that only make sense here (the output
+file), tells the user what is being fitted, and shows the results.  Errors
+are raised as the engines' one-line exceptions (``DatasetError``,
+``TrainError``, ``ModelError``) and reported by the command line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shlex
+import sys
+from pathlib import Path
+from typing import Any, Sequence, TextIO
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from engines import models as model_files
+from engines.models import (
+    BUNDLED_NAMES,
+    ModelError,
+    file_sha256,
+    load_model,
+    metadata_path,
+    read_metadata,
+    save_model,
+)
+from engines.train import TrainError, grid_candidates, read_dataset, train_model
+from games import GAME_NAMES, game_class
+
+__all__ = ["run_train", "run_models", "size_text", "bundled_models"]
+
+#: Width used when the output is not a terminal (files, pipes, tests).
+PLAIN_WIDTH = 120
+
+
+def _console(file: TextIO | None = None) -> Console:
+    file = file if file is not None else sys.stdout
+    console = Console(file=file, highlight=False, markup=False, soft_wrap=True)
+    if not console.is_terminal:
+        console = Console(file=file, highlight=False, markup=False, soft_wrap=True, width=PLAIN_WIDTH)
+    return console
+
+
+def size_text(size: int) -> str:
+    """A file size: ``812 B``, ``91.8 kB``, ``3.40 MB``."""
+    for bound, unit in ((1e9, "GB"), (1e6, "MB"), (1e3, "kB")):
+        if size >= bound:
+            scaled = size / bound
+            return f"{scaled:.3g} {unit}" if scaled < 100 else f"{scaled:.0f} {unit}"
+    return f"{size} B"
+
+
+def _number(value: float | None, digits: int = 4) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:.{digits}g}"
+
+
+def _params_text(params: dict[str, Any] | None) -> str:
+    if not params:
+        return "-"
+    return ", ".join(f"{key}={_value_text(value)}" for key, value in params.items())
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "(" + ", ".join(str(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _grid_text(grid: dict[str, list[Any]]) -> str:
+    return "; ".join(f"{key} {' | '.join(_value_text(v) for v in values)}" for key, values in grid.items())
+
+
+def _command(args: Any) -> str:
+    """The complete command that trains this model again (every option spelled out)."""
+    parts = ["tui-games", "train", args.game, "--data", args.data, "--model", args.model,
+             "--inputs", args.inputs]
+    if args.grid:
+        parts.append("--grid")
+    parts += ["--test-size", f"{args.test_size:g}", "--seed", str(args.seed), "--jobs", str(args.jobs),
+              "--cv", str(args.cv), "--out", args.out]
+    return shlex.join(parts)
+
+
+def check_out(out: str) -> Path:
+    """The ``--out`` path, refused (TrainError) unless it ends in ``.joblib``, neither it nor its
+    ``.json`` exists, and its directory does."""
+    path = Path(out).expanduser()
+    if path.suffix != ".joblib" or path.name == ".joblib":
+        raise TrainError(f"--out must name a file ending in .joblib (its metadata goes beside it "
+                         f"as .json), got {out!r}")
+    for target in (path, metadata_path(path)):
+        if target.exists():
+            raise TrainError(f"--out: {target} already exists; choose another name "
+                             "(models are never overwritten)")
+    if not path.parent.is_dir():
+        raise TrainError(f"--out: no directory {path.parent}")
+    return path
+
+
+def run_train(args: Any, file: TextIO | None = None) -> int:
+    """``tui-games train``: read the dataset, fit, save, print what happened."""
+    console = _console(file)
+    cls = game_class(args.game)
+    out = check_out(args.out)
+    dataset = read_dataset(args.data, cls)
+    distinct = len(dataset) - dataset.duplicates
+    games = len(set(dataset.game_id.tolist()))
+    console.print(
+        f"dataset {dataset.path.name}: {len(dataset):,} rows from {games:,} game{'s' if games != 1 else ''}; "
+        f"{dataset.duplicates:,} repeat an earlier position and are dropped: {distinct:,} positions"
+    )
+    depth = f"depth {dataset.depth}" if dataset.depth is not None else "an unknown depth"
+    source = f"(from {dataset.path.name}.meta.json)" if dataset.meta is not None else "(assumed)"
+    console.print(f"target h_l: {dataset.label} at {depth}, heuristic {dataset.heuristic} {source}")
+    for note in dataset.notes:
+        console.print(f"note: {note}")
+    width = 1 if args.inputs == "h0" else len(cls.FEATURE_NAMES)
+    what = "h0 alone" if args.inputs == "h0" else f"{width} features"
+    n_test = math.ceil(args.test_size * distinct)
+    rows = f"{distinct - n_test:,} training rows ({n_test:,} held out for testing)"
+    if args.grid:
+        candidates = grid_candidates(args.model)
+        console.print(f"fitting {args.model} on {what}: grid search, {candidates} candidates x {args.cv} "
+                      f"folds = {candidates * args.cv} fits on {rows}, {args.jobs} job"
+                      f"{'s' if args.jobs != 1 else ''} ...")
+    else:
+        console.print(f"fitting {args.model} on {what} with the default parameters on {rows} ...")
+    console.file.flush()
+    estimator, meta = train_model(
+        cls, dataset, model=args.model, inputs=args.inputs, grid=args.grid,
+        test_size=args.test_size, seed=args.seed, jobs=args.jobs, cv=args.cv,
+    )
+    meta["command"] = _command(args)
+    meta = save_model(estimator, out, meta)
+    console.print(f"fitted in {meta['fit_s']:.1f} s")
+
+    table = Table(title=f"{cls.NAME} {args.model} model of h_l", title_justify="left")
+    table.add_column("")
+    for column in ("train", "test"):
+        table.add_column(column, justify="right")
+    metrics = meta["metrics"]
+    for key, label in (("mse", "MSE"), ("mae", "MAE"), ("r2", "R²")):
+        digits = 4 if key == "r2" else 5
+        table.add_row(label, _number(metrics["train"][key], digits), _number(metrics["test"][key], digits))
+    table.add_row("rows", f"{meta['rows']['train']:,}", f"{meta['rows']['test']:,}")
+    console.print(table)
+    label = "best params" if args.grid else "params"
+    console.print(f"{label}: {_params_text(meta['params'])}")
+    if meta["cv"] is not None:
+        console.print(f"cross-validation: {meta['cv']['folds']} folds, best mean MSE "
+                      f"{_number(meta['cv']['best_mse'], 5)}")
+    for note in meta["notes"][len(dataset.notes):]:
+        console.print(f"note: {note}")
+    json_path = metadata_path(out)
+    console.print(f"wrote {out} ({size_text(out.stat().st_size)}) and {json_path} "
+                  f"({size_text(json_path.stat().st_size)})")
+    return 0
+
+
+# --------------------------------------------------------------------- models
+def bundled_models(games: Sequence[str]) -> list[dict[str, Any]]:
+    """A summary of each bundled model present, for the listing (reads metadata only)."""
+    rows = []
+    for game in games:
+        for name in BUNDLED_NAMES:
+            path = model_files.BUNDLED_DIR / f"{game}-{name}.joblib"
+            if not path.exists() and not metadata_path(path).exists():
+                continue
+            row: dict[str, Any] = {"game": game, "name": name, "path": str(path)}
+            try:
+                meta = read_metadata(path)
+            except ModelError as error:
+                row["error"] = str(error)
+                rows.append(row)
+                continue
+            size = path.stat().st_size if path.exists() else None
+            test = (meta.get("metrics") or {}).get("test") or {}
+            counts = meta.get("rows") or {}
+            row.update(
+                model=meta["model"],
+                inputs=len(meta["inputs"]),
+                kind="h0" if meta["inputs"] == ["h0"] else "features",
+                depth=meta.get("depth"),
+                heuristic=meta["heuristic"],
+                test_r2=test.get("r2"),
+                rows=(counts.get("train") or 0) + (counts.get("test") or 0),
+                size=size,
+                sha256_ok=size is not None and file_sha256(path) == meta["sha256"],
+                sklearn=meta["versions"].get("sklearn"),
+            )
+            rows.append(row)
+    return rows
+
+
+def run_models(args: Any, file: TextIO | None = None) -> int:
+    """``tui-games models``: list the bundled models, or check one model file."""
+    if args.check is not None:
+        return _check_model(args, file)
+    games = [args.game] if args.game else list(GAME_NAMES)
+    rows = bundled_models(games)
+    if args.json:
+        print(json.dumps(rows), file=file if file is not None else sys.stdout)
+        return 0
+    console = _console(file)
+    if not rows:
+        console.print(f"no bundled models{' for ' + args.game if args.game else ''} in {model_files.BUNDLED_DIR}")
+        return 0
+    table = Table(title=f"bundled models ({model_files.BUNDLED_DIR})", title_justify="left")
+    for column in ("game", "name", "model", "inputs", "depth", "heuristic", "test R²", "rows", "size",
+                   "sha256"):
+        table.add_column(column, justify="right" if column in ("depth", "test R²", "rows", "size") else "left")
+    for row in rows:
+        if "error" in row:
+            table.add_row(row["game"], row["name"], Text("unreadable", style="red"), "", "", "", "", "", "", "")
+            continue
+        inputs = "h0" if row["kind"] == "h0" else f"{row['inputs']} features"
+        table.add_row(
+            row["game"], row["name"], row["model"], inputs, _number(row["depth"]), row["heuristic"],
+            _number(row["test_r2"], 3), f"{row['rows']:,}",
+            size_text(row["size"]) if row["size"] is not None else "missing",
+            "ok" if row["sha256_ok"] else Text("differs", style="red"),
+        )
+    console.print(table)
+    for row in rows:
+        if "error" in row:
+            console.print(row["error"])
+    return 0
+
+
+def _count(value: Any) -> str:
+    return f"{value:,}" if isinstance(value, int) else "?"
+
+
+def _check_model(args: Any, file: TextIO | None) -> int:
+    if args.game is None:
+        raise TrainError("--check needs --game GAME, the game the model is for")
+    cls = game_class(args.game)
+    model = load_model(cls, args.check)
+    meta = model.meta
+    if args.json:
+        print(json.dumps({"ok": True, "path": str(model.path), "kind": model.kind, "notes": list(model.notes),
+                          "meta": meta}), file=file if file is not None else sys.stdout)
+        return 0
+    console = _console(file)
+    metrics = (meta.get("metrics") or {}).get("test") or {}
+    counts = meta.get("rows") or {}
+    inputs = "h0 (the static heuristic)" if model.kind == "h0" else f"the {len(model.inputs)} {cls.NAME} features"
+    depth = meta.get("depth")
+    lines = [
+        ("model", f"{model.path}: loads and predicts its check rows as when saved"),
+        ("game", cls.NAME),
+        ("kind", f"{meta['model']} ({type(model.estimator).__name__}), params {_params_text(meta.get('params'))}"),
+        ("inputs", inputs),
+        ("target", f"{meta['target']}: {meta.get('label', 'search')} at "
+                   f"{f'depth {depth}' if depth is not None else 'an unknown depth'}, "
+                   f"heuristic {meta['heuristic']}"),
+        ("test", f"MSE {_number(metrics.get('mse'), 5)}, MAE {_number(metrics.get('mae'), 5)}, "
+                 f"R² {_number(metrics.get('r2'), 4)}"),
+        ("rows", f"{_count(counts.get('train'))} train, {_count(counts.get('test'))} test, "
+                 f"{_count(counts.get('duplicates_dropped'))} duplicates dropped"),
+        ("trained", f"{meta.get('created') or '?'} with scikit-learn {meta['versions'].get('sklearn', '?')}"),
+        ("size", size_text(model.path.stat().st_size)),
+        ("sha256", meta["sha256"]),
+    ]
+    if meta.get("command"):
+        lines.append(("command", meta["command"]))
+    lines += [("note", note) for note in model.notes]
+    for label, value in lines:
+        console.print(f"{label:<8} {value}")
+    return 0
