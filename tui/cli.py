@@ -225,6 +225,12 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--quick", action="store_true",
                    help="one game, 20 presses (a smoke run, not a measurement)")
     b.set_defaults(run=_cmd_bench_keys)
+    b = bench_sub.add_parser(
+        "models", help="the bundled models' cost per node: one predict per child, batched, compiled; hr vs h0"
+    )
+    add_game_filter(b)
+    b.add_argument("--quick", action="store_true", help="fewer positions (a smoke run, not a measurement)")
+    b.set_defaults(run=_cmd_bench_models)
 
     p = sub.add_parser(
         "match",
@@ -532,6 +538,13 @@ def _cmd_bench_search(args: argparse.Namespace) -> int:
     if args.sunfish is not None and shutil.which(args.sunfish) is None:
         raise UsageError(f"{PROG} bench search", f"--sunfish: no executable {args.sunfish!r}")
     run_search_bench(args.games or list(GAME_NAMES), quick=args.quick, sunfish=args.sunfish)
+    return 0
+
+
+def _cmd_bench_models(args: argparse.Namespace) -> int:
+    from .bench_models import run_models_bench
+
+    run_models_bench(args.games or list(GAME_NAMES), quick=args.quick)
     return 0
 
 
