@@ -46,10 +46,10 @@ import random
 import shlex
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, TextIO
+from typing import Any, BinaryIO, Iterator, TextIO
 
 from games import GAME_NAMES, Game, GameError, game_class, new_game
 
@@ -351,13 +351,19 @@ class DatasetSummary:
     maximum: int | None = None
     wall_s: float = 0.0
 
-    def add(self, game: DatasetGame, h_l_column: int = -2) -> None:
+    def plus(self, game: DatasetGame) -> DatasetSummary:
+        """A new summary: this one with ``game`` counted too."""
+        summary = replace(self, reasons=dict(self.reasons))
+        summary.add(game)
+        return summary
+
+    def add(self, game: DatasetGame) -> None:
         """Count one game written."""
         self.games += 1
         self.plies += game.plies
         self.reasons[game.reason] = self.reasons.get(game.reason, 0) + 1
         for row in game.rows:
-            value = row[h_l_column]
+            value = row[-2]
             self.positions += 1
             delta = value - self.mean
             self.mean += delta / self.positions
@@ -408,10 +414,10 @@ class DatasetSummary:
 
 
 # --------------------------------------------------------------------- writing
-def _csv_text(rows: list[list[Any]]) -> str:
+def _csv_bytes(rows: list[list[Any]]) -> bytes:
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(rows)
-    return buffer.getvalue()
+    return buffer.getvalue().encode("utf-8")
 
 
 def _versions(engine_name: str | None) -> dict[str, str]:
@@ -445,7 +451,7 @@ def _label_engine_name(config: DatasetConfig) -> str | None:
         engine.close()
 
 
-def _open_out(out: Path) -> TextIO:
+def _open_out(out: Path) -> BinaryIO:
     """``out`` opened to append, refused unless it is absent or empty."""
     if out.is_dir():
         raise DatasetError(f"{out}: is a directory, not a dataset file")
@@ -453,7 +459,7 @@ def _open_out(out: Path) -> TextIO:
         raise DatasetError(f"{out}: already holds data, and a dataset never overwrites one; "
                            f"choose another --out")
     try:
-        handle = open(out, "a", encoding="utf-8", newline="")
+        handle = open(out, "ab")
     except OSError as error:
         raise DatasetError(f"{out}: cannot write it ({error.strerror or error})") from None
     if handle.tell() != 0:  # written to since the check
@@ -493,22 +499,29 @@ def write_dataset(config: DatasetConfig, out: str | Path, *, jobs: int = 1, prog
     handle = _open_out(out)
     start = time.perf_counter()
     summary = DatasetSummary(str(out), config.game, config.games)
+    # The summary counts exactly the games in the file, even when Ctrl-C
+    # lands between writing a game and counting it: `following` is the
+    # summary with the game being written, `mark` the file's size before it.
+    following: DatasetSummary | None = None
+    mark = 0
     try:
         meta = _meta(config, out, command, engine_name)
         try:
             meta_path(out).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
         except OSError as error:
             raise DatasetError(f"{meta_path(out)}: cannot write it ({error.strerror or error})") from None
-        handle.write(_csv_text([config.columns]))
+        handle.write(_csv_bytes([config.columns]))
         handle.flush()
         bar = _Progress(config.games) if progress else None
         try:
             if bar is not None:
                 bar.start()
             for played in play_dataset_games(config, jobs=jobs):
-                handle.write(_csv_text(played.rows))
+                mark = handle.tell()
+                following = summary.plus(played)
+                handle.write(_csv_bytes(played.rows))
+                summary, following = following, None
                 handle.flush()
-                summary.add(played)
                 summary.wall_s = time.perf_counter() - start
                 if bar is not None:
                     bar.advance(len(played.rows))
@@ -516,6 +529,8 @@ def write_dataset(config: DatasetConfig, out: str | Path, *, jobs: int = 1, prog
             if bar is not None:
                 bar.stop()
     except KeyboardInterrupt:
+        if following is not None and handle.tell() > mark:  # written, not yet counted
+            summary = following
         summary.wall_s = time.perf_counter() - start
         _close(handle)
         raise DatasetInterrupted(summary) from None
@@ -527,7 +542,7 @@ def write_dataset(config: DatasetConfig, out: str | Path, *, jobs: int = 1, prog
     return summary
 
 
-def _close(handle: TextIO) -> None:
+def _close(handle: BinaryIO) -> None:
     if handle.closed:
         return
     handle.flush()
