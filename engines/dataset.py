@@ -160,13 +160,13 @@ class DatasetConfig:
         text = self.label.strip()
         if text == SEARCH_LABEL:
             return text
+        expected = f"label must be 'search' or a stockfish spec such as 'stockfish:depth=12', got {self.label!r}"
+        if text.split(":", 1)[0] != "stockfish":
+            raise DatasetError(expected)
         try:
             spec = parse_engine_spec(text)
         except SpecError as error:
             raise DatasetError(f"label: {error}") from None
-        if spec.name != "stockfish":
-            raise DatasetError(f"label must be 'search' or a stockfish spec such as "
-                               f"'stockfish:depth=12', got {self.label!r}")
         if self.game != "chess":
             raise DatasetError(f"label {self.label!r}: stockfish labels chess only, not {self.game}")
         from .stockfish import find_stockfish
