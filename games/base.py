@@ -134,6 +134,11 @@ class Game(ABC):
     STRONG_HEURISTIC: ClassVar[str]
     #: Names of the entries of :meth:`features`, in order.
     FEATURE_NAMES: ClassVar[tuple[str, ...]]
+    #: The value on the default heuristic's scale that learning targets use for
+    #: a forced win: about a won game's worth.  Self-play datasets write
+    #: ``+DECISIVE_SCORE`` (``-`` for a loss) where the search proved a result,
+    #: instead of the engines' ``WIN``-based scores, which no regressor should fit.
+    DECISIVE_SCORE: ClassVar[int]
     #: A legal position text and a legal move text, used in error messages and docs.
     EXAMPLE_POSITION: ClassVar[str]
     EXAMPLE_MOVE: ClassVar[str]

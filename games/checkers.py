@@ -347,6 +347,8 @@ class Checkers(Game):
         "edge", "opp_edge",
         "to_move",
     )
+    #: About a won game on the ``positional`` scale (a man is 100): every piece of one side.
+    DECISIVE_SCORE: ClassVar[int] = 1200
     EXAMPLE_POSITION: ClassVar[str] = "W:WK10,24:B5,K14"
     EXAMPLE_MOVE: ClassVar[str] = "11-15"
     MOVE_NOTATION: ClassVar[str] = (

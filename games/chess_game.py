@@ -197,6 +197,8 @@ class ChessGame(Game):
         "phase",
         "to_move",
     )
+    #: About a won game on the ``sef`` scale (centipawns): all of one side's pieces and pawns (3900).
+    DECISIVE_SCORE: ClassVar[int] = 4000
     EXAMPLE_POSITION: ClassVar[str] = START_FEN
     EXAMPLE_MOVE: ClassVar[str] = "Nf3"
     MOVE_NOTATION: ClassVar[str] = "SAN like 'Nf3', 'exd5', 'O-O', 'e8=Q' or UCI like 'g1f3', 'e7e8q'"

@@ -228,6 +228,9 @@ class Quixo(Game):
         "to_move",
         "result",
     )
+    #: About a won game on the ``line-potential`` scale: beyond a four-in-a-line
+    #: threat of the side to move (1024 on top of the lines' values).
+    DECISIVE_SCORE: ClassVar[int] = 1500
     EXAMPLE_POSITION: ClassVar[str] = "X...O/.X.../..O../...../O...X X"
     EXAMPLE_MOVE: ClassVar[str] = "0 0 bottom"
     MOVE_NOTATION: ClassVar[str] = (

@@ -121,6 +121,17 @@ def test_heuristics_and_features_are_finite_bounded_and_antisymmetric(
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
+def test_decisive_score_is_a_positive_int_beyond_the_start_evaluation(name: str) -> None:
+    """Learning targets put forced wins at DECISIVE_SCORE: it must read as more than any quiet position."""
+    cls = game_class(name)
+    assert type(cls.DECISIVE_SCORE) is int and cls.DECISIVE_SCORE > 0
+    game = new_game(name)
+    for heuristic in (cls.DEFAULT_HEURISTIC, cls.CUT_HEURISTIC, cls.STRONG_HEURISTIC):
+        assert abs(game.evaluate(game.turn, heuristic)) < cls.DECISIVE_SCORE
+    assert cls.DECISIVE_SCORE < HEURISTIC_BOUND
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_random_games_end_with_an_outcome(name: str) -> None:
     """Random play reaches an end by the rules (wins, draws or caps), never a dead end without one."""
     for seed in range(3):

@@ -15,6 +15,9 @@ Commands (SPEC §7)::
     tui-games match GAME --a SPEC --b SPEC --games N [--jobs J] [--openings PLIES] [--seed S]
                     [--out FILE.jsonl] [--resume] [--dask ADDRESS] [--json]
     tui-games report FILE.jsonl [FILE.jsonl ...] [--json]
+    tui-games dataset GAME --games N --depth L [--openings PLIES] [--seed S] [--jobs J]
+                      [--explore P] [--max-plies M] [--heuristic NAME] [--label search|stockfish[:OPTS]]
+                      --out FILE.csv
     tui-games uci [--engine SPEC]
     tui-games train GAME --data FILE --model rf|mlp [--inputs features|h0] [--grid] [--test-size F]
                     [--seed S] [--jobs J] [--cv K] --out MODEL.joblib
@@ -265,6 +268,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE.jsonl")
     p.add_argument("--json", action="store_true", help="one JSON object per pairing instead of tables")
     p.set_defaults(run=_cmd_report)
+
+    p = sub.add_parser(
+        "dataset",
+        help="self-play positions with features, H0 and a depth-L search label, as CSV for 'train'",
+        description="Play N seeded self-play games from random openings and write every position "
+                    "with its feature vector, H0 (the static heuristic) and H_L (the depth-L alpha-beta "
+                    "value, forced results as +/- the game's DECISIVE_SCORE) for the side to move, one "
+                    "CSV row each, plus FILE.meta.json.  The file is the same, byte for byte, for any "
+                    "--jobs.  An existing non-empty --out is refused.",
+    )
+    p.add_argument("game", type=_game_name, metavar="GAME")
+    p.add_argument("--games", type=_whole(1), required=True, metavar="N", help="self-play games")
+    p.add_argument("--depth", type=_whole(1), required=True, metavar="L",
+                   help="plies of the alpha-beta search that labels each position (and picks the move)")
+    p.add_argument("--openings", type=_whole(0), default=4, metavar="PLIES",
+                   help="random plies before self-play starts (default 4)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of everything random (default 0)")
+    p.add_argument("--jobs", type=_whole(1), default=1, metavar="J",
+                   help="worker processes (joblib; default 1: in this process)")
+    p.add_argument("--explore", type=float, default=0.1, metavar="P",
+                   help="chance of a random legal move instead of the searched one (default 0.1)")
+    p.add_argument("--max-plies", type=_whole(1), default=200, metavar="M",
+                   help="self-play plies after which a game stops (default 200)")
+    p.add_argument("--heuristic", metavar="NAME",
+                   help="heuristic of H0 and of the search (default: the game's default heuristic)")
+    p.add_argument("--label", default="search", metavar="search|stockfish[:OPTS]",
+                   help="who labels and picks moves: our search (default) or, for chess, a stockfish spec "
+                        "(depth L unless it sets depth, time or nodes)")
+    p.add_argument("--out", required=True, metavar="FILE.csv", help="the CSV to write (must not hold data)")
+    p.set_defaults(run=_cmd_dataset)
 
     p = sub.add_parser("uci", help="play chess as a UCI engine on stdin/stdout (for chess GUIs)",
                        description="A UCI chess engine on standard input and output.  The engine "
@@ -624,6 +657,26 @@ def _cmd_report(args: argparse.Namespace) -> int:
     if not records:
         raise UsageError(f"{PROG} report", f"no finished games in {', '.join(args.files)}")
     _print_summaries(records, args.json)
+    return 0
+
+
+def _cmd_dataset(args: argparse.Namespace) -> int:
+    from engines.dataset import DatasetConfig, DatasetError, DatasetInterrupted, write_dataset
+
+    prog = f"{PROG} dataset"
+    try:
+        config = DatasetConfig(args.game, args.games, args.depth, openings=args.openings, seed=args.seed,
+                               explore=args.explore, max_plies=args.max_plies, heuristic=args.heuristic,
+                               label=args.label)
+        summary = write_dataset(config, args.out, jobs=args.jobs)
+    except DatasetError as error:
+        raise UsageError(prog, str(error)) from None
+    except DatasetInterrupted as interrupt:
+        print("\n".join(interrupt.summary.lines()))
+        print(f"{prog}: interrupted after {interrupt.summary.games} of {config.games} games; "
+              f"they are in {args.out}", file=sys.stderr)
+        return 130
+    print("\n".join(summary.lines()))
     return 0
 
 
