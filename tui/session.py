@@ -98,8 +98,9 @@ class GameSetup:
     game: str
     players: tuple[str, str] = (HUMAN, "pvs:time=1")
     position: str | None = None
-    #: Lines the game screen shows when it opens (a learned engine's fallback).
-    notices: tuple[str, ...] = ()
+    #: Per side, first mover first: why a learned engine's model could not be
+    #: used and what plays instead ("" when nothing was replaced).
+    notices: tuple[str, str] = ("", "")
 
     @classmethod
     def checked(cls, game: str, first: str, second: str, position: str | None = None) -> GameSetup:
@@ -109,7 +110,7 @@ class GameSetup:
             raise SetupError(f"unknown game {game!r}; expected one of: {', '.join(GAME_NAMES)}")
         resolved = (resolve_player(first, name), resolve_player(second, name))
         players = (resolved[0][0], resolved[1][0])
-        notices = tuple(notice for _, notice in resolved if notice)
+        notices = (resolved[0][1] or "", resolved[1][1] or "")
         text = position.strip() if position else None
         if text:
             try:
@@ -128,7 +129,8 @@ class GameSetup:
 
     def swapped(self) -> GameSetup:
         """The same game with the players changing sides."""
-        return replace(self, players=(self.players[1], self.players[0]))
+        return replace(self, players=(self.players[1], self.players[0]),
+                       notices=(self.notices[1], self.notices[0]))
 
     def player_label(self, side: int) -> str:
         """``White (human)``, ``Black (pvs:time=1)``."""

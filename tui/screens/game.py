@@ -74,6 +74,8 @@ class GameScreen(Screen):
         self.ascii = ascii
         self.sides = side_names(setup.game)
         self.game: Game = new_game(setup.game, setup.position)
+        #: A fallback notice still to repeat with the next engine move (else it would flash by).
+        self._unread_notice = ""
         #: The moves played, as texts (what the search process replays).
         self.moves: list[str] = []
         #: The request id of the running search, if any.
@@ -94,7 +96,10 @@ class GameScreen(Screen):
                 yield Static("", id="status", markup=False)
             with Vertical(id="side-column"):
                 for side in self.setup.engine_sides:
-                    yield EnginePanel(side, self.sides[side], self.setup.players[side], id=f"panel-{side}")
+                    panel = EnginePanel(side, self.sides[side], self.setup.players[side], id=f"panel-{side}")
+                    if self.setup.notices[side]:
+                        panel.border_title = f"{panel.border_title} · fallback"
+                    yield panel
                 yield MoveList(self.sides, id="moves")
         yield Static("", id="message", markup=False)
         with Horizontal(id="input-row"):
@@ -107,8 +112,9 @@ class GameScreen(Screen):
         self.sub_title = f"{self.setup.player_label(0)} vs {self.setup.player_label(1)}"
         self.set_interval(POLL_INTERVAL, self.poll_search)
         self.refresh_position()
-        if self.setup.notices:
-            self.say(" · ".join(self.setup.notices), error=True)
+        if any(self.setup.notices):
+            self._unread_notice = " · ".join(notice for notice in self.setup.notices if notice)
+            self.say(self._unread_notice, error=True)
         self.next_turn()
 
     def on_unmount(self) -> None:
@@ -253,14 +259,17 @@ class GameScreen(Screen):
         fallback, notice = fallback_notice(self.setup.players[side], ValueError(message))
         players = list(self.setup.players)
         players[side] = fallback
-        self.setup = replace(self.setup, players=(players[0], players[1]), notices=(notice,))
+        notices = list(self.setup.notices)
+        notices[side] = notice
+        self.setup = replace(self.setup, players=(players[0], players[1]), notices=(notices[0], notices[1]))
         self.request = None
         self.searching_side = None
         panel = self.panel(side)
         if panel is not None:
             panel.spec = fallback
-            panel.border_title = f"{self.sides[side]} · {fallback}"
+            panel.border_title = f"{self.sides[side]} · {fallback} · fallback"
             panel.set_status("waiting")
+        self._unread_notice = notice
         self.say(notice, error=True)
         self.sub_title = f"{self.setup.player_label(0)} vs {self.setup.player_label(1)}"
         self.next_turn()
@@ -284,7 +293,12 @@ class GameScreen(Screen):
             self.stepping = False
             self.paused = True
         if side is not None and self.setup.is_human(self.game.turn):
-            self.say(f"{self.sides[side]} played {event.move}")
+            notice = self._unread_notice
+            self._unread_notice = ""
+            if notice:  # the fallback's first move: keep saying why it plays
+                self.say(f"{self.sides[side]} played {event.move} · {notice}", error=True)
+            else:
+                self.say(f"{self.sides[side]} played {event.move}")
         self.next_turn()
 
     def _play(self, move: Any) -> None:
