@@ -354,6 +354,16 @@ def grid_candidates(model: str) -> int:
     return math.prod(len(values) for values in grid.values())
 
 
+def split_by_game(games: np.ndarray, test_size: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row indices (train, test) holding out about ``test_size`` of the rows as
+    whole games (``games[i]`` is row i's game id), chosen with ``seed``."""
+    from sklearn.model_selection import GroupShuffleSplit
+
+    splitter = GroupShuffleSplit(n_splits=1, test_size=test_size, random_state=seed)
+    train_rows, test_rows = next(splitter.split(np.zeros((len(games), 1)), groups=games))
+    return train_rows, test_rows
+
+
 def train_model(
     game_class: type[Game],
     dataset: Dataset,
@@ -377,7 +387,7 @@ def train_model(
     this dataset cannot support.
     """
     from sklearn.exceptions import ConvergenceWarning
-    from sklearn.model_selection import GridSearchCV, train_test_split
+    from sklearn.model_selection import GridSearchCV, GroupKFold, train_test_split
 
     if model not in MODEL_KINDS:
         raise TrainError(f"--model must be one of {', '.join(MODEL_KINDS)}, not {model!r}")
@@ -403,7 +413,22 @@ def train_model(
     if n_test < 1 or n_train < least:
         raise TrainError(f"{dataset.path}: {n} distinct positions are too few to split {test_size:g} "
                          f"for testing and fit{f' {cv} folds' if grid else ''}: need more rows")
-    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=test_size, random_state=seed)
+    games = dataset.game_id[keep]
+    notes = list(dataset.notes)
+    # Positions of one game are alike: hold out whole games, so the test
+    # score is on games the model never saw (else neighbouring positions of
+    # one game land on both sides and the score flatters the model).
+    by_game = len(np.unique(games)) >= 4
+    if by_game:
+        train_rows, test_rows = split_by_game(games, test_size, seed)
+        by_game = len(train_rows) >= least and len(np.unique(games[train_rows])) >= (cv if grid else 1)
+    if by_game:
+        X_train, X_test, y_train, y_test = X[train_rows], X[test_rows], y[train_rows], y[test_rows]
+        train_games = games[train_rows]
+    else:
+        notes.append("too few games to hold out whole games: rows were split at random")
+        X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=test_size, random_state=seed)
+        train_games = None
 
     search_grid = None
     cv_info = None
@@ -417,11 +442,11 @@ def train_model(
                 make_estimator(model, seed=seed),
                 {prefix + key: list(values) for key, values in search_grid.items()},
                 scoring="neg_mean_squared_error",
-                cv=cv,
+                cv=GroupKFold(n_splits=cv) if train_games is not None else cv,
                 n_jobs=jobs,
                 refit=True,
             )
-            search.fit(X_train, y_train)
+            search.fit(X_train, y_train, groups=train_games)
             estimator = search.best_estimator_
             params = _short(search.best_params_)
             cv_info = {"folds": cv, "best_mse": float(-search.best_score_),
@@ -436,7 +461,6 @@ def train_model(
     if model == "rf":
         estimator.set_params(n_jobs=None)  # a saved forest predicts single rows: no process pool
     converged = sum(issubclass(w.category, ConvergenceWarning) for w in caught)
-    notes = list(dataset.notes)
     if converged:
         notes.append(f"{converged} fit{'s' if converged > 1 else ''} stopped at max_iter "
                      f"{MLP_FIXED['max_iter']} before converging")
@@ -467,6 +491,7 @@ def train_model(
         "dataset": {"file": dataset.path.name, "sha256": dataset.sha256, "meta": dataset.meta},
         "seed": seed,
         "test_size": test_size,
+        "split": "by game" if train_games is not None else "by row",
         "fit_s": round(fit_s, 3),
         "notes": notes,
         "versions": library_versions(),

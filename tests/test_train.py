@@ -174,7 +174,9 @@ def test_train_model_fills_the_metadata(data: Path) -> None:
     assert meta["grid"] is None and meta["cv"] is None
     assert meta["params"] == train.MLP_DEFAULTS
     distinct = len(dataset) - dataset.duplicates
-    assert meta["rows"]["test"] == int(np.ceil(0.25 * distinct))
+    assert meta["rows"]["test"] + meta["rows"]["train"] == distinct
+    assert meta["split"] == "by game"
+    assert 0.1 * distinct < meta["rows"]["test"] < 0.5 * distinct
     assert meta["dataset"] == {"file": "quixo.csv", "sha256": file_sha256(data), "meta": dataset.meta}
     for part in ("train", "test"):
         assert set(meta["metrics"][part]) == {"mse", "mae", "r2"}
@@ -182,6 +184,17 @@ def test_train_model_fills_the_metadata(data: Path) -> None:
     X = np.asarray(meta["check"]["X"])
     assert np.allclose(estimator.predict(X), meta["check"]["y"])
     assert meta["metrics"]["train"]["mse"] >= 0 and meta["metrics"]["test"]["mae"] >= 0
+
+
+def test_whole_games_are_held_out_for_testing() -> None:
+    games = np.repeat(np.arange(30), np.arange(1, 31) % 7 + 2)
+    train_rows, test_rows = train.split_by_game(games, 0.2, seed=3)
+    assert sorted([*train_rows, *test_rows]) == list(range(len(games)))
+    assert not set(games[train_rows]) & set(games[test_rows])
+    assert 0.1 * len(games) < len(test_rows) < 0.35 * len(games)
+    again = train.split_by_game(games, 0.2, seed=3)
+    assert list(again[1]) == list(test_rows)
+    assert list(train.split_by_game(games, 0.2, seed=4)[1]) != list(test_rows)
 
 
 def test_training_refuses_what_cannot_work(data: Path, rows: list[list], tmp_path: Path) -> None:
