@@ -36,6 +36,8 @@ import numpy as np
 
 from games import Game, GameError
 
+from .dataset import FORMAT as DATASET_FORMAT
+from .dataset import dataset_columns, meta_path
 from .models import FORMAT, library_versions
 
 __all__ = [
@@ -57,7 +59,6 @@ __all__ = [
 ]
 
 #: The format tag of a dataset's sidecar metadata.
-DATASET_FORMAT = "tui-games-dataset/1"
 MODEL_KINDS = ("rf", "mlp")
 INPUT_KINDS = ("features", "h0")
 
@@ -95,11 +96,6 @@ class DatasetError(ValueError):
 
 class TrainError(ValueError):
     """Training arguments that cannot work with this dataset (one line)."""
-
-
-def dataset_columns(game_class: type[Game]) -> list[str]:
-    """The dataset header of a game, in order."""
-    return ["game_id", "ply", "side", "position", *game_class.FEATURE_NAMES, "h0", "h_l", "mate"]
 
 
 @dataclass
@@ -161,10 +157,6 @@ class Dataset:
 
 
 # -------------------------------------------------------------------- reading
-def _sidecar(path: Path) -> Path:
-    return path.with_name(path.name + ".meta.json")
-
-
 def read_dataset(path: str | Path, game_class: type[Game]) -> Dataset:
     """Read and check a dataset CSV of ``game_class`` and its sidecar metadata.
 
@@ -285,7 +277,7 @@ def _check_header(name: str, header: list[str], columns: list[str], game: str) -
 
 def _read_sidecar(path: Path, game_class: type[Game]) -> tuple[dict[str, Any] | None, list[str]]:
     """The dataset's sidecar metadata (``None`` if there is none) and notes about it."""
-    sidecar = _sidecar(path)
+    sidecar = meta_path(path)
     game = game_class.NAME
     if not sidecar.exists():
         return None, [f"no {sidecar.name} beside it: assuming {game}'s default heuristic "
