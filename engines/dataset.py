@@ -44,12 +44,11 @@ import os
 import platform
 import random
 import shlex
-import sys
 import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator, TextIO
+from typing import Any, BinaryIO, Callable, Iterator
 
 from games import GAME_NAMES, Game, GameError, game_class, new_game
 
@@ -481,7 +480,9 @@ def _meta(config: DatasetConfig, out: Path, command: str | None, engine_name: st
     }
 
 
-def write_dataset(config: DatasetConfig, out: str | Path, *, jobs: int = 1, progress: bool = True,
+def write_dataset(config: DatasetConfig, out: str | Path, *, jobs: int = 1,
+                  on_start: Callable[[], None] | None = None,
+                  on_game: Callable[[DatasetGame], None] | None = None,
                   command: str | None = None) -> DatasetSummary:
     """Play the dataset's games and write them to ``out`` (CSV) and its sidecar meta.
 
@@ -489,8 +490,10 @@ def write_dataset(config: DatasetConfig, out: str | Path, *, jobs: int = 1, prog
     ``out`` must be absent or empty (:class:`DatasetError` otherwise).  The
     meta (``command``: the command line to record, by default the canonical
     one) and the CSV header are written first; then each game's rows in one
-    write, flushed, in index order; the file is synced at the end.  With
-    ``progress`` a rich progress bar runs on stderr.  Ctrl-C raises
+    write, flushed, in index order; the file is synced at the end.
+    ``on_start`` is called once the checks passed and the header is written,
+    ``on_game`` with each game once it is written (the command line's
+    progress bar).  Ctrl-C raises
     :class:`DatasetInterrupted` (a ``KeyboardInterrupt``) with the summary of
     the games written.
     """
@@ -512,22 +515,17 @@ def write_dataset(config: DatasetConfig, out: str | Path, *, jobs: int = 1, prog
             raise DatasetError(f"{meta_path(out)}: cannot write it ({error.strerror or error})") from None
         handle.write(_csv_bytes([config.columns]))
         handle.flush()
-        bar = _Progress(config.games) if progress else None
-        try:
-            if bar is not None:
-                bar.start()
-            for played in play_dataset_games(config, jobs=jobs):
-                mark = handle.tell()
-                following = summary.plus(played)
-                handle.write(_csv_bytes(played.rows))
-                summary, following = following, None
-                handle.flush()
-                summary.wall_s = time.perf_counter() - start
-                if bar is not None:
-                    bar.advance(len(played.rows))
-        finally:
-            if bar is not None:
-                bar.stop()
+        if on_start is not None:
+            on_start()
+        for played in play_dataset_games(config, jobs=jobs):
+            mark = handle.tell()
+            following = summary.plus(played)
+            handle.write(_csv_bytes(played.rows))
+            summary, following = following, None
+            handle.flush()
+            summary.wall_s = time.perf_counter() - start
+            if on_game is not None:
+                on_game(played)
     except KeyboardInterrupt:
         if following is not None and handle.tell() > mark:  # written, not yet counted
             summary = following
@@ -548,45 +546,3 @@ def _close(handle: BinaryIO) -> None:
     handle.flush()
     os.fsync(handle.fileno())
     handle.close()
-
-
-class _Progress:
-    """The progress bar on stderr, as ``tui-games match`` draws it: games done
-    of the total, positions so far, elapsed time and ETA."""
-
-    #: Width used when stderr is not a terminal (files, pipes, tests).
-    PLAIN_WIDTH = 120
-
-    def __init__(self, total: int, file: TextIO | None = None) -> None:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        stream = file if file is not None else sys.stderr
-        console = Console(file=stream, highlight=False)
-        if not console.is_terminal:
-            console = Console(file=stream, highlight=False, width=self.PLAIN_WIDTH)
-        self.positions = 0
-        self.progress = Progress(
-            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.fields[positions]:,} positions"),
-            TextColumn("elapsed"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-            console=console,
-        )
-        self.task = self.progress.add_task("games", total=total, positions=0)
-
-    def start(self) -> None:
-        self.progress.start()
-
-    def stop(self) -> None:
-        self.progress.stop()
-
-    def advance(self, positions: int) -> None:
-        self.positions += positions
-        self.progress.update(self.task, advance=1, positions=self.positions)

@@ -90,7 +90,7 @@ def test_rows_follow_the_contract_and_a_direct_search_gives_their_labels(name: s
     depth, max_plies = TINY[name]
     config = DatasetConfig(name, 2, depth, openings=3, seed=5, explore=0.5, max_plies=max_plies)
     out = tmp_path / "data.csv"
-    summary = write_dataset(config, out, progress=False)
+    summary = write_dataset(config, out)
     header, rows = read_csv(out)
     assert header == contract_columns(name)
     cls = game_class(name)
@@ -154,7 +154,7 @@ def test_exploration_plays_moves_the_search_did_not_choose() -> None:
 
 def test_games_stop_at_max_plies_and_say_so(tmp_path: Path) -> None:
     config = DatasetConfig("checkers", 3, 1, openings=0, seed=1, max_plies=5)
-    summary = write_dataset(config, tmp_path / "d.csv", progress=False)
+    summary = write_dataset(config, tmp_path / "d.csv")
     _, rows = read_csv(tmp_path / "d.csv")
     assert summary.reasons == {MAX_PLIES_REASON: 3}
     assert summary.positions == len(rows) == 15 and summary.plies == 15

@@ -67,7 +67,7 @@ def tiny_models(tmp_path: Path) -> dict[str, dict[str, Path]]:
     for game in GAME_NAMES:
         cls = game_class(game)
         data = tmp_path / f"{game}.csv"
-        write_dataset(DatasetConfig(game=game, games=3, depth=1, max_plies=30, seed=5), data, progress=False)
+        write_dataset(DatasetConfig(game=game, games=3, depth=1, max_plies=30, seed=5), data)
         dataset = read_dataset(data, cls)
         paths[game] = {}
         for kind, model, inputs in (("pred", "rf", "h0"), ("mi", "mlp", "features")):
@@ -293,3 +293,20 @@ def test_child_scorer_scores_finished_children_by_their_result(models) -> None:
         board.undo()
         if outcome is not None and outcome.winner == 0:
             assert value > 900_000
+
+
+def test_bench_models_measures_the_three_ways_and_hr_against_h0(capsys) -> None:
+    from tui.bench_models import model_rows, search_cost_rows
+    from tui.cli import main
+
+    rows = model_rows(["checkers"], quick=True)
+    assert [row.name for row in rows] == list(BUNDLED_NAMES)
+    for row in rows:
+        assert row.nodes > 0 and row.children >= row.nodes
+        assert min(row.inputs_s, row.per_child_s, row.batched_s, row.compiled_s) > 0
+    searches = search_cost_rows(["checkers"], quick=True)
+    assert [row.spec.split(":")[0] for row in searches] == ["h0", "hr"]
+    assert all(row.nodes > 0 for row in searches)
+    assert main(["bench", "models", "--game", "quixo", "--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "compiled" in out and "hr:depth=3,k=5" in out

@@ -668,7 +668,11 @@ def _cmd_dataset(args: argparse.Namespace) -> int:
         config = DatasetConfig(args.game, args.games, args.depth, openings=args.openings, seed=args.seed,
                                explore=args.explore, max_plies=args.max_plies, heuristic=args.heuristic,
                                label=args.label)
-        summary = write_dataset(config, args.out, jobs=args.jobs)
+        from .report import DatasetProgress
+
+        with DatasetProgress(config.games) as progress:
+            summary = write_dataset(config, args.out, jobs=args.jobs,
+                                    on_start=progress.start, on_game=progress.advance)
     except DatasetError as error:
         raise UsageError(prog, str(error)) from None
     except DatasetInterrupted as interrupt:

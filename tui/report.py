@@ -25,7 +25,7 @@ from rich.table import Table
 from engines import STAT_NAMES
 from engines.match import MatchSummary, running_score
 
-__all__ = ["MatchProgress", "print_summaries", "summary_tables"]
+__all__ = ["DatasetProgress", "MatchProgress", "print_summaries", "summary_tables"]
 
 #: Width used when the output is not a terminal (files, pipes, tests).
 PLAIN_WIDTH = 120
@@ -42,23 +42,28 @@ def _score_text(a: float, b: float) -> str:
     return f"A {a:g} – B {b:g}"
 
 
+def _games_progress(field: str, file: TextIO | None) -> Progress:
+    """Games done of the total, one more figure (``field``), elapsed time and ETA, on stderr."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn(field),
+        TextColumn("elapsed"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=_console(file if file is not None else sys.stderr),
+    )
+
+
 class MatchProgress:
     """A progress bar on stderr: games done of the total, elapsed time, ETA and
     the running score.  Use as a context manager; :meth:`advance` per game."""
 
     def __init__(self, total: int, done: Sequence[dict[str, Any]], *, file: TextIO | None = None) -> None:
         self.points = list(running_score(done))
-        self.progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[score]}"),
-            TextColumn("elapsed"),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            console=_console(file if file is not None else sys.stderr),
-        )
+        self.progress = _games_progress("{task.fields[score]}", file)
         self.task = self.progress.add_task("games", total=total, completed=len(done),
                                            score=_score_text(*self.points))
 
@@ -74,6 +79,35 @@ class MatchProgress:
         self.points[0] += a
         self.points[1] += b
         self.progress.update(self.task, advance=1, score=_score_text(*self.points))
+
+
+class DatasetProgress:
+    """``tui-games dataset``'s bar on stderr: games written of the total,
+    positions so far, elapsed time and ETA.  Pass :meth:`start` and
+    :meth:`advance` as ``write_dataset``'s ``on_start`` and ``on_game`` (the
+    bar appears only once the arguments passed every check); use as a
+    context manager, which stops it."""
+
+    def __init__(self, total: int, *, file: TextIO | None = None) -> None:
+        self.positions = 0
+        self.started = False
+        self.progress = _games_progress("{task.fields[positions]:,} positions", file)
+        self.task = self.progress.add_task("games", total=total, positions=0)
+
+    def __enter__(self) -> DatasetProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.started:
+            self.progress.stop()
+
+    def start(self) -> None:
+        self.started = True
+        self.progress.start()
+
+    def advance(self, played: Any) -> None:
+        self.positions += len(played.rows)
+        self.progress.update(self.task, advance=1, positions=self.positions)
 
 
 def _percent(rate: float) -> str:

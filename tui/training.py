@@ -126,8 +126,7 @@ def run_train(args: Any, file: TextIO | None = None) -> int:
         console.print(f"note: {note}")
     width = 1 if args.inputs == "h0" else len(cls.FEATURE_NAMES)
     what = "h0 alone" if args.inputs == "h0" else f"{width} features"
-    n_test = math.ceil(args.test_size * distinct)
-    rows = f"{distinct - n_test:,} training rows ({n_test:,} held out for testing)"
+    rows = f"{distinct:,} positions (about {args.test_size:.0%} held out for testing, as whole games)"
     if args.grid:
         candidates = grid_candidates(args.model)
         console.print(f"fitting {args.model} on {what}: grid search, {candidates} candidates x {args.cv} "
