@@ -63,6 +63,14 @@ class ChildScorer:
     def __init__(self, model: Any, game_class: type[Game]) -> None:
         self.model = model
         self.predict = compile_predictor(model.estimator)
+        check = model.meta.get("check") or {}
+        if check.get("X"):
+            # The compiled predictor must give the numbers the model gave when
+            # it was saved (load_model checked the estimator's own predict).
+            X = np.asarray(check["X"], dtype=np.float64)
+            expected = np.asarray(check["y"], dtype=np.float64)
+            if not np.allclose(self.predict(X), expected, rtol=1e-6, atol=1e-6 * (1 + np.abs(expected).max())):
+                self.predict = compile_predictor(_Uncompiled(model.estimator))
         self.uses_features = model.kind == "features"
         self.h0 = None if self.uses_features else game_class.heuristic(model.heuristic)
         self.evals = 0
@@ -92,6 +100,13 @@ class ChildScorer:
         predicted = iter(-self.predict(np.asarray(rows, dtype=np.float64)) if rows else ())
         self.evals += len(rows)
         return [final[i] if i in final else float(next(predicted)) for i in range(len(moves))]
+
+
+class _Uncompiled:
+    """An estimator seen only through its ``predict`` (the predictor's fallback)."""
+
+    def __init__(self, estimator: Any) -> None:
+        self.predict = estimator.predict
 
 
 # ------------------------------------------------------------------ loading

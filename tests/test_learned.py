@@ -310,3 +310,16 @@ def test_bench_models_measures_the_three_ways_and_hr_against_h0(capsys) -> None:
     assert main(["bench", "models", "--game", "quixo", "--quick"]) == 0
     out = capsys.readouterr().out
     assert "compiled" in out and "hr:depth=3,k=5" in out
+
+
+def test_a_compiled_predictor_that_disagrees_with_the_model_is_not_used(models, monkeypatch) -> None:
+    import engines.learned as learned
+
+    model = load_model(game_class("quixo"), str(models["quixo"]["mi"]), inputs="features")
+    X = np.asarray(model.meta["check"]["X"])
+    assert np.allclose(ChildScorer(model, game_class("quixo")).predict(X), model.meta["check"]["y"])
+    real = learned.compile_predictor
+    monkeypatch.setattr(learned, "compile_predictor",
+                        lambda est: real(est) if isinstance(est, learned._Uncompiled) else (lambda X: X[:, 0] * 0))
+    scorer = ChildScorer(model, game_class("quixo"))
+    np.testing.assert_allclose(scorer.predict(X), model.estimator.predict(X))
