@@ -349,7 +349,7 @@ def test_play_refuses_bad_arguments_in_one_line(capsys, monkeypatch, argv, needl
 
 
 async def test_what_is_typed_while_the_engine_thinks_is_suggested_from_the_next_position() -> None:
-    app = make_app("chess", "human", "pvs:time=1")
+    app = make_app("chess", "human", "pvs:time=3")  # long enough to type during it on a loaded machine
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         await type_move(pilot, "e4")
