@@ -40,7 +40,7 @@ from .search import (
 )
 from .spec import EngineSpec
 
-__all__ = ["RandomEngine", "AlphaBetaEngine", "MAX_DEPTH", "check_playable"]
+__all__ = ["RandomEngine", "AlphaBetaEngine", "MAX_DEPTH", "check_playable", "root_moves"]
 
 #: Deepest nominal depth iterative deepening goes to (quiescence may go further).
 MAX_DEPTH = 64
@@ -61,6 +61,13 @@ def check_playable(game: Game) -> list[Any]:
     if not moves:  # pragma: no cover - outcome() covers it for every game
         raise GameOverError("the side to move has no legal move; there is nothing to search")
     return moves
+
+
+def root_moves(game: Game, moves: Sequence[Any] | None = None) -> list[Any]:
+    """The legal moves to choose from: all of them, or those among ``moves``
+    (UCI's ``searchmoves``); :class:`GameOverError` if the game is over."""
+    legal = check_playable(game)
+    return legal if moves is None else restrict(legal, moves)
 
 
 def restrict(legal: list[Any], moves: Sequence[Any]) -> list[Any]:
@@ -91,9 +98,7 @@ class RandomEngine(Engine):
                stop: StopFlag | None = None, on_info: InfoCallback | None = None,
                moves: Sequence[Any] | None = None) -> SearchResult:
         start = time.perf_counter()
-        legal = check_playable(game)
-        if moves is not None:
-            legal = restrict(legal, moves)
+        legal = root_moves(game, moves)
         move = self.rng.choice(legal)
         stats = _base_stats(self.spec)
         text = game.format_move(move)

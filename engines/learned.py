@@ -34,7 +34,7 @@ import numpy as np
 
 from games import WIN, Game
 
-from .alphabeta import _base_stats, check_playable, restrict
+from .alphabeta import _base_stats, root_moves
 from .base import Engine, InfoCallback, Limits, SearchResult, StopFlag, mate_in
 from .predictor import compile_predictor
 from .spec import EngineSpec, SpecError, format_spec
@@ -179,9 +179,7 @@ class PredictEngine(Engine):
                stop: StopFlag | None = None, on_info: InfoCallback | None = None,
                moves: Sequence[Any] | None = None) -> SearchResult:
         start = time.perf_counter()
-        legal = check_playable(game)
-        if moves is not None:
-            legal = restrict(legal, moves)
+        legal = root_moves(game, moves)
         self.rng.shuffle(legal)  # reproducible tie-breaks: the first best in this order wins
         work = game.copy()
         before = self.scorer.evals

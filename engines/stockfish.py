@@ -31,7 +31,7 @@ from typing import Any, Sequence
 
 from games import WIN, Game
 
-from .alphabeta import _base_stats, check_playable, restrict
+from .alphabeta import _base_stats, root_moves
 from .base import Engine, InfoCallback, Limits, SearchResult, StopFlag
 from .registry import NODES, EngineInfo, _depth, register
 from .spec import EngineSpec, Option, SpecError
@@ -133,9 +133,7 @@ class StockfishEngine(Engine):
 
         if self.process is None:
             raise RuntimeError("this stockfish engine is closed")
-        legal = check_playable(game)
-        if moves is not None:
-            legal = restrict(legal, moves)
+        legal = root_moves(game, moves)
         limits = limits if limits is not None else self.limits()
         board = _board(game)
         limit = chess.engine.Limit(time=limits.time, depth=limits.depth, nodes=limits.nodes)
