@@ -41,7 +41,6 @@ import io
 import json
 import math
 import os
-import platform
 import random
 import shlex
 import time
@@ -53,7 +52,8 @@ from typing import Any, BinaryIO, Callable, Iterator
 from games import GAME_NAMES, Game, GameError, game_class, new_game
 
 from .base import Engine, mate_in
-from .match import IDLE_WORKER_TIMEOUT, MatchError, derived_seed, random_opening
+from .match import MatchError, derived_seed, parallel_games, random_opening
+from .models import package_versions
 from .registry import create_engine, parse_engine_spec
 from .spec import EngineSpec, SpecError
 
@@ -320,14 +320,7 @@ def play_dataset_games(config: DatasetConfig, *, jobs: int = 1) -> Iterator[Data
     """Every game of the dataset, in index order, each as soon as it and those
     before it are done: in this process (``jobs == 1``) or over ``jobs``
     joblib (loky) worker processes."""
-    indices = range(config.games)
-    if jobs <= 1 or config.games <= 1:
-        return (self_play(config, index) for index in indices)
-    from joblib import Parallel, delayed
-
-    parallel = Parallel(n_jobs=min(jobs, config.games), return_as="generator",
-                        idle_worker_timeout=IDLE_WORKER_TIMEOUT)
-    return parallel(delayed(self_play)(config, index) for index in indices)
+    return parallel_games(self_play, config, range(config.games), jobs=jobs, ordered=True)
 
 
 # --------------------------------------------------------------------- summary
@@ -420,15 +413,8 @@ def _csv_bytes(rows: list[list[Any]]) -> bytes:
 
 
 def _versions(engine_name: str | None) -> dict[str, str]:
-    from importlib.metadata import PackageNotFoundError, version
-
-    versions = {"python": platform.python_version()}
-    for key, package in (("tui_games", "tui-games"), ("numpy", "numpy"), ("joblib", "joblib"),
-                         ("chess", "chess")):
-        try:
-            versions[key] = version(package)
-        except PackageNotFoundError:
-            versions[key] = "unknown"
+    versions = package_versions({"tui_games": "tui-games", "numpy": "numpy", "joblib": "joblib",
+                                 "chess": "chess"})
     if engine_name is not None:
         versions["label_engine"] = engine_name
     return versions

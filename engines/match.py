@@ -33,7 +33,7 @@ import random
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 from games import GAME_NAMES, Game, game_class, new_game
 
@@ -41,10 +41,12 @@ from .registry import create_engine, parse_engine_spec
 from .search import COUNTERS
 from .spec import EngineSpec, SpecError
 
+
 __all__ = [
     "AGENTS",
     "TOTALS",
     "MatchConfig",
+    "parallel_games",
     "MatchError",
     "ResultsFileError",
     "ResultsFile",
@@ -83,6 +85,8 @@ _RESULTS = ("a", "b", "draw")
 _OPENING_TRIES = 1000
 #: Seconds a joblib worker waits for another game before it exits.
 IDLE_WORKER_TIMEOUT = 5
+#: What a game played by :func:`parallel_games` returns.
+T = TypeVar("T")
 #: Seconds to wait for a dask scheduler to answer.
 DASK_TIMEOUT = 10
 #: z for a two-sided 95% interval.
@@ -267,15 +271,24 @@ def play_games(config: MatchConfig, indices: Sequence[int], *, jobs: int = 1,
     """
     if dask is not None:
         return _play_on_dask(config, indices, _dask_client(dask))
+    return parallel_games(play_game, config, indices, jobs=jobs, ordered=False)
+
+
+def parallel_games(play: Callable[[Any, int], T], config: Any, indices: Sequence[int], *,
+                   jobs: int, ordered: bool) -> Iterator[T]:
+    """``play(config, index)`` for each of ``indices``: one after the other in
+    this process (``jobs <= 1``) or over ``jobs`` joblib (loky) worker
+    processes, yielded in index order (``ordered``) or as they finish."""
     if jobs <= 1 or len(indices) <= 1:
-        return (play_game(config, index) for index in indices)
+        return (play(config, index) for index in indices)
     from joblib import Parallel, delayed
 
     # Idle workers exit after a few seconds: the workers of a killed run
     # finish the game at hand and go instead of lingering for minutes.
-    parallel = Parallel(n_jobs=min(jobs, len(indices)), return_as="generator_unordered",
+    parallel = Parallel(n_jobs=min(jobs, len(indices)),
+                        return_as="generator" if ordered else "generator_unordered",
                         idle_worker_timeout=IDLE_WORKER_TIMEOUT)
-    return parallel(delayed(play_game)(config, index) for index in indices)
+    return parallel(delayed(play)(config, index) for index in indices)
 
 
 def _dask_client(address: str) -> Any:

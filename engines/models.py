@@ -64,6 +64,7 @@ __all__ = [
     "ModelError",
     "file_sha256",
     "library_versions",
+    "package_versions",
     "load_model",
     "metadata_path",
     "read_metadata",
@@ -149,24 +150,24 @@ def metadata_path(path: str | os.PathLike[str]) -> Path:
     return Path(path).with_suffix(".json")
 
 
+def package_versions(packages: dict[str, str]) -> dict[str, str]:
+    """The Python version and each installed package's (``key -> distribution
+    name``; ``unknown`` when it is not installed, e.g. running from a checkout)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    versions = {"python": platform.python_version()}
+    for key, package in packages.items():
+        try:
+            versions[key] = version(package)
+        except PackageNotFoundError:
+            versions[key] = "unknown"
+    return versions
+
+
 def library_versions() -> dict[str, str]:
     """The versions a model depends on, recorded in its metadata."""
-    import joblib
-    import sklearn
-
-    try:
-        from importlib.metadata import version
-
-        ours = version("tui-games")
-    except Exception:  # not installed (running from a checkout)
-        ours = "unknown"
-    return {
-        "python": platform.python_version(),
-        "sklearn": sklearn.__version__,
-        "numpy": np.__version__,
-        "joblib": joblib.__version__,
-        "tui_games": ours,
-    }
+    return package_versions({"sklearn": "scikit-learn", "numpy": "numpy", "joblib": "joblib",
+                             "tui_games": "tui-games"})
 
 
 def _now() -> str:
@@ -335,10 +336,10 @@ def load_model(game_class: type[Game], name: str, *, inputs: str | None = None) 
     n_features = getattr(estimator, "n_features_in_", None)
     if n_features != len(columns):
         raise fail(f"the estimator takes {n_features} inputs, its metadata names {len(columns)}")
-    loaded = LoadedModel(estimator=estimator, meta=meta, path=path, name=name)
+    loaded = LoadedModel(estimator=estimator, meta=meta, path=path, name=name, notes=tuple(notes))
     # 8. it computes what it computed when saved
     _check_rows(loaded, fail)
-    return LoadedModel(estimator=estimator, meta=meta, path=path, name=name, notes=tuple(notes))
+    return loaded
 
 
 def _inputs_problem(columns: Sequence[str], features: Sequence[str], game: str) -> str:

@@ -22,7 +22,7 @@ import random
 import time
 import warnings
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 

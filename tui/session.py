@@ -15,7 +15,7 @@ from games import GAME_NAMES, GameError, game_class
 
 from .format import default_text
 
-__all__ = ["HUMAN", "PRESETS", "GameSetup", "SetupError", "check_player", "engine_summary", "fallback_notice",
+__all__ = ["HUMAN", "PRESETS", "GameSetup", "SetupError", "engine_summary", "fallback_notice",
            "resolve_player", "side_names"]
 
 #: The player spec of a human.
@@ -51,24 +51,6 @@ def side_names(game: str) -> tuple[str, str]:
     return game_class(game).PLAYERS
 
 
-def check_player(spec: str, game: str) -> str:
-    """``spec`` if it names a human or an engine that can play ``game``, else SetupError.
-
-    A learned engine whose model cannot be used is a SetupError here too; see
-    :func:`resolve_player` for the app's fallback."""
-    text = spec.strip()
-    if not text:
-        raise SetupError("empty player: type 'human' or an engine spec like 'pvs:time=1'")
-    if text.lower() == HUMAN:
-        return HUMAN
-    try:
-        engine = create_engine(text, game_class(game))
-    except (SpecError, GameError) as error:
-        raise SetupError(str(error)) from None
-    engine.close()
-    return text
-
-
 def fallback_notice(spec: str, error: Exception) -> tuple[str, str]:
     """The fallback spec for a learned engine whose model failed, and the line saying so."""
     fallback = fallback_spec(spec)
@@ -76,12 +58,17 @@ def fallback_notice(spec: str, error: Exception) -> tuple[str, str]:
 
 
 def resolve_player(spec: str, game: str) -> tuple[str, str | None]:
-    """Like :func:`check_player`, but a learned engine (``hr``, ``pred``,
-    ``mi-pred``) whose model is missing, corrupt, tampered with or mismatched
-    falls back to ``h0``: returns the spec to play and a notice (else ``None``)."""
+    """The player to use for ``spec`` (a human or an engine that can play
+    ``game``) and a notice, or SetupError (one line).
+
+    A learned engine (``hr``, ``pred``, ``mi-pred``) whose model is missing,
+    corrupt, tampered with or mismatched falls back to ``h0``: the notice
+    says so (otherwise it is ``None``)."""
     text = spec.strip()
-    if not text or text.lower() == HUMAN:
-        return check_player(spec, game), None
+    if not text:
+        raise SetupError("empty player: type 'human' or an engine spec like 'pvs:time=1'")
+    if text.lower() == HUMAN:
+        return HUMAN, None
     try:
         create_engine(text, game_class(game)).close()
     except EngineModelError as error:
