@@ -44,7 +44,7 @@ __all__ = [
 
 #: Registry name -> (module, class).  Modules are imported on first use.
 _REGISTRY: dict[str, tuple[str, str]] = {
-    "chess": ("games.chess_game", "ChessGame"),
+    "chess": ("games.chess", "ChessGame"),
     "checkers": ("games.checkers", "Checkers"),
     "quixo": ("games.quixo", "Quixo"),
 }

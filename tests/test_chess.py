@@ -1,4 +1,4 @@
-"""Chess rules, notation, outcomes and heuristics (games.chess_game)."""
+"""Chess rules, notation, outcomes and heuristics (games.chess)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,9 @@ from games import (
     game_class,
     new_game,
 )
-from games.chess_game import TERMINATION_REASONS, ChessGame, _pawn_terms, count_legal_moves, sef_phase
+from games.chess import TERMINATION_REASONS, ChessGame
+from games.chess.bitboards import count_legal_moves
+from games.chess.evaluation import pawn_terms, sef_phase
 from games.perft import divide, perft
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -618,10 +620,10 @@ def test_pawn_structure_terms():
     b = chess.Board("4k3/8/3p4/4p2P/2P5/P1P5/8/4K3 w - - 0 1")
     wp = b.pawns & b.occupied_co[chess.WHITE]
     bp = b.pawns & b.occupied_co[chess.BLACK]
-    doubled, isolated, on_doubled, backward, passed = _pawn_terms(wp, bp, True)
+    doubled, isolated, on_doubled, backward, passed = pawn_terms(wp, bp, True)
     assert (doubled, isolated, on_doubled, backward) == (1, 4, 2, 1)
     assert sorted(chess.square_name(sq) for sq in passed) == ["a3", "h5"]
-    doubled, isolated, on_doubled, backward, passed = _pawn_terms(bp, wp, False)
+    doubled, isolated, on_doubled, backward, passed = pawn_terms(bp, wp, False)
     assert (doubled, isolated, on_doubled, backward) == (0, 0, 0, 1)
     assert sorted(chess.square_name(sq) for sq in passed) == ["e5"]
 

@@ -23,7 +23,7 @@ from cli_run import assert_usage_error, run
 from engines import MATE_BOUND, STAT_NAMES, SpecError, create_engine, mate_in
 from engines.stockfish import ENVIRONMENT_VARIABLE, find_stockfish
 from games import new_game
-from games.chess_game import ChessGame
+from games.chess import ChessGame
 from games.quixo import Quixo
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""Quixo on a 5x5 board: bitboards, moves, outcomes, notation and heuristics.
+"""Quixo on a 5x5 board: positions, moves, outcomes and notation.
 
 The board
     25 cells numbered ``row * 5 + col`` with ``(0, 0)`` the top-left corner; cell
@@ -32,10 +32,9 @@ Heuristics
 
 from __future__ import annotations
 
-import re
-from typing import ClassVar, Hashable, NamedTuple, Sequence
+from typing import ClassVar, Hashable, Sequence
 
-from .base import (
+from ..base import (
     Game,
     GameError,
     Heuristic,
@@ -46,148 +45,35 @@ from .base import (
     quote_input,
 )
 
-__all__ = [
-    "Quixo",
-    "QuixoMove",
-    "MOVES",
-    "EDGES",
-    "SIZE",
-    "LINES",
-    "longest_line",
-    "line_potential",
-]
-
-#: The board is ``SIZE`` x ``SIZE``.
-SIZE = 5
-#: The four edges a cube can be pushed in at, in move-table order.
-EDGES: tuple[str, ...] = ("top", "bottom", "left", "right")
-
-_FULL = (1 << 25) - 1
-
-
-def _bit(col: int, row: int) -> int:
-    return 1 << (row * SIZE + col)
-
-
-_CELLS = [(col, row) for row in range(SIZE) for col in range(SIZE)]
-#: Masks of the 16 border cells, the 4 corners, the centre and the 9 inner cells.
-BORDER = sum(_bit(c, r) for c, r in _CELLS if c in (0, 4) or r in (0, 4))
-CORNERS = _bit(0, 0) | _bit(4, 0) | _bit(0, 4) | _bit(4, 4)
-CENTRE = _bit(2, 2)
-INNER = _FULL & ~BORDER
-
-_ROWS = tuple(sum(_bit(c, r) for c in range(SIZE)) for r in range(SIZE))
-_COLS = tuple(sum(_bit(c, r) for r in range(SIZE)) for c in range(SIZE))
-_DIAG = sum(_bit(i, i) for i in range(SIZE))  # top-left to bottom-right
-_ANTI = sum(_bit(SIZE - 1 - i, i) for i in range(SIZE))  # top-right to bottom-left
-#: The 12 lines (5 rows, 5 columns, 2 diagonals) as bitmasks.
-LINES: tuple[int, ...] = _ROWS + _COLS + (_DIAG, _ANTI)
-#: Bits at column 0 of every row: where a full row shows after the row test.
-_ROW_STARTS = sum(_bit(0, r) for r in range(SIZE))
-
-
-def _has_five(b: int) -> bool:
-    """True if bitboard ``b`` fills a row, a column or a diagonal."""
-    return bool(
-        (b & (b >> 1) & (b >> 2) & (b >> 3) & (b >> 4) & _ROW_STARTS)
-        or (b & (b >> 5) & (b >> 10) & (b >> 15) & (b >> 20))
-        or (b & _DIAG) == _DIAG
-        or (b & _ANTI) == _ANTI
-    )
-
-
-class QuixoMove(NamedTuple):
-    """One entry of the move table: what move ``index`` does."""
-
-    index: int
-    col: int
-    row: int
-    edge: str
-    #: The cube taken from the border.
-    source: int
-    #: The cell where it goes back in, at ``edge``.
-    target: int
-    #: Cells that keep their cube: everything outside the source-target segment.
-    keep: int
-    #: Cells whose cubes shift by one towards the source (target side, source excluded).
-    shifted: int
-    #: The shift of those cubes, as ``(x << up) >> down`` with one of them 0.
-    up: int
-    down: int
-
-
-def _build_moves() -> tuple[QuixoMove, ...]:
-    moves: list[QuixoMove] = []
-    for col, row in _CELLS:
-        if not (col in (0, 4) or row in (0, 4)):
-            continue
-        for edge in EDGES:
-            if edge == "top" and row != 0:
-                target, cells, up, down = (col, 0), [(col, r) for r in range(row)], 5, 0
-            elif edge == "bottom" and row != 4:
-                target, cells, up, down = (col, 4), [(col, r) for r in range(row + 1, 5)], 0, 5
-            elif edge == "left" and col != 0:
-                target, cells, up, down = (0, row), [(c, row) for c in range(col)], 1, 0
-            elif edge == "right" and col != 4:
-                target, cells, up, down = (4, row), [(c, row) for c in range(col + 1, 5)], 0, 1
-            else:
-                continue  # back where it came from
-            shifted = sum(_bit(c, r) for c, r in cells)
-            source = _bit(col, row)
-            moves.append(
-                QuixoMove(
-                    len(moves), col, row, edge, source, _bit(*target),
-                    _FULL & ~(shifted | source), shifted, up, down,
-                )
-            )
-    return tuple(moves)
-
-
-#: The 44 moves, indexed by the move int, in row-major order of their source cube.
-MOVES: tuple[QuixoMove, ...] = _build_moves()
-assert len(MOVES) == 44
-_MOVE_INDEX: dict[tuple[int, int, str], int] = {(m.col, m.row, m.edge): m.index for m in MOVES}
-#: Per move: (keep, shifted, up, down, target), what play() needs.
-_PLAY: tuple[tuple[int, int, int, int, int], ...] = tuple(
-    (m.keep, m.shifted, m.up, m.down, m.target) for m in MOVES
+from .moves import (
+    ANTI,
+    BORDER,
+    BORDER_BOTTOM,
+    BORDER_TOP,
+    CENTRE,
+    CORNERS,
+    DIAG,
+    EDGES,
+    EDGE_WORDS,
+    LINES,
+    MOVES,
+    MOVES_BOTTOM,
+    MOVES_TOP,
+    MOVE_INDEX,
+    MOVE_RE,
+    NO_WINNER,
+    PLAY,
+    QuixoMove,
+    ROW_STARTS,
+    SIZE,
+    SYMBOLS,
+    TEXT,
+    bit,
+    has_five,
 )
-_TEXT: tuple[str, ...] = tuple(f"{m.col} {m.row} {m.edge}" for m in MOVES)
+from .evaluation import HEURISTICS
 
-# legal_moves(): the moves of the mover depend only on which border cubes the
-# opponent owns.  The border is split in two parts (rows 0-1 and rows 2-4, 7 and
-# 9 cells) with every subset of each precomputed; the list is two lookups and a
-# concatenation, in row-major order.
-_BORDER_TOP = BORDER & (_ROWS[0] | _ROWS[1])
-_BORDER_BOTTOM = BORDER & ~_BORDER_TOP
-
-
-def _subsets(mask: int) -> list[int]:
-    subsets, sub = [], mask
-    while True:
-        subsets.append(sub)
-        if sub == 0:
-            return subsets
-        sub = (sub - 1) & mask
-
-
-def _moves_avoiding(part: int) -> dict[int, list[int]]:
-    return {
-        opp: [m.index for m in MOVES if m.source & part and not m.source & opp]
-        for opp in _subsets(part)
-    }
-
-
-_MOVES_TOP = _moves_avoiding(_BORDER_TOP)
-_MOVES_BOTTOM = _moves_avoiding(_BORDER_BOTTOM)
-
-_EDGE_WORDS = {edge[:n]: edge for edge in EDGES for n in range(1, len(edge) + 1)}
-_MOVE_RE = re.compile(
-    r"(?:\(\s*(?P<pc>[0-9]+)[\s,]+(?P<pr>[0-9]+)\s*\)|(?P<col>[0-9]+)[\s,]+(?P<row>[0-9]+))"
-    r"[\s,]*(?<=[\s,)])(?P<edge>[a-z]+)",
-    re.ASCII | re.IGNORECASE,
-)
-_SYMBOLS = "XO"
-_NO_WINNER = -1
+__all__ = ["Quixo"]
 
 
 class Quixo(Game):
@@ -204,7 +90,7 @@ class Quixo(Game):
 
     NAME: ClassVar[str] = "quixo"
     PLAYERS: ClassVar[tuple[str, str]] = ("X", "O")
-    HEURISTICS: ClassVar[dict[str, Heuristic]] = {}  # filled in below the class
+    HEURISTICS: ClassVar[dict[str, Heuristic]] = HEURISTICS
     DEFAULT_HEURISTIC: ClassVar[str] = "line-potential"
     CUT_HEURISTIC: ClassVar[str] = "longest-line"
     STRONG_HEURISTIC: ClassVar[str] = "line-potential"
@@ -261,12 +147,12 @@ class Quixo(Game):
         self._x = x
         self._o = o
         self._turn = turn
-        x_five, o_five = _has_five(x), _has_five(o)
+        x_five, o_five = has_five(x), has_five(o)
         if x_five and o_five:
             # Only a move completing both lines makes both: its maker lost.
             self._winner = turn
         else:
-            self._winner = 0 if x_five else 1 if o_five else _NO_WINNER
+            self._winner = 0 if x_five else 1 if o_five else NO_WINNER
         self._key = x | (o << 25) | (turn << 50)
         #: Undo stack: (x, o, winner, key) before each move, and the move.
         self._stack: list[tuple[int, int, int, int, int]] = []
@@ -305,15 +191,15 @@ class Quixo(Game):
                 )
             for col, cell in enumerate(cells):
                 if cell == "X":
-                    x |= _bit(col, row)
+                    x |= bit(col, row)
                 elif cell == "O":
-                    o |= _bit(col, row)
+                    o |= bit(col, row)
         if side not in ("X", "O"):
             raise PositionError(
                 f"expected the side to move, X or O, after the board, {example}, got {quote_input(parts[1])}"
             )
         game = cls(move_cap)
-        game._set(x, o, _SYMBOLS.index(side))
+        game._set(x, o, SYMBOLS.index(side))
         return game
 
     def to_text(self) -> str:
@@ -323,10 +209,10 @@ class Quixo(Game):
         for row in range(SIZE):
             cells = []
             for col in range(SIZE):
-                b = _bit(col, row)
+                b = bit(col, row)
                 cells.append("X" if x & b else "O" if o & b else ".")
             rows.append("".join(cells))
-        return "/".join(rows) + " " + _SYMBOLS[self._turn]
+        return "/".join(rows) + " " + SYMBOLS[self._turn]
 
     def copy(self) -> Quixo:
         """An independent copy with the same history (not for the search hot path)."""
@@ -355,13 +241,13 @@ class Quixo(Game):
 
     def piece_at(self, col: int, row: int) -> int | None:
         """The player (0 for X, 1 for O) owning the cube at ``(col, row)``, or ``None`` if blank."""
-        b = _bit(col, row)
+        b = bit(col, row)
         return 0 if self._x & b else 1 if self._o & b else None
 
     @property
     def winner(self) -> int | None:
         """The player with five in a row on the board, if any."""
-        return None if self._winner == _NO_WINNER else self._winner
+        return None if self._winner == NO_WINNER else self._winner
 
     # ---------------------------------------------------------------- the rules
     @property
@@ -378,7 +264,7 @@ class Quixo(Game):
 
     def can_stand_pat(self) -> bool:
         """No five in a row on the board."""
-        return self._winner == _NO_WINNER
+        return self._winner == NO_WINNER
 
     def tactical_moves(self) -> list[int]:
         """Quixo has no captures: no move is tactical."""
@@ -386,13 +272,13 @@ class Quixo(Game):
 
     def legal_moves(self) -> list[int]:
         """The legal moves (ints indexing :data:`MOVES`) in row-major order of the cube taken."""
-        if self._winner != _NO_WINNER:
+        if self._winner != NO_WINNER:
             return []
         opp = self._x if self._turn else self._o
-        return _MOVES_TOP[opp & _BORDER_TOP] + _MOVES_BOTTOM[opp & _BORDER_BOTTOM]
+        return MOVES_TOP[opp & BORDER_TOP] + MOVES_BOTTOM[opp & BORDER_BOTTOM]
 
     def count_moves(self) -> int:
-        if self._winner != _NO_WINNER:
+        if self._winner != NO_WINNER:
             return 0
         free = BORDER & ~(self._x if self._turn else self._o)
         # Three moves per border cube the mover may take, two for a corner.
@@ -401,7 +287,7 @@ class Quixo(Game):
     def play(self, move: int) -> None:
         x, o, turn = self._x, self._o, self._turn
         self._stack.append((x, o, self._winner, self._key, move))
-        keep, shifted, up, down, target = _PLAY[move]
+        keep, shifted, up, down, target = PLAY[move]
         if turn:
             x = (x & keep) | (((x & shifted) << up) >> down)
             o = (o & keep) | (((o & shifted) << up) >> down) | target
@@ -409,21 +295,21 @@ class Quixo(Game):
             x = (x & keep) | (((x & shifted) << up) >> down) | target
             o = (o & keep) | (((o & shifted) << up) >> down)
         x_five = (
-            (x & (x >> 1) & (x >> 2) & (x >> 3) & (x >> 4) & _ROW_STARTS)
+            (x & (x >> 1) & (x >> 2) & (x >> 3) & (x >> 4) & ROW_STARTS)
             or (x & (x >> 5) & (x >> 10) & (x >> 15) & (x >> 20))
-            or (x & _DIAG) == _DIAG
-            or (x & _ANTI) == _ANTI
+            or (x & DIAG) == DIAG
+            or (x & ANTI) == ANTI
         )
         o_five = (
-            (o & (o >> 1) & (o >> 2) & (o >> 3) & (o >> 4) & _ROW_STARTS)
+            (o & (o >> 1) & (o >> 2) & (o >> 3) & (o >> 4) & ROW_STARTS)
             or (o & (o >> 5) & (o >> 10) & (o >> 15) & (o >> 20))
-            or (o & _DIAG) == _DIAG
-            or (o & _ANTI) == _ANTI
+            or (o & DIAG) == DIAG
+            or (o & ANTI) == ANTI
         )
         if turn:
-            winner = 0 if x_five else 1 if o_five else _NO_WINNER
+            winner = 0 if x_five else 1 if o_five else NO_WINNER
         else:
-            winner = 1 if o_five else 0 if x_five else _NO_WINNER
+            winner = 1 if o_five else 0 if x_five else NO_WINNER
         turn ^= 1
         key = x | (o << 25) | (turn << 50)
         self._x, self._o, self._turn, self._winner, self._key = x, o, turn, winner, key
@@ -444,7 +330,7 @@ class Quixo(Game):
 
     def outcome(self) -> Outcome | None:
         """Five in a row first; then threefold repetition; then the move cap."""
-        if self._winner != _NO_WINNER:
+        if self._winner != NO_WINNER:
             return _WINS[self._winner]
         if self._seen[self._key] >= 3:
             return _REPETITION
@@ -471,11 +357,11 @@ class Quixo(Game):
     def move_for(col: int, row: int, edge: str) -> int | None:
         """The move taking the cube at ``(col, row)`` in at ``edge``, or ``None`` if no such move
         exists on any board (an inner cube, or back where it came from)."""
-        return _MOVE_INDEX.get((col, row, edge))
+        return MOVE_INDEX.get((col, row, edge))
 
     def format_move(self, move: int) -> str:
         """``COL ROW EDGE`` with the full edge word, e.g. ``'0 0 bottom'``."""
-        return _TEXT[move]
+        return TEXT[move]
 
     def parse_move(self, text: str) -> int:
         """Read ``COL ROW EDGE``, e.g. ``'0 0 bottom'``, ``'0,4 r'``, ``'(4, 2) TOP'``.
@@ -487,7 +373,7 @@ class Quixo(Game):
         """
         if not isinstance(text, str):
             raise MoveSyntaxError(f"expected 'COL ROW EDGE' like '0 0 bottom', got {type(text).__name__}")
-        match = _MOVE_RE.fullmatch(text.strip())
+        match = MOVE_RE.fullmatch(text.strip())
         if match is None:
             raise MoveSyntaxError(
                 "expected 'COL ROW EDGE' like '0 0 bottom' (COL and ROW 0 to 4; EDGE top, bottom, "
@@ -495,7 +381,7 @@ class Quixo(Game):
             )
         col_text = match["col"] or match["pc"]
         row_text = match["row"] or match["pr"]
-        edge = _EDGE_WORDS.get(match["edge"].lower())
+        edge = EDGE_WORDS.get(match["edge"].lower())
         if edge is None:
             raise MoveSyntaxError(
                 f"expected the edge top, bottom, left or right (or t, b, l, r) like '0 0 bottom', "
@@ -509,24 +395,24 @@ class Quixo(Game):
         col, row = int(col_text), int(row_text)
         cell = f"{col} {row}"
         mover, other = self.PLAYERS[self._turn], self.PLAYERS[self._turn ^ 1]
-        if self._winner != _NO_WINNER:
+        if self._winner != NO_WINNER:
             raise IllegalMoveError(
                 f"no move is legal: the game is over, {self.PLAYERS[self._winner]} has five in a row"
             )
         if not (col in (0, 4) or row in (0, 4)):
             raise IllegalMoveError(
                 f"the cube at {cell} is not on the border: take one from the outer ring "
-                f"(COL or ROW 0 or 4), e.g. '{_TEXT[self.legal_moves()[0]]}'"
+                f"(COL or ROW 0 or 4), e.g. '{TEXT[self.legal_moves()[0]]}'"
             )
-        if (self._o if self._turn == 0 else self._x) & _bit(col, row):
+        if (self._o if self._turn == 0 else self._x) & bit(col, row):
             example = self.legal_moves()
-            hint = f", e.g. '{_TEXT[example[0]]}'" if example else ""
+            hint = f", e.g. '{TEXT[example[0]]}'" if example else ""
             raise IllegalMoveError(
                 f"the cube at {cell} is {other}'s: {mover} may take only a blank cube or one of its own{hint}"
             )
-        move = _MOVE_INDEX.get((col, row, edge))
+        move = MOVE_INDEX.get((col, row, edge))
         if move is None:
-            others = [e for e in EDGES if (col, row, e) in _MOVE_INDEX]
+            others = [e for e in EDGES if (col, row, e) in MOVE_INDEX]
             raise IllegalMoveError(
                 f"the cube at {cell} comes from the {edge} edge and cannot be pushed back in there; "
                 f"push it in at {', '.join(others[:-1])} or {others[-1]}, e.g. '{cell} {others[0]}'"
@@ -598,7 +484,7 @@ class Quixo(Game):
             float(3 * own_free.bit_count() - (own_free & CORNERS).bit_count()),
             float(3 * opp_free.bit_count() - (opp_free & CORNERS).bit_count()),
             float(self._turn == player),
-            0.0 if winner == _NO_WINNER else 1.0 if winner == player else -1.0,
+            0.0 if winner == NO_WINNER else 1.0 if winner == player else -1.0,
         ]
 
 
@@ -607,89 +493,3 @@ _REPETITION = Outcome(None, "threefold repetition")
 _MOVE_CAP = Outcome(None, "move cap")
 
 
-# ---------------------------------------------------------------- heuristics
-def longest_line(game: Quixo, player: int) -> int:
-    """The seed's evaluation (``find_max_sequence``): the most cubes ``player`` has in
-    any one row, column or diagonal (not necessarily adjacent) minus the same for
-    the opponent; 5 if ``player`` has won on the board, -5 if the opponent has."""
-    winner = game._winner
-    if winner != _NO_WINNER:
-        return 5 if winner == player else -5
-    own, opp = (game._o, game._x) if player else (game._x, game._o)
-    # Bit k of own_counts is set when some line holds exactly k own cubes; the
-    # highest set bit is the longest line.
-    own_counts = opp_counts = 0
-    for line in LINES:
-        own_counts |= 1 << (own & line).bit_count()
-        opp_counts |= 1 << (opp & line).bit_count()
-    return own_counts.bit_length() - opp_counts.bit_length()
-
-
-# line-potential.  Each line scores by the X and O cubes in it.  A side's worth
-# in a line is steep in its count (4, 16, 64, 256 for 1 to 4 cubes) and divided
-# by 4 for every opposing cube in the line (a contested line is not dead in
-# Quixo: pushes across it replace its cubes).  The line's value is X's worth
-# minus O's, so the evaluation is antisymmetric by construction.
-_WORTH = (0, 4, 16, 64, 256, 0)
-
-
-def _worth(own: int, opp: int) -> int:
-    return _WORTH[own] >> (2 * opp)
-
-
-#: ``_LINE_TABLE[6 * x_cubes + o_cubes]``: the line's value for X times 256, plus 1
-#: if X has four cubes in it and 16 if O has (summed over the lines these count
-#: the fours in the low byte, which never carries: at most 12 lines).
-_LINE_TABLE: tuple[int, ...] = tuple(
-    ((_worth(a, b) - _worth(b, a)) << 8) + (a == 4) + 16 * (b == 4) if a + b <= SIZE else 0
-    for a in range(6)
-    for b in range(6)
-)
-#: The side to move has four cubes in a line: it may complete it at once.
-_THREAT_TO_MOVE = 1024
-#: The side that just moved has two lines of four: one push rarely stops both.
-_DOUBLE_THREAT = 384
-#: Own cube in the centre (on 4 lines) and in the inner 3x3 (safe from being taken).
-_CENTRE_BONUS = 12
-_INNER_BONUS = 3
-#: Score of a position won on the board, beyond every other score of the heuristic.
-LINE_POTENTIAL_WIN = 50_000
-
-
-def line_potential(game: Quixo, player: int) -> int:
-    """The default evaluation for ``player``: the sum of the 12 line values (see
-    ``_LINE_TABLE``), a bonus for four cubes in a line (large for the side to
-    move, who may complete it at once; smaller for two such lines of the side
-    that just moved), for the centre cube and for inner cubes.  ±50000 for a
-    position won on the board; otherwise well within ±6000."""
-    winner = game._winner
-    if winner != _NO_WINNER:
-        return LINE_POTENTIAL_WIN if winner == player else -LINE_POTENTIAL_WIN
-    x, o = game._x, game._o
-    table = _LINE_TABLE
-    total = 0
-    for line in LINES:
-        total += table[6 * (x & line).bit_count() + (o & line).bit_count()]
-    value = total >> 8  # for X from here on
-    if game._turn == 0:
-        if total & 15:
-            value += _THREAT_TO_MOVE
-        if (total >> 4) & 15 > 1:
-            value -= _DOUBLE_THREAT
-    else:
-        if (total >> 4) & 15:
-            value -= _THREAT_TO_MOVE
-        if total & 15 > 1:
-            value += _DOUBLE_THREAT
-    if x & CENTRE:
-        value += _CENTRE_BONUS
-    elif o & CENTRE:
-        value -= _CENTRE_BONUS
-    value += _INNER_BONUS * ((x & INNER).bit_count() - (o & INNER).bit_count())
-    return -value if player else value
-
-
-Quixo.HEURISTICS = {
-    "longest-line": longest_line,
-    "line-potential": line_potential,
-}

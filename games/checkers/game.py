@@ -83,7 +83,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar, Sequence
 
-from .base import (
+from ..base import (
     Game,
     Heuristic,
     IllegalMoveError,
@@ -93,223 +93,47 @@ from .base import (
     quote_input,
 )
 
-__all__ = [
-    "Checkers",
-    "Move",
-    "BLACK",
-    "WHITE",
-    "SQUARES",
-    "square_coords",
-    "square_name",
-    "material",
-    "positional",
-]
+from .bitboards import (
+    BACK,
+    BIT,
+    BLACK,
+    CROWN,
+    DL3,
+    DL4,
+    DOWN4,
+    DR4,
+    DR5,
+    FULL,
+    JUMPED,
+    JUMPS,
+    KING_JUMPS,
+    KING_STEPS,
+    Move,
+    SQUARES,
+    START_BLACK,
+    START_WHITE,
+    STEPS,
+    UL4,
+    UL5,
+    UP4,
+    UR3,
+    UR4,
+    WHITE,
+    jump_moves,
+    man_jump_count,
+    square_at,
+)
+from .evaluation import (
+    HEURISTICS,
+    CENTRE,
+    EDGE,
+    jump_count,
+    rows_sum,
+    step_count,
+)
 
-#: A move: ``(path, captured)`` -- the squares visited and the mask of the pieces taken.
-Move = tuple[tuple[int, ...], int]
+__all__ = ["Checkers"]
 
-BLACK = 0
-WHITE = 1
-
-#: The PDN square numbers.
-SQUARES = range(1, 33)
-
-_FULL = (1 << 32) - 1
-_START_BLACK = (1 << 12) - 1  # squares 1-12
-_START_WHITE = ((1 << 12) - 1) << 20  # squares 21-32
-_START_TEXT = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
-
-#: ``_BIT[s]`` is the mask of square ``s`` (index 0 unused).
-_BIT = (0,) + tuple(1 << i for i in range(32))
-
-
-def square_coords(square: int) -> tuple[int, int]:
-    """``(row, col)`` of a PDN square: row 0 is the top (rank 8), col 0 is file a."""
-    i = square - 1
-    row = i >> 2
-    return row, 2 * (i & 3) + (1 - (row & 1))
-
-
-def square_name(square: int) -> str:
-    """The algebraic name of a PDN square: ``square_name(1) == 'b8'``, ``square_name(29) == 'a1'``."""
-    row, col = square_coords(square)
-    return "abcdefgh"[col] + str(8 - row)
-
-
-def _square_at(row: int, col: int) -> int:
-    """The PDN square at ``(row, col)``, or 0 off the board or on a light square."""
-    if 0 <= row < 8 and 0 <= col < 8 and (row + col) & 1:
-        return 4 * row + col // 2 + 1
-    return 0
-
-
-def _mask(squares) -> int:
-    m = 0
-    for s in squares:
-        m |= _BIT[s]
-    return m
-
-
-def _row_mask(row: int) -> int:
-    return _mask(range(4 * row + 1, 4 * row + 5))
-
-
-# ------------------------------------------------------------------ directions
-# (drow, dcol) in ascending order of the square reached: up-left, up-right,
-# down-left, down-right.  "Down" is towards higher numbers: Black's forward.
-_UL, _UR, _DL, _DR = (-1, -1), (-1, 1), (1, -1), (1, 1)
-_UP = (_UL, _UR)
-_DOWN = (_DL, _DR)
-_ALL = _UP + _DOWN
-
-
-def _step_masks(direction: tuple[int, int]) -> dict[int, int]:
-    """For each shift ``delta`` of the bit index, the squares whose neighbour in
-    ``direction`` lies ``delta`` bits away."""
-    masks: dict[int, int] = {}
-    for s in SQUARES:
-        row, col = square_coords(s)
-        t = _square_at(row + direction[0], col + direction[1])
-        if t:
-            masks[t - s] = masks.get(t - s, 0) | _BIT[s]
-    return masks
-
-
-_m = _step_masks(_DL)
-_DL3, _DL4 = _m[3], _m[4]
-_m = _step_masks(_DR)
-_DR4, _DR5 = _m[4], _m[5]
-_m = _step_masks(_UL)
-_UL4, _UL5 = _m[-4], _m[-5]
-_m = _step_masks(_UR)
-_UR3, _UR4 = _m[-3], _m[-4]
-del _m
-# Squares with a neighbour 4 bits away downwards (either side) and upwards.
-_DOWN4, _UP4 = _DL4 | _DR4, _UL4 | _UR4
-
-# The four neighbour maps of a set of squares, by shifts (the hot path inlines them).
-
-
-def _down_left(b: int) -> int:
-    return (b & _DL4) << 4 | (b & _DL3) << 3
-
-
-def _down_right(b: int) -> int:
-    return (b & _DR4) << 4 | (b & _DR5) << 5
-
-
-def _up_left(b: int) -> int:
-    return (b & _UL4) >> 4 | (b & _UL5) >> 5
-
-
-def _up_right(b: int) -> int:
-    return (b & _UR4) >> 4 | (b & _UR3) >> 3
-
-
-def _step_table(directions) -> tuple[tuple[tuple[int, Move], ...], ...]:
-    """Per square, ``(target_mask, move)`` for each step in ``directions``."""
-    table = [()]
-    for s in SQUARES:
-        row, col = square_coords(s)
-        steps = []
-        for dr, dc in directions:
-            t = _square_at(row + dr, col + dc)
-            if t:
-                steps.append((_BIT[t], ((s, t), 0)))
-        table.append(tuple(steps))
-    return tuple(table)
-
-
-def _jump_table(directions) -> tuple[tuple[tuple[int, int, int], ...], ...]:
-    """Per square, ``(jumped_mask, landing_square, landing_mask)`` for each jump in ``directions``."""
-    table = [()]
-    for s in SQUARES:
-        row, col = square_coords(s)
-        jumps = []
-        for dr, dc in directions:
-            mid = _square_at(row + dr, col + dc)
-            land = _square_at(row + 2 * dr, col + 2 * dc)
-            if mid and land:
-                jumps.append((_BIT[mid], land, _BIT[land]))
-        table.append(tuple(jumps))
-    return tuple(table)
-
-
-#: Steps and jumps per square, for Black men, White men and kings.
-_STEPS = (_step_table(_DOWN), _step_table(_UP))
-_KING_STEPS = _step_table(_ALL)
-_JUMPS = (_jump_table(_DOWN), _jump_table(_UP))
-_KING_JUMPS = _jump_table(_ALL)
-
-#: The row where each colour's men are crowned (Black: 29-32, White: 1-4).
-_CROWN = (_row_mask(7), _row_mask(0))
-#: Each colour's own back row (Black: 1-4, White: 29-32).
-_BACK = (_row_mask(0), _row_mask(7))
-
-#: The mask of the square jumped, for every (start, landing) pair of a single jump.
-_JUMPED: dict[tuple[int, int], int] = {
-    (s, land): mid for s in SQUARES for mid, land, _ in _KING_JUMPS[s]
-}
-
-
-# ---------------------------------------------------------------- jump search
-def _man_jump_count(square: int, enemy: int, occupied: int, jumps, crown: int) -> int:
-    """Number of complete jump sequences of a man on ``square`` (no moves built).
-
-    A man only goes forward, so it can neither jump a piece twice nor reach one
-    place by two paths with the same captures: no de-duplication is needed.
-    """
-    total = 0
-    for mid, land, land_bit in jumps[square]:
-        if mid & enemy and not land_bit & occupied:
-            if land_bit & crown:
-                total += 1
-            else:
-                more = _man_jump_count(land, enemy & ~mid, occupied, jumps, crown)
-                total += more or 1
-    return total
-
-
-def _jump_moves(start: int, king: bool, enemy: int, occupied: int, jumps, crown: int, out: list) -> None:
-    """Append to ``out`` every complete jump sequence of the piece on ``start``.
-
-    ``enemy`` holds the pieces that may be jumped and ``occupied`` every piece on
-    the board except the mover; pieces taken stay in ``occupied`` (they block)
-    and leave ``enemy`` (they cannot be jumped twice).
-    """
-    _extend_jumps(start, enemy, 0, [start], set() if king else None, occupied, jumps, crown, out)
-
-
-def _extend_jumps(square: int, enemy: int, captured: int, path: list[int],
-                  seen: set[tuple[int, int]] | None, occupied: int, jumps, crown: int,
-                  out: list) -> bool:
-    """Follow every jump from ``square`` (the piece's path so far in ``path``),
-    appending finished sequences to ``out``; False if there is none.
-
-    ``seen`` is None for a man; for a king it holds the (end, captured) pairs
-    already listed, since a king can reach one end by two paths.  A plain
-    recursive function, not a closure: a recursive closure is a reference
-    cycle per call, garbage only the cycle collector frees (and search pauses it).
-    """
-    found = False
-    for mid, land, land_bit in jumps[square]:
-        if mid & enemy and not land_bit & occupied:
-            found = True
-            path.append(land)
-            taken = captured | mid
-            if seen is not None:
-                if (not _extend_jumps(land, enemy & ~mid, taken, path, seen, occupied, jumps, crown, out)
-                        and (land, taken) not in seen):
-                    seen.add((land, taken))
-                    out.append((tuple(path), taken))
-            elif land_bit & crown or not _extend_jumps(
-                    land, enemy & ~mid, taken, path, None, occupied, jumps, crown, out):
-                out.append((tuple(path), taken))
-            path.pop()
-    return found
-
-
-# -------------------------------------------------------------------- parsing
 _MOVE_RE = re.compile(r"[0-9]{1,3}(?:\s*[-xX]\s*[0-9]{1,3})+")
 _NUMBER_RE = re.compile(r"[0-9]+")
 _ITEM_RE = re.compile(r"(K?)([0-9]{1,3})(?:\s*-\s*([0-9]{1,3}))?", re.IGNORECASE)
@@ -332,7 +156,7 @@ class Checkers(Game):
 
     NAME: ClassVar[str] = "checkers"
     PLAYERS: ClassVar[tuple[str, str]] = ("Black", "White")
-    HEURISTICS: ClassVar[dict[str, Heuristic]] = {}  # filled in below the class
+    HEURISTICS: ClassVar[dict[str, Heuristic]] = HEURISTICS
     DEFAULT_HEURISTIC: ClassVar[str] = "positional"
     CUT_HEURISTIC: ClassVar[str] = "material"
     STRONG_HEURISTIC: ClassVar[str] = "positional"
@@ -363,7 +187,7 @@ class Checkers(Game):
     __slots__ = ("_black", "_white", "_kings", "_turn", "_quiet", "_key", "_counts", "_stack", "_moves")
 
     def __init__(self) -> None:
-        self._reset(_START_BLACK, _START_WHITE, 0, BLACK)
+        self._reset(START_BLACK, START_WHITE, 0, BLACK)
 
     def _reset(self, black: int, white: int, kings: int, turn: int) -> None:
         self._black = black
@@ -424,7 +248,7 @@ class Checkers(Game):
                 if first > last:
                     raise PositionError(f"range {first}-{last} runs backwards: write it as {last}-{first}")
                 for s in range(first, last + 1):
-                    bit = _BIT[s]
+                    bit = BIT[s]
                     if bit & pieces:
                         raise PositionError(f"square {s} is listed twice in the {colour} list")
                     pieces |= bit
@@ -437,11 +261,11 @@ class Checkers(Game):
         if black & white:
             s = (black & white & -(black & white)).bit_length()
             raise PositionError(f"square {s} holds both a black and a white piece")
-        crowned = black & ~kings & _CROWN[BLACK]
+        crowned = black & ~kings & CROWN[BLACK]
         if crowned:
             s = (crowned & -crowned).bit_length()
             raise PositionError(f"a black man cannot stand on square {s} (row 29-32 crowns it): write K{s} for a king")
-        crowned = white & ~kings & _CROWN[WHITE]
+        crowned = white & ~kings & CROWN[WHITE]
         if crowned:
             s = (crowned & -crowned).bit_length()
             raise PositionError(f"a white man cannot stand on square {s} (row 1-4 crowns it): write K{s} for a king")
@@ -458,7 +282,7 @@ class Checkers(Game):
     def _list(self, pieces: int) -> str:
         kings = self._kings
         return ",".join(
-            ("K" if kings & _BIT[s] else "") + str(s) for s in SQUARES if pieces & _BIT[s]
+            ("K" if kings & BIT[s] else "") + str(s) for s in SQUARES if pieces & BIT[s]
         )
 
     def copy(self) -> "Checkers":
@@ -471,6 +295,21 @@ class Checkers(Game):
         return twin
 
     # -------------------------------------------------------------- the rules
+    @property
+    def black(self) -> int:
+        """Bitboard of Black's pieces (bit ``s - 1`` for PDN square ``s``)."""
+        return self._black
+
+    @property
+    def white(self) -> int:
+        """Bitboard of White's pieces."""
+        return self._white
+
+    @property
+    def kings(self) -> int:
+        """Bitboard of the kings of both sides."""
+        return self._kings
+
     @property
     def turn(self) -> int:
         return self._turn
@@ -494,7 +333,7 @@ class Checkers(Game):
 
     def piece_at(self, square: int) -> str | None:
         """``'b'``/``'B'`` for a black man/king, ``'w'``/``'W'`` for white, ``None`` if empty."""
-        bit = _BIT[square]
+        bit = BIT[square]
         if self._black & bit:
             return "B" if self._kings & bit else "b"
         if self._white & bit:
@@ -512,16 +351,16 @@ class Checkers(Game):
         # down-left neighbour is empty: walk back from the empty squares.
         jumpers = 0
         if down:
-            t = ((empty & _UR4) >> 4 | (empty & _UR3) >> 3) & opp
-            u = ((empty & _UL4) >> 4 | (empty & _UL5) >> 5) & opp
+            t = ((empty & UR4) >> 4 | (empty & UR3) >> 3) & opp
+            u = ((empty & UL4) >> 4 | (empty & UL5) >> 5) & opp
             jumpers = (
-                (t & _UR4) >> 4 | (t & _UR3) >> 3 | (u & _UL4) >> 4 | (u & _UL5) >> 5
+                (t & UR4) >> 4 | (t & UR3) >> 3 | (u & UL4) >> 4 | (u & UL5) >> 5
             ) & down
         if up:
-            t = ((empty & _DR4) << 4 | (empty & _DR5) << 5) & opp
-            u = ((empty & _DL4) << 4 | (empty & _DL3) << 3) & opp
+            t = ((empty & DR4) << 4 | (empty & DR5) << 5) & opp
+            u = ((empty & DL4) << 4 | (empty & DL3) << 3) & opp
             jumpers |= (
-                (t & _DR4) << 4 | (t & _DR5) << 5 | (u & _DL4) << 4 | (u & _DL3) << 3
+                (t & DR4) << 4 | (t & DR5) << 5 | (u & DL4) << 4 | (u & DL3) << 3
             ) & up
         return jumpers
 
@@ -537,26 +376,26 @@ class Checkers(Game):
         else:
             own, opp = self._white, self._black
         occupied = own | opp
-        empty = _FULL ^ occupied
+        empty = FULL ^ occupied
         jumpers = self._jumpers(own, opp, empty)
         moves: list[Move] = []
         if jumpers:
-            crown = _CROWN[turn]
-            man_jumps = _JUMPS[turn]
+            crown = CROWN[turn]
+            man_jumps = JUMPS[turn]
             while jumpers:
                 low = jumpers & -jumpers
                 jumpers ^= low
                 if low & kings:
-                    _jump_moves(low.bit_length(), True, opp, occupied ^ low, _KING_JUMPS, crown, moves)
+                    jump_moves(low.bit_length(), True, opp, occupied ^ low, KING_JUMPS, crown, moves)
                 else:
-                    _jump_moves(low.bit_length(), False, opp, occupied ^ low, man_jumps, crown, moves)
+                    jump_moves(low.bit_length(), False, opp, occupied ^ low, man_jumps, crown, moves)
             return moves
         append = moves.append
-        man_steps = _STEPS[turn]
+        man_steps = STEPS[turn]
         while own:
             low = own & -own
             own ^= low
-            for target, move in (_KING_STEPS if low & kings else man_steps)[low.bit_length()]:
+            for target, move in (KING_STEPS if low & kings else man_steps)[low.bit_length()]:
                 if target & empty:
                     append(move)
         return moves
@@ -572,39 +411,39 @@ class Checkers(Game):
             own, opp = self._white, self._black
             down, up = own & kings, own
         occupied = own | opp
-        empty = _FULL ^ occupied
+        empty = FULL ^ occupied
         # self._jumpers(own, opp, empty), inlined: this is the bulk-counting hot path
         jumpers = 0
         if down:
-            t = ((empty & _UR4) >> 4 | (empty & _UR3) >> 3) & opp
-            u = ((empty & _UL4) >> 4 | (empty & _UL5) >> 5) & opp
-            jumpers = ((t & _UR4) >> 4 | (t & _UR3) >> 3 | (u & _UL4) >> 4 | (u & _UL5) >> 5) & down
+            t = ((empty & UR4) >> 4 | (empty & UR3) >> 3) & opp
+            u = ((empty & UL4) >> 4 | (empty & UL5) >> 5) & opp
+            jumpers = ((t & UR4) >> 4 | (t & UR3) >> 3 | (u & UL4) >> 4 | (u & UL5) >> 5) & down
         if up:
-            t = ((empty & _DR4) << 4 | (empty & _DR5) << 5) & opp
-            u = ((empty & _DL4) << 4 | (empty & _DL3) << 3) & opp
-            jumpers |= ((t & _DR4) << 4 | (t & _DR5) << 5 | (u & _DL4) << 4 | (u & _DL3) << 3) & up
+            t = ((empty & DR4) << 4 | (empty & DR5) << 5) & opp
+            u = ((empty & DL4) << 4 | (empty & DL3) << 3) & opp
+            jumpers |= ((t & DR4) << 4 | (t & DR5) << 5 | (u & DL4) << 4 | (u & DL3) << 3) & up
         if jumpers:
-            crown = _CROWN[turn]
-            man_jumps = _JUMPS[turn]
+            crown = CROWN[turn]
+            man_jumps = JUMPS[turn]
             total = 0
             while jumpers:
                 low = jumpers & -jumpers
                 jumpers ^= low
                 if low & kings:
                     found: list[Move] = []
-                    _jump_moves(low.bit_length(), True, opp, occupied ^ low, _KING_JUMPS, crown, found)
+                    jump_moves(low.bit_length(), True, opp, occupied ^ low, KING_JUMPS, crown, found)
                     total += len(found)
                 else:
-                    total += _man_jump_count(low.bit_length(), opp, occupied, man_jumps, crown)
+                    total += man_jump_count(low.bit_length(), opp, occupied, man_jumps, crown)
             return total
         total = 0
         if down:
-            total = (((down & _DL4) << 4 | (down & _DL3) << 3) & empty).bit_count() + (
-                ((down & _DR4) << 4 | (down & _DR5) << 5) & empty
+            total = (((down & DL4) << 4 | (down & DL3) << 3) & empty).bit_count() + (
+                ((down & DR4) << 4 | (down & DR5) << 5) & empty
             ).bit_count()
         if up:
-            total += (((up & _UL4) >> 4 | (up & _UL5) >> 5) & empty).bit_count() + (
-                ((up & _UR4) >> 4 | (up & _UR3) >> 3) & empty
+            total += (((up & UL4) >> 4 | (up & UL5) >> 5) & empty).bit_count() + (
+                ((up & UR4) >> 4 | (up & UR3) >> 3) & empty
             ).bit_count()
         return total
 
@@ -617,10 +456,10 @@ class Checkers(Game):
         else:
             own, opp = self._white, self._black
             down, up = own & kings, own
-        empty = _FULL ^ (own | opp)
-        if down and ((down & _DOWN4) << 4 | (down & _DL3) << 3 | (down & _DR5) << 5) & empty:
+        empty = FULL ^ (own | opp)
+        if down and ((down & DOWN4) << 4 | (down & DL3) << 3 | (down & DR5) << 5) & empty:
             return True
-        if up and ((up & _UP4) >> 4 | (up & _UL5) >> 5 | (up & _UR3) >> 3) & empty:
+        if up and ((up & UP4) >> 4 | (up & UL5) >> 5 | (up & UR3) >> 3) & empty:
             return True
         return bool(self._jumpers(own, opp, empty))
 
@@ -628,7 +467,7 @@ class Checkers(Game):
         """Play ``move`` (from :meth:`legal_moves`; not checked): the piece moves,
         the pieces taken go, a man reaching the far row is crowned."""
         path, captured = move
-        start, end = _BIT[path[0]], _BIT[path[-1]]
+        start, end = BIT[path[0]], BIT[path[-1]]
         black, white, kings = self._black, self._white, self._kings
         self._stack.append((black, white, kings, self._quiet, self._key))
         self._moves.append(move)
@@ -638,7 +477,7 @@ class Checkers(Game):
             quiet = 0 if captured else self._quiet + 1
         else:
             quiet = 0
-            if end & _CROWN[turn]:
+            if end & CROWN[turn]:
                 kings |= end
         if turn == BLACK:
             black = (black & ~start) | end
@@ -706,7 +545,7 @@ class Checkers(Game):
             own, opp = self._black, self._white
         else:
             own, opp = self._white, self._black
-        if not own or self._jumpers(own, opp, _FULL ^ (own | opp)):
+        if not own or self._jumpers(own, opp, FULL ^ (own | opp)):
             return False
         return self._has_moves()
 
@@ -786,17 +625,17 @@ class Checkers(Game):
             own, opp = self._white, self._black
             down, up = own & kings, own
         men = own & ~kings
-        advancement = _rows_sum(men) if colour == BLACK else 7 * men.bit_count() - _rows_sum(men)
-        empty = _FULL ^ (own | opp)
+        advancement = rows_sum(men) if colour == BLACK else 7 * men.bit_count() - rows_sum(men)
+        empty = FULL ^ (own | opp)
         return (
             men.bit_count(),
             (own & kings).bit_count(),
-            (men & _BACK[colour]).bit_count(),
-            (own & _CENTRE).bit_count(),
+            (men & BACK[colour]).bit_count(),
+            (own & CENTRE).bit_count(),
             advancement,
-            _step_count(down, up, empty),
-            _jump_count(down, up, opp, empty),
-            (own & _EDGE).bit_count(),
+            step_count(down, up, empty),
+            jump_count(down, up, opp, empty),
+            (own & EDGE).bit_count(),
         )
 
     # ---------------------------------------------------------------- display
@@ -807,7 +646,7 @@ class Checkers(Game):
         for row in range(8):
             cells = []
             for col in range(8):
-                s = _square_at(row, col)
+                s = square_at(row, col)
                 if not s:
                     cells.append("   ")
                 else:
@@ -823,7 +662,7 @@ def _jumped_by(path: tuple[int, ...]) -> int:
     """The mask of the squares jumped along ``path`` if each hop is a jump, else 0."""
     taken = 0
     for hop in zip(path, path[1:]):
-        mid = _JUMPED.get(hop)
+        mid = JUMPED.get(hop)
         if mid is None:
             return 0
         taken |= mid
@@ -844,146 +683,3 @@ def _listing(texts, limit: int = 12) -> str:
     return shown + (f" and {len(texts) - limit} more" if len(texts) > limit else "")
 
 
-# ---------------------------------------------------------------- heuristics
-MAN_VALUE = 100
-KING_VALUE = 150
-
-#: The inner centre (c5, e5, d4, f4) and the squares just outside it on the long files (d6, f6, c3, e3).
-_CENTRE = _mask((14, 15, 18, 19))
-_CENTRE_RING = _mask((10, 11, 22, 23))
-#: Side files a and h, where a piece cannot be jumped.
-_EDGE = _mask((5, 13, 21, 29, 4, 12, 20, 28))
-#: Rows of odd index, of index with bit 1 and bit 2 set (for the sum of row indices).
-_ROW_BIT0 = _mask(s for s in SQUARES if square_coords(s)[0] & 1)
-_ROW_BIT1 = _mask(s for s in SQUARES if square_coords(s)[0] & 2)
-_ROW_BIT2 = _mask(s for s in SQUARES if square_coords(s)[0] & 4)
-#: Back-rank guard: the bridge squares count double (Black 1 and 3, White 30 and 32).
-_BACK_BLACK, _BACK_WHITE = _BACK
-_BRIDGE_BLACK, _BRIDGE_WHITE = _mask((1, 3)), _mask((30, 32))
-
-
-def _rows_sum(pieces: int) -> int:
-    """Sum of the row indices (0 at the top) of ``pieces``."""
-    return (
-        (pieces & _ROW_BIT0).bit_count()
-        + 2 * (pieces & _ROW_BIT1).bit_count()
-        + 4 * (pieces & _ROW_BIT2).bit_count()
-    )
-
-
-def _step_count(down: int, up: int, empty: int) -> int:
-    """Number of steps of pieces moving ``down`` and ``up`` into ``empty``."""
-    return (
-        (_down_left(down) & empty).bit_count()
-        + (_down_right(down) & empty).bit_count()
-        + (_up_left(up) & empty).bit_count()
-        + (_up_right(up) & empty).bit_count()
-    )
-
-
-def _jump_count(down: int, up: int, enemy: int, empty: int) -> int:
-    """Number of single jumps available to pieces moving ``down`` and ``up``."""
-    return (
-        (_down_left(_down_left(down) & enemy) & empty).bit_count()
-        + (_down_right(_down_right(down) & enemy) & empty).bit_count()
-        + (_up_left(_up_left(up) & enemy) & empty).bit_count()
-        + (_up_right(_up_right(up) & enemy) & empty).bit_count()
-    )
-
-
-def material(game: Checkers, player: int) -> int:
-    """Men 100, kings 150: the cheap cut heuristic (H0)."""
-    black, white, kings = game._black, game._white, game._kings
-    score = MAN_VALUE * (black.bit_count() - white.bit_count()) + (KING_VALUE - MAN_VALUE) * (
-        (black & kings).bit_count() - (white & kings).bit_count()
-    )
-    return -score if player else score
-
-
-def positional(game: Checkers, player: int) -> int:
-    """Material with kings, back-rank guard, advancement, centre, mobility, trades
-    when ahead, and kings closing in on the enemy in won endings.
-
-    Terms (from Black's side, negated for White):
-
-    * material: men 100, kings 150;
-    * back-rank guard, while the opponent still has men to crown: 8 per man on
-      the own back row, 8 more on the bridge squares (Black 1 and 3, White 30
-      and 32);
-    * advancement: 2 per row advanced by each man, more as the board empties;
-    * centre: 6 per piece on c5, e5, d4, f4, 3 on d6, f6, c3, e3;
-    * mobility: 2 per available step;
-    * trading down when ahead: up to 3 per missing piece for the side ahead;
-    * in an ending with a material lead, the leading side's kings lose 3 per
-      square of distance to the nearest enemy piece (drives the mop-up).
-    """
-    black, white, kings = game._black, game._white, game._kings
-    bm, wm = black & ~kings, white & ~kings
-    bk, wk = black & kings, white & kings
-    n_bm, n_wm, n_bk, n_wk = bm.bit_count(), wm.bit_count(), bk.bit_count(), wk.bit_count()
-    mat = MAN_VALUE * (n_bm - n_wm) + KING_VALUE * (n_bk - n_wk)
-    pieces = n_bm + n_wm + n_bk + n_wk
-    score = mat
-
-    # back-rank guard against the opponent's men
-    if n_wm:
-        score += 8 * ((bm & _BACK_BLACK).bit_count() + (bm & _BRIDGE_BLACK).bit_count())
-    if n_bm:
-        score -= 8 * ((wm & _BACK_WHITE).bit_count() + (wm & _BRIDGE_WHITE).bit_count())
-
-    # advancement of men (sum of row indices, White's counted from the bottom), more in the ending
-    advance = (
-        (bm & _ROW_BIT0).bit_count() + 2 * (bm & _ROW_BIT1).bit_count() + 4 * (bm & _ROW_BIT2).bit_count()
-        + (wm & _ROW_BIT0).bit_count() + 2 * (wm & _ROW_BIT1).bit_count() + 4 * (wm & _ROW_BIT2).bit_count()
-        - 7 * n_wm
-    )
-    score += advance * (2 + (24 - pieces) // 8)
-
-    # centre control
-    score += 6 * ((black & _CENTRE).bit_count() - (white & _CENTRE).bit_count()) + 3 * (
-        (black & _CENTRE_RING).bit_count() - (white & _CENTRE_RING).bit_count()
-    )
-
-    # mobility: steps available to each side (Black's men and kings go down, its kings up too)
-    empty = _FULL ^ (black | white)
-    mobility = (
-        (((black & _DL4) << 4 | (black & _DL3) << 3) & empty).bit_count()
-        + (((black & _DR4) << 4 | (black & _DR5) << 5) & empty).bit_count()
-        - (((white & _UL4) >> 4 | (white & _UL5) >> 5) & empty).bit_count()
-        - (((white & _UR4) >> 4 | (white & _UR3) >> 3) & empty).bit_count()
-    )
-    if bk:
-        mobility += (((bk & _UL4) >> 4 | (bk & _UL5) >> 5) & empty).bit_count() + (
-            ((bk & _UR4) >> 4 | (bk & _UR3) >> 3) & empty
-        ).bit_count()
-    if wk:
-        mobility -= (((wk & _DL4) << 4 | (wk & _DL3) << 3) & empty).bit_count() + (
-            ((wk & _DR4) << 4 | (wk & _DR5) << 5) & empty
-        ).bit_count()
-    score += 2 * mobility
-
-    if mat:
-        # trade down when ahead
-        score += (3 if mat > 0 else -3) * (24 - pieces)
-        # mop-up: the side ahead brings its kings to the enemy
-        if pieces <= 10:
-            if mat > 0:
-                if bk and white:
-                    score -= 3 * _king_distance(bk, white)
-            elif wk and black:
-                score += 3 * _king_distance(wk, black)
-    return -score if player else score
-
-
-def _king_distance(kings: int, targets: int) -> int:
-    """Sum over ``kings`` of the distance (king moves on an empty board) to the nearest target."""
-    spots = [square_coords(s) for s in SQUARES if targets & _BIT[s]]
-    total = 0
-    for s in SQUARES:
-        if kings & _BIT[s]:
-            row, col = square_coords(s)
-            total += min(max(abs(row - r), abs(col - c)) for r, c in spots)
-    return total
-
-
-Checkers.HEURISTICS = {"material": material, "positional": positional}
