@@ -5,10 +5,22 @@ import Textual.  Build one from a spec string and search::
 
     from engines import create_engine
     engine = create_engine("alphabeta:depth=4", game_class)
-    result = engine.search(game)          # result.move, .score, .pv, .stats
+    result = engine.search(game)          # result.move, .score, .pv, .stats (a SearchStats)
 
-See :mod:`engines.registry` for the engines and their options and
-:mod:`engines.search` for the core.
+What lives where:
+
+- :mod:`engines.base` -- the contract: :class:`Engine`, :class:`Limits`,
+  :class:`SearchResult`, :class:`SearchStats`;
+- :mod:`engines.spec` -- engine spec strings and their options;
+- :mod:`engines.registry` -- every engine by name, with its options and
+  configuration; :func:`create_engine`;
+- :mod:`engines.search` -- the minimax family on one alpha-beta core, and the
+  parallel search;
+- :mod:`engines.learning` -- datasets, training, model files, learned engines;
+- :mod:`engines.tournament` -- matches, results files, summaries;
+- :mod:`engines.stockfish` -- Stockfish over UCI as an engine.
+
+May import :mod:`games` (and third-party libraries), never :mod:`tui` or Textual.
 """
 
 from .base import (
@@ -18,11 +30,12 @@ from .base import (
     GameOverError,
     Limits,
     SearchResult,
+    SearchStats,
     mate_in,
 )
-from .registry import ENGINE_NAMES, ENGINES, EngineInfo, create_engine, parse_engine_spec
+from .registry import ENGINE_NAMES, ENGINES, EngineInfo, create_engine, fallback_spec, parse_engine_spec
 from .spec import EngineSpec, Option, SpecError
-from .stockfish import StockfishEngine  # importing it registers the 'stockfish' engine
+from .stockfish import StockfishEngine
 
 __all__ = [
     "ENGINES",
@@ -36,9 +49,11 @@ __all__ = [
     "Limits",
     "Option",
     "SearchResult",
+    "SearchStats",
     "SpecError",
     "StockfishEngine",
     "create_engine",
+    "fallback_spec",
     "mate_in",
     "parse_engine_spec",
 ]

@@ -5,20 +5,25 @@ class and searches positions of that game::
 
     engine = create_engine("alphabeta:depth=4", Checkers)
     result = engine.search(game, on_info=print, stop=event)
-    result.move, result.score, result.stats["nodes"]
+    result.move, result.score, result.stats.nodes
 
 :meth:`Engine.search` never changes the game it is given (it searches a copy).
 ``stop`` is anything with ``is_set()`` (a ``threading.Event`` or a
 ``multiprocessing`` event): setting it from another thread or process makes the
 search return within a few tens of milliseconds with the best move of its last
-completed depth.  ``on_info`` receives a statistics snapshot about ten times a
-second and after every completed depth -- never once per node.
+completed depth.  ``on_info`` receives a statistics snapshot (a :class:`SearchStats`) about ten
+times a second and after every completed depth -- never once per node.
+
+An engine object may search many positions of one game in turn (the app, the
+UCI front end and a match reuse one per side): what it learns in one search
+(its transposition table) serves the next, until :meth:`Engine.new_game`.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Protocol, Sequence
 
 from games import WIN, Game, GameError
@@ -27,6 +32,8 @@ from .spec import EngineSpec
 
 __all__ = [
     "STAT_NAMES",
+    "COUNTERS",
+    "SearchStats",
     "MAX_PLY",
     "MATE_BOUND",
     "Limits",
@@ -36,16 +43,88 @@ __all__ = [
     "InfoCallback",
     "GameOverError",
     "mate_in",
+    "check_playable",
+    "root_moves",
+    "restrict",
 ]
 
-#: The statistics every search reports, by their contract names (SPEC section 4),
-#: in display order.  Snapshots and results carry all of them, plus ``mate``,
-#: ``seldepth``, ``first_cutoffs`` (beta cutoffs by the first move searched) and
-#: ``engine`` (the spec).
+#: The statistics every search reports, by the names the panel, the command
+#: line's JSON and match records use, in display order (the first fields of
+#: :class:`SearchStats`).
 STAT_NAMES: tuple[str, ...] = (
     "nodes", "evals", "prunes", "tt_hits", "depth", "time_s", "nps", "score", "best", "pv",
     "h0_evals", "h0_pruned", "hl_evals", "hl_pruned", "hr_evals", "hr_pruned",
 )
+
+#: The counters a search keeps while it runs (see :class:`engines.search.core.Control`);
+#: all but ``seldepth`` (a maximum) add up over the processes of a parallel search.
+COUNTERS: tuple[str, ...] = (
+    "nodes", "evals", "prunes", "tt_hits", "first_cutoffs", "seldepth",
+    "h0_evals", "h0_pruned", "hl_evals", "hl_pruned", "hr_evals", "hr_pruned",
+)
+
+
+@dataclass
+class SearchStats(Mapping[str, Any]):
+    """The statistics of a search, live or final: one type from the core to
+    every reader (the engine panel, ``search --json``, match records, UCI).
+
+    ``score`` is for the side to move, ``mate`` the moves to a forced win
+    (positive) or loss (negative) when one is proved, ``best`` and ``pv`` are
+    move texts.  The ``h0_``/``hl_``/``hr_`` pairs count the children a cutoff
+    scored and dropped; ``first_cutoffs`` the beta cutoffs made by the first
+    move searched; ``engine`` is the spec searched with.
+
+    It reads as a mapping too, by field name (``stats["nodes"]``,
+    ``set(stats)``), and :meth:`as_dict` gives the plain dict written as JSON.
+    """
+
+    nodes: int = 0
+    evals: int = 0
+    prunes: int = 0
+    tt_hits: int = 0
+    depth: int = 0
+    time_s: float = 0.0
+    nps: int = 0
+    score: int = 0
+    best: str | None = None
+    pv: list[str] = field(default_factory=list)
+    h0_evals: int = 0
+    h0_pruned: int = 0
+    hl_evals: int = 0
+    hl_pruned: int = 0
+    hr_evals: int = 0
+    hr_pruned: int = 0
+    mate: int | None = None
+    seldepth: int = 0
+    first_cutoffs: int = 0
+    engine: str = ""
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in _STAT_FIELDS:
+            raise KeyError(name)
+        return getattr(self, name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_STAT_FIELDS)
+
+    def __len__(self) -> int:
+        return len(_STAT_FIELDS)
+
+    def as_dict(self) -> dict[str, Any]:
+        """A plain dict by field name, in field order (``pv`` copied)."""
+        values = {name: getattr(self, name) for name in _STAT_FIELDS}
+        values["pv"] = list(self.pv)
+        return values
+
+    def copy(self, **changes: Any) -> SearchStats:
+        """A copy, with ``changes`` applied (``pv`` is never shared)."""
+        values = self.as_dict()
+        values.update(changes)
+        return SearchStats(**values)
+
+
+_STAT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(SearchStats))
 
 #: Deepest ply a search may reach (main search plus quiescence).
 MAX_PLY = 128
@@ -60,7 +139,7 @@ class StopFlag(Protocol):
     def is_set(self) -> bool: ...
 
 
-InfoCallback = Callable[[dict[str, Any]], None]
+InfoCallback = Callable[[SearchStats], None]
 
 
 class GameOverError(GameError):
@@ -86,18 +165,18 @@ class SearchResult:
 
     ``score`` is from the point of view of the side to move, in the units of
     the heuristic searched with; wins and losses are beyond
-    :data:`MATE_BOUND` (see :func:`mate_in`).  ``stats`` holds every entry of
-    :data:`STAT_NAMES` with ``best`` and ``pv`` as move texts.
+    :data:`MATE_BOUND` (see :func:`mate_in`).  ``pv`` holds move objects,
+    ``stats.pv`` the same line as texts.
     """
 
     move: Any
     score: int
     pv: list[Any] = field(default_factory=list)
-    stats: dict[str, Any] = field(default_factory=dict)
+    stats: SearchStats = field(default_factory=SearchStats)
 
     @property
     def depth(self) -> int:
-        return int(self.stats.get("depth", 0))
+        return self.stats.depth
 
 
 def mate_in(score: float) -> int | None:
@@ -107,6 +186,34 @@ def mate_in(score: float) -> int | None:
     if score <= -MATE_BOUND:
         return -((WIN + int(score) + 1) // 2)
     return None
+
+
+def check_playable(game: Game) -> list[Any]:
+    """The legal moves, or :class:`GameOverError` if the game is over."""
+    outcome = game.outcome()
+    if outcome is not None:
+        winner = "draw" if outcome.winner is None else f"{game.PLAYERS[outcome.winner]} won"
+        raise GameOverError(f"the game is over ({winner}, {outcome.reason}); there is no move to search")
+    moves = game.legal_moves()
+    if not moves:  # pragma: no cover - outcome() covers it for every game
+        raise GameOverError("the side to move has no legal move; there is nothing to search")
+    return moves
+
+
+def restrict(legal: list[Any], moves: Sequence[Any]) -> list[Any]:
+    """The legal moves among ``moves``, in legal-move order; an error if none."""
+    wanted = set(moves)
+    kept = [move for move in legal if move in wanted]
+    if not kept:
+        raise GameError("none of the moves to search is legal here")
+    return kept
+
+
+def root_moves(game: Game, moves: Sequence[Any] | None = None) -> list[Any]:
+    """The legal moves to choose from: all of them, or those among ``moves``
+    (UCI's ``searchmoves``); :class:`GameOverError` if the game is over."""
+    legal = check_playable(game)
+    return legal if moves is None else restrict(legal, moves)
 
 
 class Engine(ABC):
@@ -139,6 +246,13 @@ class Engine(ABC):
         the choice to those legal moves (UCI's ``searchmoves``).  Raises
         :class:`GameOverError` if the game is over.
         """
+
+    def new_stats(self) -> SearchStats:
+        """The statistics of a search that has not started yet."""
+        return SearchStats(engine=str(self.spec))
+
+    def new_game(self) -> None:
+        """Forget what earlier searches learned (a new game starts cold)."""
 
     def close(self) -> None:
         """Release what the engine holds (worker processes); it may not search again."""

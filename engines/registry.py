@@ -13,22 +13,38 @@
 ``mi-pred``        one ply: each child's feature vector mapped to its predicted depth-L value
 ``pvs``            the strongest: iterative deepening, PVS, aspiration windows,
                    TT move, killers and history, quiescence (``workers`` processes)
+``stockfish``      Stockfish over UCI, chess only (needs a ``stockfish`` binary)
 =================  ==========================================================
+
+Each entry carries everything that makes its engine what it is: the option
+table, and the constructor with its configuration (for the alpha-beta family a
+:class:`~engines.search.SearchConfig`), so no code elsewhere tells engines
+apart by their names.  This module sits above :mod:`engines.search`,
+:mod:`engines.learning.learned` and :mod:`engines.stockfish`; the tournament
+and the dataset writer build their engines through it.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Callable
 
 from games import Game, UnknownHeuristicError
 
-from .alphabeta import AlphaBetaEngine, RandomEngine
-from .learned import PredictEngine
 from .base import Engine
-from .spec import EngineSpec, Option, SpecError, parse_spec
+from .learning.learned import PredictEngine, hr_cutoff
+from .search import AlphaBetaEngine, RandomEngine, SearchConfig
+from .search.selectors import branching_limit, h0_cutoff, hl_cutoff
+from .spec import EngineSpec, Option, SpecError, format_spec, parse_spec
+from .stockfish import OPTIONS as STOCKFISH_OPTIONS
+from .stockfish import StockfishEngine
 
-__all__ = ["EngineInfo", "ENGINES", "ENGINE_NAMES", "create_engine", "parse_engine_spec", "register"]
+__all__ = ["EngineInfo", "ENGINES", "ENGINE_NAMES", "FALLBACK_ENGINE", "create_engine", "fallback_spec",
+           "parse_engine_spec", "register"]
+
+#: The engine the app plays instead of a learned one whose model cannot be used.
+FALLBACK_ENGINE = "h0"
 
 
 @dataclass(frozen=True)
@@ -73,53 +89,64 @@ def _family(depth: int, tt: bool, *extra: Option) -> dict[str, Option]:
     return _options(_depth(depth), TIME, NODES, HEURISTIC, SEED, _tt(tt), *extra)
 
 
+def _alphabeta(**config: object) -> Callable[[EngineSpec, type[Game]], Engine]:
+    """The constructor of an alpha-beta family engine with this :class:`SearchConfig`."""
+    return functools.partial(AlphaBetaEngine, config=SearchConfig(**config))  # type: ignore[arg-type]
+
+
 ENGINES: dict[str, EngineInfo] = {}
 
 
 def register(info: EngineInfo) -> None:
-    """Add an engine to the registry (``stockfish`` registers itself this way)."""
+    """Add an engine to the registry."""
     ENGINES[info.name] = info
 
 
 for _info in (
     EngineInfo("random", "a uniformly random legal move (baseline)", _options(SEED), RandomEngine),
-    EngineInfo("minimax", "plain minimax, no pruning", _family(3, False, ORDER), AlphaBetaEngine),
-    EngineInfo("alphabeta", "fail-soft alpha-beta", _family(4, True, ORDER), AlphaBetaEngine),
+    EngineInfo("minimax", "plain minimax, no pruning", _family(3, False, ORDER), _alphabeta(prune=False)),
+    EngineInfo("alphabeta", "fail-soft alpha-beta", _family(4, True, ORDER), _alphabeta()),
     EngineInfo("alphabeta-hard", "fail-hard alpha-beta (values clamped to the window)",
-               _family(4, True, ORDER), AlphaBetaEngine),
+               _family(4, True, ORDER), _alphabeta(fail_hard=True)),
     EngineInfo("bl", "branching limit: search the best bf children ranked by H^l",
                _family(4, True,
                        Option("bf", int, 5, "children searched at each node", minimum=1),
                        Option("l", int, 1, "lookahead plies ranking the children (0: static)", minimum=0)),
-               AlphaBetaEngine),
+               _alphabeta(selector=branching_limit)),
     EngineInfo("h0", "alpha-beta with the H0 cutoff: keep the top k children by the cut heuristic",
                _family(4, True, Option("k", int, 5, "children kept at each node", minimum=1), CUT),
-               AlphaBetaEngine),
+               _alphabeta(selector=h0_cutoff)),
     EngineInfo("hl", "alpha-beta with the Hl cutoff at the root and the H0 cutoff below",
                _family(4, True,
                        Option("k", int, 5, "children kept at each node", minimum=1),
                        Option("l", int, 3, "plies of the root ranking search, counted from the root",
                               minimum=1),
                        CUT),
-               AlphaBetaEngine),
+               _alphabeta(selector=hl_cutoff)),
     EngineInfo("hr", "alpha-beta with the Hr cutoff: keep the top k children by a trained regressor",
                _family(4, True, Option("k", int, 5, "children kept at each node", minimum=1),
                        _model("mi", "the regressor ranking the children (input: the feature vector)")),
-               AlphaBetaEngine),
+               _alphabeta(selector=hr_cutoff)),
     EngineInfo("pred", "one ply: each child's H0 mapped by a trained model to its predicted depth-L value",
-               _options(_model("pred", "the model (input: H0)"), SEED), PredictEngine),
+               _options(_model("pred", "the model (input: H0)"), SEED),
+               functools.partial(PredictEngine, inputs="h0")),
     EngineInfo("mi-pred", "one ply: each child's feature vector mapped by a trained model to its depth-L value",
-               _options(_model("mi", "the model (input: the feature vector)"), SEED), PredictEngine),
+               _options(_model("mi", "the model (input: the feature vector)"), SEED),
+               functools.partial(PredictEngine, inputs="features")),
     EngineInfo("pvs", "the strongest: iterative deepening, PVS, aspiration, killers, quiescence",
                _options(_depth(None), Option("time", float, 1.0, TIME.help, minimum=0.001), NODES,
                         HEURISTIC, SEED, _tt(True),
                         Option("workers", int, 1, "processes searching in parallel", minimum=1)),
-               AlphaBetaEngine),
+               _alphabeta(strongest=True)),
 ):
     register(_info)
 
-#: Every engine name, in the order of the SPEC's table.
+#: The names of this project's engines, in the registry's order (``stockfish``,
+#: an outside engine that needs a binary, is registered after them).
 ENGINE_NAMES: tuple[str, ...] = tuple(ENGINES)
+
+register(EngineInfo("stockfish", "Stockfish over UCI, chess only (needs a stockfish binary)",
+                    _options(*STOCKFISH_OPTIONS), StockfishEngine))
 
 
 def parse_engine_spec(text: str) -> EngineSpec:
@@ -137,3 +164,13 @@ def create_engine(spec: str | EngineSpec, game_class: type[Game]) -> Engine:
         return info.factory(spec, game_class)
     except UnknownHeuristicError as error:
         raise SpecError(f"{spec.name}: {error}") from None
+
+
+def fallback_spec(spec: EngineSpec | str) -> str:
+    """The ``h0`` spec the app plays instead of a learned engine whose model
+    failed: the options ``h0`` shares with it (depth, k, time, seed ...) kept."""
+    if isinstance(spec, str):
+        spec = parse_engine_spec(spec)
+    fallback = parse_engine_spec(FALLBACK_ENGINE)
+    kept = {key: value for key, value in spec.options.items() if key in fallback.table and key != "model"}
+    return format_spec(FALLBACK_ENGINE, kept)

@@ -31,12 +31,10 @@ from typing import Any, Sequence
 
 from games import WIN, Game
 
-from .alphabeta import _base_stats, root_moves
-from .base import Engine, InfoCallback, Limits, SearchResult, StopFlag
-from .registry import NODES, EngineInfo, _depth, register
+from .base import Engine, InfoCallback, Limits, SearchResult, SearchStats, StopFlag, root_moves
 from .spec import EngineSpec, Option, SpecError
 
-__all__ = ["ENVIRONMENT_VARIABLE", "StockfishEngine", "find_stockfish"]
+__all__ = ["ENVIRONMENT_VARIABLE", "OPTIONS", "StockfishEngine", "find_stockfish"]
 
 #: Names the stockfish binary to use (a path), before the ``PATH`` is searched.
 ENVIRONMENT_VARIABLE = "TUI_GAMES_STOCKFISH"
@@ -46,6 +44,17 @@ DEBIAN_PATH = "/usr/games/stockfish"
 START_TIMEOUT = 20.0
 #: Seconds between two looks at the stop flag during a search.
 STOP_POLL = 0.01
+
+#: The options of the ``stockfish`` spec (registered in :mod:`engines.registry`).
+OPTIONS: tuple[Option, ...] = (
+    Option("elo", int, None, "limit the strength to this Elo (UCI_LimitStrength, UCI_Elo)", minimum=1),
+    Option("skill", int, None, "Stockfish's Skill Level, 0 to 20", minimum=0),
+    Option("depth", int, None, "plies to search (L)", minimum=1),
+    Option("time", float, 0.1, "seconds per move", minimum=0.001),
+    Option("nodes", int, None, "node budget per move (iterative deepening)", minimum=1),
+    Option("path", str, None, f"the binary (default: ${ENVIRONMENT_VARIABLE}, stockfish on the PATH, "
+                              f"{DEBIAN_PATH})"),
+)
 
 _MISSING = (f"stockfish: no stockfish binary found (install Debian's 'stockfish' package "
             f"or set {ENVIRONMENT_VARIABLE})")
@@ -167,12 +176,11 @@ class StockfishEngine(Engine):
         pv = list(latest.get("pv", [])) or [move]
         if pv[0] != move:
             pv = [move]
-            stats["pv"] = [board.san(move)]
-        stats["best"] = board.san(move)
-        return SearchResult(move, int(stats["score"]), pv, stats)
+            stats.pv = [board.san(move)]
+        stats.best = board.san(move)
+        return SearchResult(move, int(stats.score), pv, stats)
 
-    def _stats(self, board: Any, info: dict[str, Any], start: float) -> dict[str, Any]:
-        stats = _base_stats(self.spec)
+    def _stats(self, board: Any, info: dict[str, Any], start: float) -> SearchStats:
         elapsed = time.perf_counter() - start
         score = info.get("score")
         value, mate = 0, None
@@ -185,13 +193,12 @@ class StockfishEngine(Engine):
                 value = WIN - (2 * mate - 1) if mate > 0 else -(WIN + 2 * mate)
         pv = info.get("pv") or []
         texts = _san_line(board, pv)
-        stats.update(
+        return self.new_stats().copy(
             nodes=int(info.get("nodes", 0)), depth=int(info.get("depth", 0)),
             seldepth=int(info.get("seldepth", 0)), time_s=round(float(info.get("time", elapsed)), 4),
             nps=int(info.get("nps", 0)), score=int(value), mate=mate,
             best=texts[0] if texts else None, pv=texts,
         )
-        return stats
 
 
 def _board(game: Game) -> Any:
@@ -219,16 +226,3 @@ def _san_line(board: Any, line: Sequence[Any]) -> list[str]:
     return texts
 
 
-register(EngineInfo(
-    "stockfish", "Stockfish over UCI, chess only (needs a stockfish binary)",
-    {option.name: option for option in (
-        Option("elo", int, None, "limit the strength to this Elo (UCI_LimitStrength, UCI_Elo)", minimum=1),
-        Option("skill", int, None, "Stockfish's Skill Level, 0 to 20", minimum=0),
-        _depth(None),
-        Option("time", float, 0.1, "seconds per move", minimum=0.001),
-        NODES,
-        Option("path", str, None, f"the binary (default: ${ENVIRONMENT_VARIABLE}, stockfish on the PATH, "
-                                  f"{DEBIAN_PATH})"),
-    )},
-    StockfishEngine,
-))

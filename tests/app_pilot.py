@@ -8,9 +8,9 @@ from typing import Callable
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from tui.app import TuiGamesApp
-from tui.screens.game import GameScreen
-from tui.session import GameSetup
+from tui.app.app import TuiGamesApp
+from tui.app.screens.game import GameScreen
+from tui.app.session import GameSetup
 
 #: How long a test waits for the app (or its search process) before failing.
 TIMEOUT = 30.0

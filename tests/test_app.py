@@ -8,13 +8,13 @@ import pytest
 from textual.widgets import Footer, Input, Select
 
 from app_pilot import game_screen, make_app, ready, type_move, wait_for
-from tui.app import TuiGamesApp
-from tui.screens.dialogs import HelpDialog, ResultDialog, SaveDialog
-from tui.screens.game import GameScreen
-from tui.screens.start import StartScreen
-from tui.widgets.board import BoardView
-from tui.widgets.engine_panel import EnginePanel
-from tui.widgets.move_list import MoveList
+from tui.app.app import TuiGamesApp
+from tui.app.screens.dialogs import HelpDialog, ResultDialog, SaveDialog
+from tui.app.screens.game import GameScreen
+from tui.app.screens.start import StartScreen
+from tui.app.widgets.board import BoardView
+from tui.app.widgets.engine_panel import EnginePanel
+from tui.app.widgets.move_list import MoveList
 
 GAMES = ["chess", "checkers", "quixo"]
 
@@ -315,9 +315,10 @@ async def test_a_short_terminal_shrinks_the_idle_engines_panel() -> None:
 
 def test_the_command_line_opens_the_app(monkeypatch) -> None:
     import tui.cli
+    import tui.cli.play
 
     opened = []
-    monkeypatch.setattr(tui.cli, "run_app", lambda setup=None, ascii=False: opened.append((setup, ascii)) or 0)
+    monkeypatch.setattr(tui.cli.play, "run_app", lambda setup=None, ascii=False: opened.append((setup, ascii)) or 0)
     assert tui.cli.main([]) == 0
     assert tui.cli.main(["--ascii"]) == 0
     assert tui.cli.main(["play", "checkers", "--white", "alphabeta:depth=2", "--ascii"]) == 0
@@ -342,9 +343,10 @@ def test_the_command_line_opens_the_app(monkeypatch) -> None:
 ])
 def test_play_refuses_bad_arguments_in_one_line(capsys, monkeypatch, argv, needle) -> None:
     import tui.cli
+    import tui.cli.play
     from cli_run import assert_usage_error
 
-    monkeypatch.setattr(tui.cli, "run_app", lambda *a, **k: pytest.fail("the app must not open"))
+    monkeypatch.setattr(tui.cli.play, "run_app", lambda *a, **k: pytest.fail("the app must not open"))
     assert_usage_error(capsys, argv, needle)
 
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-import tui.bench_keys as bench
+import tui.bench.keys as bench
 from cli_run import assert_usage_error, run
 
 #: Why the smoke run cannot run here (``None``: it can).

@@ -14,7 +14,7 @@ from textual.geometry import Region
 from games import UnknownGameError, new_game
 from games.checkers import SQUARES
 from games.quixo import MOVES
-from tui.widgets.board import (
+from tui.app.widgets.board import (
     BoardView,
     CheckersPainter,
     ChessPainter,

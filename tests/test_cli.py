@@ -130,7 +130,7 @@ def test_exit_status_through_a_real_process() -> None:
 
 def test_bench_perft_quick_smoke(capsys) -> None:
     """The benchmark runs and its references count the same leaves as our perft."""
-    from tui.bench import perft_rows
+    from tui.bench.perft import perft_rows
 
     rows = perft_rows(["chess", "checkers", "quixo"], quick=True, repeat=1)
     by = {(r.game, r.what): r for r in rows}

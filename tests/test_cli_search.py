@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import tui.bench_search as bench
+import tui.bench.search as bench
 from engines import ENGINES, STAT_NAMES, Limits, create_engine
 from games import GAME_NAMES, game_class, new_game
 from cli_run import assert_usage_error, run

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import engines.stockfish
 from cli_run import assert_usage_error, run
 from engines import MATE_BOUND, create_engine, mate_in
-from engines.dataset import (
+from engines.learning.dataset import (
     FORMAT,
     MAX_PLIES_REASON,
     DatasetConfig,
@@ -32,7 +32,7 @@ from engines.dataset import (
     play_dataset_game,
     write_dataset,
 )
-from engines.match import derived_seed
+from engines.tournament.match import derived_seed
 from engines.stockfish import ENVIRONMENT_VARIABLE
 from games import GAME_NAMES, WIN, game_class, new_game
 

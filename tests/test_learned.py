@@ -19,10 +19,11 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeRegressor
 
 from engines import SpecError, create_engine
-from engines.learned import ChildScorer, EngineModelError, fallback_spec
-from engines.match import MatchConfig, play_games
-from engines.models import BUNDLED_NAMES, load_model, resolve_model
-from engines.predictor import compile_predictor
+from engines import fallback_spec
+from engines.learning.learned import ChildScorer, EngineModelError
+from engines.tournament import MatchConfig, play_games
+from engines.learning.models import BUNDLED_NAMES, load_model, resolve_model
+from engines.learning.predictor import compile_predictor
 from games import GAME_NAMES, game_class, new_game
 from cli_run import assert_usage_error
 
@@ -59,9 +60,9 @@ def test_the_compiled_predictor_gives_scikit_learns_numbers(name: str) -> None:
 # ------------------------------------------------------------- tiny models
 def tiny_models(tmp_path: Path) -> dict[str, dict[str, Path]]:
     """A tiny self-play dataset and both kinds of model for every game, trained here."""
-    from engines.dataset import DatasetConfig, write_dataset
-    from engines.models import save_model
-    from engines.train import read_dataset, train_model
+    from engines.learning.dataset import DatasetConfig, write_dataset
+    from engines.learning.models import save_model
+    from engines.learning.train import read_dataset, train_model
 
     paths: dict[str, dict[str, Path]] = {}
     for game in GAME_NAMES:
@@ -223,7 +224,7 @@ def test_fallback_keeps_the_options_h0_shares() -> None:
 
 
 def test_the_app_setup_falls_back_to_h0_with_a_notice(tmp_path: Path) -> None:
-    from tui.session import GameSetup
+    from tui.app.session import GameSetup
 
     setup = GameSetup.checked("checkers", "human", f"hr:depth=3,k=4,model={tmp_path / 'gone.joblib'}")
     assert setup.players == ("human", "h0:depth=3,k=4")
@@ -296,7 +297,7 @@ def test_child_scorer_scores_finished_children_by_their_result(models) -> None:
 
 
 def test_bench_models_measures_the_three_ways_and_hr_against_h0(capsys) -> None:
-    from tui.bench_models import model_rows, search_cost_rows
+    from tui.bench.models import model_rows, search_cost_rows
     from tui.cli import main
 
     rows = model_rows(["checkers"], quick=True)
@@ -313,7 +314,7 @@ def test_bench_models_measures_the_three_ways_and_hr_against_h0(capsys) -> None:
 
 
 def test_a_compiled_predictor_that_disagrees_with_the_model_is_not_used(models, monkeypatch) -> None:
-    import engines.learned as learned
+    import engines.learning.learned as learned
 
     model = load_model(game_class("quixo"), str(models["quixo"]["mi"]), inputs="features")
     X = np.asarray(model.meta["check"]["X"])

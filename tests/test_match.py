@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from engines import SpecError
-from engines.match import (
+from engines.tournament import (
     TOTALS,
     MatchConfig,
     MatchError,
@@ -321,9 +321,9 @@ def test_a_match_on_a_local_dask_cluster(tmp_path: Path, capsys) -> None:
 
 def test_an_unreachable_dask_scheduler_is_one_line(capsys, monkeypatch) -> None:
     pytest.importorskip("distributed")
-    import engines.match
+    import engines.tournament.match
 
-    monkeypatch.setattr(engines.match, "DASK_TIMEOUT", 1)
+    monkeypatch.setattr(engines.tournament.match, "DASK_TIMEOUT", 1)
     assert_usage_error(capsys, ["match", *TINY, "--games", "2", "--dask", "tcp://127.0.0.1:9"],
                        "no dask scheduler reachable")
 

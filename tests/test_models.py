@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engines import models
-from engines.models import (
+from engines.learning import models
+from engines.learning.models import (
     BUNDLED_NAMES,
     FORMAT,
     LoadedModel,
@@ -31,7 +31,7 @@ from engines.models import (
     resolve_model,
     save_model,
 )
-from engines.train import read_dataset, train_model
+from engines.learning.train import read_dataset, train_model
 from games import game_class
 from learning_data import positions, write_dataset
 

@@ -12,7 +12,7 @@ import pytest
 
 from playouts import play_randomly
 from games import new_game
-from tui.record import (
+from games.records import (
     RecordError,
     default_filename,
     describe_outcome,

@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engines import models, train
-from engines.models import file_sha256, load_model, metadata_path
-from engines.train import (
+from engines.learning import models, train
+from engines.learning.models import file_sha256, load_model, metadata_path
+from engines.learning.train import (
     Dataset,
     DatasetError,
     TrainError,

@@ -1,5 +1,11 @@
-"""The ``tui-games`` command line and (Textual) terminal app: the only layer that draws.
+"""The front ends: the command line, the Textual app, the UCI engine, benchmarks.
 
-Importing this package does not import Textual; the app's modules do, and the
-command line loads them only when the app is started.
+- :mod:`tui.cli` -- the ``tui-games`` command (one module per command group);
+- :mod:`tui.app` -- the Textual app (the only package that imports Textual);
+- :mod:`tui.uci` -- the chess engine over the UCI protocol (``tui-games uci``);
+- :mod:`tui.bench` -- the benchmarks (``tui-games bench ...``);
+- :mod:`tui.format` -- how scores, counts and lines read, for all of them.
+
+May import :mod:`games` and :mod:`engines`.  Importing this package does not
+import Textual; the command line loads the app only when it is opened.
 """

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any, Iterable, TextIO
+from typing import Iterable, TextIO
 
 import chess
 
-from engines import Engine, GameOverError, Limits, SpecError, create_engine
+from engines import Engine, GameOverError, Limits, SearchStats, SpecError, create_engine
 from games import GameError
-from games.chess_game import ChessGame
+from games.chess import ChessGame
 
 __all__ = ["UciServer", "run_uci", "time_for_move"]
 
@@ -91,7 +91,7 @@ class UciServer:
             self.send("readyok")
         elif command == "ucinewgame":
             self.finish_search()
-            self._replace_engine(self.spec)
+            self.engine.new_game()  # the same engine (and its worker processes), its table emptied
             self.game = ChessGame()
         elif command == "setoption":
             self._setoption(args)
@@ -217,7 +217,7 @@ class UciServer:
         engine = self.engine
         root = game.board.copy(stack=False)
 
-        def on_info(stats: dict[str, Any]) -> None:
+        def on_info(stats: SearchStats) -> None:
             self.send(info_line(stats, root))
 
         def search() -> None:
@@ -262,19 +262,18 @@ class UciServer:
         return 0
 
 
-def info_line(stats: dict[str, Any], root: chess.Board) -> str:
+def info_line(stats: SearchStats, root: chess.Board) -> str:
     """A UCI ``info`` line from engine statistics; the PV (SAN texts from
     ``root``) goes out in long algebraic notation."""
     parts = ["info"]
-    depth = int(stats.get("depth") or 0)
+    depth = stats.depth
     if depth:
-        parts += ["depth", str(depth), "seldepth", str(max(depth, int(stats.get("seldepth") or 0)))]
-    parts += ["nodes", str(stats.get("nodes", 0)), "nps", str(stats.get("nps", 0)),
-              "time", str(int(1000 * float(stats.get("time_s") or 0)))]
+        parts += ["depth", str(depth), "seldepth", str(max(depth, stats.seldepth))]
+    parts += ["nodes", str(stats.nodes), "nps", str(stats.nps), "time", str(int(1000 * stats.time_s))]
     if depth:
-        mate = stats.get("mate")
-        parts += ["score", "mate", str(mate)] if mate is not None else ["score", "cp", str(stats.get("score", 0))]
-        pv = uci_line(root, stats.get("pv") or [])
+        mate = stats.mate
+        parts += ["score", "mate", str(mate)] if mate is not None else ["score", "cp", str(stats.score)]
+        pv = uci_line(root, stats.pv)
         if pv:
             parts += ["pv", *pv]
     return " ".join(parts)

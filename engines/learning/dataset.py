@@ -51,11 +51,11 @@ from typing import Any, BinaryIO, Callable, Iterator
 
 from games import GAME_NAMES, Game, GameError, game_class, new_game
 
-from .base import Engine, mate_in
-from .match import MatchError, derived_seed, parallel_games, random_opening
+from ..base import Engine, mate_in
+from ..registry import create_engine, parse_engine_spec
+from ..spec import EngineSpec, SpecError
+from ..tournament.match import MatchError, derived_seed, parallel_games, random_opening
 from .models import package_versions
-from .registry import create_engine, parse_engine_spec
-from .spec import EngineSpec, SpecError
 
 __all__ = [
     "FORMAT",
@@ -168,7 +168,7 @@ class DatasetConfig:
             raise DatasetError(f"label: {error}") from None
         if self.game != "chess":
             raise DatasetError(f"label {self.label!r}: stockfish labels chess only, not {self.game}")
-        from .stockfish import find_stockfish
+        from ..stockfish import find_stockfish
 
         try:
             find_stockfish(spec.get("path"))

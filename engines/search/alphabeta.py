@@ -1,9 +1,15 @@
-"""The minimax family as engines: ``random`` and everything on the alpha-beta core.
+"""The minimax family as engines: everything on the alpha-beta core.
 
-:class:`AlphaBetaEngine` turns a spec into a :class:`~engines.search.Searcher`
-configuration (see the table in :mod:`engines.registry`) and drives it: a single
-search to the spec's depth, or iterative deepening when a time or node limit is
-set (always for ``pvs``), with aspiration windows for ``pvs``.
+:class:`AlphaBetaEngine` drives a :class:`~engines.search.core.Searcher`
+configured by a :class:`SearchConfig` -- the registry gives each engine name
+its own (see :mod:`engines.registry`): a single search to the spec's depth, or
+iterative deepening when a time or node limit is set (always for the
+strongest configuration, ``pvs``, with aspiration windows).
+
+The engine keeps its transposition table from one search to the next (the
+app, the UCI front end and a match reuse one engine per side), so a second
+move starts with what the first one proved; :meth:`AlphaBetaEngine.new_game`
+empties it.
 """
 
 from __future__ import annotations
@@ -11,36 +17,28 @@ from __future__ import annotations
 import gc
 import random
 import time
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from games import WIN, Game, GameError
+from games import WIN, Game
 
-from .base import (
+from ..base import (
     MATE_BOUND,
-    STAT_NAMES,
     Engine,
-    GameOverError,
     InfoCallback,
     Limits,
     SearchResult,
+    SearchStats,
     StopFlag,
+    check_playable,
     mate_in,
+    restrict,
 )
-from .search import (
-    INF,
-    BranchingLimit,
-    Control,
-    FullWidth,
-    H0Cutoff,
-    HlCutoff,
-    HrCutoff,
-    Searcher,
-    Selector,
-    Stopped,
-)
-from .spec import EngineSpec
+from ..spec import EngineSpec
+from .core import INF, Control, Searcher, Stopped, TranspositionTable
+from .selectors import FullWidth, Selector
 
-__all__ = ["RandomEngine", "AlphaBetaEngine", "MAX_DEPTH", "check_playable", "root_moves"]
+__all__ = ["AlphaBetaEngine", "SearchConfig", "SelectorFactory", "MAX_DEPTH"]
 
 #: Deepest nominal depth iterative deepening goes to (quiescence may go further).
 MAX_DEPTH = 64
@@ -50,62 +48,32 @@ ASPIRATION = 40
 #: With a time limit, do not start another depth after this share of it.
 NEXT_DEPTH_SHARE = 0.5
 
-
-def check_playable(game: Game) -> list[Any]:
-    """The legal moves, or :class:`GameOverError` if the game is over."""
-    outcome = game.outcome()
-    if outcome is not None:
-        winner = "draw" if outcome.winner is None else f"{game.PLAYERS[outcome.winner]} won"
-        raise GameOverError(f"the game is over ({winner}, {outcome.reason}); there is no move to search")
-    moves = game.legal_moves()
-    if not moves:  # pragma: no cover - outcome() covers it for every game
-        raise GameOverError("the side to move has no legal move; there is nothing to search")
-    return moves
+#: Given an engine's spec and game, the maker of the selector a search uses
+#: (one selector per search: some remember their root ranking).
+SelectorFactory = Callable[[EngineSpec, type[Game]], Callable[[], Selector]]
 
 
-def root_moves(game: Game, moves: Sequence[Any] | None = None) -> list[Any]:
-    """The legal moves to choose from: all of them, or those among ``moves``
-    (UCI's ``searchmoves``); :class:`GameOverError` if the game is over."""
-    legal = check_playable(game)
-    return legal if moves is None else restrict(legal, moves)
+@dataclass(frozen=True)
+class SearchConfig:
+    """What makes one engine of the minimax family differ from another.
 
+    ``prune``: cut off at beta (off: plain minimax).  ``fail_hard``: clamp
+    values to the window.  ``strongest``: the ``pvs`` refinements --
+    iterative deepening always, principal variation search, aspiration
+    windows, quiescence, a win in one never missed, and the game's strong
+    heuristic by default.  ``selector``: how a node's children are chosen
+    (``None``: full width with move ordering); an engine with a selector
+    does not prove wins, since it may not see every reply.
+    """
 
-def restrict(legal: list[Any], moves: Sequence[Any]) -> list[Any]:
-    """The legal moves among ``moves``, in legal-move order; an error if none."""
-    wanted = set(moves)
-    kept = [move for move in legal if move in wanted]
-    if not kept:
-        raise GameError("none of the moves to search is legal here")
-    return kept
+    prune: bool = True
+    fail_hard: bool = False
+    strongest: bool = False
+    selector: SelectorFactory | None = None
 
-
-def _base_stats(spec: EngineSpec) -> dict[str, Any]:
-    """Every statistic of a search that has not started: :data:`STAT_NAMES`,
-    then the extras, in the order results report them."""
-    stats: dict[str, Any] = dict.fromkeys(STAT_NAMES, 0)
-    stats.update(time_s=0.0, best=None, pv=[], mate=None, seldepth=0, first_cutoffs=0, engine=str(spec))
-    return stats
-
-
-class RandomEngine(Engine):
-    """A uniformly random legal move, reproducible from ``seed`` (the baseline)."""
-
-    def __init__(self, spec: EngineSpec, game_class: type[Game]) -> None:
-        super().__init__(spec, game_class)
-        self.rng = random.Random(spec.get("seed"))
-
-    def search(self, game: Game, limits: Limits | None = None, *,
-               stop: StopFlag | None = None, on_info: InfoCallback | None = None,
-               moves: Sequence[Any] | None = None) -> SearchResult:
-        start = time.perf_counter()
-        legal = root_moves(game, moves)
-        move = self.rng.choice(legal)
-        stats = _base_stats(self.spec)
-        text = game.format_move(move)
-        stats.update(nodes=1, best=text, pv=[text], time_s=time.perf_counter() - start)
-        if on_info is not None:
-            on_info(dict(stats))
-        return SearchResult(move, 0, [move], stats)
+    @property
+    def full_width(self) -> bool:
+        return self.selector is None
 
 
 class AlphaBetaEngine(Engine):
@@ -115,32 +83,31 @@ class AlphaBetaEngine(Engine):
     clamping, the child selector and the ``pvs`` refinements.
     """
 
-    def __init__(self, spec: EngineSpec, game_class: type[Game]) -> None:
+    def __init__(self, spec: EngineSpec, game_class: type[Game], config: SearchConfig) -> None:
         super().__init__(spec, game_class)
-        name = spec.name
-        self.is_pvs = name == "pvs"
-        default_heuristic = game_class.STRONG_HEURISTIC if self.is_pvs else game_class.DEFAULT_HEURISTIC
+        self.config = config
+        default_heuristic = game_class.STRONG_HEURISTIC if config.strongest else game_class.DEFAULT_HEURISTIC
         self.heuristic_name: str = spec.get("heuristic") or default_heuristic
         self.evaluate = game_class.heuristic(self.heuristic_name)
-        cut_name = spec.get("cut") if "cut" in spec.table else None
-        self.cut_name: str | None = (cut_name or game_class.CUT_HEURISTIC) if "cut" in spec.table else None
-        self.cut = game_class.heuristic(self.cut_name) if self.cut_name else None
         self.rng = random.Random(spec.get("seed"))
-        # Engines whose tree is full width prove wins: once a win or loss is
-        # found within the searched depth, deeper iterations cannot change it.
-        self.full_width = name in ("minimax", "alphabeta", "alphabeta-hard", "pvs")
         self.workers: int = spec.get("workers") if "workers" in spec.table else 1
         #: Move ordering on (the ``order`` option; always for ``pvs``).
         self.ordered: bool = spec.get("order") if "order" in spec.table else True
+        #: Builds each search's selector (a bad option or model fails here, before any search).
+        self.make_selector: Callable[[], Selector] = (
+            config.selector(spec, game_class) if config.selector is not None
+            else lambda: FullWidth(ordered=self.ordered))
+        #: The transposition table, kept between searches (``None``: ``tt=off``).
+        self.table: TranspositionTable | None = {} if spec.get("tt") else None
         #: The worker processes of a parallel search, started on first use.
         self.pool: Any = None
-        #: ``hr``: the trained model scoring children (loaded and checked here,
-        #: so a bad model is a spec error before any search).
-        self.child_scorer: Any = None
-        if name == "hr":
-            from .learned import child_scorer  # numpy and the model files: only for hr
 
-            self.child_scorer = child_scorer(spec, game_class, "features")
+    def new_game(self) -> None:
+        """Empty the transposition table: the next search starts cold."""
+        if self.table is not None:
+            self.table.clear()
+        if self.pool is not None:
+            self.pool.new_game()
 
     def close(self) -> None:
         """Stop the worker processes of a parallel engine (no-op otherwise)."""
@@ -148,30 +115,17 @@ class AlphaBetaEngine(Engine):
             self.pool.close()
             self.pool = None
 
-    def _selector(self) -> Selector:
-        spec = self.spec
-        name = spec.name
-        if name == "bl":
-            return BranchingLimit(spec.get("bf"), spec.get("l"))
-        if name == "h0":
-            return H0Cutoff(spec.get("k"), self.cut)  # type: ignore[arg-type]
-        if name == "hl":
-            return HlCutoff(spec.get("k"), spec.get("l"), self.cut)  # type: ignore[arg-type]
-        if name == "hr":
-            return HrCutoff(spec.get("k"), self.child_scorer)
-        return FullWidth(ordered=self.ordered)
-
     def _searcher(self, game: Game, control: Control) -> Searcher:
-        name = self.spec.name
-        select = self._selector()
+        config = self.config
+        select = self.make_selector()
         return Searcher(
             game, self.evaluate, control,
             select=select,
-            prune=name != "minimax",
-            fail_hard=name == "alphabeta-hard",
-            tt=self.spec.get("tt"),
-            pvs=self.is_pvs,
-            quiesce=self.is_pvs,
+            prune=config.prune,
+            fail_hard=config.fail_hard,
+            tt=self.table,
+            pvs=config.strongest,
+            quiesce=config.strongest,
             # Killers and history only reorder moves: the value stays the seeds'.
             # (The seeds' cutoffs order children by their own scores instead.)
             killers=self.ordered and isinstance(select, FullWidth),
@@ -194,7 +148,7 @@ class AlphaBetaEngine(Engine):
     def search(self, game: Game, limits: Limits | None = None, *,
                stop: StopFlag | None = None, on_info: InfoCallback | None = None,
                moves: Sequence[Any] | None = None,
-               on_depth: Callable[[dict[str, Any], list[Any], bool], None] | None = None,
+               on_depth: Callable[[SearchStats, list[Any], bool], None] | None = None,
                shared_alpha: Any = None, follower: bool = False) -> SearchResult:
         """See :meth:`Engine.search`.
 
@@ -203,7 +157,7 @@ class AlphaBetaEngine(Engine):
         every completed depth with the statistics, the principal variation as
         moves and whether the root value is exact (always, unless
         ``shared_alpha`` raised the window).  ``shared_alpha`` and
-        ``follower`` are for parallel workers (see :mod:`engines.parallel`):
+        ``follower`` are for parallel workers (see :mod:`engines.search.parallel`):
         per depth, the best root value proved so far by any worker, and
         whether to wait for the leader's first one.
         """
@@ -219,11 +173,9 @@ class AlphaBetaEngine(Engine):
         self.rng.shuffle(root_moves)  # reproducible tie-breaks among equal moves
         texts = {move: work.format_move(move) for move in root_moves}
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
-        iterative = self.is_pvs or limits.time is not None or limits.nodes is not None
+        iterative = self.config.strongest or limits.time is not None or limits.nodes is not None
         state: dict[str, Any] = {"depth": 0, "score": 0, "move": None, "pv": []}
-        stats = _base_stats(self.spec)
-
-        def snapshot() -> dict[str, Any]:
+        def snapshot() -> SearchStats:
             elapsed = control.elapsed()
             move = state["move"]
             pv_texts = state["pv"]
@@ -232,15 +184,14 @@ class AlphaBetaEngine(Engine):
                 move = searcher.root_best
                 pv_texts = [texts[move]]
                 score = searcher.root_best_value
-            snap = dict(stats)
-            snap.update(control.counters())
-            snap.update(
+            return SearchStats(
+                **control.counters(),
                 depth=state["depth"], time_s=round(elapsed, 4),
                 nps=int(control.nodes / elapsed) if elapsed > 0 else 0,
                 score=int(score) if abs(score) < INF else 0, mate=mate_in(score),
                 best=texts[move] if move is not None else None, pv=list(pv_texts),
+                engine=str(self.spec),
             )
-            return snap
 
         start = time.perf_counter()
         control = Control(
@@ -251,7 +202,7 @@ class AlphaBetaEngine(Engine):
         searcher.shared_alpha = shared_alpha
         searcher.follower = follower
         depths = range(1, max_depth + 1) if iterative else range(max_depth, max_depth + 1)
-        if self.is_pvs:
+        if self.config.strongest:
             win = self._win_in_one(work, root_moves, control)
             if win is not None:  # never missed, whatever the time limit
                 state.update(depth=1, score=WIN - 1, move=win, pv=[texts[win]], line=[win])
@@ -277,18 +228,13 @@ class AlphaBetaEngine(Engine):
                         on_depth(snap, list(pv), searcher.root_exact)
                 if not iterative:
                     break
-                if self.full_width and abs(score) >= MATE_BOUND and WIN - abs(score) <= depth:
+                if self.config.full_width and abs(score) >= MATE_BOUND and WIN - abs(score) <= depth:
                     break  # a forced win or loss within the searched depth: final
                 if limits.time is not None and control.elapsed() > NEXT_DEPTH_SHARE * limits.time:
                     break
                 if len(root_moves) == 1 and limits.depth is None:
                     break  # the only move: nothing to think about
         finally:
-            # Free the table while collections are still off: otherwise the first
-            # collection after the search scans every entry (a tenth of a second
-            # after a one-second search).
-            if searcher.tt is not None:
-                searcher.tt.clear()
             if gc_was_enabled:
                 gc.enable()
         final = snapshot()
@@ -298,7 +244,7 @@ class AlphaBetaEngine(Engine):
             move, score, line = searcher.root_best, searcher.root_best_value, [searcher.root_best]
         else:  # stopped before any move was searched
             move, score, line = root_moves[0], 0, [root_moves[0]]
-            final.update(best=texts[move], pv=[texts[move]], score=0, mate=None)
+            final = final.copy(best=texts[move], pv=[texts[move]], score=0, mate=None)
         return SearchResult(move, int(score), list(line), final)
 
     @staticmethod
@@ -316,7 +262,7 @@ class AlphaBetaEngine(Engine):
 
     def _root_search(self, searcher: Searcher, depth: int, state: dict[str, Any]) -> float:
         previous = state["score"]
-        if not (self.is_pvs and depth >= 3 and state["move"] is not None and abs(previous) < MATE_BOUND
+        if not (self.config.strongest and depth >= 3 and state["move"] is not None and abs(previous) < MATE_BOUND
                 and searcher.shared_alpha is None):
             return searcher.negamax(depth, -INF, INF, 0)
         delta = ASPIRATION

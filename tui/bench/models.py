@@ -27,11 +27,11 @@ from typing import Sequence
 import numpy as np
 
 from engines import create_engine
-from engines.learned import ChildScorer
-from engines.models import BUNDLED_NAMES, load_model
+from engines.learning.learned import ChildScorer
+from engines.learning.models import BUNDLED_NAMES, load_model
 from games import Game, game_class, new_game
 
-from .bench import best_time
+from .perft import best_time
 
 __all__ = ["ModelRow", "SearchCostRow", "model_rows", "search_cost_rows", "run_models_bench"]
 

@@ -13,37 +13,34 @@ not by the model (which never saw finished games): a winning move is never
 dropped or passed over.
 
 - ``hr``: the alpha-beta core with :class:`~engines.search.HrCutoff` (keep the
-  top ``k`` children by the model at every node); built by
-  :class:`~engines.alphabeta.AlphaBetaEngine`.
+  top ``k`` children by the model at every node); :func:`hr_cutoff` is its
+  selector factory for :class:`~engines.search.AlphaBetaEngine`.
 - ``pred`` / ``mi-pred``: :class:`PredictEngine`, one ply: play the child with
   the best predicted value.
 
 A model that cannot be used is an :class:`EngineModelError`, a
 :class:`~engines.spec.SpecError` with one line saying why; the app then plays
-:func:`fallback_spec` (``h0``) instead.
+:func:`engines.registry.fallback_spec` (``h0``) instead.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import time
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from games import WIN, Game
 
-from .alphabeta import _base_stats, root_moves
-from .base import Engine, InfoCallback, Limits, SearchResult, StopFlag, mate_in
+from ..base import Engine, InfoCallback, Limits, SearchResult, StopFlag, mate_in, root_moves
+from ..search import HrCutoff, Selector
+from ..spec import EngineSpec, SpecError
 from .predictor import compile_predictor
-from .spec import EngineSpec, SpecError, format_spec
 
-__all__ = ["EngineModelError", "ChildScorer", "PredictEngine", "child_scorer", "fallback_spec",
-           "FALLBACK_ENGINE"]
-
-#: The engine the app plays instead of a learned one whose model cannot be used.
-FALLBACK_ENGINE = "h0"
+__all__ = ["EngineModelError", "ChildScorer", "PredictEngine", "child_scorer", "hr_cutoff"]
 
 
 class EngineModelError(SpecError):
@@ -145,30 +142,24 @@ def child_scorer(spec: EngineSpec, game_class: type[Game], inputs: str) -> Child
     return ChildScorer(load_engine_model(spec, game_class, inputs), game_class)
 
 
-def fallback_spec(spec: EngineSpec | str) -> str:
-    """The ``h0`` spec the app plays instead of a learned engine whose model
-    failed: the options ``h0`` shares with it (depth, k, time, seed ...) kept."""
-    from .registry import parse_engine_spec
-
-    if isinstance(spec, str):
-        spec = parse_engine_spec(spec)
-    fallback = parse_engine_spec(FALLBACK_ENGINE)
-    kept = {key: value for key, value in spec.options.items() if key in fallback.table and key != "model"}
-    return format_spec(FALLBACK_ENGINE, kept)
+def hr_cutoff(spec: EngineSpec, game_class: type[Game]) -> Callable[[], Selector]:
+    """``hr``'s selector factory: the model is loaded and checked here, once,
+    so a bad model is a spec error before any search."""
+    return functools.partial(HrCutoff, spec.get("k"), child_scorer(spec, game_class, "features"))
 
 
 # ------------------------------------------------------------------ engines
 class PredictEngine(Engine):
     """``pred`` and ``mi-pred``: one ply, each child valued by the model.
 
-    ``pred`` needs a model whose input is H0 (bundled: ``pred``), ``mi-pred``
-    one whose input is the feature vector (bundled: ``mi``).  Among equally
+    ``inputs`` is the model's input: ``"h0"`` for ``pred`` (bundled model:
+    ``pred``), ``"features"`` for ``mi-pred`` (bundled: ``mi``).  Among equally
     valued children the choice is random, reproducible from ``seed``.
     """
 
-    def __init__(self, spec: EngineSpec, game_class: type[Game]) -> None:
+    def __init__(self, spec: EngineSpec, game_class: type[Game], inputs: str) -> None:
         super().__init__(spec, game_class)
-        self.scorer = child_scorer(spec, game_class, "h0" if spec.name == "pred" else "features")
+        self.scorer = child_scorer(spec, game_class, inputs)
         self.rng = random.Random(spec.get("seed"))
 
     @property
@@ -189,13 +180,12 @@ class PredictEngine(Engine):
         score = int(round(value))
         text = work.format_move(move)
         elapsed = time.perf_counter() - start
-        stats = _base_stats(self.spec)
         nodes = len(legal) + 1
-        stats.update(
+        stats = self.new_stats().copy(
             nodes=nodes, evals=self.scorer.evals - before, depth=1, seldepth=1,
             time_s=round(elapsed, 4), nps=int(nodes / elapsed) if elapsed > 0 else 0,
             score=score, mate=mate_in(score), best=text, pv=[text],
         )
         if on_info is not None:
-            on_info(dict(stats))
+            on_info(stats.copy())
         return SearchResult(move, score, [move], stats)

@@ -12,7 +12,9 @@ serial search's at the deepest depth *every* worker completed (ties may pick
 another of the equal moves).  Counters are the sums over the workers.
 
 The worker processes start on the engine's first parallel search (about half
-a second each) and stay for later searches until :meth:`Engine.close`.  A
+a second each) and stay for later searches until :meth:`Engine.close`; each
+keeps its serial engine, so its transposition table stays warm between moves
+(until :meth:`WorkerPool.new_game`).  A
 process that is itself daemonic (some pools) cannot start them: run parallel
 engines from a main process or a non-daemonic one.
 """
@@ -28,26 +30,30 @@ from typing import Any
 
 from games import Game, game_class
 
-from .alphabeta import MAX_DEPTH, AlphaBetaEngine
-from .base import InfoCallback, Limits, SearchResult, StopFlag
-from .search import COUNTERS, INF
+from ..base import COUNTERS, InfoCallback, Limits, SearchResult, SearchStats, StopFlag
+from ..spec import EngineSpec
+from .alphabeta import MAX_DEPTH, AlphaBetaEngine, SearchConfig
+from .core import INF
 
 __all__ = ["WorkerPool", "parallel_search"]
 
 #: Counters summed over the workers.
 _SUMMED = tuple(name for name in COUNTERS if name != "seldepth")
+#: The task that empties a worker's transposition table.
+_NEW_GAME = "new game"
 
 
-def _worker(index: int, game_name: str, spec_text: str, tasks: Any, results: Any, stop: Any,
-            shared_alpha: Any) -> None:
+def _worker(index: int, game_name: str, spec: EngineSpec, config: SearchConfig, tasks: Any,
+            results: Any, stop: Any, shared_alpha: Any) -> None:
     """A worker process: search the share of root moves each task names."""
-    from .registry import create_engine  # in the child: the registry is not inherited under spawn
-
-    engine = create_engine(spec_text, game_class(game_name))
+    engine = AlphaBetaEngine(spec, game_class(game_name), config)
     while True:
         task = tasks.get()
         if task is None:
             return
+        if task == _NEW_GAME:
+            engine.new_game()
+            continue
         search_id, game_bytes, share, depth, deadline, nodes = task
         game: Game = pickle.loads(game_bytes)
         legal = game.legal_moves()
@@ -56,11 +62,11 @@ def _worker(index: int, game_name: str, spec_text: str, tasks: Any, results: Any
         # took to start this process counts against the limit.
         limits = Limits(depth, None if deadline is None else max(0.001, deadline - time.time()), nodes)
 
-        def on_info(info: dict[str, Any]) -> None:
+        def on_info(info: SearchStats) -> None:
             results.put(("info", search_id, index, info))
 
-        def on_depth(info: dict[str, Any], line: list[Any], exact: bool) -> None:
-            results.put(("depth", search_id, index, dict(info, _move=line[0], _line=line, _exact=exact)))
+        def on_depth(info: SearchStats, line: list[Any], exact: bool) -> None:
+            results.put(("depth", search_id, index, _Depth(info, line, exact)))
 
         try:
             result = engine.search(game, limits, stop=stop, on_info=on_info, moves=moves,
@@ -73,14 +79,23 @@ def _worker(index: int, game_name: str, spec_text: str, tasks: Any, results: Any
         finally:
             if index == 0:  # the leader is done (before it says so): nobody waits for it
                 shared_alpha[len(shared_alpha) - 1] = 1
-        results.put(("done", search_id, index, {"stats": result.stats, "move": result.move,
-                                                "score": result.score, "pv": result.pv}))
+        results.put(("done", search_id, index, result))
+
+
+class _Depth:
+    """A worker's completed depth: its statistics, its line (moves) and
+    whether its root value is exact (not a bound set by another's window)."""
+
+    __slots__ = ("stats", "line", "exact")
+
+    def __init__(self, stats: SearchStats, line: list[Any], exact: bool) -> None:
+        self.stats, self.line, self.exact = stats, line, exact
 
 
 class WorkerPool:
     """``size`` worker processes for one engine spec and game."""
 
-    def __init__(self, size: int, game_name: str, spec_text: str) -> None:
+    def __init__(self, size: int, game_name: str, spec: EngineSpec, config: SearchConfig) -> None:
         context = multiprocessing.get_context("spawn")
         self.size = size
         self.stop = context.Event()
@@ -89,7 +104,7 @@ class WorkerPool:
         self.tasks = [context.Queue() for _ in range(size)]
         self.processes = [
             context.Process(target=_worker, name=f"tui-games-search-{i}",
-                            args=(i, game_name, spec_text, self.tasks[i], self.results, self.stop,
+                            args=(i, game_name, spec, config, self.tasks[i], self.results, self.stop,
                                   self.shared_alpha),
                             daemon=True)
             for i in range(size)
@@ -97,6 +112,11 @@ class WorkerPool:
         for process in self.processes:
             process.start()
         self.search_id = 0
+
+    def new_game(self) -> None:
+        """Empty every worker's transposition table."""
+        for tasks in self.tasks:
+            tasks.put(_NEW_GAME)
 
     def close(self) -> None:
         self.stop.set()
@@ -112,10 +132,10 @@ class WorkerPool:
             q.join_thread()
 
 
-def _serial_spec(engine: AlphaBetaEngine) -> str:
+def _serial_spec(engine: AlphaBetaEngine) -> EngineSpec:
     options = dict(engine.spec.options)
     options["workers"] = 1
-    return str(type(engine.spec)(engine.spec.name, options, engine.spec.table))
+    return EngineSpec(engine.spec.name, options, engine.spec.table)
 
 
 def parallel_search(engine: AlphaBetaEngine, game: Game, legal: list[Any], limits: Limits, *,
@@ -123,7 +143,7 @@ def parallel_search(engine: AlphaBetaEngine, game: Game, legal: list[Any], limit
     """Search ``game`` (whose legal moves are ``legal``, in the game's order)
     with ``engine.workers`` processes splitting the root."""
     if engine.pool is None:
-        engine.pool = WorkerPool(engine.workers, game.NAME, _serial_spec(engine))
+        engine.pool = WorkerPool(engine.workers, game.NAME, _serial_spec(engine), engine.config)
     pool: WorkerPool = engine.pool
     pool.search_id += 1
     search_id = pool.search_id
@@ -145,43 +165,40 @@ def parallel_search(engine: AlphaBetaEngine, game: Game, legal: list[Any], limit
     for w, share in enumerate(shares):
         pool.tasks[w].put((search_id, game_bytes, share, limits.depth, deadline, nodes))
 
-    latest: list[dict[str, Any]] = [{} for _ in range(busy)]
-    depths: list[dict[int, dict[str, Any]]] = [{} for _ in range(busy)]
-    finals: list[dict[str, Any] | None] = [None] * busy
+    latest: list[SearchStats] = [SearchStats() for _ in range(busy)]
+    depths: list[dict[int, _Depth]] = [{} for _ in range(busy)]
+    finals: list[SearchResult | None] = [None] * busy
+    failed: list[bool] = [False] * busy
     last_report = start
 
-    def combined() -> tuple[dict[str, Any], int]:
-        """Counters summed over the workers; the deepest depth all completed."""
-        stats: dict[str, Any] = {}
-        for name in _SUMMED:
-            stats[name] = sum(int(info.get(name, 0)) for info in latest)
-        stats["seldepth"] = max((int(info.get("seldepth", 0)) for info in latest), default=0)
-        common = min((max(d, default=0) for d in depths), default=0)
-        return stats, common
+    def common_depth() -> int:
+        """The deepest depth every worker completed."""
+        return min((max(d, default=0) for d in depths), default=0)
 
-    def best_at(depth: int) -> dict[str, Any] | None:
+    def best_at(depth: int) -> _Depth | None:
         """The best root move at ``depth``: the highest exact value (a worker whose
         moves all failed low against another's proved value reports a bound)."""
         if depth == 0:
             return None
-        candidates = [d[depth] for d in depths if d[depth]["_exact"]] or [d[depth] for d in depths]
-        return max(candidates, key=lambda info: info["score"])  # first worker wins ties
+        candidates = [d[depth] for d in depths if d[depth].exact] or [d[depth] for d in depths]
+        return max(candidates, key=lambda done: done.stats.score)  # first worker wins ties
 
-    def snapshot() -> dict[str, Any]:
-        stats, common = combined()
+    def snapshot() -> SearchStats:
+        common = common_depth()
         best = best_at(common)
         elapsed = time.perf_counter() - start
-        snap = dict(best or latest[0] or {})
-        snap.update(stats)
-        snap.update(depth=common, time_s=round(elapsed, 4),
-                    nps=int(stats["nodes"] / elapsed) if elapsed > 0 else 0,
-                    engine=str(engine.spec), workers=busy)
-        for key in ("_move", "_line", "_exact"):
-            snap.pop(key, None)
+        snap = (best.stats if best is not None else latest[0]).copy()
+        for name in _SUMMED:
+            setattr(snap, name, sum(getattr(info, name) for info in latest))
+        snap.seldepth = max(info.seldepth for info in latest)
+        snap.depth = common
+        snap.time_s = round(elapsed, 4)
+        snap.nps = int(snap.nodes / elapsed) if elapsed > 0 else 0
+        snap.engine = str(engine.spec)
         return snap
 
     errors: list[str] = []
-    while any(final is None for final in finals):
+    while any(final is None and not fail for final, fail in zip(finals, failed)):
         if stop is not None and stop.is_set():
             pool.stop.set()
         try:
@@ -191,15 +208,16 @@ def parallel_search(engine: AlphaBetaEngine, game: Game, legal: list[Any], limit
         if kind is not None and sid == search_id:
             if kind == "error":
                 errors.append(payload)
-                finals[w] = {}
+                failed[w] = True
                 pool.stop.set()
             elif kind == "done":
                 finals[w] = payload
-                latest[w] = payload["stats"]
+                latest[w] = payload.stats
+            elif kind == "depth":
+                latest[w] = payload.stats
+                depths[w][payload.stats.depth] = payload
             else:
                 latest[w] = payload
-                if kind == "depth":
-                    depths[w][payload["depth"]] = payload
         elif kind is None and not all(process.is_alive() for process in pool.processes):
             engine.pool = None
             pool.close()
@@ -211,18 +229,16 @@ def parallel_search(engine: AlphaBetaEngine, game: Game, legal: list[Any], limit
     if errors:
         raise RuntimeError(f"a search worker failed: {errors[0]}")
 
-    stats, common = combined()
+    common = common_depth()
     final = snapshot()
     best = best_at(common)
     if best is None:  # no depth completed by every worker: the first worker's pick
-        payload = finals[0] or {}
-        move, score, pv = payload.get("move"), payload.get("score", 0), payload.get("pv", [])
+        first = finals[0]
+        move, score, pv = (first.move, first.score, first.pv) if first is not None else (None, 0, [])
     else:
         # The move objects come from the worker whose share holds the best move.
-        w = next(w for w, d in enumerate(depths) if d.get(common) is best)
-        move, score, pv = depths[w][common]["_move"], best["score"], depths[w][common]["_line"]
-    final.update(best=game.format_move(move) if move is not None else None)
+        move, score, pv = best.line[0], best.stats.score, best.line
+    final.best = game.format_move(move) if move is not None else None
     if on_info is not None:
-        on_info(dict(final))
+        on_info(final.copy())
     return SearchResult(move, int(score), list(pv), final)
-

@@ -20,8 +20,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from engines import models as model_files
-from engines.models import (
+from engines.learning import models as model_files
+from engines.learning.models import (
     BUNDLED_NAMES,
     ModelError,
     file_sha256,
@@ -30,7 +30,7 @@ from engines.models import (
     read_metadata,
     save_model,
 )
-from engines.train import TrainError, grid_candidates, read_dataset, train_model
+from engines.learning.train import TrainError, grid_candidates, read_dataset, train_model
 from games import GAME_NAMES, game_class
 
 __all__ = ["run_train", "run_models", "size_text", "bundled_models"]

@@ -23,7 +23,7 @@ from rich.progress import (
 from rich.table import Table
 
 from engines import STAT_NAMES
-from engines.match import MatchSummary, running_score
+from engines.tournament import MatchSummary, running_score
 
 __all__ = ["DatasetProgress", "MatchProgress", "print_summaries", "summary_tables"]
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engines import ENGINES, SpecError, create_engine
-from engines.learned import EngineModelError, fallback_spec
+from engines import fallback_spec
+from engines.learning.learned import EngineModelError
 from games import GAME_NAMES, GameError, game_class
 
-from .format import default_text
+from ..format import default_text
 
 __all__ = ["HUMAN", "PRESETS", "GameSetup", "SetupError", "engine_summary", "fallback_notice",
            "resolve_player", "side_names"]

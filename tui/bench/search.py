@@ -43,7 +43,7 @@ from engines import Limits, create_engine, mate_in
 from games import WIN, Game, new_game
 from games.perft import perft
 
-from .bench import best_time
+from .perft import best_time
 
 __all__ = [
     "BenchPosition",

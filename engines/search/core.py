@@ -7,14 +7,13 @@ configuration, not a copy of the loop:
 - ``prune``: cut off when a move reaches beta (off: plain minimax);
 - ``fail_hard``: clamp returned values to the window (the seed's fail-hard
   variant) instead of returning the true bound (fail-soft);
-- ``tt``: a transposition table storing exact, lower and upper bounds;
+- ``tt``: a transposition table storing exact, lower and upper bounds (the
+  engine's own dict, kept warm from one search to the next);
 - ``pvs``: principal variation search (null windows after the first move);
 - ``quiesce``: search captures / compulsory jumps past the horizon;
 - ``killers``: killer moves and the history heuristic for ordering quiet moves;
-- ``select``: the child selection, a :class:`Selector` that orders the moves of
-  a node and may keep only some of them.  Full-width ordering, the seeds'
-  branching limit (``bl``), the H0 cutoff (``h0``), the Hl cutoff (``hl``) and
-  the regressor cutoff (``hr``) are selectors.
+- ``select``: the child selection, a selector (see :mod:`engines.search.selectors`)
+  that orders the moves of a node and may keep only some of them.
 
 Counters live in a shared :class:`Control`, which also owns the clock, the node
 budget, the stop flag and the throttled live-statistics callback; it is polled
@@ -24,27 +23,16 @@ every :data:`POLL_NODES` nodes and raises :class:`Stopped` to abandon a search.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable
 
 from games import WIN, Game
 
-from .base import MATE_BOUND, MAX_PLY, InfoCallback, StopFlag
+from ..base import COUNTERS, MATE_BOUND, MAX_PLY, InfoCallback, SearchStats, StopFlag
 
-__all__ = [
-    "INF",
-    "COUNTERS",
-    "POLL_NODES",
-    "Stopped",
-    "Control",
-    "Searcher",
-    "Selector",
-    "FullWidth",
-    "BranchingLimit",
-    "Cutoff",
-    "H0Cutoff",
-    "HrCutoff",
-    "HlCutoff",
-]
+if TYPE_CHECKING:
+    from .selectors import Selector
+
+__all__ = ["INF", "POLL_NODES", "TT_CAPACITY", "TranspositionTable", "Stopped", "Control", "Searcher"]
 
 INF = 10 * WIN
 #: Nodes between two looks at the clock, the stop flag and the callback.
@@ -52,16 +40,13 @@ POLL_NODES = 256
 #: Seconds between two live statistics reports.
 INFO_INTERVAL = 0.1
 #: Transposition-table entries kept before the table is cleared.
-TT_CAPACITY = 2_000_000
+TT_CAPACITY = 1_000_000
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
-#: The counters a :class:`Control` keeps; all but ``seldepth`` (a maximum) add up
-#: over the processes of a parallel search.
-COUNTERS: tuple[str, ...] = (
-    "nodes", "evals", "prunes", "tt_hits", "first_cutoffs", "seldepth",
-    "h0_evals", "h0_pruned", "hl_evals", "hl_pruned", "hr_evals", "hr_pruned",
-)
+#: A transposition table: position key -> (depth, bound, value, best move).
+#: Values of wins and losses are stored relative to the entry's own position.
+TranspositionTable = dict[Any, tuple[int, int, int, Any]]
 
 
 class Stopped(Exception):
@@ -73,7 +58,7 @@ class Control:
 
     def __init__(self, *, deadline: float | None = None, node_limit: int | None = None,
                  stop: StopFlag | None = None, on_info: InfoCallback | None = None,
-                 snapshot: Callable[[], dict[str, Any]] | None = None) -> None:
+                 snapshot: Callable[[], SearchStats] | None = None) -> None:
         self.nodes = self.evals = self.prunes = self.first_cutoffs = self.tt_hits = 0
         self.seldepth = 0
         self.h0_evals = self.h0_pruned = self.hl_evals = self.hl_pruned = 0
@@ -115,228 +100,6 @@ class Control:
         return {name: getattr(self, name) for name in COUNTERS}
 
 
-class Selector:
-    """Chooses and orders the children of a node.
-
-    ``select(search, depth, ply, tt_move)`` returns the moves to search, most
-    promising first (a list or a lazy iterable); it may drop some (a cutoff)
-    and must count what it scored and dropped in ``search.control``.  The
-    node's legal moves come from ``search.node_moves(ply)``.
-    """
-
-    def select(self, search: Searcher, depth: int, ply: int, tt_move: Any) -> Iterable[Any]:
-        raise NotImplementedError
-
-
-class FullWidth(Selector):
-    """Every move, in stages: the TT move, the captures by the game's capture
-    score (MVV-LVA in chess), the killer moves, then the quiet moves by
-    history (killers and history when the searcher keeps them; otherwise the
-    quiet moves in their given order).  ``ordered=False`` keeps the given order.
-
-    The stages are lazy: a node with a TT move searches it before generating
-    the other moves (keys are exact, so the TT move is legal), and the quiet
-    moves are sorted only when the search gets to them -- at a node that a
-    TT move or a capture cuts off, that work is saved.
-    """
-
-    def __init__(self, ordered: bool = True) -> None:
-        self.ordered = ordered
-
-    def select(self, search: Searcher, depth: int, ply: int, tt_move: Any) -> Iterable[Any]:
-        if not self.ordered:
-            return search.node_moves(ply)
-        if not ply:
-            if tt_move not in search.root_moves:
-                tt_move = None  # the root may be restricted to some moves (searchmoves, workers)
-            return list(self.staged(search, list(search.root_moves), ply, tt_move))
-        return self.staged(search, None, ply, tt_move)
-
-    @staticmethod
-    def staged(search: Searcher, moves: list[Any] | None, ply: int, tt_move: Any) -> Iterator[Any]:
-        """The moves in search order; ``moves=None`` generates them after the TT move."""
-        game = search.game
-        if tt_move is not None:
-            yield tt_move
-        if moves is None:
-            moves = game.legal_moves()
-        if tt_move is not None:
-            try:
-                moves.remove(tt_move)
-            except ValueError:  # pragma: no cover - a TT move is always legal here
-                pass
-        scores = game.capture_scores(moves)
-        captures = [(score, i) for i, score in enumerate(scores) if score]
-        if captures:
-            captures.sort(key=_first, reverse=True)  # stable: equal scores keep their order
-            for _, i in captures:
-                yield moves[i]
-            quiet = [move for move, score in zip(moves, scores) if not score]
-        else:
-            quiet = moves
-        if search.killers is not None and quiet:
-            for killer in search.killers[ply][:]:
-                if killer is not None and killer in quiet:
-                    quiet.remove(killer)
-                    yield killer
-            if len(quiet) > 1:
-                get = search.history[game.turn].get
-                quiet.sort(key=lambda move: get(move, 0), reverse=True)
-        yield from quiet
-
-
-def _first(pair: tuple[int, int]) -> int:
-    return pair[0]
-
-
-def _keep_best(search: Searcher, moves: Sequence[Any], scores: list[float], keep: int,
-               tt_move: Any) -> list[Any]:
-    """The ``keep`` moves with the highest scores, best first (ties in given order),
-    with the TT move moved to the front if it survived."""
-    order = sorted(range(len(moves)), key=scores.__getitem__, reverse=True)[:keep]
-    kept = [moves[i] for i in order]
-    if tt_move is not None and kept[0] != tt_move and tt_move in kept:
-        kept.remove(tt_move)
-        kept.insert(0, tt_move)
-    return kept
-
-
-class Cutoff(Selector):
-    """Keep the top ``k`` children of every node by a score, best first (the
-    seeds' H0 and Hr cutoffs).  Subclasses give :meth:`scores` and name the
-    counters of the children they scored and dropped."""
-
-    #: The :class:`Control` counters of the children scored and dropped.
-    EVALS = "h0_evals"
-    PRUNED = "h0_pruned"
-
-    def __init__(self, k: int) -> None:
-        self.k = k
-
-    def scores(self, search: Searcher, moves: Sequence[Any]) -> Sequence[float]:
-        """Each child's score from the mover's point of view, larger is better."""
-        raise NotImplementedError
-
-    def select(self, search: Searcher, depth: int, ply: int, tt_move: Any) -> Iterable[Any]:
-        moves = search.node_moves(ply)
-        control = search.control
-        n = len(moves)
-        keep = min(n, self.k)  # with nothing to drop the scores still order the children
-        setattr(control, self.EVALS, getattr(control, self.EVALS) + n)
-        setattr(control, self.PRUNED, getattr(control, self.PRUNED) + n - keep)
-        return _keep_best(search, moves, list(self.scores(search, moves)), keep, tt_move)
-
-
-class H0Cutoff(Cutoff):
-    """The seeds' H0 cutoff: score every child with the cheap ``cut`` heuristic
-    (from the mover's point of view) and keep the top ``k``."""
-
-    def __init__(self, k: int, cut: Callable[[Game, int], float]) -> None:
-        super().__init__(k)
-        self.cut = cut
-
-    def scores(self, search: Searcher, moves: Sequence[Any]) -> list[float]:
-        game = search.game
-        cut = self.cut
-        me = game.turn
-        play, undo = game.play, game.undo
-        scores = []
-        for move in moves:
-            play(move)
-            scores.append(cut(game, me))
-            undo()
-        return scores
-
-
-class HrCutoff(Cutoff):
-    """The seeds' Hr cutoff (seed 001): score every child with a trained
-    regressor and keep the top ``k``.  ``score_children(game, moves)`` returns
-    the children's values for the mover, all of a node's children in one
-    batched model call (see :mod:`engines.learned`)."""
-
-    EVALS = "hr_evals"
-    PRUNED = "hr_pruned"
-
-    def __init__(self, k: int, score_children: Callable[[Game, Sequence[Any]], Sequence[float]]) -> None:
-        super().__init__(k)
-        self.score_children = score_children
-
-    def scores(self, search: Searcher, moves: Sequence[Any]) -> Sequence[float]:
-        return self.score_children(search.game, moves)
-
-
-class HlCutoff(Selector):
-    """The seeds' Hl cutoff (seed 001): at the root keep the top ``k`` children
-    by an ``l``-ply alpha-beta counted from the root (so ``l - 1`` plies below
-    each child, the ``cut`` heuristic at its leaves); below the root the H0
-    cutoff with the same ``k``.  The root's choice is made once per search."""
-
-    def __init__(self, k: int, l: int, cut: Callable[[Game, int], float]) -> None:
-        self.k = k
-        self.l = l
-        self.h0 = H0Cutoff(k, cut)
-        self.cut = cut
-        self._root: list[Any] | None = None  # one selector per search: never reset
-
-    def select(self, search: Searcher, depth: int, ply: int, tt_move: Any) -> Iterable[Any]:
-        if ply:
-            return self.h0.select(search, depth, ply, tt_move)
-        if self._root is None:
-            moves = search.node_moves(ply)
-            control = search.control
-            n = len(moves)
-            control.hl_evals += n
-            control.hl_pruned += max(0, n - self.k)
-            lookahead = search.sub_searcher(self.cut, FullWidth())
-            game = search.game
-            scores = []
-            for move in moves:
-                game.play(move)
-                scores.append(-lookahead.negamax(self.l - 1, -INF, INF, 1))
-                game.undo()
-            self._root = _keep_best(search, moves, scores, self.k, None)
-        root = self._root
-        if tt_move is not None and root[0] != tt_move and tt_move in root:
-            root = [tt_move] + [m for m in root if m != tt_move]
-        return root
-
-
-class BranchingLimit(Selector):
-    """The seeds' branching limit (seed 000): score every child by H^l -- an
-    ``l'``-ply search from the child with ``l' = min(l, remaining depth - 1)``,
-    or the static heuristic when ``l'`` is 0 -- and search only the best ``bf``.
-    The lookahead searches are themselves branching-limited with ``l = 0``."""
-
-    def __init__(self, bf: int, l: int) -> None:
-        self.bf = bf
-        self.l = l
-
-    def select(self, search: Searcher, depth: int, ply: int, tt_move: Any) -> Iterable[Any]:
-        moves = search.node_moves(ply)
-        game = search.game
-        control = search.control
-        lookahead_depth = min(self.l, depth - 1)
-        scores: list[float] = []
-        if lookahead_depth <= 0:
-            evaluate = search.evaluate
-            me = game.turn
-            for move in moves:
-                game.play(move)
-                scores.append(evaluate(game, me))
-                game.undo()
-            control.evals += len(moves)
-        else:
-            lookahead = search.lookahead
-            if lookahead is None:
-                lookahead = search.lookahead = search.sub_searcher(
-                    search.evaluate, BranchingLimit(self.bf, 0))
-            for move in moves:
-                game.play(move)
-                scores.append(-lookahead.negamax(lookahead_depth, -INF, INF, ply + 1))
-                game.undo()
-        return _keep_best(search, moves, scores, self.bf, tt_move)
-
-
 class Searcher:
     """Negamax alpha-beta over ``game``, configured as described in the module doc.
 
@@ -347,16 +110,18 @@ class Searcher:
     """
 
     def __init__(self, game: Game, evaluate: Callable[[Game, int], float], control: Control, *,
-                 select: Selector | None = None, prune: bool = True, fail_hard: bool = False,
-                 tt: bool = True, pvs: bool = False, quiesce: bool = False,
+                 select: Selector, prune: bool = True, fail_hard: bool = False,
+                 tt: TranspositionTable | None = None, pvs: bool = False, quiesce: bool = False,
                  killers: bool = False) -> None:
         self.game = game
         self.evaluate = evaluate
         self.control = control
-        self.select = select if select is not None else FullWidth()
+        self.select = select
         self.prune = prune
         self.fail_hard = fail_hard
-        self.tt: dict[Any, tuple[int, int, int, Any]] | None = {} if tt else None
+        if tt is not None and len(tt) >= TT_CAPACITY // 2:
+            tt.clear()  # a table kept from earlier searches: start this one with room
+        self.tt = tt
         self.pvs = pvs
         self.quiesce = quiesce
         self.killers: list[list[Any]] | None = (
@@ -384,7 +149,7 @@ class Searcher:
 
     def sub_searcher(self, evaluate: Callable[[Game, int], float], select: Selector) -> Searcher:
         """A plain fail-soft alpha-beta on the same game and counters (for lookaheads)."""
-        return Searcher(self.game, evaluate, self.control, select=select, tt=False)
+        return Searcher(self.game, evaluate, self.control, select=select)
 
     # ------------------------------------------------------------------ search
     def negamax(self, depth: int, alpha: float, beta: float, ply: int) -> float:

@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from ..record import save_record
+from games.records import save_record
 
 __all__ = ["ResultDialog", "SaveDialog", "HelpDialog", "NOTATION_HELP"]
 

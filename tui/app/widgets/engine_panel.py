@@ -12,7 +12,6 @@ score after each of its moves over the game.
 
 from __future__ import annotations
 
-from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,7 +20,9 @@ from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Sparkline
 
-from ..format import CUTOFF_STATS, count_text, line_text, score_text
+from engines import SearchStats
+
+from ...format import CUTOFF_STATS, count_text, line_text, score_text
 
 __all__ = ["EnginePanel", "Figures", "SCORE_CLAMP"]
 
@@ -130,8 +131,8 @@ class EnginePanel(Vertical):
         self.side = side
         self.side_name = side_name
         self.spec = spec
-        #: The last statistics shown (empty before the first search).
-        self.stats: dict[str, Any] = {}
+        #: The last statistics shown (``None`` before the first search).
+        self.stats: SearchStats | None = None
         #: How many times the figures were redrawn (tests check the panel ticks).
         self.updates = 0
         self.scores: list[float] = []
@@ -146,7 +147,7 @@ class EnginePanel(Vertical):
     @property
     def nodes(self) -> int:
         """Nodes of the current (or last) search."""
-        return int(self.stats.get("nodes", 0))
+        return self.stats.nodes if self.stats is not None else 0
 
     @property
     def compact(self) -> bool:
@@ -172,7 +173,7 @@ class EnginePanel(Vertical):
         self.border_subtitle = text
         self.set_class(thinking, "-thinking")
 
-    def show_stats(self, stats: dict[str, Any]) -> None:
+    def show_stats(self, stats: SearchStats) -> None:
         """Draw a snapshot of the running search (or its final figures)."""
         self.stats = stats
         self.updates += 1
@@ -189,7 +190,7 @@ class EnginePanel(Vertical):
 
     def clear_history(self) -> None:
         """Forget the figures and the sparkline (a new game)."""
-        self.stats = {}
+        self.stats = None
         self.scores = []
         self.query_one(Sparkline).data = []
         self.query_one(Figures).show(self._figures())
@@ -200,32 +201,31 @@ class EnginePanel(Vertical):
     def _figures(self) -> FigureContent:
         s = self.stats
         if self._compact:
-            if not s:
+            if s is None:
                 return Text("no search yet", style="dim")
-            score = score_text(int(s.get("score", 0)), s.get("mate"))
+            score = score_text(s.score, s.mate)
             return Text.assemble(
-                ("best ", "dim"), (str(s.get("best") or "-"), "bold"), ("  score ", "dim"), score,
-                ("  depth ", "dim"), str(s.get("depth", 0)), no_wrap=True, overflow="ellipsis",
+                ("best ", "dim"), (s.best or "-", "bold"), ("  score ", "dim"), score,
+                ("  depth ", "dim"), str(s.depth), no_wrap=True, overflow="ellipsis",
             )
-        if not s:
+        if s is None:
             return [("nodes", "-", "nps", "-"), ("evals", "-", "prunes", "-"), ("depth", "-", "time", "-"),
                     ("tt hits", "-", "1st cut", "-"), ("best", "-", "score", "-")], ""
-        prunes = int(s.get("prunes", 0))
-        first = int(s.get("first_cutoffs", 0))
-        depth = str(s.get("depth", 0))
-        if s.get("seldepth", 0) > s.get("depth", 0):
-            depth += f"/{s['seldepth']}"
+        prunes = s.prunes
+        depth = str(s.depth)
+        if s.seldepth > s.depth:
+            depth += f"/{s.seldepth}"
         rows: list[Row] = [
-            ("nodes", count_text(s.get("nodes", 0)), "nps", count_text(s.get("nps", 0))),
-            ("evals", count_text(s.get("evals", 0)), "prunes", count_text(prunes)),
-            ("depth", depth, "time", f"{float(s.get('time_s', 0.0)):.1f}s"),
+            ("nodes", count_text(s.nodes), "nps", count_text(s.nps)),
+            ("evals", count_text(s.evals), "prunes", count_text(prunes)),
+            ("depth", depth, "time", f"{s.time_s:.1f}s"),
         ]
-        extra = [("tt hits", count_text(s.get("tt_hits", 0))),
-                 ("1st cut", f"{first / prunes:.0%}" if prunes else "-")]
-        extra += [(name.replace("_", " "), count_text(s[name])) for name in CUTOFF_STATS if s.get(name)]
+        extra = [("tt hits", count_text(s.tt_hits)),
+                 ("1st cut", f"{s.first_cutoffs / prunes:.0%}" if prunes else "-")]
+        extra += [(name.replace("_", " "), count_text(s[name])) for name in CUTOFF_STATS if s[name]]
         for i in range(0, len(extra), 2):
             pair = extra[i:i + 2] + [("", "")] * (2 - len(extra[i:i + 2]))
             rows.append((pair[0][0], pair[0][1], pair[1][0], pair[1][1]))
-        score = score_text(int(s.get("score", 0)), s.get("mate"))
-        rows.append(("best", Text(str(s.get("best") or "-"), style="bold"), "score", score))
-        return rows, line_text(s.get("pv") or []) or "-"
+        score = score_text(s.score, s.mate)
+        rows.append(("best", Text(s.best or "-", style="bold"), "score", score))
+        return rows, line_text(s.pv) or "-"

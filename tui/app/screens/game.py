@@ -28,7 +28,7 @@ from textual.widgets import Footer, Label, Static
 
 from games import Game, GameError, MoveSyntaxError, new_game
 
-from ..record import EXTENSIONS, default_filename, describe_outcome, record_text, result_token
+from games.records import EXTENSIONS, default_filename, describe_outcome, record_text, result_token
 from ..search_service import SearchDone, SearchFailed, SearchInfo, SearchService
 from ..session import GameSetup, fallback_notice, side_names
 from ..widgets.board import BoardView
@@ -280,7 +280,7 @@ class GameScreen(Screen):
         self.searching_side = None
         if panel is not None:
             panel.show_stats(event.stats)
-            panel.record_score(event.stats.get("score", 0), event.stats.get("mate"))
+            panel.record_score(event.stats.score, event.stats.mate)
             panel.set_status("waiting")
         try:
             move = self.game.parse_move(event.move)

@@ -76,7 +76,7 @@ __all__ = [
 FORMAT = "tui-games-model/1"
 
 #: Where the models shipped with the package live: ``{game}-{name}.joblib`` and ``.json``.
-BUNDLED_DIR: Path = Path(__file__).resolve().parent / "models"
+BUNDLED_DIR: Path = Path(__file__).resolve().parent / "bundled"
 
 #: Model names that mean a bundled model: ``pred`` (inputs ``["h0"]``), ``mi`` (the features).
 BUNDLED_NAMES: tuple[str, ...] = ("pred", "mi")

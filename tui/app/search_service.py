@@ -13,10 +13,14 @@ would hold the GIL and starve Textual's event loop (keys would stop echoing).
   shared counter (the highest cancelled request id) through the engine's
   ``stop`` flag, so a cancellation can never stop a later request by mistake.
 
-The app drains the events with :meth:`SearchService.poll` from a timer; events
-of a cancelled request are dropped there.  Engines are created once per side
-and spec and kept between moves (their transposition tables stay warm) until
-:meth:`SearchService.reset`.  :meth:`SearchService.close` stops the search,
+Every message is a frozen dataclass: requests :class:`SearchRequest`,
+:class:`ResetEngines` and :class:`Shutdown` go in; events :class:`SearchInfo`,
+:class:`SearchDone` and :class:`SearchFailed` (carrying
+:class:`~engines.SearchStats`) come out.  The app drains the events with
+:meth:`SearchService.poll` from a timer; events of a cancelled request are
+dropped there.  Engines are created once per side and spec and kept between
+moves -- their transposition tables stay warm from one move to the next --
+until :meth:`SearchService.reset` (a new game) sends :class:`ResetEngines`.  :meth:`SearchService.close` stops the search,
 asks the process to exit, waits for it and kills it only if it does not.
 The process also exits by itself when the app's process dies.
 """
@@ -29,11 +33,17 @@ import queue
 import sys
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
+
+if TYPE_CHECKING:
+    from engines import SearchStats
 
 __all__ = [
     "SearchRequest",
+    "ResetEngines",
+    "Shutdown",
+    "ServiceRequest",
     "SearchInfo",
     "SearchDone",
     "SearchFailed",
@@ -55,11 +65,24 @@ class SearchRequest:
 
 
 @dataclass(frozen=True)
+class ResetEngines:
+    """Forget every engine (and its transposition table): a new game starts cold."""
+
+
+@dataclass(frozen=True)
+class Shutdown:
+    """End the process."""
+
+
+ServiceRequest = SearchRequest | ResetEngines | Shutdown
+
+
+@dataclass(frozen=True)
 class SearchInfo:
-    """Statistics of a running search (every name of ``engines.STAT_NAMES``)."""
+    """Statistics of a running search."""
 
     request_id: int
-    stats: dict[str, Any] = field(default_factory=dict)
+    stats: SearchStats
 
 
 @dataclass(frozen=True)
@@ -68,7 +91,7 @@ class SearchDone:
 
     request_id: int
     move: str
-    stats: dict[str, Any] = field(default_factory=dict)
+    stats: SearchStats
 
 
 @dataclass(frozen=True)
@@ -128,11 +151,11 @@ def _real_stderr() -> Iterator[None]:
 
 
 def _serve(requests: Any, events: Any, cancelled: Any) -> None:
-    """The search process: answer requests until told to stop (``None``) or orphaned."""
+    """The search process: answer requests until told to stop (:class:`Shutdown`) or orphaned."""
     # The app owns the terminal: nothing printed here may land on its screen.
     sys.stdout = sys.stderr = open(os.devnull, "w")
     from engines import create_engine
-    from engines.learned import EngineModelError
+    from engines.learning.learned import EngineModelError
     from games import game_class, new_game
 
     engines: dict[tuple[str, int, str], Any] = {}
@@ -145,9 +168,9 @@ def _serve(requests: Any, events: Any, cancelled: Any) -> None:
                 if parent is not None and not parent.is_alive():
                     return
                 continue
-            if request is None:
+            if isinstance(request, Shutdown):
                 return
-            if request == "reset":
+            if isinstance(request, ResetEngines):
                 for engine in engines.values():
                     engine.close()
                 engines.clear()
@@ -234,7 +257,7 @@ class SearchService:
             return
         self.cancel()
         try:
-            self._requests.put(None)
+            self._requests.put(Shutdown())
         except (ValueError, OSError):
             pass
         process.join(timeout)
@@ -270,7 +293,7 @@ class SearchService:
         """Cancel, and forget the engines (a new game starts with cold tables)."""
         self.cancel()
         if self._process is not None:
-            self._requests.put("reset")
+            self._requests.put(ResetEngines())
 
     def is_current(self, request_id: int) -> bool:
         """Whether events of ``request_id`` still matter (not cancelled)."""

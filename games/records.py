@@ -1,6 +1,6 @@
 """Game records: a finished or unfinished game written to a text file.
 
-One format per game (SPEC section 3):
+One format per game:
 
 chess -- PGN
     Written by python-chess (:meth:`chess.pgn.Game.from_board`), which also
@@ -49,7 +49,8 @@ from typing import Callable
 import chess
 import chess.pgn
 
-from games import Game, new_game
+from . import new_game
+from .base import Game
 
 __all__ = [
     "EXTENSIONS",

@@ -1,0 +1,20 @@
+"""Tournaments: many games between engines, reproducible, parallel, resumable.
+
+- :mod:`~engines.tournament.match` -- a match's config, playing one game
+  (:func:`play_game`) and many over joblib or dask (:func:`play_games`,
+  :func:`parallel_games`);
+- :mod:`~engines.tournament.results` -- the JSON-lines results file, written
+  game by game and read back for ``--resume`` and ``report``;
+- :mod:`~engines.tournament.summary` -- W/D/L, the score's Wilson interval, Elo.
+
+May import :mod:`games` and :mod:`engines` (engines are built through
+:mod:`engines.registry`); draws nothing.
+"""
+
+from .match import AGENTS, TOTALS, MatchConfig, MatchError, missing_games, play_game, play_games
+from .results import ResultsFile, ResultsFileError, read_results, read_results_files
+from .summary import AgentSummary, MatchSummary, elo_difference, running_score, summarize, wilson_interval
+
+__all__ = ["AGENTS", "TOTALS", "MatchConfig", "MatchError", "missing_games", "play_game", "play_games",
+           "ResultsFile", "ResultsFileError", "read_results", "read_results_files", "AgentSummary",
+           "MatchSummary", "elo_difference", "running_score", "summarize", "wilson_interval"]

@@ -1,0 +1,295 @@
+"""Headless tournaments: two engine specs play many games, reproducibly, in parallel, resumably.
+
+A match is fixed by a :class:`MatchConfig` (game, the two specs A and B, the
+number of games, the plies of random opening and a seed).  Game ``i`` depends
+on the config and ``i`` only:
+
+- games ``2k`` and ``2k + 1`` start from the same random opening ``k`` (the
+  seeds' "random configuration": ``openings`` random legal plies, none of them
+  ending the game), A moving first in the even game and B in the odd one;
+- each engine whose spec does not set ``seed`` gets a seed derived from the
+  match seed, ``i`` and its side (the effective specs are recorded).
+
+So any subset of the games -- played in one process, over joblib workers, on a
+dask cluster, or the rest of a broken run -- gives the same records as an
+unbroken run, wall times aside (engines limited by time rather than depth
+are only as reproducible as the clock).
+
+Each finished game is one JSON object (:func:`play_game`), written as one line
+of a results file by the parent process only (:class:`~engines.tournament.results.ResultsFile`): appended,
+flushed and synced as the game ends, so a killed run loses no finished game.
+:func:`engines.tournament.summary.summarize` turns records into W/D/L, the score with a Wilson 95%
+interval, the Elo difference and the average cost per move of each side.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import random
+import time
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
+
+from games import GAME_NAMES, Game, game_class, new_game
+
+from ..base import COUNTERS, SearchStats
+from ..registry import create_engine, parse_engine_spec
+from ..spec import EngineSpec, SpecError
+
+
+__all__ = [
+    "AGENTS", "TOTALS", "MatchConfig", "MatchError", "parallel_games", "random_opening", "play_game",
+    "play_games", "derived_seed", "effective_spec", "add_stats", "missing_games",
+]
+
+#: The two sides of a match, as records name them.
+AGENTS: tuple[str, str] = ("a", "b")
+
+#: The statistics summed over an agent's moves (SPEC section 4 names, plus the
+#: cutoffs by the first move and the selective depth); with ``moves`` they give
+#: the averages per move.  ``depth`` and ``seldepth`` sum too: their average is
+#: the mean depth reached.
+TOTALS: tuple[str, ...] = COUNTERS + ("depth", "time_s")
+
+#: Attempts at a random opening that does not end the game before giving up.
+_OPENING_TRIES = 1000
+#: Seconds a joblib worker waits for another game before it exits.
+IDLE_WORKER_TIMEOUT = 5
+#: What a game played by :func:`parallel_games` returns.
+T = TypeVar("T")
+#: Seconds to wait for a dask scheduler to answer.
+DASK_TIMEOUT = 10
+
+
+class MatchError(ValueError):
+    """A bad match: arguments, a results file, a cluster.  The message is one line."""
+
+
+# ---------------------------------------------------------------------- config
+@dataclass(frozen=True)
+class MatchConfig:
+    """What fixes a match: every record carries it as its ``match`` key.
+
+    ``a`` and ``b`` are canonical spec texts (see :meth:`create`)."""
+
+    game: str
+    a: str
+    b: str
+    games: int
+    openings: int = 4
+    seed: int = 0
+
+    @classmethod
+    def create(cls, game: str, a: str, b: str, games: int, openings: int = 4, seed: int = 0) -> MatchConfig:
+        """A config with the game name and specs checked and made canonical.
+
+        Raises :class:`SpecError` for a bad spec (one the game cannot use
+        included: the engines are built once and closed) and
+        :class:`MatchError` for the rest.
+        """
+        if game not in GAME_NAMES:
+            raise MatchError(f"unknown game {game!r}; expected one of: {', '.join(GAME_NAMES)}")
+        if games < 1:
+            raise MatchError(f"a match needs at least 1 game, got {games}")
+        if openings < 0:
+            raise MatchError(f"the random opening cannot have {openings} plies; expected 0 or more")
+        cls_ = game_class(game)
+        texts = []
+        for side, text in (("A", a), ("B", b)):
+            try:
+                spec = parse_engine_spec(text)
+                create_engine(spec, cls_).close()  # heuristics, the game, a stockfish binary ...
+            except SpecError as error:
+                raise SpecError(f"agent {side}: {error}") from None
+            texts.append(str(spec))
+        return cls(game, texts[0], texts[1], games, openings, seed)
+
+    def key(self) -> dict[str, Any]:
+        """The ``match`` key of its records."""
+        return asdict(self)
+
+    def spec(self, agent: str) -> str:
+        return self.a if agent == "a" else self.b
+
+
+def derived_seed(*parts: object) -> int:
+    """A 31-bit seed from ``parts`` (the same in every process and Python run,
+    unlike ``hash``)."""
+    digest = hashlib.sha256("/".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:4], "big") >> 1
+
+
+def effective_spec(text: str, seed: int) -> str:
+    """``text`` with ``seed`` set, unless the spec sets it or has no such option."""
+    spec = parse_engine_spec(text)
+    if "seed" not in spec.table or "seed" in spec.options:
+        return str(spec)
+    return str(EngineSpec(spec.name, {**spec.options, "seed": seed}, spec.table))
+
+
+def random_opening(game_name: str, plies: int, rng: random.Random) -> list[str]:
+    """``plies`` random legal moves (as texts) from the start, none ending the game.
+
+    An opening that ends the game is drawn again from where ``rng`` stands."""
+    for _ in range(_OPENING_TRIES):
+        game = new_game(game_name)
+        texts: list[str] = []
+        for _ in range(plies):
+            move = rng.choice(game.legal_moves())
+            texts.append(game.format_move(move))
+            game.play(move)
+            if game.outcome() is not None:
+                break
+        else:
+            return texts
+    raise MatchError(f"no {plies}-ply {game_name} opening that leaves the game going "
+                     f"in {_OPENING_TRIES} tries; use fewer --openings plies")
+
+
+# ---------------------------------------------------------------------- a game
+def play_game(config: MatchConfig, index: int) -> dict[str, Any]:
+    """Play game ``index`` of the match and return its record (see the module doc).
+
+    Runs anywhere (this process, a joblib worker, a dask worker): everything
+    it needs comes from ``config`` and ``index``.
+    """
+    start = time.perf_counter()
+    _let_engines_spawn()
+    pair = index // 2
+    opening = random_opening(config.game, config.openings,
+                             random.Random(derived_seed("opening", config.seed, pair)))
+    game: Game = new_game(config.game)
+    game.play_all(opening)
+    start_text = game.to_text()
+    first = "a" if index % 2 == 0 else "b"
+    # Who moves first in the opening's final position: the agent named `first`
+    # plays the side that moves first from the start, so after an odd
+    # opening the other agent is to move.
+    player_of = {first: 0, ("b" if first == "a" else "a"): 1}
+    specs = {agent: effective_spec(config.spec(agent), derived_seed("engine", config.seed, index, agent))
+             for agent in AGENTS}
+    cls = type(game)
+    engines = {agent: create_engine(specs[agent], cls) for agent in AGENTS}
+    agent_of = {player: agent for agent, player in player_of.items()}
+    totals = {agent: {"moves": 0} | dict.fromkeys(TOTALS, 0) for agent in AGENTS}
+    moves: list[str] = []
+    try:
+        while (outcome := game.outcome()) is None:
+            agent = agent_of[game.turn]
+            result = engines[agent].search(game)
+            add_stats(totals[agent], result.stats)
+            moves.append(game.format_move(result.move))
+            game.play(result.move)
+    finally:
+        for engine in engines.values():
+            engine.close()
+    for agent_totals in totals.values():
+        agent_totals["time_s"] = round(agent_totals["time_s"], 4)
+    winner = outcome.winner
+    return {
+        "match": config.key(),
+        "index": index,
+        "colours": {agent: cls.PLAYERS[player_of[agent]] for agent in AGENTS},
+        "first": first,
+        "engines": specs,
+        "opening": opening,
+        "start": start_text,
+        "moves": moves,
+        "plies": len(moves),
+        "result": "draw" if winner is None else agent_of[winner],
+        "winner_colour": None if winner is None else cls.PLAYERS[winner],
+        "reason": outcome.reason,
+        "wall_s": round(time.perf_counter() - start, 4),
+        "stats": totals,
+    }
+
+
+def _let_engines_spawn() -> None:
+    """Make ``pvs:workers=N`` work inside a joblib worker.
+
+    Loky sets the worker's global start method to ``"loky"``, and a process
+    started there with the ``spawn`` context (as parallel engines are) is told
+    to use that method, which plain multiprocessing does not know: the child
+    dies at once.  Naming ``spawn`` as the global method fixes that.
+    """
+    if multiprocessing.get_start_method(allow_none=True) == "loky":
+        multiprocessing.set_start_method("spawn", force=True)
+
+
+def add_stats(totals: dict[str, Any], stats: SearchStats) -> None:
+    """Add one move's search statistics to an agent's totals."""
+    totals["moves"] += 1
+    for name in TOTALS:
+        totals[name] += getattr(stats, name) or 0
+
+
+def play_games(config: MatchConfig, indices: Sequence[int], *, jobs: int = 1,
+               dask: str | None = None) -> Iterator[dict[str, Any]]:
+    """The records of games ``indices``, as they finish (in any order).
+
+    ``jobs == 1``: one after the other in this process.  ``jobs > 1``: over
+    that many joblib (loky) worker processes.  ``dask``: on the
+    dask.distributed scheduler at that address (``jobs`` is then unused),
+    connected to before this returns (a :class:`MatchError` if it cannot be).
+    Only the caller writes the records: one writer, no interleaving.
+    """
+    if dask is not None:
+        return _play_on_dask(config, indices, _dask_client(dask))
+    return parallel_games(play_game, config, indices, jobs=jobs, ordered=False)
+
+
+def parallel_games(play: Callable[[Any, int], T], config: Any, indices: Sequence[int], *,
+                   jobs: int, ordered: bool) -> Iterator[T]:
+    """``play(config, index)`` for each of ``indices``: one after the other in
+    this process (``jobs <= 1``) or over ``jobs`` joblib (loky) worker
+    processes, yielded in index order (``ordered``) or as they finish."""
+    if jobs <= 1 or len(indices) <= 1:
+        return (play(config, index) for index in indices)
+    from joblib import Parallel, delayed
+
+    # Idle workers exit after a few seconds: the workers of a killed run
+    # finish the game at hand and go instead of lingering for minutes.
+    parallel = Parallel(n_jobs=min(jobs, len(indices)),
+                        return_as="generator" if ordered else "generator_unordered",
+                        idle_worker_timeout=IDLE_WORKER_TIMEOUT)
+    return parallel(delayed(play)(config, index) for index in indices)
+
+
+def _dask_client(address: str) -> Any:
+    try:
+        from distributed import Client
+    except ImportError:
+        raise MatchError("--dask needs dask.distributed, which is not installed: "
+                         "pip install 'tui-games[dask]'") from None
+    try:
+        return Client(address, timeout=DASK_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise MatchError(f"--dask: no dask scheduler reachable at {address!r} "
+                         f"({' '.join(str(error).split())[:120]})") from None
+
+
+def _play_on_dask(config: MatchConfig, indices: Sequence[int], client: Any) -> Iterator[dict[str, Any]]:
+    from distributed import as_completed
+
+    with client:
+        futures = [client.submit(play_game, config, index, pure=False) for index in indices]
+        try:
+            for future in as_completed(futures):
+                try:
+                    record = future.result()
+                except Exception as error:  # raised on the worker: say which game, in one line
+                    raise MatchError(f"--dask: a worker failed a game: {type(error).__name__}: "
+                                     f"{' '.join(str(error).split())[:160]}") from None
+                yield record
+        finally:
+            client.cancel([future for future in futures if not future.done()])
+
+
+
+def missing_games(config: MatchConfig, records: Iterable[dict[str, Any]]) -> list[int]:
+    """The indices of the games of ``config`` not among ``records``."""
+    done = {record["index"] for record in records}
+    return [index for index in range(config.games) if index not in done]
+
+

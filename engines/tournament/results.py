@@ -1,0 +1,193 @@
+"""Match results files: one JSON line per finished game, appended, flushed and
+synced as the game ends, by the parent process only -- a killed run loses no
+finished game, and ``--resume`` reads the file back and plays only the rest.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Sequence
+
+from .match import AGENTS, MatchConfig, MatchError
+
+__all__ = ["RECORD_KEYS", "MATCH_KEYS", "RESULTS", "ResultsFileError", "ResultsFile", "read_results",
+           "read_results_files"]
+
+#: What every record carries; :func:`read_results` checks for these.
+RECORD_KEYS = ("match", "index", "colours", "first", "engines", "opening", "moves", "plies",
+                "result", "winner_colour", "reason", "wall_s", "stats")
+MATCH_KEYS = ("game", "a", "b", "games", "openings", "seed")
+RESULTS = ("a", "b", "draw")
+
+
+class ResultsFileError(MatchError):
+    """A results file that cannot be used; the message names ``FILE:LINE``."""
+
+
+def _check_record(record: Any, where: str) -> dict[str, Any]:
+    """``record`` if it looks like a game record, else a :class:`ResultsFileError`."""
+    if not isinstance(record, dict):
+        raise ResultsFileError(f"{where}: not a game record (a JSON object expected)")
+    missing = [key for key in RECORD_KEYS if key not in record]
+    if missing:
+        raise ResultsFileError(f"{where}: not a game record of 'tui-games match' "
+                               f"(no {', '.join(repr(k) for k in missing[:3])})")
+    match = record["match"]
+    if not isinstance(match, dict) or any(key not in match for key in MATCH_KEYS):
+        raise ResultsFileError(f"{where}: the record's 'match' key is incomplete")
+    index = record["index"]
+    if not isinstance(index, int) or not isinstance(match["games"], int) or not 0 <= index < match["games"]:
+        raise ResultsFileError(f"{where}: game index {index!r} outside the match's {match['games']!r} games")
+    if record["result"] not in RESULTS:
+        raise ResultsFileError(f"{where}: result {record['result']!r}; expected a, b or draw")
+    stats = record["stats"]
+    if not isinstance(stats, dict) or any(not isinstance(stats.get(agent), dict) for agent in AGENTS):
+        raise ResultsFileError(f"{where}: the record's 'stats' lack an agent")
+    return record
+
+
+def read_results(path: str | Path) -> tuple[list[dict[str, Any]], int | None]:
+    """The game records of a results file, checked, and where a cut-off last line starts.
+
+    A line that is not a game record, or the same game twice, is a
+    :class:`ResultsFileError` naming ``FILE:LINE``.  The exception is the
+    last line when it has no newline and does not parse: the trace of a run
+    killed while writing it.  It is not returned; the second value is its
+    byte offset (``None`` when the file ends cleanly).
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ResultsFileError(f"{path}: cannot read it ({error.strerror or error})") from None
+    records: list[dict[str, Any]] = []
+    seen: dict[tuple[str, int], int] = {}
+    offset = 0
+    partial: int | None = None
+    lines = data.split(b"\n")
+    for number, raw in enumerate(lines, 1):
+        last = number == len(lines)
+        if last and not raw:
+            break
+        where = f"{path}:{number}"
+        if not raw.strip():  # a blank line (files joined by hand): nothing to read
+            offset += len(raw) + 1
+            continue
+        try:
+            record = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            if last and raw.lstrip().startswith(b"{"):
+                partial = offset
+                break
+            reason = (f"{error.msg.lower()} at column {error.colno}" if isinstance(error, json.JSONDecodeError)
+                      else "not UTF-8 text")
+            raise ResultsFileError(f"{where}: not a JSON game record ({reason})") from None
+        record = _check_record(record, where)
+        key = (json.dumps(record["match"], sort_keys=True), record["index"])
+        if key in seen:
+            raise ResultsFileError(f"{where}: game {record['index']} again (first at line {seen[key]})")
+        seen[key] = number
+        records.append(record)
+        offset += len(raw) + 1
+    return records, partial
+
+
+def _last_line_number(path: str | Path) -> int:
+    return Path(path).read_bytes().count(b"\n") + 1
+
+
+def read_results_files(paths: Sequence[str | Path]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The records of several results files (each file's in game order) and
+    notes on cut-off last lines; the same game of the same match in two files
+    is a :class:`ResultsFileError`."""
+    records: list[dict[str, Any]] = []
+    notes: list[str] = []
+    seen: dict[tuple[str, int], str] = {}
+    for path in paths:
+        found, partial = read_results(path)
+        if partial is not None:
+            notes.append(f"{path}:{_last_line_number(path)}: ignored its cut-off last line "
+                         f"(a game being written when the run stopped)")
+        for number, record in enumerate(found, 1):
+            key = (json.dumps(record["match"], sort_keys=True), record["index"])
+            if key in seen:
+                raise ResultsFileError(f"{path}:{number}: game {record['index']} of this match is "
+                                       f"also in {seen[key]}")
+            seen[key] = str(path)
+        records += sorted(found, key=lambda record: record["index"])
+    return records, notes
+
+
+class ResultsFile:
+    """The results file of a match: its finished games, and appending new ones.
+
+    :meth:`open` checks the file before anything is played; nothing in it is
+    ever rewritten, except that ``resume`` drops a cut-off last line (a run
+    killed while writing it; that game is played again).
+    """
+
+    def __init__(self, path: Path, records: list[dict[str, Any]], *, newline_first: bool = False) -> None:
+        self.path = path
+        self.records = records
+        self._newline_first = newline_first
+
+    @classmethod
+    def open(cls, path: str | Path, config: MatchConfig, *, resume: bool) -> tuple[ResultsFile, str | None]:
+        """The file for ``config``, and a note to show the user (or ``None``).
+
+        Without ``resume`` the file must not exist or be empty.  With it, an
+        absent file starts the match; otherwise every record must belong to
+        this match (same game, specs, games, opening plies and seed).
+        """
+        path = Path(path)
+        if path.is_dir():
+            raise ResultsFileError(f"{path}: is a directory, not a results file")
+        exists = path.exists() and path.stat().st_size > 0
+        if not exists:
+            try:
+                path.touch()
+            except OSError as error:
+                raise ResultsFileError(f"{path}: cannot write it ({error.strerror or error})") from None
+            return cls(path, []), None
+        if not resume:
+            raise ResultsFileError(f"{path}: already holds results; add --resume to finish that match, "
+                                   f"or choose another --out")
+        records, partial = read_results(path)
+        key = config.key()
+        for number, record in enumerate(records, 1):
+            if record["match"] != key:
+                theirs = record["match"]
+                raise ResultsFileError(
+                    f"{path}:{number}: a game of another match ({_describe(theirs)}), not of this one "
+                    f"({_describe(key)}); choose another --out")
+        note = None
+        newline_first = False
+        if partial is not None:
+            note = (f"{path}: dropped its cut-off last line (line {_last_line_number(path)}, a game being "
+                    f"written when the run stopped); that game is played again")
+            with open(path, "r+b") as handle:
+                handle.truncate(partial)
+        else:
+            newline_first = not path.read_bytes().endswith(b"\n")
+        return cls(path, records, newline_first=newline_first), note
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Write one record as a line, flushed and synced to disk."""
+        line = json.dumps(record, separators=(",", ":")) + "\n"
+        if self._newline_first:
+            line = "\n" + line
+            self._newline_first = False
+        with open(self.path, "a", encoding="utf-8") as handle:
+            handle.write(line)
+            handle.flush()
+            os.fsync(handle.fileno())
+        self.records.append(record)
+
+
+def _describe(key: dict[str, Any]) -> str:
+    return (f"{key.get('game')} {key.get('a')} vs {key.get('b')}, {key.get('games')} games, "
+            f"{key.get('openings')} opening plies, seed {key.get('seed')}")
+
+

@@ -1,0 +1,179 @@
+"""A match's summary: W/D/L, the score with a Wilson 95% interval, the Elo
+difference with its interval, and the average cost per move of each side.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from .match import TOTALS
+from .results import RESULTS
+
+__all__ = ["Z95", "AgentSummary", "MatchSummary", "summarize", "wilson_interval", "elo_difference",
+           "running_score"]
+
+#: z for a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+
+def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``score / n`` (``score`` may
+    count draws as halves); ``(0, 1)`` when ``n`` is 0."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = score / n
+    z2 = z * z
+    denominator = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denominator
+    half = z * math.sqrt(max(0.0, p * (1 - p) / n + z2 / (4 * n * n))) / denominator
+    low = 0.0 if score <= 0 else max(0.0, centre - half)  # exact ends, not rounding errors
+    high = 1.0 if score >= n else min(1.0, centre + half)
+    return low, high
+
+
+def elo_difference(rate: float) -> float:
+    """The Elo difference that expects a score rate ``rate`` (logistic model):
+    ``-400 log10(1/rate - 1)``, infinite at 0 and 1."""
+    if rate <= 0:
+        return -math.inf
+    if rate >= 1:
+        return math.inf
+    return -400 * math.log10(1 / rate - 1)
+
+
+@dataclass
+class AgentSummary:
+    """One side of a match summary: results and the totals of its moves."""
+
+    agent: str
+    spec: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    #: Results when this agent moved first (from the start) and second: W, D, L.
+    first: list[int] = field(default_factory=lambda: [0, 0, 0])
+    second: list[int] = field(default_factory=lambda: [0, 0, 0])
+    totals: dict[str, float] = field(default_factory=lambda: {"moves": 0} | dict.fromkeys(TOTALS, 0))
+
+    @property
+    def points(self) -> float:
+        return self.wins + self.draws / 2
+
+    def per_move(self, name: str) -> float:
+        """The average of statistic ``name`` over this agent's moves."""
+        moves = self.totals["moves"]
+        return self.totals[name] / moves if moves else 0.0
+
+
+@dataclass
+class MatchSummary:
+    """The summary of the games of one pairing (game, spec A, spec B)."""
+
+    game: str
+    a: AgentSummary
+    b: AgentSummary
+    games: int = 0
+    #: Games planned (the ``games`` of the match keys seen).
+    planned: int = 0
+    plies: int = 0
+    wall_s: float = 0.0
+    #: reason -> {"a": wins of A, "b": wins of B, "draw": draws}.
+    reasons: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    @property
+    def score(self) -> float:
+        """A's score rate (draws count a half)."""
+        return self.a.points / self.games if self.games else 0.5
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The Wilson 95% interval of A's score rate."""
+        return wilson_interval(self.a.points, self.games)
+
+    @property
+    def elo(self) -> float:
+        """A's Elo advantage over B."""
+        return elo_difference(self.score)
+
+    @property
+    def elo_interval(self) -> tuple[float, float]:
+        low, high = self.interval
+        return elo_difference(low), elo_difference(high)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (infinite Elo values as ``None``)."""
+
+        def finite(value: float) -> float | None:
+            return round(value, 1) if math.isfinite(value) else None
+
+        def agent(side: AgentSummary) -> dict[str, Any]:
+            averages = {name: round(side.per_move(name), 4) for name in TOTALS}
+            return {
+                "spec": side.spec, "wins": side.wins, "draws": side.draws, "losses": side.losses,
+                "points": side.points, "as_first": side.first, "as_second": side.second,
+                "moves": side.totals["moves"], "totals": {name: round(value, 4) for name, value in side.totals.items()},
+                "per_move": averages,
+            }
+
+        low, high = self.interval
+        elo_low, elo_high = self.elo_interval
+        return {
+            "game": self.game, "games": self.games, "planned": self.planned,
+            "a": agent(self.a), "b": agent(self.b),
+            "score": round(self.score, 4), "score_interval": [round(low, 4), round(high, 4)],
+            "elo": finite(self.elo), "elo_interval": [finite(elo_low), finite(elo_high)],
+            "reasons": self.reasons, "average_plies": round(self.plies / self.games, 1) if self.games else 0,
+            "wall_s": round(self.wall_s, 2),
+        }
+
+
+def summarize(records: Iterable[dict[str, Any]]) -> list[MatchSummary]:
+    """One summary per pairing (game, spec A, spec B), in order of first appearance."""
+    summaries: dict[tuple[str, str, str], MatchSummary] = {}
+    planned: dict[tuple[str, str, str], set[str]] = {}
+    for record in records:
+        match = record["match"]
+        pairing = (match["game"], match["a"], match["b"])
+        summary = summaries.get(pairing)
+        if summary is None:
+            summary = summaries[pairing] = MatchSummary(
+                match["game"], AgentSummary("a", match["a"]), AgentSummary("b", match["b"]))
+            planned[pairing] = set()
+        key = json.dumps(match, sort_keys=True)
+        if key not in planned[pairing]:
+            planned[pairing].add(key)
+            summary.planned += match["games"]
+        summary.games += 1
+        summary.plies += record["plies"]
+        summary.wall_s += record["wall_s"]
+        result = record["result"]
+        counts = summary.reasons.setdefault(record["reason"], dict.fromkeys(RESULTS, 0))
+        counts[result] += 1
+        for side in (summary.a, summary.b):
+            outcome = 1 if result == "draw" else 0 if result == side.agent else 2  # W, D, L
+            if outcome == 0:
+                side.wins += 1
+            elif outcome == 1:
+                side.draws += 1
+            else:
+                side.losses += 1
+            (side.first if record["first"] == side.agent else side.second)[outcome] += 1
+            for name, value in record["stats"][side.agent].items():
+                if name in side.totals:
+                    side.totals[name] += value
+    return list(summaries.values())
+
+
+def running_score(records: Iterable[dict[str, Any]]) -> tuple[float, float]:
+    """Points of A and of B over ``records``."""
+    a = b = 0.0
+    for record in records:
+        result = record["result"]
+        a += 1.0 if result == "a" else 0.5 if result == "draw" else 0.0
+        b += 1.0 if result == "b" else 0.5 if result == "draw" else 0.0
+    return a, b
+
+

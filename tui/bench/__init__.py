@@ -1,0 +1,11 @@
+"""Benchmarks, reported as ratios against references measured in the same run.
+
+- :mod:`~tui.bench.perft` -- perft leaves/s beside python-chess and naive move generators;
+- :mod:`~tui.bench.search` -- engine nodes/s at fixed depth beside perft and a
+  deep-copying alpha-beta (the seeds' way), optionally beside sunfish;
+- :mod:`~tui.bench.models` -- a learned evaluation's cost per node;
+- :mod:`~tui.bench.keys` -- key-press-to-echo latency of the real app in a pty.
+
+May import :mod:`games`, :mod:`engines` and rich; :mod:`~tui.bench.keys` runs
+the app as a subprocess and never imports it.
+"""

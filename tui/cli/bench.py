@@ -1,0 +1,87 @@
+"""``bench perft|search|keys|models``: the benchmarks (in :mod:`tui.bench`), imported when run."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+
+from games import GAME_NAMES
+
+from .common import PROG, Parser, UsageError, add_game_filter, depth_type
+
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """Add this module's commands to the ``tui-games`` parser."""
+    p = sub.add_parser("bench", help="benchmarks (speed, reported against reference implementations)")
+    bench_sub = p.add_subparsers(dest="bench", metavar="WHAT", parser_class=Parser, required=True)
+    b = bench_sub.add_parser("perft", help="perft leaves/s per game beside reference implementations")
+    add_game_filter(b)
+    b.add_argument("--quick", action="store_true", help="smaller depths (a smoke run, not a measurement)")
+    b.add_argument("--repeat", type=depth_type, default=3, metavar="N", help="best of N runs (default 3)")
+    b.set_defaults(run=_cmd_bench_perft)
+    b = bench_sub.add_parser(
+        "search", help="engine nodes/s at fixed depth beside perft and a naive deep-copying alpha-beta"
+    )
+    add_game_filter(b)
+    b.add_argument("--quick", action="store_true", help="smaller depths (a smoke run, not a measurement)")
+    b.add_argument(
+        "--sunfish", metavar="PATH",
+        help="also time this sunfish UCI executable (e.g. sunfish-uci) for 1 s on the chess positions",
+    )
+    b.set_defaults(run=_cmd_bench_search)
+    b = bench_sub.add_parser(
+        "keys", help="key-press-to-echo latency in the app while an engine searches, and without"
+    )
+    add_game_filter(b)
+    b.add_argument("--presses", type=int, metavar="N",
+                   help="keys timed per run (default 100; --quick: 20)")
+    b.add_argument("--quick", action="store_true",
+                   help="one game, 20 presses (a smoke run, not a measurement)")
+    b.set_defaults(run=_cmd_bench_keys)
+    b = bench_sub.add_parser(
+        "models", help="the bundled models' cost per node: one predict per child, batched, compiled; hr vs h0"
+    )
+    add_game_filter(b)
+    b.add_argument("--quick", action="store_true", help="fewer positions (a smoke run, not a measurement)")
+    b.set_defaults(run=_cmd_bench_models)
+
+
+
+def _cmd_bench_perft(args: argparse.Namespace) -> int:
+    from ..bench.perft import run_perft_bench
+
+    run_perft_bench(args.games or list(GAME_NAMES), quick=args.quick, repeat=args.repeat)
+    return 0
+
+
+def _cmd_bench_search(args: argparse.Namespace) -> int:
+    from ..bench.search import run_search_bench
+
+    if args.sunfish is not None and shutil.which(args.sunfish) is None:
+        raise UsageError(f"{PROG} bench search", f"--sunfish: no executable {args.sunfish!r}")
+    run_search_bench(args.games or list(GAME_NAMES), quick=args.quick, sunfish=args.sunfish)
+    return 0
+
+
+def _cmd_bench_models(args: argparse.Namespace) -> int:
+    from ..bench.models import run_models_bench
+
+    run_models_bench(args.games or list(GAME_NAMES), quick=args.quick)
+    return 0
+
+
+def _cmd_bench_keys(args: argparse.Namespace) -> int:
+    from ..bench.keys import PRESSES, QUICK_PRESSES, NoPty, run_keys_bench
+
+    if args.presses is not None and args.presses < 1:
+        raise UsageError(f"{PROG} bench keys", f"--presses must be at least 1, got {args.presses}")
+    games = args.games or list(GAME_NAMES)
+    try:
+        runs = run_keys_bench(
+            games[:1] if args.quick else games, quick=args.quick,
+            presses=args.presses or (QUICK_PRESSES if args.quick else PRESSES),
+        )
+    except NoPty as error:
+        raise UsageError(f"{PROG} bench keys", str(error)) from None
+    return 1 if any(run.error or run.killed for run in runs) else 0

@@ -1,0 +1,129 @@
+"""What every command shares: one-line usage errors, argument types, positions, Ctrl-C."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator, NoReturn, Sequence
+
+from games import GAME_NAMES, Game, GameError, new_game
+
+__all__ = ["PROG", "UsageError", "Parser", "game_name", "depth_type", "whole", "fraction", "integer",
+           "add_position", "add_game_filter", "position_of", "play_moves", "stop_on_interrupt"]
+
+PROG = "tui-games"
+
+class UsageError(Exception):
+    """A bad command line; reported as one line with exit status 2."""
+
+    def __init__(self, prog: str, message: str) -> None:
+        super().__init__(message)
+        self.prog = prog
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser that reports errors as one line instead of usage + message."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(self.prog, f"{message} (see '{self.prog} --help')")
+
+def game_name(text: str) -> str:
+    name = text.strip().lower()
+    if name not in GAME_NAMES:
+        raise argparse.ArgumentTypeError(
+            f"unknown game {text!r}; expected one of: {', '.join(GAME_NAMES)}"
+        )
+    return name
+
+def depth_type(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"DEPTH must be a whole number like 4, got {text!r}"
+        ) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"DEPTH must be at least 1, got {value}")
+    return value
+
+def whole(minimum: int):
+    """An argparse type: a whole number at least ``minimum``."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < minimum:
+            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text!r}")
+        return value
+
+    return convert
+
+def fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a fraction between 0 and 1 like 0.2, got {text!r}")
+    return value
+
+def integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def add_game_filter(b: argparse.ArgumentParser) -> None:
+    b.add_argument(
+        "--game", dest="games", action="append", type=game_name, metavar="GAME",
+        help="only this game (repeatable; default: all)",
+    )
+
+
+def add_position(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--position",
+        metavar="TEXT",
+        help="start from this position (chess FEN, checkers PDN FEN, Quixo rows + side to move)",
+    )
+
+
+def position_of(args: argparse.Namespace):
+    return new_game(args.game, args.position)
+
+
+def play_moves(game: Game, texts: Sequence[str]) -> None:
+    """Play ``texts`` on ``game``; a bad one is reported with its number."""
+    for number, text in enumerate(texts, 1):
+        try:
+            game.play_text(text)
+        except GameError as exc:
+            raise type(exc)(f"move {number} ({text!r}): {exc}") from None
+
+
+@contextmanager
+def stop_on_interrupt() -> Iterator[threading.Event]:
+    """An event that Ctrl-C sets (instead of raising) while the block runs.
+
+    A second Ctrl-C raises :class:`KeyboardInterrupt` as usual.  Outside the
+    main thread signals cannot be caught: the event is then never set.
+    """
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, previous)

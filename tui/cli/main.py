@@ -1,0 +1,93 @@
+"""The ``tui-games`` command line: :func:`main` and its parser.
+
+Commands::
+
+    tui-games [--ascii]                 (no command: the app's start screen)
+    tui-games play GAME [--first SPEC] [--second SPEC] [--position TEXT] [--ascii]
+    tui-games perft GAME DEPTH [--position TEXT] [--divide]
+    tui-games moves GAME [--position TEXT]
+    tui-games show GAME [--position TEXT] [--moves MOVE ...]
+    tui-games search GAME [--engine SPEC] [--position TEXT] [--moves MOVE ...] [--json]
+    tui-games engines
+    tui-games bench perft [--game GAME ...] [--quick]
+    tui-games bench search [--game GAME ...] [--quick] [--sunfish PATH]
+    tui-games bench keys [--game GAME ...] [--presses N] [--quick]
+    tui-games match GAME --a SPEC --b SPEC --games N [--jobs J] [--openings PLIES] [--seed S]
+                    [--out FILE.jsonl] [--resume] [--dask ADDRESS] [--json]
+    tui-games report FILE.jsonl [FILE.jsonl ...] [--json]
+    tui-games dataset GAME --games N --depth L [--openings PLIES] [--seed S] [--jobs J]
+                      [--explore P] [--max-plies M] [--heuristic NAME] [--label search|stockfish[:OPTS]]
+                      --out FILE.csv
+    tui-games uci [--engine SPEC]
+    tui-games train GAME --data FILE --model rf|mlp [--inputs features|h0] [--grid] [--test-size F]
+                    [--seed S] [--jobs J] [--cv K] --out MODEL.joblib
+    tui-games models [GAME] [--json]  |  tui-games models --check PATH --game GAME
+
+Bad arguments, engine specs, positions and moves print one line on stderr and
+exit with status 2, never a traceback.  Only the app (no command, or
+``play``) imports Textual: scripts and tests can call the others cheaply.
+
+Ctrl-C during ``search`` stops the search cleanly: the engine returns the best
+move of its last completed depth, which is printed as usual (with
+``"interrupted": true`` in the JSON), and the command exits with status 130.
+A second Ctrl-C aborts at once.  Ctrl-C during ``match`` keeps every finished
+game in the results file (``--resume`` plays the rest), prints the summary so
+far and exits with status 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from engines import SpecError
+from engines.tournament import MatchError
+from games import GAME_NAMES, GameError
+
+from . import bench, learning, match, play, rules, search, uci
+from .common import PROG, Parser, UsageError
+
+__all__ = ["main", "build_parser", "UsageError"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog=PROG,
+        description="Chess, English checkers and Quixo in the terminal, with minimax-family engines.",
+        epilog=f"Games: {', '.join(GAME_NAMES)}.  Run '{PROG} COMMAND --help' for a command's options.",
+    )
+    parser.add_argument(
+        "--ascii", action="store_true",
+        help="with no command: draw pieces as letters (for terminals that misrender chess glyphs)",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for group in (play, rules, search, bench, match, learning, uci):
+        group.add_commands(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (also used as the console script)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            return play.run_app(ascii=args.ascii)
+        return args.run(args)
+    except UsageError as exc:
+        print(f"{exc.prog}: error: {exc}", file=sys.stderr)
+        return 2
+    except (GameError, SpecError, MatchError) as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. `tui-games moves chess | head -1`
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

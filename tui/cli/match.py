@@ -1,0 +1,112 @@
+"""``match`` (two engines, many games, resumable) and ``report`` (summaries of results files)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .common import PROG, UsageError, game_name, whole
+
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """Add this module's commands to the ``tui-games`` parser."""
+    p = sub.add_parser(
+        "match",
+        help="a tournament between two engines: many games, in parallel, resumable",
+        description="Engine A against engine B over N games.  Colours alternate; games 2k and 2k+1 "
+                    "start from the same random opening with colours swapped.  Each finished game is "
+                    "appended to --out as one JSON line; at the end, a summary table.  Everything but "
+                    "wall times is reproducible from --seed (for depth-limited engines).",
+    )
+    p.add_argument("game", type=game_name, metavar="GAME")
+    p.add_argument("--a", required=True, metavar="SPEC", help="engine spec of agent A")
+    p.add_argument("--b", required=True, metavar="SPEC", help="engine spec of agent B")
+    p.add_argument("--games", type=whole(1), required=True, metavar="N", help="games to play")
+    p.add_argument("--jobs", type=whole(1), default=1, metavar="J",
+                   help="worker processes (joblib; default 1: in this process)")
+    p.add_argument("--openings", type=whole(0), default=4, metavar="PLIES",
+                   help="random plies before the engines take over, the same for a pair of games "
+                        "(default 4)")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="seed of the openings and of the engines' tie-breaks (default 0)")
+    p.add_argument("--out", metavar="FILE.jsonl", help="append one JSON line per finished game here")
+    p.add_argument("--resume", action="store_true",
+                   help="play only the games missing from --out (same match arguments)")
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="play the games on this dask.distributed scheduler (extra 'tui-games[dask]')")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.set_defaults(run=_cmd_match)
+
+    p = sub.add_parser("report", help="the summary of 'match' results files",
+                       description="Summary tables of the games in results files written by "
+                                   "'tui-games match --out', one summary per pairing of engines.")
+    p.add_argument("files", nargs="+", metavar="FILE.jsonl")
+    p.add_argument("--json", action="store_true", help="one JSON object per pairing instead of tables")
+    p.set_defaults(run=_cmd_report)
+
+
+
+def _cmd_match(args: argparse.Namespace) -> int:
+    from engines.tournament import MatchConfig, ResultsFile, missing_games, play_games
+
+    from .report import MatchProgress
+
+    prog = f"{PROG} match"
+    if args.resume and args.out is None:
+        raise UsageError(prog, "--resume needs --out FILE.jsonl, the results file to finish")
+    if args.dask is not None and args.jobs != 1:
+        raise UsageError(prog, "--jobs and --dask exclude each other (the dask cluster has its own workers)")
+    config = MatchConfig.create(args.game, args.a, args.b, args.games, args.openings, args.seed)
+    results = None
+    if args.out is not None:
+        results, note = ResultsFile.open(args.out, config, resume=args.resume)
+        if note:
+            print(f"{prog}: {note}", file=sys.stderr)
+    records = results.records if results is not None else []
+    games = play_games(config, missing_games(config, records), jobs=args.jobs, dask=args.dask)
+    interrupted = False
+    try:
+        with MatchProgress(config.games, records) as progress:
+            for record in games:
+                if results is not None:
+                    results.append(record)
+                else:
+                    records.append(record)
+                progress.advance(record)
+    except KeyboardInterrupt:
+        interrupted = True
+    _print_summaries(sorted(records, key=lambda record: record["index"]), args.json)
+    if interrupted:
+        where = (f"; they are in {args.out}: run the same command with --resume to play the rest"
+                 if args.out else "")
+        print(f"{prog}: interrupted after {len(records)} of {config.games} games{where}", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _print_summaries(records: list[dict[str, Any]], as_json: bool) -> None:
+    from engines.tournament import summarize
+
+    from .report import print_summaries
+
+    summaries = summarize(records)
+    if as_json:
+        for summary in summaries:
+            print(json.dumps(summary.to_dict()))
+    else:
+        print_summaries(summaries)
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from engines.tournament import read_results_files
+
+    records, notes = read_results_files(args.files)
+    for note in notes:
+        print(f"{PROG} report: {note}", file=sys.stderr)
+    if not records:
+        raise UsageError(f"{PROG} report", f"no finished games in {', '.join(args.files)}")
+    _print_summaries(records, args.json)
+    return 0

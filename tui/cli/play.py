@@ -1,0 +1,77 @@
+"""``play`` and the bare ``tui-games``: open the Textual app (imported only here)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from games import game_class
+
+from .common import PROG, UsageError, add_position, game_name
+
+
+#: Side-name options of ``play``, beside --first/--second.
+SIDE_OPTIONS = ("white", "black", "x", "o")
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """Add this module's commands to the ``tui-games`` parser."""
+    p = sub.add_parser(
+        "play", help="open a game in the app: each side 'human' or an engine spec",
+        description="Open a game directly.  --first is the side that moves first (chess White, "
+        "checkers Black, Quixo X); side names work too: --white/--black, --x/--o.  "
+        "Without them: you (first) against pvs:time=1.",
+    )
+    p.add_argument("game", type=game_name, metavar="GAME")
+    p.add_argument("--first", metavar="SPEC", help="who moves first: 'human' (default) or an engine spec")
+    p.add_argument("--second", metavar="SPEC", help="who moves second (default pvs:time=1)")
+    for side in SIDE_OPTIONS:
+        p.add_argument(f"--{side}", metavar="SPEC", help=argparse.SUPPRESS)
+    add_position(p)
+    p.add_argument("--ascii", action="store_true",
+                   help="draw pieces as letters (for terminals that misrender chess glyphs)")
+    p.set_defaults(run=_cmd_play)
+
+
+
+def _players(args: argparse.Namespace) -> tuple[str, str]:
+    """The two players' specs, first mover first, from --first/--second and side names."""
+    names = [name.lower() for name in game_class(args.game).PLAYERS]
+    chosen: list[str | None] = [args.first, args.second]
+    for option in SIDE_OPTIONS:
+        spec = getattr(args, option)
+        if spec is None:
+            continue
+        if option not in names:
+            raise UsageError(
+                f"{PROG} play",
+                f"{args.game} has no side --{option}; use --{names[0]}/--{names[1]} or --first/--second",
+            )
+        side = names.index(option)
+        if chosen[side] is not None:
+            raise UsageError(
+                f"{PROG} play",
+                f"--{option} and --{('first', 'second')[side]} name the same side; give one of them",
+            )
+        chosen[side] = spec
+    return ("human" if chosen[0] is None else chosen[0],
+            "pvs:time=1" if chosen[1] is None else chosen[1])
+
+
+def run_app(setup: Any = None, *, ascii: bool = False) -> int:
+    """Open the Textual app (imported only here: the other commands never load Textual)."""
+    from ..app.app import TuiGamesApp
+
+    TuiGamesApp(setup, ascii=ascii).run()
+    return 0
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from ..app.session import GameSetup, SetupError
+
+    first, second = _players(args)
+    try:
+        setup = GameSetup.checked(args.game, first, second, args.position)
+    except SetupError as error:
+        raise UsageError(f"{PROG} play", str(error)) from None
+    return run_app(setup, ascii=args.ascii)

@@ -1,0 +1,144 @@
+"""``search`` (one search, live depth lines or JSON) and ``engines`` (the engines and heuristics)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from engines import ENGINES, SearchStats, create_engine
+from games import GAME_NAMES, Game, game_class
+
+from ..format import CUTOFF_STATS, default_text, line_text, score_text
+from .common import PROG, add_position, game_name, play_moves, position_of, stop_on_interrupt
+
+
+#: The engine ``search`` uses when none is given.
+DEFAULT_ENGINE = "pvs"
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """Add this module's commands to the ``tui-games`` parser."""
+    p = sub.add_parser(
+        "search",
+        help="search one position with an engine: live depth lines, then the move and statistics",
+        description="Search one position with an engine.  While it searches, one line per completed "
+                    "depth; then the best move, score (for the side to move), principal variation and "
+                    "search statistics.  Ctrl-C stops the search and reports its last completed depth.",
+    )
+    p.add_argument("game", type=game_name, metavar="GAME")
+    p.add_argument(
+        "--engine", default=DEFAULT_ENGINE, metavar="SPEC",
+        help=f"engine spec NAME or NAME:key=value,... (default {DEFAULT_ENGINE!r}; "
+             f"see '{PROG} engines')",
+    )
+    add_position(p)
+    p.add_argument(
+        "--moves", nargs="+", default=[], metavar="MOVE", help="play these moves first (game notation)"
+    )
+    p.add_argument(
+        "--json", action="store_true",
+        help="print only one JSON object with every search statistic (no live lines)",
+    )
+    p.set_defaults(run=_cmd_search)
+
+    p = sub.add_parser(
+        "engines", help="list the engines, their options with defaults, and each game's heuristics"
+    )
+    p.set_defaults(run=_cmd_engines)
+
+
+
+def _info_line(stats: SearchStats) -> str:
+    return (
+        f"depth {stats.depth}  score {score_text(stats.score, stats.mate)}  "
+        f"nodes {stats.nodes}  nps {stats.nps}  time {stats.time_s:.2f}  "
+        f"pv {line_text(stats.pv)}"
+    ).rstrip()
+
+
+def _summary(game: Game, stats: SearchStats) -> list[str]:
+    """The human-readable block printed after a search."""
+    mate = stats.mate
+    mover = game.PLAYERS[game.turn]
+    if mate is None:
+        score = f"{stats.score} (for {mover}, to move)"
+    elif mate > 0:
+        score = f"mate in {mate} (for {mover}, to move)"
+    else:
+        score = f"mated in {-mate} ({mover}, to move, loses)"
+    prunes = stats.prunes
+    first = stats.first_cutoffs
+    prune_text = f"{prunes:,}" + (f" ({first / prunes:.0%} by the first move)" if prunes else "")
+    depth = f"{stats.depth}"
+    if stats.seldepth > stats.depth:
+        depth += f" (selective {stats.seldepth})"
+    rows = [
+        ("best move", stats.best or "-"),
+        ("score", score),
+        ("depth", depth),
+        ("nodes", f"{stats.nodes:,}"),
+        ("evals", f"{stats.evals:,}"),
+        ("prunes", prune_text),
+        ("tt hits", f"{stats.tt_hits:,}"),
+        ("time", f"{stats.time_s:.3f} s"),
+        ("nps", f"{stats.nps:,}"),
+    ]
+    rows += [(name.replace("_", " "), f"{stats[name]:,}") for name in CUTOFF_STATS if stats[name]]
+    rows += [("pv", line_text(stats.pv) or "-"), ("engine", stats.engine)]
+    return [f"{label:<10} {value}" for label, value in rows]
+
+
+def _cmd_search(args: argparse.Namespace) -> int:
+    game = position_of(args)
+    play_moves(game, args.moves)
+    engine = create_engine(args.engine, type(game))
+    reached = 0  # the deepest depth printed so far
+
+    def on_info(stats: SearchStats) -> None:
+        nonlocal reached
+        if stats.depth > reached:
+            reached = stats.depth
+            print(_info_line(stats), flush=True)
+
+    try:
+        with stop_on_interrupt() as stop:
+            result = engine.search(game, stop=stop, on_info=None if args.json else on_info)
+    finally:
+        engine.close()  # worker processes of a parallel engine
+    interrupted = stop.is_set()
+    if args.json:
+        stats = result.stats.as_dict()  # the contract names first (STAT_NAMES), then the extras
+        stats.update(game=game.NAME, position=game.to_text(), interrupted=interrupted)
+        print(json.dumps(stats))
+    else:
+        if reached and result.depth > reached:  # a last depth the callback did not report
+            print(_info_line(result.stats))
+        print("\n".join(_summary(game, result.stats)))
+    if interrupted:
+        print(f"{PROG}: interrupted; the result is that of the last completed depth", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _cmd_engines(args: argparse.Namespace) -> int:
+    print(f"Engine specs: NAME or NAME:key=value,...  e.g. {PROG} search chess --engine alphabeta:depth=4")
+    for info in ENGINES.values():
+        print()
+        print(f"{info.name:<15} {info.summary}")
+        for option in info.options.values():
+            setting = f"{option.name}={default_text(option)}"
+            print(f"  {setting:<20} {option.help}")
+    print()
+    print("Heuristics (heuristic=NAME; cut=NAME for h0 and hl):")
+    for name in GAME_NAMES:
+        cls = game_class(name)
+        roles = (
+            (cls.DEFAULT_HEURISTIC, "default"), (cls.CUT_HEURISTIC, "cut"), (cls.STRONG_HEURISTIC, "pvs"),
+        )
+        labels = []
+        for heuristic in cls.HEURISTICS:
+            its = [role for named, role in roles if named == heuristic]
+            labels.append(heuristic + (f" ({', '.join(its)})" if its else ""))
+        print(f"  {name:<9} {', '.join(labels)}")
+    return 0
