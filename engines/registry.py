@@ -35,6 +35,7 @@ from games import Game, UnknownHeuristicError
 from .base import Engine
 from .learning.learned import PredictEngine, hr_cutoff
 from .search import AlphaBetaEngine, RandomEngine, SearchConfig
+from .search.parallel import ParallelEngine
 from .search.selectors import branching_limit, h0_cutoff, hl_cutoff
 from .spec import EngineSpec, Option, SpecError, format_spec, parse_spec
 from .stockfish import OPTIONS as STOCKFISH_OPTIONS
@@ -89,9 +90,10 @@ def _family(depth: int, tt: bool, *extra: Option) -> dict[str, Option]:
     return _options(_depth(depth), TIME, NODES, HEURISTIC, SEED, _tt(tt), *extra)
 
 
-def _alphabeta(**config: object) -> Callable[[EngineSpec, type[Game]], Engine]:
+def _alphabeta(engine: type[AlphaBetaEngine] = AlphaBetaEngine,
+               **config: object) -> Callable[[EngineSpec, type[Game]], Engine]:
     """The constructor of an alpha-beta family engine with this :class:`SearchConfig`."""
-    return functools.partial(AlphaBetaEngine, config=SearchConfig(**config))  # type: ignore[arg-type]
+    return functools.partial(engine, config=SearchConfig(**config))  # type: ignore[arg-type]
 
 
 ENGINES: dict[str, EngineInfo] = {}
@@ -137,7 +139,7 @@ for _info in (
                _options(_depth(None), Option("time", float, 1.0, TIME.help, minimum=0.001), NODES,
                         HEURISTIC, SEED, _tt(True),
                         Option("workers", int, 1, "processes searching in parallel", minimum=1)),
-               _alphabeta(strongest=True)),
+               _alphabeta(ParallelEngine, strongest=True)),
 ):
     register(_info)
 

@@ -14,13 +14,8 @@ from textual.geometry import Region
 from games import UnknownGameError, new_game
 from games.checkers import SQUARES
 from games.quixo import MOVES
-from tui.app.widgets.board import (
-    BoardView,
-    CheckersPainter,
-    ChessPainter,
-    QuixoPainter,
-    painter_for,
-)
+from tui.app.widgets.board import BoardView
+from tui.app.widgets.painters import CheckersPainter, ChessPainter, QuixoPainter, painter_for
 
 #: Board regions of an 80x24 and a 120x40 terminal once the move list and panels take their share.
 SMALL = (40, 18)

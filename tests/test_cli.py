@@ -1,4 +1,4 @@
-"""The command-line contract (SPEC §7): output formats, exit codes, one-line errors."""
+"""The command-line contract (docs/cli.md): output formats, exit codes, one-line errors."""
 
 from __future__ import annotations
 

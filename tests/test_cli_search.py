@@ -1,4 +1,4 @@
-"""``tui-games search``, ``engines`` and the pieces of ``bench search`` (SPEC §7, §8)."""
+"""``tui-games search``, ``engines`` and the pieces of ``bench search`` (docs/cli.md, docs/benchmarks.md)."""
 
 from __future__ import annotations
 

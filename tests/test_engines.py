@@ -1,4 +1,4 @@
-"""The engines (SPEC sections 4 and 8) on all three games.
+"""The engines (docs/engines.md) on all three games.
 
 The yardstick is :func:`negamax_value`, a plain fixed-depth negamax written
 here over the game protocol only, scoring wins and losses as the engines do

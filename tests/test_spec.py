@@ -1,4 +1,4 @@
-"""Engine spec strings (SPEC section 4): ``NAME`` or ``NAME:key=value,...``.
+"""Engine spec strings (docs/engines.md): ``NAME`` or ``NAME:key=value,...``.
 
 Parsing is checked against the engines' option tables: names and keys ignore
 case and surrounding spaces, values are typed, and every mistake raises a

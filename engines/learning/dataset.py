@@ -1,12 +1,11 @@
 """Self-play datasets: positions with their features, H0 and a depth-L label, as CSV.
 
-``tui-games dataset`` writes what ``tui-games train`` learns from (SPEC
-section 5).  A dataset is fixed by a :class:`DatasetConfig`; game ``i``
+``tui-games dataset`` writes what ``tui-games train`` learns from.  A dataset is fixed by a :class:`DatasetConfig`; game ``i``
 depends on the config and ``i`` only:
 
 - an opening of ``openings`` random legal plies drawn with an RNG seeded by
-  :func:`~engines.match.derived_seed` ``(seed, game, i)`` (drawn again if it
-  ends the game, as :func:`~engines.match.random_opening` does for matches);
+  :func:`~engines.tournament.match.derived_seed` ``(seed, game, i)`` (drawn again if it
+  ends the game, as :func:`~engines.tournament.match.random_opening` does for matches);
 - then self-play: at every position where the game is not over, one row is
   recorded and the position is searched by
   ``alphabeta:depth=L,heuristic=H,seed=S`` (``S`` derived from the seed, the

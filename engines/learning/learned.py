@@ -1,6 +1,6 @@
 """Engines guided by trained regressors: ``hr``, ``pred`` and ``mi-pred``.
 
-A model (see :mod:`engines.models`) maps a position, seen by the side to move,
+A model (see :mod:`engines.learning.models`) maps a position, seen by the side to move,
 to the value a depth-L search gives it (H_L).  Its input is either the static
 heuristic H0 alone (the seeds' "Pred BLMinMax") or the game's feature vector
 (their "MI Pred" and "Hr CutOff").
@@ -8,7 +8,7 @@ heuristic H0 alone (the seeds' "Pred BLMinMax") or the game's feature vector
 :class:`ChildScorer` scores every child of a position for the mover in **one**
 batched model call -- the seeds built a one-row DataFrame and called
 ``predict`` per child -- through the numpy predictor of
-:mod:`engines.predictor`.  A child that ends the game is scored by its result,
+:mod:`engines.learning.predictor`.  A child that ends the game is scored by its result,
 not by the model (which never saw finished games): a winning move is never
 dropped or passed over.
 
@@ -111,7 +111,7 @@ _CACHE: dict[tuple[Any, ...], Any] = {}
 
 
 def load_engine_model(spec: EngineSpec, game_class: type[Game], inputs: str) -> Any:
-    """The spec's ``model`` for ``game_class``, checked (see :func:`engines.models.load_model`).
+    """The spec's ``model`` for ``game_class``, checked (see :func:`engines.learning.models.load_model`).
 
     Loaded models are kept per file (path, size, modification time), so a
     tournament does not read the same file for every game.  Raises

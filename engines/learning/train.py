@@ -8,7 +8,7 @@ the depth-L search value ``h_l``::
 
     dataset = read_dataset("quixo.csv", Quixo)
     estimator, meta = train_model(Quixo, dataset, model="rf", inputs="features", grid=True)
-    save_model(estimator, "quixo-mi.joblib", meta)      # engines.models
+    save_model(estimator, "quixo-mi.joblib", meta)      # engines.learning.models
 
 Positions that occur more than once (same position text) are kept once, the
 first time, *before* the train/test split, so that no test position was seen
@@ -369,7 +369,7 @@ def train_model(
     cv: int = 5,
 ) -> tuple[Any, dict[str, Any]]:
     """Fit a model of ``h_l`` and return it with its metadata (everything but ``sha256``,
-    which :func:`engines.models.save_model` fills, and ``command``, ``None`` here).
+    which :func:`engines.learning.models.save_model` fills, and ``command``, ``None`` here).
 
     Duplicated positions are dropped (first kept) before a seeded split into
     train and test rows.  With ``grid`` a :class:`~sklearn.model_selection.GridSearchCV`

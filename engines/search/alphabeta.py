@@ -90,7 +90,6 @@ class AlphaBetaEngine(Engine):
         self.heuristic_name: str = spec.get("heuristic") or default_heuristic
         self.evaluate = game_class.heuristic(self.heuristic_name)
         self.rng = random.Random(spec.get("seed"))
-        self.workers: int = spec.get("workers") if "workers" in spec.table else 1
         #: Move ordering on (the ``order`` option; always for ``pvs``).
         self.ordered: bool = spec.get("order") if "order" in spec.table else True
         #: Builds each search's selector (a bad option or model fails here, before any search).
@@ -99,21 +98,11 @@ class AlphaBetaEngine(Engine):
             else lambda: FullWidth(ordered=self.ordered))
         #: The transposition table, kept between searches (``None``: ``tt=off``).
         self.table: TranspositionTable | None = {} if spec.get("tt") else None
-        #: The worker processes of a parallel search, started on first use.
-        self.pool: Any = None
 
     def new_game(self) -> None:
         """Empty the transposition table: the next search starts cold."""
         if self.table is not None:
             self.table.clear()
-        if self.pool is not None:
-            self.pool.new_game()
-
-    def close(self) -> None:
-        """Stop the worker processes of a parallel engine (no-op otherwise)."""
-        if self.pool is not None:
-            self.pool.close()
-            self.pool = None
 
     def _searcher(self, game: Game, control: Control) -> Searcher:
         config = self.config
@@ -163,10 +152,6 @@ class AlphaBetaEngine(Engine):
         """
         limits = limits if limits is not None else self.limits()
         root_moves = check_playable(game)  # a fresh list, equal to the copy's moves
-        if self.workers > 1 and moves is None and len(root_moves) > 1:
-            from .parallel import parallel_search  # spawns processes: only when asked
-
-            return parallel_search(self, game, root_moves, limits, stop=stop, on_info=on_info)
         work = game.copy()
         if moves is not None:
             root_moves = restrict(root_moves, moves)

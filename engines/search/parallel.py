@@ -1,5 +1,10 @@
 """Parallel search over processes (``pvs:workers=N``): the root split N ways.
 
+:class:`ParallelEngine` wraps the serial :class:`AlphaBetaEngine`: with one
+worker, or a root of one move, or a root restricted by the caller, it is the
+serial engine; otherwise it deals the root out to worker processes, each
+running the serial engine on its share.
+
 Under the GIL threads buy nothing (the seeds found as much), so each worker is
 a process (``spawn`` context, safe next to a threaded UI).  The root moves are
 dealt round-robin, in the engine's ordering, among the workers; every worker
@@ -26,16 +31,16 @@ import pickle
 import queue
 import time
 import traceback
-from typing import Any
+from typing import Any, Sequence
 
 from games import Game, game_class
 
-from ..base import COUNTERS, InfoCallback, Limits, SearchResult, SearchStats, StopFlag
+from ..base import COUNTERS, InfoCallback, Limits, SearchResult, SearchStats, StopFlag, check_playable
 from ..spec import EngineSpec
 from .alphabeta import MAX_DEPTH, AlphaBetaEngine, SearchConfig
 from .core import INF
 
-__all__ = ["WorkerPool", "parallel_search"]
+__all__ = ["ParallelEngine", "WorkerPool", "parallel_search"]
 
 #: Counters summed over the workers.
 _SUMMED = tuple(name for name in COUNTERS if name != "seldepth")
@@ -132,13 +137,46 @@ class WorkerPool:
             q.join_thread()
 
 
+class ParallelEngine(AlphaBetaEngine):
+    """``pvs`` with its ``workers`` option: the serial engine, or the root
+    split over ``workers`` processes (see the module doc)."""
+
+    def __init__(self, spec: EngineSpec, game_class: type[Game], config: SearchConfig) -> None:
+        super().__init__(spec, game_class, config)
+        self.workers: int = spec.get("workers")
+        #: The worker processes, started on the first parallel search.
+        self.pool: WorkerPool | None = None
+
+    def search(self, game: Game, limits: Limits | None = None, *, stop: StopFlag | None = None,
+               on_info: InfoCallback | None = None, moves: Sequence[Any] | None = None,
+               **serial: Any) -> SearchResult:
+        if self.workers > 1 and moves is None and not serial:
+            legal = check_playable(game)
+            if len(legal) > 1:
+                limits = limits if limits is not None else self.limits()
+                return parallel_search(self, game, legal, limits, stop=stop, on_info=on_info)
+        return super().search(game, limits, stop=stop, on_info=on_info, moves=moves, **serial)
+
+    def new_game(self) -> None:
+        """Empty the transposition tables, here and in every worker."""
+        super().new_game()
+        if self.pool is not None:
+            self.pool.new_game()
+
+    def close(self) -> None:
+        """Stop the worker processes."""
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
+
+
 def _serial_spec(engine: AlphaBetaEngine) -> EngineSpec:
     options = dict(engine.spec.options)
     options["workers"] = 1
     return EngineSpec(engine.spec.name, options, engine.spec.table)
 
 
-def parallel_search(engine: AlphaBetaEngine, game: Game, legal: list[Any], limits: Limits, *,
+def parallel_search(engine: ParallelEngine, game: Game, legal: list[Any], limits: Limits, *,
                     stop: StopFlag | None, on_info: InfoCallback | None) -> SearchResult:
     """Search ``game`` (whose legal moves are ``legal``, in the game's order)
     with ``engine.workers`` processes splitting the root."""

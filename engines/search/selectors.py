@@ -162,7 +162,7 @@ class HrCutoff(Cutoff):
     """The seeds' Hr cutoff (seed 001): score every child with a trained
     regressor and keep the top ``k``.  ``score_children(game, moves)`` returns
     the children's values for the mover, all of a node's children in one
-    batched model call (see :mod:`engines.learned`)."""
+    batched model call (see :mod:`engines.learning.learned`)."""
 
     EVALS = "hr_evals"
     PRUNED = "hr_pruned"

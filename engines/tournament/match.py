@@ -46,7 +46,7 @@ __all__ = [
 #: The two sides of a match, as records name them.
 AGENTS: tuple[str, str] = ("a", "b")
 
-#: The statistics summed over an agent's moves (SPEC section 4 names, plus the
+#: The statistics summed over an agent's moves (the search counters, plus the
 #: cutoffs by the first move and the selective depth); with ``moves`` they give
 #: the averages per move.  ``depth`` and ``seldepth`` sum too: their average is
 #: the mean depth reached.

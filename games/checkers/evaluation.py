@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .bitboards import (
+    BLACK,
     BACK,
     BIT,
     DL3,
@@ -36,10 +37,10 @@ MAN_VALUE = 100
 KING_VALUE = 150
 
 #: The inner centre (c5, e5, d4, f4) and the squares just outside it on the long files (d6, f6, c3, e3).
-CENTRE = mask((14, 15, 18, 19))
+_CENTRE = mask((14, 15, 18, 19))
 _CENTRE_RING = mask((10, 11, 22, 23))
 #: Side files a and h, where a piece cannot be jumped.
-EDGE = mask((5, 13, 21, 29, 4, 12, 20, 28))
+_EDGE = mask((5, 13, 21, 29, 4, 12, 20, 28))
 #: Rows of odd index, of index with bit 1 and bit 2 set (for the sum of row indices).
 _ROW_BIT0 = mask(s for s in SQUARES if square_coords(s)[0] & 1)
 _ROW_BIT1 = mask(s for s in SQUARES if square_coords(s)[0] & 2)
@@ -49,7 +50,7 @@ _BACK_BLACK, _BACK_WHITE = BACK
 _BRIDGE_BLACK, _BRIDGE_WHITE = mask((1, 3)), mask((30, 32))
 
 
-def rows_sum(pieces: int) -> int:
+def _rows_sum(pieces: int) -> int:
     """Sum of the row indices (0 at the top) of ``pieces``."""
     return (
         (pieces & _ROW_BIT0).bit_count()
@@ -58,7 +59,7 @@ def rows_sum(pieces: int) -> int:
     )
 
 
-def step_count(down: int, up: int, empty: int) -> int:
+def _step_count(down: int, up: int, empty: int) -> int:
     """Number of steps of pieces moving ``down`` and ``up`` into ``empty``."""
     return (
         (down_left(down) & empty).bit_count()
@@ -68,7 +69,7 @@ def step_count(down: int, up: int, empty: int) -> int:
     )
 
 
-def jump_count(down: int, up: int, enemy: int, empty: int) -> int:
+def _jump_count(down: int, up: int, enemy: int, empty: int) -> int:
     """Number of single jumps available to pieces moving ``down`` and ``up``."""
     return (
         (down_left(down_left(down) & enemy) & empty).bit_count()
@@ -127,7 +128,7 @@ def positional(game: Checkers, player: int) -> int:
     score += advance * (2 + (24 - pieces) // 8)
 
     # centre control
-    score += 6 * ((black & CENTRE).bit_count() - (white & CENTRE).bit_count()) + 3 * (
+    score += 6 * ((black & _CENTRE).bit_count() - (white & _CENTRE).bit_count()) + 3 * (
         (black & _CENTRE_RING).bit_count() - (white & _CENTRE_RING).bit_count()
     )
 
@@ -171,6 +172,47 @@ def _king_distance(kings: int, targets: int) -> int:
             row, col = square_coords(s)
             total += min(max(abs(row - r), abs(col - c)) for r, c in spots)
     return total
+
+
+# ------------------------------------------------------------------ features
+def features(game: Checkers, player: int) -> list[float]:
+    """The values named by :attr:`FEATURE_NAMES`, seen by ``player``.
+
+    Pairs of counts for ``player`` and the opponent (``opp_``): men, kings,
+    men on the own back row, pieces on the four centre squares, rows advanced
+    by men, steps available, single jumps available, pieces on the side files
+    a and h; then ``to_move``, 1 if ``player`` is to move.
+    """
+    mine = _colour_features(game, player)
+    theirs = _colour_features(game, player ^ 1)
+    values: list[float] = []
+    for pair in zip(mine, theirs):
+        values.extend(pair)
+    values.append(1 if game.turn == player else 0)
+    return values
+
+def _colour_features(game: Checkers, colour: int) -> tuple[int, ...]:
+    """The per-colour counts of :func:`features`."""
+    kings = game.kings
+    if colour == BLACK:
+        own, opp = game.black, game.white
+        down, up = own, own & kings
+    else:
+        own, opp = game.white, game.black
+        down, up = own & kings, own
+    men = own & ~kings
+    advancement = _rows_sum(men) if colour == BLACK else 7 * men.bit_count() - _rows_sum(men)
+    empty = FULL ^ (own | opp)
+    return (
+        men.bit_count(),
+        (own & kings).bit_count(),
+        (men & BACK[colour]).bit_count(),
+        (own & _CENTRE).bit_count(),
+        advancement,
+        _step_count(down, up, empty),
+        _jump_count(down, up, opp, empty),
+        (own & _EDGE).bit_count(),
+    )
 
 
 #: The heuristics by name.

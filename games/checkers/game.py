@@ -36,7 +36,7 @@ A move is a tuple ``(path, captured)``:
 Moves are plain tuples: hashable, cheap, equal when they mean the same move.
 Simple steps are built once at import time and shared.
 
-Rules (SPEC §3): capture is compulsory, but any capture will do (not
+Rules: capture is compulsory, but any capture will do (not
 necessarily the longest); a jump sequence must be completed; men step and jump
 forward only; kings step one square in any diagonal direction and jump both
 ways; a man that reaches the far row is crowned and its move ends there even if
@@ -86,15 +86,12 @@ from typing import ClassVar, Sequence
 from ..base import (
     Game,
     Heuristic,
-    IllegalMoveError,
-    MoveSyntaxError,
     Outcome,
     PositionError,
     quote_input,
 )
 
 from .bitboards import (
-    BACK,
     BIT,
     BLACK,
     CROWN,
@@ -104,7 +101,6 @@ from .bitboards import (
     DR4,
     DR5,
     FULL,
-    JUMPED,
     JUMPS,
     KING_JUMPS,
     KING_STEPS,
@@ -123,21 +119,12 @@ from .bitboards import (
     man_jump_count,
     square_at,
 )
-from .evaluation import (
-    HEURISTICS,
-    CENTRE,
-    EDGE,
-    jump_count,
-    rows_sum,
-    step_count,
-)
+from .evaluation import HEURISTICS, features
+from .notation import parse_move
 
 __all__ = ["Checkers"]
 
-_MOVE_RE = re.compile(r"[0-9]{1,3}(?:\s*[-xX]\s*[0-9]{1,3})+")
-_NUMBER_RE = re.compile(r"[0-9]+")
 _ITEM_RE = re.compile(r"(K?)([0-9]{1,3})(?:\s*-\s*([0-9]{1,3}))?", re.IGNORECASE)
-_MOVE_HINT = "expected a move like '11-15' or '15x24x31'"
 _POSITION_HINT = "expected a PDN FEN like 'B:W21-32:B1-12' or 'W:WK10,24:B5,K14'"
 
 
@@ -560,83 +547,15 @@ class Checkers(Game):
         return ("x" if move[1] else "-").join(map(str, move[0]))
 
     def parse_move(self, text: str) -> Move:
-        """A move typed as ``11-15``, ``15x24``, ``15x24x31`` or short ``15x31`` (see module doc)."""
-        if not isinstance(text, str):
-            raise MoveSyntaxError(f"{_MOVE_HINT}, got {type(text).__name__}")
-        stripped = text.strip()
-        if not _MOVE_RE.fullmatch(stripped):
-            raise MoveSyntaxError(f"{_MOVE_HINT}, got {quote_input(text)}")
-        squares = tuple(int(n) for n in _NUMBER_RE.findall(stripped))
-        for s in squares:
-            if not 1 <= s <= 32:
-                raise MoveSyntaxError(
-                    f"square {s} is off the board: squares are numbered 1-32, as in '11-15' or '15x24'"
-                )
-        moves = self.legal_moves()
-        for move in moves:
-            if move[0] == squares:
-                return move
-        # A king's ring of captures typed the other way round: same pieces, same end.
-        taken = _jumped_by(squares)
-        if taken:
-            for move in moves:
-                path = move[0]
-                if move[1] == taken and path[0] == squares[0] and path[-1] == squares[-1]:
-                    return move
-        # A capture given by some of its landing squares (at least first and last).
-        candidates = [m for m in moves if m[1] and _abbreviates(squares, m[0])]
-        if len(candidates) == 1:
-            return candidates[0]
-        typed = ("x" if "x" in stripped.lower() else "-").join(map(str, squares))
-        if candidates:
-            listed = ", ".join(self.format_move(m) for m in candidates)
-            raise IllegalMoveError(f"{typed} is ambiguous: it could be {listed}; type every landing square")
-        if not moves:
-            raise IllegalMoveError(f"{typed} is not legal: {self.PLAYERS[self._turn]} has no legal move")
-        listed = _listing(self.format_move(m) for m in moves)
-        if moves[0][1]:
-            raise IllegalMoveError(f"{typed} is not legal: a capture is compulsory, legal moves: {listed}")
-        raise IllegalMoveError(f"{typed} is not legal here; legal moves: {listed}")
+        """A move typed as ``11-15``, ``15x24``, ``15x24x31`` or short ``15x31`` (see
+        :func:`games.checkers.notation.parse_move`)."""
+        return parse_move(self, text)
 
     # ------------------------------------------------------ evaluation/learning
     def features(self, player: int) -> list[float]:
-        """The values named by :attr:`FEATURE_NAMES`, seen by ``player``.
-
-        Pairs of counts for ``player`` and the opponent (``opp_``): men, kings,
-        men on the own back row, pieces on the four centre squares, rows advanced
-        by men, steps available, single jumps available, pieces on the side files
-        a and h; then ``to_move``, 1 if ``player`` is to move.
-        """
-        mine = self._colour_features(player)
-        theirs = self._colour_features(player ^ 1)
-        values: list[float] = []
-        for pair in zip(mine, theirs):
-            values.extend(pair)
-        values.append(1 if self._turn == player else 0)
-        return values
-
-    def _colour_features(self, colour: int) -> tuple[int, ...]:
-        """The per-colour counts of :meth:`features`."""
-        kings = self._kings
-        if colour == BLACK:
-            own, opp = self._black, self._white
-            down, up = own, own & kings
-        else:
-            own, opp = self._white, self._black
-            down, up = own & kings, own
-        men = own & ~kings
-        advancement = rows_sum(men) if colour == BLACK else 7 * men.bit_count() - rows_sum(men)
-        empty = FULL ^ (own | opp)
-        return (
-            men.bit_count(),
-            (own & kings).bit_count(),
-            (men & BACK[colour]).bit_count(),
-            (own & CENTRE).bit_count(),
-            advancement,
-            step_count(down, up, empty),
-            jump_count(down, up, opp, empty),
-            (own & EDGE).bit_count(),
-        )
+        """The values named by :attr:`FEATURE_NAMES`, seen by ``player`` (see
+        :func:`games.checkers.evaluation.features`)."""
+        return features(self, player)
 
     # ---------------------------------------------------------------- display
     def render(self) -> str:
@@ -656,30 +575,3 @@ class Checkers(Game):
         lines.append("     a  b  c  d  e  f  g  h")
         lines.append(f"{self.PLAYERS[self._turn]} to move   (b/B black man/king, w/W white man/king)")
         return "\n".join(lines)
-
-
-def _jumped_by(path: tuple[int, ...]) -> int:
-    """The mask of the squares jumped along ``path`` if each hop is a jump, else 0."""
-    taken = 0
-    for hop in zip(path, path[1:]):
-        mid = JUMPED.get(hop)
-        if mid is None:
-            return 0
-        taken |= mid
-    return taken
-
-
-def _abbreviates(typed: tuple[int, ...], path: tuple[int, ...]) -> bool:
-    """Whether ``typed`` names ``path`` by its start, its end and some landings in order."""
-    if len(typed) < 2 or typed[0] != path[0] or typed[-1] != path[-1] or len(typed) > len(path):
-        return False
-    rest = iter(path[1:-1])
-    return all(any(s == p for p in rest) for s in typed[1:-1])
-
-
-def _listing(texts, limit: int = 12) -> str:
-    texts = list(texts)
-    shown = ", ".join(texts[:limit])
-    return shown + (f" and {len(texts) - limit} more" if len(texts) > limit else "")
-
-

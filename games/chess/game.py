@@ -7,7 +7,7 @@ extra Python frame for them.  The same goes for :meth:`ChessGame.key`,
 :meth:`ChessGame.count_moves`, :meth:`ChessGame.legal_moves` and
 :meth:`ChessGame.is_capture`.
 
-Notation (SPEC section 3): positions are FEN; moves are typed in SAN (``e4``,
+Notation: positions are FEN; moves are typed in SAN (``e4``,
 ``Nf3``, ``O-O``, ``exd8=Q``; also ``0-0``, trailing ``+``/``#`` and annotation
 marks such as ``!?``) or UCI (``e2e4``, ``e7e8q``) and formatted in SAN.
 

@@ -2,7 +2,7 @@
 
 ``TuiGamesApp()`` opens the start screen; ``TuiGamesApp(setup)`` opens that
 game directly (``tui-games play``).  The app owns the one
-:class:`~tui.search_service.SearchService` process every game screen's
+:class:`~tui.app.search_service.SearchService` process every game screen's
 engines search in, and closes it when the app ends, so no search process
 outlives the app.
 """

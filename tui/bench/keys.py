@@ -49,15 +49,14 @@ import math
 import os
 import random
 import re
-import select
 import signal
-import subprocess
-import sys
 import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Pattern, Sequence
+
+from .pty_app import APP_COMMAND, SIZE, AppProcess, cpu_seconds, group_pids, screen_text
 
 __all__ = [
     "TYPED",
@@ -86,12 +85,6 @@ TYPED = "zjxwvmyltpus"
 CLEAR_AFTER = len(TYPED)
 #: ctrl+u: the move box's "delete all to the left".
 CLEAR_KEY = b"\x15"
-#: ctrl+q: quit the app.
-QUIT_KEY = b"\x11"
-#: How the app is started (the arguments of ``tui-games`` follow).
-APP_COMMAND: tuple[str, ...] = (sys.executable, "-m", "tui.cli")
-#: The terminal's size: columns, rows.
-SIZE = (120, 40)
 #: The engine that moves first in the run with a search: it searches for ten minutes.
 SEARCH_SPEC = "pvs:time=600"
 #: The issue's target for the 95th percentile while an engine searches (ms).
@@ -109,14 +102,9 @@ QUICK_SETTLE = 0.5
 #: Seconds to wait for the app's first screen, for an echo, and for the app to quit.
 START_TIMEOUT = 30.0
 ECHO_TIMEOUT = 2.0
-QUIT_TIMEOUT = 10.0
 #: A run is abandoned after this many echoes in a row did not come.
 MAX_MISSES_IN_A_ROW = 3
 
-#: Escape sequences: CSI, OSC (ended by BEL or ST), DCS/SOS/PM/APC strings, two-byte escapes.
-_ESCAPES = re.compile(
-    r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[PX^_][^\x1b]*\x1b\\|[ -~])"
-)
 #: The engine panel's node count, in :func:`screen_text`'s form.
 _NODES = re.compile(r"nodes[\x00 ]+([0-9][0-9.]*[kMG]?)")
 #: What the status line says when a human is to move (and so no engine searches).
@@ -145,9 +133,6 @@ def pty_reason() -> str | None:
     return None
 
 
-def screen_text(data: bytes) -> str:
-    """``data`` as text with every escape sequence replaced by one NUL separator."""
-    return _ESCAPES.sub("\x00", data.decode("utf-8", errors="replace"))
 
 
 def echo_pattern(value: str) -> Pattern[str]:
@@ -168,190 +153,6 @@ def percentile(values: Sequence[float], share: float) -> float:
     ordered = sorted(values)
     rank = math.ceil(share * len(ordered) - 1e-9)  # 0.95 * 20 is 19, not 19.000000000000004
     return ordered[min(max(rank, 1), len(ordered)) - 1]
-
-
-# --------------------------------------------------------------- /proc helpers
-def _stat_fields(pid: int) -> list[str] | None:
-    """Fields of ``/proc/PID/stat`` after the command name (state first), or ``None``."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            text = f.read().decode("ascii", errors="replace")
-    except OSError:
-        return None
-    return text.rsplit(")", 1)[1].split()
-
-
-def _group_pids(pgid: int) -> list[int]:
-    """Live (not zombie) processes of process group ``pgid``; empty without ``/proc``."""
-    found = []
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return found
-    for name in names:
-        if not name.isdigit():
-            continue
-        fields = _stat_fields(int(name))
-        if fields is not None and fields[0] != "Z" and int(fields[2]) == pgid:
-            found.append(int(name))
-    return sorted(found)
-
-
-def _group_alive(pgid: int) -> bool:
-    """Whether any process of group ``pgid`` still runs."""
-    if os.path.isdir("/proc"):
-        return bool(_group_pids(pgid))
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _cpu_seconds(pid: int) -> float | None:
-    """User + system CPU seconds of ``pid`` so far, or ``None``."""
-    fields = _stat_fields(pid)
-    if fields is None:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-# ------------------------------------------------------------------- the app
-class AppProcess:
-    """``python -m tui.cli ARGS`` (or ``command ARGS``) in a pseudo-terminal, its output read as it comes.
-
-    Everything the app writes is appended to :attr:`output`; :meth:`read`
-    returns when a chunk arrived (with the time it was read) or the timeout
-    passed.  The app runs in a new session, so it and the processes it starts
-    form one process group (:attr:`pid` is its id) that :meth:`quit` checks.
-    """
-
-    def __init__(self, args: Sequence[str], size: tuple[int, int] = SIZE,
-                 command: Sequence[str] | None = None) -> None:
-        import fcntl
-        import struct
-        import termios
-
-        self.args = tuple(args)
-        #: What runs the command line (another program can stand in, e.g. a profiling wrapper).
-        self.command = tuple(command) if command is not None else APP_COMMAND
-        self.output = bytearray()
-        self.eof = False
-        master, slave = os.openpty()
-        try:
-            columns, rows = size
-            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-            env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "TEXTUAL")}
-            env["TERM"] = "xterm-256color"
-            self.process = subprocess.Popen(
-                [*self.command, *self.args],
-                stdin=slave, stdout=slave, stderr=slave, env=env,
-                start_new_session=True, close_fds=True,
-            )
-        except BaseException:
-            os.close(master)
-            raise
-        finally:
-            os.close(slave)
-        self.master = master
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
-    def read(self, timeout: float) -> float | None:
-        """Wait up to ``timeout`` s for output; the time it was read, or ``None``."""
-        if self.eof:
-            time.sleep(max(0.0, timeout))
-            return None
-        ready, _, _ = select.select([self.master], [], [], max(0.0, timeout))
-        if not ready:
-            return None
-        try:
-            data = os.read(self.master, 1 << 16)
-        except OSError:  # EIO: every process holding the terminal has closed it
-            data = b""
-        now = time.perf_counter()
-        if not data:
-            self.eof = True
-            return None
-        self.output += data
-        return now
-
-    def pump(self, seconds: float) -> None:
-        """Read whatever arrives for ``seconds``."""
-        deadline = time.perf_counter() + seconds
-        while (left := deadline - time.perf_counter()) > 0:
-            self.read(left)
-
-    def wait_for(self, text: str, timeout: float, start: int = 0) -> bool:
-        """Read until ``text`` is on screen (in the output from ``start``); whether it came."""
-        deadline = time.perf_counter() + timeout
-        while text not in screen_text(bytes(self.output[start:])):
-            left = deadline - time.perf_counter()
-            if left <= 0 or self.eof:
-                return False
-            self.read(min(left, 0.1))
-        return True
-
-    def write(self, data: bytes) -> float:
-        """Type ``data``; the time just before it was written."""
-        now = time.perf_counter()
-        os.write(self.master, data)
-        return now
-
-    def tail(self, characters: int = 400) -> str:
-        """The end of the screen text, escapes removed: for error messages."""
-        text = screen_text(bytes(self.output[-20000:])).replace("\x00", "")
-        return " ".join(text.split())[-characters:]
-
-    def quit(self, timeout: float = QUIT_TIMEOUT) -> tuple[int | None, list[str]]:
-        """ctrl+q, then wait for the app and its process group; kill what is left.
-
-        Returns the app's exit status (``None`` if it had to be killed) and what
-        had to be killed, described for the report (empty: everything exited).
-        """
-        killed: list[str] = []
-        status: int | None = None
-        if self.process.poll() is None and not self.eof:
-            try:
-                self.write(QUIT_KEY)
-            except OSError:
-                pass
-        deadline = time.perf_counter() + timeout
-        while self.process.poll() is None and time.perf_counter() < deadline:
-            self.read(min(0.05, max(0.0, deadline - time.perf_counter())))
-        if self.process.poll() is None:
-            killed.append(f"app (pid {self.pid})")
-            self.process.kill()
-            self.process.wait()
-        else:
-            status = self.process.returncode
-        while _group_alive(self.pid) and time.perf_counter() < deadline:
-            self.read(0.05)
-        leftover = _group_pids(self.pid)
-        if _group_alive(self.pid):
-            killed.append("processes of the app's group" + (f" {leftover}" if leftover else ""))
-            try:
-                os.killpg(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        os.close(self.master)
-        return status, killed
-
-    def kill(self) -> None:
-        """Kill the app's whole process group at once (after a failure)."""
-        try:
-            os.killpg(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        self.process.wait()
-        try:
-            os.close(self.master)
-        except OSError:
-            pass
 
 
 # -------------------------------------------------------------------- a run
@@ -467,7 +268,7 @@ def _type_keys(app: AppProcess, run: KeyRun, presses: int, settle: float,
         run.error = f"the app did not show {ready!r} within {START_TIMEOUT:g} s; screen: {app.tail()!r}"
         return
     app.pump(settle)
-    run.pids = [app.pid] + [pid for pid in _group_pids(app.pid) if pid != app.pid]
+    run.pids = [app.pid] + [pid for pid in group_pids(app.pid) if pid != app.pid]
 
     typed = 0  # characters in the box
 
@@ -534,8 +335,8 @@ def _type_keys(app: AppProcess, run: KeyRun, presses: int, settle: float,
 
 def _cpu(pids: Sequence[int]) -> tuple[float | None, float | None]:
     """CPU seconds of the UI process (``pids[0]``) and of all the others together."""
-    ui = _cpu_seconds(pids[0])
-    others = [_cpu_seconds(pid) for pid in pids[1:]]
+    ui = cpu_seconds(pids[0])
+    others = [cpu_seconds(pid) for pid in pids[1:]]
     rest = None if any(c is None for c in others) else sum(c for c in others if c is not None)
     return ui, rest
 

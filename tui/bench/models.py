@@ -6,7 +6,7 @@ time to value every child of a node three ways:
 - **per child** -- the seeds' way: one ``predict`` call per child on a
   one-row input (they also built a pandas DataFrame per row, which costs more);
 - **batched** -- one scikit-learn ``predict`` call for all the children;
-- **compiled** -- one call of the numpy predictor of :mod:`engines.predictor`
+- **compiled** -- one call of the numpy predictor of :mod:`engines.learning.predictor`
   (what ``hr``, ``pred`` and ``mi-pred`` use).
 
 Reading the children's inputs (play, features or H0, undo) is timed apart and

@@ -130,7 +130,7 @@ def _seconds(value: float) -> str:
     return f"{value:.3f} s" if value < 10 else f"{value:,.1f} s"
 
 
-#: The cutoff counters (SPEC section 4), shown per move when a side has any.
+#: The cutoff counters (h0/hl/hr evals and pruned), shown per move when a side has any.
 _CUTOFFS = tuple(name for name in STAT_NAMES if name.startswith(("h0_", "hl_", "hr_")))
 
 

@@ -1,6 +1,6 @@
 """``tui-games train`` and ``tui-games models``: what they print (with rich).
 
-The work is in :mod:`engines.train` and :mod:`engines.models`; this module
+The work is in :mod:`engines.learning.train` and :mod:`engines.learning.models`; this module
 checks the command-line arguments that only make sense here (the output
 file), tells the user what is being fitted, and shows the results.  Errors
 are raised as the engines' one-line exceptions (``DatasetError``,

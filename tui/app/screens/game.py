@@ -2,7 +2,7 @@
 
 The board (left) with the status line and the move box under it; on the right
 an engine panel per AI side and the move list.  Humans type moves; engines
-search in the app's :class:`~tui.search_service.SearchService` process, and
+search in the app's :class:`~tui.app.search_service.SearchService` process, and
 a timer drains its events twenty times a second into the panels, so keys echo
 and the panel ticks while an engine thinks.
 

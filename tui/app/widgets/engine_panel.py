@@ -1,6 +1,6 @@
 """The engine panel: one AI side's search, live.
 
-While the engine thinks the panel shows the statistics of SPEC §4 as the
+While the engine thinks the panel shows the search statistics (:class:`engines.SearchStats`) as the
 search process reports them (about ten times a second): nodes, evaluations,
 alpha-beta prunes (and the share cut by the first move), the cutoff engines'
 counters, transposition-table hits, depth, elapsed time, nodes/s, the best move

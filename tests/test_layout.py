@@ -1,0 +1,192 @@
+"""The layout holds: layers point one way, no import cycles, no private names
+across modules, every package says what lives there, files stay readable.
+
+Every ``import`` of the three packages counts, at module level or inside a
+function: an import made lazily is still a dependency.  Imports under
+``if TYPE_CHECKING:`` (annotations only, never run) do not.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("games", "engines", "tui")
+#: What each top-level package may import of ours (besides itself).
+ALLOWED = {"games": set(), "engines": {"games"}, "tui": {"games", "engines"}}
+#: Lines a module may have (about 600: a file a reader can hold in mind).
+MAX_LINES = 600
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES: dict[str, Path] = {
+    _module_name(path): path
+    for package in PACKAGES
+    for path in sorted((ROOT / package).rglob("*.py"))
+}
+
+
+def _resolve(module: str, is_package: bool, level: int, target: str | None) -> str:
+    """The absolute name of a (relative) import in ``module``."""
+    if not level:
+        return target or ""
+    base = module.split(".")
+    if not is_package:
+        base.pop()
+    if level > 1:
+        base = base[: len(base) - (level - 1)]
+    return ".".join(base + ([target] if target else []))
+
+
+def _imports(module: str) -> list[tuple[str, list[str], int]]:
+    """``(imported module, names taken from it, line)`` for every import in ``module``."""
+    path = MODULES[module]
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    for node in ast.walk(tree):  # drop the annotation-only imports
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            node.body = []
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, [], node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            target = _resolve(module, path.name == "__init__.py", node.level, node.module)
+            found.append((target, [alias.name for alias in node.names], node.lineno))
+    return found
+
+
+def _ours(name: str) -> bool:
+    return name.split(".")[0] in PACKAGES
+
+
+def _edges() -> dict[str, set[str]]:
+    """Module -> the modules of ours it imports (a name imported from a
+    package that is itself a module counts as that module)."""
+    graph: dict[str, set[str]] = defaultdict(set)
+    for module in MODULES:
+        for target, names, _ in _imports(module):
+            if not _ours(target):
+                continue
+            submodules = {f"{target}.{name}" for name in names} & set(MODULES)
+            graph[module] |= submodules
+            if len(submodules) < len(names) or not names:  # names defined by the package itself
+                graph[module].add(target)
+    return graph
+
+
+def test_every_module_is_found() -> None:
+    assert {"games", "engines", "tui", "engines.search.core", "tui.app.app", "tui.cli.main"} <= set(MODULES)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_layers_point_one_way(package: str) -> None:
+    """games imports nothing of ours, engines only games, tui both."""
+    wrong = [
+        f"{module}:{line} imports {target}"
+        for module in MODULES if module.split(".")[0] == package
+        for target, _, line in _imports(module)
+        if _ours(target) and target.split(".")[0] not in ALLOWED[package] | {package}
+    ]
+    assert wrong == []
+
+
+def test_only_the_app_imports_textual() -> None:
+    wrong = [
+        f"{module}:{line}"
+        for module in MODULES
+        for target, _, line in _imports(module)
+        if target.split(".")[0] == "textual" and not module.startswith("tui.app")
+    ]
+    assert wrong == []
+
+
+def test_no_import_cycles() -> None:
+    """Tarjan's strongly connected components over every import: none has two modules."""
+    graph = _edges()
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in MODULES:
+                continue
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in sorted(MODULES):
+        if module not in index:
+            visit(module)
+    assert cycles == []
+
+
+def test_no_module_imports_a_private_name_of_another() -> None:
+    wrong = [
+        f"{module}:{line} takes {name} from {target}"
+        for module in MODULES
+        for target, names, line in _imports(module)
+        if _ours(target) and target != module
+        for name in names
+        if name.startswith("_") and not name.startswith("__")
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("package", sorted(m for m, p in MODULES.items() if p.name == "__init__.py"))
+def test_every_package_says_what_lives_there(package: str) -> None:
+    doc = ast.get_docstring(ast.parse(MODULES[package].read_text(encoding="utf-8")))
+    assert doc and len(doc.split()) >= 12, f"{package}/__init__.py needs a docstring saying what lives there"
+    if package in PACKAGES:
+        assert "import" in doc, f"{package}: say what it may import"
+
+
+def test_no_module_is_over_about_600_lines() -> None:
+    long = {module: n for module, path in MODULES.items()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}
+
+
+#: How a citation of the product specification (not shipped here) reads.
+CITATION = re.compile(r"\bSPEC(?:\s*§|\s+sections?\b|\.md|'s\b)|\bthe SPEC\b")
+
+
+def test_nothing_cites_a_document_outside_the_repository() -> None:
+    """The design is written down in docs/; no file points at a spec we do not ship.
+    (``SPEC`` alone is the command line's name for an engine spec.)"""
+    cited = [
+        f"{path.relative_to(ROOT)}: {match.group()}"
+        for path in [*ROOT.glob("*.md"), *ROOT.glob("docs/*.md"), *MODULES.values(),
+                     *(ROOT / "tests").glob("*.py")]
+        if path.name != "test_layout.py"
+        for match in CITATION.finditer(path.read_text(encoding="utf-8"))
+    ]
+    assert cited == []
