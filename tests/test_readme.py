@@ -1,9 +1,10 @@
-"""The README's set-up commands are the ones CI runs, and its examples are true."""
+"""The README's set-up commands are the ones CI runs, and the examples of the README and docs/ are true."""
 
 from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -12,10 +13,12 @@ from tui.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: The README and every page of docs/: the examples may stand in any of them.
+DOCS = "\n".join([README, *(path.read_text(encoding="utf-8") for path in sorted((ROOT / "docs").glob("*.md")))])
 
 
 def shell_blocks() -> list[str]:
-    return re.findall(r"```sh\n(.*?)```", README, flags=re.S)
+    return re.findall(r"```sh\n(.*?)```", DOCS, flags=re.S)
 
 
 def test_readme_has_exactly_the_two_setup_commands_and_ci_runs_the_test_one() -> None:
@@ -36,12 +39,14 @@ def test_readme_perft_example_matches_the_cli(capsys: pytest.CaptureFixture[str]
 
 
 def test_readme_board_capture_matches_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
-    block = re.search(r"```\n\$ tui-games show (.*?)\n(.*?)```", README, flags=re.S)
-    assert block, "README lost its board capture"
-    argv = block.group(1).split()
-    assert main(["show", *argv]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith(block.group(2))
+    blocks = re.findall(r"```\n\$ tui-games show (.*?)\n(.*?)```", README, flags=re.S)
+    assert blocks, "README lost its board capture"
+    assert len(blocks) == 3, "one capture per game"
+    for command, shown in blocks:
+        argv = shlex.split(command)
+        assert main(["show", *argv]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith(shown)
 
 
 def example_output(command: str) -> str:
