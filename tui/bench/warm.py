@@ -1,0 +1,69 @@
+"""Warm transposition tables: the nodes a second move costs, cold and warm.
+
+An engine keeps its transposition table between searches (the app, the UCI
+front end and a match reuse one engine per side).  For each benchmark
+position: the engine searches it to a fixed depth and plays its move, the
+reply is the second move of its principal variation (or the first legal move),
+and then the same position is searched to the same depth twice -- by that same
+engine (warm: the table of the first search) and by a fresh one (cold).  The
+row gives both node counts and times, their ratio, and whether both chose a
+move of the same value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engines import create_engine
+
+from .search import POSITIONS, BenchPosition
+
+__all__ = ["WARM_DEPTHS", "QUICK_WARM_DEPTHS", "WarmRow", "warm_row", "warm_rows"]
+
+#: The depth of both moves' searches, per game.
+WARM_DEPTHS: dict[str, int] = {"chess": 5, "checkers": 9, "quixo": 5}
+QUICK_WARM_DEPTHS: dict[str, int] = {"chess": 3, "checkers": 6, "quixo": 3}
+
+
+@dataclass(frozen=True)
+class WarmRow:
+    game: str
+    position: str
+    spec: str
+    cold_nodes: int
+    warm_nodes: int
+    cold_seconds: float
+    warm_seconds: float
+    cold_score: int
+    warm_score: int
+
+    @property
+    def node_ratio(self) -> float:
+        """Warm nodes over cold nodes (below 1: the warm table saved work)."""
+        return self.warm_nodes / self.cold_nodes if self.cold_nodes else 1.0
+
+
+def warm_row(position: BenchPosition, spec: str) -> WarmRow:
+    """Cold and warm second-move searches from ``position`` with ``spec`` (see the module doc)."""
+    game = position.new_game()
+    cls = type(game)
+    engine = create_engine(spec, cls)
+    first = engine.search(game)
+    game.play(first.move)
+    reply: Any = first.pv[1] if len(first.pv) > 1 else None
+    if reply is None or reply not in game.legal_moves():
+        reply = game.legal_moves()[0]
+    game.play(reply)
+    warm = engine.search(game)
+    cold = create_engine(spec, cls).search(game)
+    engine.close()
+    return WarmRow(position.game, position.label, spec, cold.stats.nodes, warm.stats.nodes,
+                   cold.stats.time_s, warm.stats.time_s, cold.score, warm.score)
+
+
+def warm_rows(games: list[str], *, quick: bool = False) -> list[WarmRow]:
+    """One row per benchmark position of ``games`` whose game is not over after two moves."""
+    depths = QUICK_WARM_DEPTHS if quick else WARM_DEPTHS
+    return [warm_row(position, f"pvs:depth={depths[name]}")
+            for name in games for position in POSITIONS[name]]
