@@ -128,6 +128,7 @@ def test_exit_status_through_a_real_process() -> None:
     assert len(proc.stderr.splitlines()) == 1 and "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_bench_perft_quick_smoke(capsys) -> None:
     """The benchmark runs and its references count the same leaves as our perft."""
     from tui.bench.perft import perft_rows

@@ -285,6 +285,7 @@ def test_bench_rows_compare_alphabeta_with_naive(game_name: str) -> None:
     assert alphabeta.nodes == fresh.stats["nodes"] and alphabeta.move == game.format_move(fresh.move)
 
 
+@pytest.mark.slow
 def test_bench_perft_rates_count_the_right_leaves() -> None:
     for game, leaves in (("chess", 400), ("checkers", 49), ("quixo", 1836)):
         counted, bulk_rate, played_rate = bench.perft_rates(game, 2)
@@ -324,6 +325,7 @@ def test_sunfish_nps_from_a_uci_engine_without_nps(tmp_path: Path) -> None:
     assert rows[0].ratio == pytest.approx(rows[0].pvs_nps / 4000)
 
 
+@pytest.mark.slow
 def test_bench_search_command_at_tiny_depth(capsys, monkeypatch: pytest.MonkeyPatch) -> None:
     """The whole command, shrunk: one quixo position at depth 2 and a short pvs run."""
     monkeypatch.setitem(bench.QUICK_DEPTHS, "quixo", 2)

@@ -18,7 +18,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import engines.stockfish
 from cli_run import assert_usage_error, run
 from engines import MATE_BOUND, create_engine, mate_in
 from engines.learning.dataset import (
@@ -33,7 +32,6 @@ from engines.learning.dataset import (
     write_dataset,
 )
 from engines.tournament.match import derived_seed
-from engines.stockfish import ENVIRONMENT_VARIABLE
 from games import GAME_NAMES, WIN, game_class, new_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -357,10 +355,7 @@ def test_a_stockfish_spec_keeps_its_own_limits(fakefish: Path) -> None:
         f"stockfish:depth=9,path={fakefish}"
 
 
-def test_a_stockfish_label_without_a_binary_is_refused(tmp_path: Path, monkeypatch, capsys) -> None:
-    monkeypatch.delenv(ENVIRONMENT_VARIABLE, raising=False)
-    monkeypatch.setenv("PATH", str(tmp_path))
-    monkeypatch.setattr(engines.stockfish, "DEBIAN_PATH", str(tmp_path / "no-stockfish"))
+def test_a_stockfish_label_without_a_binary_is_refused(tmp_path: Path, no_stockfish, capsys) -> None:
     out = tmp_path / "sf.csv"
     assert_usage_error(capsys, ["dataset", "chess", "--games", "1", "--depth", "1", "--label", "stockfish",
                                 "--out", str(out)], "no stockfish binary found")

@@ -296,6 +296,7 @@ def test_child_scorer_scores_finished_children_by_their_result(models) -> None:
             assert value > 900_000
 
 
+@pytest.mark.slow
 def test_bench_models_measures_the_three_ways_and_hr_against_h0(capsys) -> None:
     from tui.bench.models import model_rows, search_cost_rows
     from tui.cli import main

@@ -217,6 +217,7 @@ def test_resume_of_an_absent_file_starts_the_match(tmp_path: Path, capsys) -> No
     assert len(out.read_text().splitlines()) == 2
 
 
+@pytest.mark.slow
 def test_a_killed_run_loses_no_finished_game_and_resumes_to_the_same_totals(tmp_path: Path, capsys) -> None:
     """SIGKILL a real run after some games, resume it, compare with an unbroken run."""
     argv = ["quixo", "--a", "alphabeta:depth=2", "--b", "h0:depth=3,k=4", "--games", "20", "--openings", "3"]
@@ -306,6 +307,7 @@ def test_results_file_refuses_a_directory(tmp_path: Path) -> None:
 
 
 # ----------------------------------------------------------------------- dask
+@pytest.mark.slow
 def test_a_match_on_a_local_dask_cluster(tmp_path: Path, capsys) -> None:
     distributed = pytest.importorskip("distributed")
     config = MatchConfig.create("quixo", "alphabeta:depth=1", "random", 4, openings=2, seed=7)

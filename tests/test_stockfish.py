@@ -54,13 +54,6 @@ def fakefish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return log
 
 
-@pytest.fixture
-def no_stockfish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(ENVIRONMENT_VARIABLE, raising=False)
-    monkeypatch.setenv("PATH", str(tmp_path))
-    monkeypatch.setattr(engines.stockfish, "DEBIAN_PATH", str(tmp_path / "no-stockfish"))
-
-
 # --------------------------------------------------------------- no binary
 def test_without_a_binary_the_spec_is_refused_with_how_to_get_one(no_stockfish, capsys) -> None:
     message = ("stockfish: no stockfish binary found (install Debian's 'stockfish' package "
@@ -142,6 +135,7 @@ def test_strength_options_need_the_binary_to_offer_them(our_uci) -> None:
         create_engine("stockfish:elo=1500", ChessGame)
 
 
+@pytest.mark.slow
 def test_a_match_against_stockfish(our_uci, tmp_path: Path, capsys) -> None:
     out = tmp_path / "sf.jsonl"
     code, stdout, _ = run(capsys, "match", "chess", "--a", "stockfish:depth=1", "--b", "alphabeta:depth=1",

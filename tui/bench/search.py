@@ -23,9 +23,8 @@ share of beta cutoffs made by the first move searched (a measure of move
 ordering), the root value and move, and ``alphabeta``'s speed-up over ``naive``.
 
 A second table gives, per game, the depth ``pvs:time=1`` completes from the
-start and its nodes/s; a third the nodes a second move costs with the
-engine's transposition table kept from the first (warm) and with a fresh one
-(cold), see :mod:`tui.bench.warm`.  With ``--sunfish PATH`` a third table drives a sunfish
+start and its nodes/s (then ``bench search`` prints the warm-table comparison
+of :mod:`tui.bench.warm`).  With ``--sunfish PATH`` a third table drives a sunfish
 UCI executable through python-chess for one second on the chess positions and
 compares nodes/s with ``pvs:time=1`` on the same positions.
 
@@ -494,22 +493,9 @@ def run_search_bench(games: Sequence[str], *, quick: bool = False, sunfish: str 
                     "-" if srow.sunfish_depth is None else str(srow.sunfish_depth),
                     _rate(srow.sunfish_nps), "-" if srow.ratio is None else f"{srow.ratio:.2f}x",
                 )
-    from .warm import warm_rows
-
-    warm = Table(title="second move at the same depth: the engine's table kept (warm) or new (cold)")
-    for column in ("game", "position", "engine", "cold nodes", "warm nodes", "warm / cold", "cold s",
-                   "warm s", "score cold / warm"):
-        warm.add_column(column, no_wrap=True, justify="left" if column in ("game", "position", "engine")
-                        else "right")
-    with console.status("measuring warm tables…"):
-        for wrow in warm_rows(list(games), quick=quick):
-            warm.add_row(wrow.game, wrow.position, wrow.spec, f"{wrow.cold_nodes:,}", f"{wrow.warm_nodes:,}",
-                         f"{wrow.node_ratio:.2f}", f"{wrow.cold_seconds:.2f}", f"{wrow.warm_seconds:.2f}",
-                         f"{wrow.cold_score} / {wrow.warm_score}")
     console.print(fixed)
     console.print(TARGETS)
     console.print(per_game)
-    console.print(warm)
     if sunfish_failure:
         console.print(sunfish_failure, markup=False)
     elif sunfish_table is not None:

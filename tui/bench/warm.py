@@ -19,7 +19,7 @@ from engines import create_engine
 
 from .search import POSITIONS, BenchPosition
 
-__all__ = ["WARM_DEPTHS", "QUICK_WARM_DEPTHS", "WarmRow", "warm_row", "warm_rows"]
+__all__ = ["WARM_DEPTHS", "QUICK_WARM_DEPTHS", "WarmRow", "warm_row", "warm_rows", "run_warm_bench"]
 
 #: The depth of both moves' searches, per game.
 WARM_DEPTHS: dict[str, int] = {"chess": 5, "checkers": 9, "quixo": 5}
@@ -67,3 +67,22 @@ def warm_rows(games: list[str], *, quick: bool = False) -> list[WarmRow]:
     depths = QUICK_WARM_DEPTHS if quick else WARM_DEPTHS
     return [warm_row(position, f"pvs:depth={depths[name]}")
             for name in games for position in POSITIONS[name]]
+
+
+def run_warm_bench(games: list[str], *, quick: bool = False) -> None:
+    """Measure and print the cold/warm table."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=max(150, Console().width))
+    table = Table(title="second move at the same depth: the engine's table kept (warm) or new (cold)")
+    for column in ("game", "position", "engine", "cold nodes", "warm nodes", "warm / cold", "cold s",
+                   "warm s", "score cold / warm"):
+        table.add_column(column, no_wrap=True,
+                         justify="left" if column in ("game", "position", "engine") else "right")
+    with console.status("measuring warm tables…"):
+        for row in warm_rows(games, quick=quick):
+            table.add_row(row.game, row.position, row.spec, f"{row.cold_nodes:,}", f"{row.warm_nodes:,}",
+                          f"{row.node_ratio:.2f}", f"{row.cold_seconds:.2f}", f"{row.warm_seconds:.2f}",
+                          f"{row.cold_score} / {row.warm_score}")
+    console.print(table)

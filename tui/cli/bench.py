@@ -57,10 +57,12 @@ def _cmd_bench_perft(args: argparse.Namespace) -> int:
 
 def _cmd_bench_search(args: argparse.Namespace) -> int:
     from ..bench.search import run_search_bench
+    from ..bench.warm import run_warm_bench
 
     if args.sunfish is not None and shutil.which(args.sunfish) is None:
         raise UsageError(f"{PROG} bench search", f"--sunfish: no executable {args.sunfish!r}")
     run_search_bench(args.games or list(GAME_NAMES), quick=args.quick, sunfish=args.sunfish)
+    run_warm_bench(args.games or list(GAME_NAMES), quick=args.quick)
     return 0
 
 

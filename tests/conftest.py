@@ -1,0 +1,35 @@
+"""Shared fixtures and settings for the whole suite.
+
+- Hypothesis runs without per-example deadlines: property tests choose their
+  example counts, and a loaded CI machine must not turn a slow example into a
+  failure.  ``HYPOTHESIS_PROFILE=thorough`` runs ten times the examples.
+- ``no_stockfish`` hides every Stockfish binary (environment, PATH, Debian's path).
+- Tests marked ``slow`` (several seconds each) run in CI; ``pytest -m "not slow"``
+  leaves them out for a quick loop.
+
+Searches in tests are limited by depth or a node budget, never by wall-clock
+time, unless the clock itself is what a test is about.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+import engines.stockfish
+from engines.stockfish import ENVIRONMENT_VARIABLE
+
+settings.register_profile("default", deadline=None)
+settings.register_profile("thorough", deadline=None, max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture
+def no_stockfish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No Stockfish binary anywhere the engine looks."""
+    monkeypatch.delenv(ENVIRONMENT_VARIABLE, raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(engines.stockfish, "DEBIAN_PATH", str(tmp_path / "no-stockfish"))
