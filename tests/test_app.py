@@ -254,6 +254,9 @@ async def test_the_start_screen_checks_the_players_and_opens_the_game() -> None:
         await pilot.pause()
         assert start.query_one("#spec-1", Input).value == "alphabeta:depth=2"
         start.query_one("#position", Input).value = "XXXX./...../...../...../OOOO. O"
+        # Let the change settle first: clearing the error moves the button, and a
+        # click computed from the old layout would miss it.
+        await pilot.pause()
         await pilot.click("#start-button")
         screen = await ready(pilot)
         assert screen.setup.game == "quixo"

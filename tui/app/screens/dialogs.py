@@ -48,6 +48,9 @@ class ResultDialog(ModalScreen[str]):
     ResultDialog Button { margin: 0 1 0 0; min-width: 12; }
     """
     BINDINGS = [Binding("escape", "dismiss('close')", "Close")]
+    #: Focused when the dialog is shown (declared, not queried in ``on_mount``:
+    #: a dialog pushed as the app shuts down may never get its children).
+    AUTO_FOCUS = "#rematch"
 
     def __init__(self, result: str, detail: str) -> None:
         super().__init__()
@@ -63,9 +66,6 @@ class ResultDialog(ModalScreen[str]):
                 yield Button("Swap sides", id="swap")
                 yield Button("New game", id="new")
                 yield Button("Close", id="close")
-
-    def on_mount(self) -> None:
-        self.query_one("#rematch", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
