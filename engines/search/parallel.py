@@ -36,6 +36,7 @@ from typing import Any, Sequence
 from games import Game, game_class
 
 from ..base import COUNTERS, InfoCallback, Limits, SearchResult, SearchStats, StopFlag, check_playable
+from ..lifetime import exit_with_parent
 from ..spec import EngineSpec
 from .alphabeta import MAX_DEPTH, AlphaBetaEngine, SearchConfig
 from .core import INF
@@ -51,6 +52,7 @@ _NEW_GAME = "new game"
 def _worker(index: int, game_name: str, spec: EngineSpec, config: SearchConfig, tasks: Any,
             results: Any, stop: Any, shared_alpha: Any) -> None:
     """A worker process: search the share of root moves each task names."""
+    exit_with_parent()
     engine = AlphaBetaEngine(spec, game_class(game_name), config)
     while True:
         task = tasks.get()

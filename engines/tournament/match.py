@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import os
 import random
 import time
 from dataclasses import asdict, dataclass
@@ -34,6 +35,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 from games import GAME_NAMES, Game, game_class, new_game
 
 from ..base import COUNTERS, SearchStats
+from ..lifetime import exit_with_parent
 from ..registry import create_engine, parse_engine_spec
 from ..spec import EngineSpec, SpecError
 
@@ -242,18 +244,39 @@ def play_games(config: MatchConfig, indices: Sequence[int], *, jobs: int = 1,
 def parallel_games(play: Callable[[Any, int], T], config: Any, indices: Sequence[int], *,
                    jobs: int, ordered: bool) -> Iterator[T]:
     """``play(config, index)`` for each of ``indices``: one after the other in
-    this process (``jobs <= 1``) or over ``jobs`` joblib (loky) worker
-    processes, yielded in index order (``ordered``) or as they finish."""
+    this process (``jobs <= 1``) or over ``jobs`` worker processes (loky, the
+    executor joblib runs on), yielded in index order (``ordered``) or as they
+    finish.
+
+    The workers end with this process, however it dies (see
+    :mod:`engines.lifetime`), and when the generator is closed before the end
+    -- Ctrl-C, an error while writing -- the games still being played are
+    stopped: their workers are killed.  Idle workers exit after a few seconds.
+    """
     if jobs <= 1 or len(indices) <= 1:
         return (play(config, index) for index in indices)
-    from joblib import Parallel, delayed
+    return _on_workers(play, config, indices, min(jobs, len(indices)), ordered)
 
-    # Idle workers exit after a few seconds: the workers of a killed run
-    # finish the game at hand and go instead of lingering for minutes.
-    parallel = Parallel(n_jobs=min(jobs, len(indices)),
-                        return_as="generator" if ordered else "generator_unordered",
-                        idle_worker_timeout=IDLE_WORKER_TIMEOUT)
-    return parallel(delayed(play)(config, index) for index in indices)
+
+def _on_workers(play: Callable[[Any, int], T], config: Any, indices: Sequence[int], workers: int,
+                ordered: bool) -> Iterator[T]:
+    from concurrent.futures import as_completed
+
+    from joblib.externals.loky import get_reusable_executor
+
+    # Each worker watches this process from its start (even if this one dies
+    # while the worker is still starting up).
+    executor = get_reusable_executor(max_workers=workers, timeout=IDLE_WORKER_TIMEOUT,
+                                     initializer=exit_with_parent, initargs=(os.getpid(),))
+    futures = [executor.submit(play, config, index) for index in indices]
+    finished = False
+    try:
+        for future in futures if ordered else as_completed(futures):
+            yield future.result()
+        finished = True
+    finally:
+        if not finished:  # stopped early: the games at hand have nobody to go to
+            executor.shutdown(wait=False, kill_workers=True)
 
 
 def _dask_client(address: str) -> Any:

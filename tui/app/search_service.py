@@ -156,6 +156,9 @@ def _serve(requests: Any, events: Any, cancelled: Any) -> None:
     sys.stdout = sys.stderr = open(os.devnull, "w")
     from engines import create_engine
     from engines.learning.learned import EngineModelError
+    from engines.lifetime import exit_with_parent
+
+    exit_with_parent()  # even when the app is killed outright (SIGKILL)
     from games import game_class, new_game
 
     engines: dict[tuple[str, int, str], Any] = {}

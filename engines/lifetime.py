@@ -1,0 +1,68 @@
+"""Processes that end with their parent: no search worker outlives what started it.
+
+Every process the project starts for work -- the parallel search's workers,
+the app's search process, the joblib workers of a match or a dataset -- calls
+:func:`exit_with_parent` first.  A daemon thread then looks at the process's
+parent every :data:`CHECK_INTERVAL` seconds and ends the process at once
+(``os._exit``) when the parent is gone, whatever killed it: SIGKILL leaves no
+chance to clean up, so the children must notice by themselves.  The thread
+gets the interpreter's lock between the search's bytecodes like any other, so
+a process busy searching still exits within a fraction of a second.
+
+A process's own children exit the same way when it does (each watches its own
+parent); a Stockfish process reads end-of-file on its input when its parent
+dies and quits.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+
+__all__ = ["CHECK_INTERVAL", "exit_with_parent", "watching"]
+
+#: Seconds between two looks at the parent.
+CHECK_INTERVAL = 0.2
+#: The exit status of a process whose parent died.
+ORPHANED = 3
+
+_watched: int | None = None  # the pid watching started in
+_lock = threading.Lock()
+
+
+def watching() -> bool:
+    """Whether this process ends with its parent."""
+    return _watched == os.getpid()
+
+
+def exit_with_parent(parent: int | None = None, interval: float = CHECK_INTERVAL) -> None:
+    """End this process soon after its parent dies (idempotent, per process).
+
+    ``parent`` is the pid of the process that started this one: by default
+    the one :mod:`multiprocessing` recorded when it started this process, or
+    else the current parent.  Naming it matters for a parent that may die
+    while this process is still starting: the process then exits at once
+    instead of watching its new adoptive parent.  When ``os.getppid()`` is no
+    longer ``parent`` (the orphan was adopted by init or a subreaper) the
+    process exits with status :data:`ORPHANED` without running cleanup
+    handlers: what it was working on has nobody to go to.
+    """
+    global _watched
+    with _lock:
+        if watching():
+            return
+        _watched = os.getpid()
+    if parent is None:
+        recorded = multiprocessing.parent_process()
+        parent = recorded.pid if recorded is not None and recorded.pid else os.getppid()
+    if os.getppid() != parent:
+        os._exit(ORPHANED)
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.wait(interval):
+            if os.getppid() != parent:
+                os._exit(ORPHANED)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()

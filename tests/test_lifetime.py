@@ -1,0 +1,108 @@
+"""Every process we start ends within 2 s of its parent's death, SIGKILL included.
+
+Each test starts a command in a session of its own (so its process group holds
+everything it starts: search workers, the app's search process, joblib
+workers), waits until the workers are busy, kills the command's own process
+(only it, not the group) and checks that no process of the group is left.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Sequence
+
+import pytest
+
+from tui.bench.pty_app import AppProcess, group_pids
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc")]
+
+#: The issue's bound: every descendant gone this long after the parent died.
+GRACE = 2.0
+#: How long a command may take to get its workers busy.
+START_TIMEOUT = 60.0
+COMMAND = (sys.executable, "-m", "tui.cli")
+
+
+def wait_for_group(pgid: int, at_least: int, timeout: float = START_TIMEOUT) -> list[int]:
+    """The group's processes once there are ``at_least`` of them."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        pids = group_pids(pgid)
+        if len(pids) >= at_least:
+            time.sleep(0.5)  # let the workers get into their search
+            return group_pids(pgid)
+        time.sleep(0.05)
+    raise AssertionError(f"only {group_pids(pgid)} in the group after {timeout} s")
+
+
+def assert_all_end(leader: subprocess.Popen | None, pgid: int, sig: int,
+                   pause: Callable[[float], None] = time.sleep) -> None:
+    """Kill the leader alone with ``sig``; every other process must end within GRACE.
+
+    ``pause`` waits a little; the app's test reads its terminal meanwhile, as a
+    terminal does (a process writing a last warning to a full pty would block)."""
+    os.kill(pgid, sig)
+    if leader is not None:
+        leader.wait(timeout=10)
+    deadline = time.monotonic() + GRACE
+    while time.monotonic() < deadline and group_pids(pgid):
+        pause(0.02)
+    left = group_pids(pgid)
+    if left:  # do not leave them running for the next test
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    assert left == [], f"still running {GRACE} s after the parent died: {left}"
+
+
+def start(argv: Sequence[str], **kwargs) -> subprocess.Popen:
+    return subprocess.Popen([*COMMAND, *argv], start_new_session=True, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, **kwargs)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_a_parallel_search_ends_with_the_command(sig: int) -> None:
+    process = start(["search", "chess", "--engine", "pvs:time=60,workers=2"])
+    wait_for_group(process.pid, 3)  # the command and its two workers (plus the resource tracker)
+    assert_all_end(process, process.pid, sig)
+
+
+def test_uci_workers_end_with_the_server_during_go_infinite() -> None:
+    process = start(["uci", "--engine", "pvs:workers=2"], stdin=subprocess.PIPE)
+    assert process.stdin is not None
+    process.stdin.write(b"uci\nisready\nposition startpos moves e2e4\ngo infinite\n")
+    process.stdin.flush()
+    wait_for_group(process.pid, 3)
+    assert_all_end(process, process.pid, signal.SIGKILL)
+
+
+def test_match_workers_end_with_the_match(tmp_path: Path) -> None:
+    process = start(["match", "chess", "--a", "alphabeta:depth=4", "--b", "alphabeta:depth=4",
+                     "--games", "8", "--jobs", "2", "--out", str(tmp_path / "r.jsonl")])
+    wait_for_group(process.pid, 3)
+    assert_all_end(process, process.pid, signal.SIGKILL)
+
+
+def test_dataset_workers_end_with_the_command(tmp_path: Path) -> None:
+    process = start(["dataset", "chess", "--games", "8", "--depth", "3", "--jobs", "2",
+                     "--out", str(tmp_path / "d.csv")])
+    wait_for_group(process.pid, 3)
+    assert_all_end(process, process.pid, signal.SIGKILL)
+
+
+def test_the_apps_search_process_and_its_workers_end_with_the_app() -> None:
+    app = AppProcess(("play", "chess", "--first", "pvs:time=60,workers=2", "--second", "human"))
+    try:
+        assert app.wait_for("thinking", START_TIMEOUT), app.tail()
+        wait_for_group(app.pid, 4)  # the app, its search process and the two workers
+        assert_all_end(None, app.pid, signal.SIGKILL, pause=app.pump)
+    finally:
+        app.kill()
