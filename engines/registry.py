@@ -34,7 +34,7 @@ from games import Game, UnknownHeuristicError
 
 from .base import Engine
 from .learning.learned import PredictEngine, hr_cutoff
-from .search import AlphaBetaEngine, RandomEngine, SearchConfig
+from .search import MAX_DEPTH, AlphaBetaEngine, RandomEngine, SearchConfig
 from .search.parallel import ParallelEngine
 from .search.selectors import branching_limit, h0_cutoff, hl_cutoff
 from .spec import EngineSpec, Option, SpecError, format_spec, parse_spec
@@ -43,6 +43,9 @@ from .stockfish import StockfishEngine
 
 __all__ = ["EngineInfo", "ENGINES", "ENGINE_NAMES", "FALLBACK_ENGINE", "create_engine", "fallback_spec",
            "parse_engine_spec", "register"]
+
+#: The most processes one parallel search may start.
+MAX_WORKERS = 64
 
 #: The engine the app plays instead of a learned one whose model cannot be used.
 FALLBACK_ENGINE = "h0"
@@ -113,7 +116,8 @@ for _info in (
     EngineInfo("bl", "branching limit: search the best bf children ranked by H^l",
                _family(4, True,
                        Option("bf", int, 5, "children searched at each node", minimum=1),
-                       Option("l", int, 1, "lookahead plies ranking the children (0: static)", minimum=0)),
+                       Option("l", int, 1, "lookahead plies ranking the children (0: static)", minimum=0,
+                              maximum=MAX_DEPTH)),
                _alphabeta(selector=branching_limit)),
     EngineInfo("h0", "alpha-beta with the H0 cutoff: keep the top k children by the cut heuristic",
                _family(4, True, Option("k", int, 5, "children kept at each node", minimum=1), CUT),
@@ -122,7 +126,7 @@ for _info in (
                _family(4, True,
                        Option("k", int, 5, "children kept at each node", minimum=1),
                        Option("l", int, 3, "plies of the root ranking search, counted from the root",
-                              minimum=1),
+                              minimum=1, maximum=MAX_DEPTH),
                        CUT),
                _alphabeta(selector=hl_cutoff)),
     EngineInfo("hr", "alpha-beta with the Hr cutoff: keep the top k children by a trained regressor",
@@ -138,7 +142,8 @@ for _info in (
     EngineInfo("pvs", "the strongest: iterative deepening, PVS, aspiration, killers, quiescence",
                _options(_depth(None), Option("time", float, 1.0, TIME.help, minimum=0.001), NODES,
                         HEURISTIC, SEED, _tt(True),
-                        Option("workers", int, 1, "processes searching in parallel", minimum=1)),
+                        Option("workers", int, 1, "processes searching in parallel", minimum=1,
+                               maximum=MAX_WORKERS)),
                _alphabeta(ParallelEngine, strongest=True)),
 ):
     register(_info)

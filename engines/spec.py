@@ -30,6 +30,7 @@ class Option:
     help: str
     minimum: float | None = None
     choices: tuple[str, ...] | None = None
+    maximum: float | None = None
 
     def convert(self, engine: str, text: str) -> Any:
         """The option's value from its text in a spec."""
@@ -58,7 +59,9 @@ class Option:
             if self.choices is not None and value not in self.choices:
                 raise SpecError(f"{what} must be one of {', '.join(self.choices)}, got {text!r}")
         if self.minimum is not None and value < self.minimum:
-            raise SpecError(f"{what} must be{self._range()}, got {text!r}")
+            raise SpecError(f"{what} must be{self._range()}, got {text[:40]!r}")
+        if self.maximum is not None and value > self.maximum:
+            raise SpecError(f"{what} must be <= {self.maximum:g}, got {text[:40]!r}")
         return value
 
     def _range(self) -> str:

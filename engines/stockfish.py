@@ -67,7 +67,7 @@ def find_stockfish(path: str | None = None) -> str:
         found = shutil.which(os.path.expanduser(named))
         if found is None:
             source = "option path" if path else ENVIRONMENT_VARIABLE
-            raise SpecError(f"stockfish: {source} names {named!r}, which is not an executable file")
+            raise SpecError(f"stockfish: {source} names {named[:80]!r}, which is not an executable file")
         return found
     found = shutil.which("stockfish")
     if found is None and os.access(DEBIAN_PATH, os.X_OK):

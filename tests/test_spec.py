@@ -189,13 +189,15 @@ def test_spec_errors_are_value_errors() -> None:
 
 
 # ------------------------------------------------------------ generated specs
-def _value_text(kind: type, minimum: float | None) -> st.SearchStrategy[tuple[Any, str]]:
+def _value_text(kind: type, minimum: float | None,
+                maximum: float | None = None) -> st.SearchStrategy[tuple[Any, str]]:
     """(value, text) pairs an option of this kind accepts."""
     if kind is bool:
         return st.sampled_from([(True, "on"), (True, "True"), (False, "off"), (False, "FALSE")])
     if kind is int:
         low = int(minimum) if minimum is not None else -10**6
-        return st.integers(low, 10**9).map(lambda v: (v, str(v)))
+        high = int(maximum) if maximum is not None else 10**9
+        return st.integers(low, high).map(lambda v: (v, str(v)))
     if kind is float:
         low = minimum if minimum is not None else -1e6
         return st.floats(low, 1e6, allow_nan=False).map(lambda v: (v, repr(v)))
@@ -217,7 +219,7 @@ def spec_texts(draw: st.DrawFn) -> tuple[str, str, dict[str, Any]]:
     options: dict[str, Any] = {}
     items = []
     for key in keys:
-        value, text = draw(_value_text(table[key].kind, table[key].minimum))
+        value, text = draw(_value_text(table[key].kind, table[key].minimum, table[key].maximum))
         options[key] = value
         items.append(f"{draw(space)}{_case(key, upper)}{draw(space)}={draw(space)}{text}{draw(space)}")
     text = draw(space) + _case(name, upper) + draw(space)

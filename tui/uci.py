@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Iterable, TextIO
+from typing import Iterator, Iterable, TextIO
 
 import chess
 
@@ -133,6 +133,10 @@ class UciServer:
             where, moves = args[:at], args[at + 1:]
         else:
             where, moves = args, []
+        if not where:
+            self.send("info string error: expected 'position startpos [moves ...]' or "
+                      "'position fen FEN [moves ...]'")
+            return
         try:
             if where[0] == "startpos":
                 game = ChessGame()
@@ -252,10 +256,17 @@ class UciServer:
             self.thread = None
 
     def run(self, lines: Iterable[str]) -> int:
+        """Serve commands until ``quit`` or the end of input.  A command that
+        fails, whatever the reason, is answered with one ``info string error``
+        line and the session carries on."""
         try:
             for line in lines:
-                if not self.handle(line):
-                    break
+                try:
+                    if not self.handle(line):
+                        break
+                except Exception as error:  # one bad command must not end a GUI's engine
+                    text = " ".join(str(error).split()) or type(error).__name__
+                    self.send(f"info string error: {text[:200]}")
         finally:
             self.finish_search()
             self.engine.close()
@@ -296,4 +307,10 @@ def uci_line(root: chess.Board, line: Iterable[str]) -> list[str]:
 def run_uci(spec: str, lines: Iterable[str] | None = None, out: TextIO | None = None) -> int:
     """Serve UCI on stdin/stdout (or ``lines``/``out``) with engine ``spec``."""
     server = UciServer(spec, out)
-    return server.run(sys.stdin if lines is None else lines)
+    return server.run(_stdin_lines() if lines is None else lines)
+
+
+def _stdin_lines() -> Iterator[str]:
+    """Standard input line by line; bytes that are not UTF-8 become U+FFFD instead of an error."""
+    for raw in sys.stdin.buffer:
+        yield raw.decode("utf-8", errors="replace")

@@ -124,7 +124,7 @@ def load_engine_model(spec: EngineSpec, game_class: type[Game], inputs: str) -> 
         path = resolve_model(game_class.NAME, name)
         stat = os.stat(path)
         key: tuple[Any, ...] | None = (game_class.NAME, str(path), inputs, stat.st_size, stat.st_mtime_ns)
-    except (ModelError, OSError):
+    except (ModelError, OSError, ValueError):
         key = None  # load_model says what is wrong
     if key is not None and key in _CACHE:
         return _CACHE[key]

@@ -200,7 +200,12 @@ def resolve_model(game_name: str, name: str) -> Path:
     """
     if name in BUNDLED_NAMES:
         return BUNDLED_DIR / f"{game_name}-{name}.joblib"
-    path = Path(name).expanduser()
+    if "\0" in name:
+        raise ModelError(f"model {name[:60]!r}: a path cannot contain a NUL character")
+    try:
+        path = Path(name).expanduser()
+    except RuntimeError as error:  # ~user of a user that does not exist
+        raise ModelError(f"model {name[:60]}: {_first_line(error)}") from None
     if path.suffix == ".json":
         path = path.with_suffix(".joblib")
     return path
@@ -231,6 +236,8 @@ def _read_metadata(path: Path, name: str) -> dict[str, Any]:
         meta = json.loads(text)
     except json.JSONDecodeError as error:
         raise fail(f"{_shown(meta_file)} is not valid JSON (line {error.lineno}: {error.msg})") from None
+    except RecursionError:
+        raise fail(f"{_shown(meta_file)} nests too deeply to be model metadata") from None
     if not isinstance(meta, dict):
         raise fail(f"{_shown(meta_file)} is not a model metadata object")
     if meta.get("format") != FORMAT:
@@ -279,18 +286,23 @@ def load_model(game_class: type[Game], name: str, *, inputs: str | None = None) 
         raise ValueError(f"inputs must be 'h0', 'features' or None, not {inputs!r}")
     game = game_class.NAME
     path = resolve_model(game, name)
+    shown_name = name if len(name) <= 120 else name[:60] + "..." + name[-20:]
 
     def fail(message: str) -> ModelError:
-        return ModelError(f"model {name}: {message}")
+        return ModelError(f"model {shown_name}: {message}")
 
     # 1. the model file
-    if not path.is_file():
+    try:
+        is_file, exists = path.is_file(), path.exists()
+    except (OSError, ValueError) as error:  # a name too long for the file system, ...
+        raise fail(f"not a usable path ({_first_line(error)[:100]})") from None
+    if not is_file:
         if name in BUNDLED_NAMES:
             raise fail(f"the bundled {game} model {_shown(path)} is missing "
                        "(train one with 'tui-games train' and name its path instead)")
-        if path.exists():
+        if exists:
             raise fail(f"{_shown(path)} is not a file")
-        raise fail(f"no such file {_shown(path)}")
+        raise fail(f"no such file {_shown(path)[:120]}")
     if path.suffix != ".joblib":
         raise fail(f"{_shown(path)} is not a .joblib model file")
     # 2. the metadata

@@ -288,6 +288,8 @@ def _read_sidecar(path: Path, game_class: type[Game]) -> tuple[dict[str, Any] | 
         raise DatasetError(f"{sidecar}: cannot read it ({error})") from None
     except json.JSONDecodeError as error:
         raise DatasetError(f"{sidecar}:{error.lineno}: not valid JSON ({error.msg})") from None
+    except RecursionError:
+        raise DatasetError(f"{sidecar}: nests too deeply to be dataset metadata") from None
     if not isinstance(meta, dict) or meta.get("format") != DATASET_FORMAT:
         found = meta.get("format") if isinstance(meta, dict) else None
         raise DatasetError(f"{sidecar}: not dataset metadata: format is {found!r}, expected {DATASET_FORMAT!r}")

@@ -77,6 +77,8 @@ def read_results(path: str | Path) -> tuple[list[dict[str, Any]], int | None]:
             continue
         try:
             record = json.loads(raw.decode("utf-8"))
+        except RecursionError:
+            raise ResultsFileError(f"{where}: not a game record (nested too deeply)") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             if last and raw.lstrip().startswith(b"{"):
                 partial = offset
@@ -145,15 +147,22 @@ class ResultsFile:
         if path.is_dir():
             raise ResultsFileError(f"{path}: is a directory, not a results file")
         exists = path.exists() and path.stat().st_size > 0
-        if not exists:
-            try:
-                path.touch()
-            except OSError as error:
-                raise ResultsFileError(f"{path}: cannot write it ({error.strerror or error})") from None
-            return cls(path, []), None
-        if not resume:
+        if exists and not resume:
             raise ResultsFileError(f"{path}: already holds results; add --resume to finish that match, "
                                    f"or choose another --out")
+        # Before any game is played: a run whose results could not be kept is not started.
+        if not path.exists() or path.is_file():
+            try:
+                with open(path, "ab") as handle:
+                    handle.write(b"")
+                    handle.flush()
+                    os.fsync(handle.fileno())
+            except OSError as error:
+                raise ResultsFileError(f"{path}: cannot write it ({error.strerror or error})") from None
+        if not path.is_file():
+            raise ResultsFileError(f"{path}: not a regular file; results go to a file of their own")
+        if not exists:
+            return cls(path, []), None
         records, partial = read_results(path)
         key = config.key()
         for number, record in enumerate(records, 1):

@@ -84,6 +84,8 @@ import re
 from typing import ClassVar, Sequence
 
 from ..base import (
+    MAX_POSITION_TEXT,
+    check_length,
     Game,
     Heuristic,
     Outcome,
@@ -199,6 +201,7 @@ class Checkers(Game):
         """Read a PDN FEN such as ``B:W21-32:B1-12`` or ``W:WK10,24:B5,K14``."""
         if not isinstance(text, str):
             raise PositionError(f"{_POSITION_HINT}, got {type(text).__name__}")
+        check_length(text, MAX_POSITION_TEXT, "a position", PositionError)
         body = text.strip()
         if body.endswith("."):
             body = body[:-1].rstrip()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..base import IllegalMoveError, MoveSyntaxError, quote_input
+from ..base import MAX_MOVE_TEXT, IllegalMoveError, MoveSyntaxError, check_length, quote_input
 from .bitboards import JUMPED, Move
 
 if TYPE_CHECKING:
@@ -28,6 +28,7 @@ def parse_move(game: Checkers, text: str) -> Move:
     """
     if not isinstance(text, str):
         raise MoveSyntaxError(f"{_MOVE_HINT}, got {type(text).__name__}")
+    check_length(text, MAX_MOVE_TEXT, "a move", MoveSyntaxError)
     stripped = text.strip()
     if not _MOVE_RE.fullmatch(stripped):
         raise MoveSyntaxError(f"{_MOVE_HINT}, got {quote_input(text)}")

@@ -49,7 +49,7 @@ from typing import Any, ClassVar, Hashable, Sequence
 
 import chess
 
-from ..base import Game, Heuristic, Outcome, PositionError, quote_input
+from ..base import MAX_POSITION_TEXT, Game, Heuristic, Outcome, PositionError, check_length, quote_input
 from .bitboards import BLACK_PLAYER, WHITE_PLAYER, count_legal_moves
 from .evaluation import HEURISTICS, features
 from .notation import MoveReading
@@ -206,6 +206,7 @@ class ChessGame(MoveReading, Game):
         """
         if not isinstance(text, str):
             raise PositionError(f"expected a FEN string like '{START_FEN}', got {type(text).__name__}")
+        check_length(text, MAX_POSITION_TEXT, "a position", PositionError)
         fen = text.strip()
         if not fen:
             raise PositionError(f"expected a FEN like '{START_FEN}', got an empty text")

@@ -15,7 +15,7 @@ from typing import NoReturn
 
 import chess
 
-from ..base import IllegalMoveError, MoveSyntaxError, quote_input
+from ..base import MAX_MOVE_TEXT, IllegalMoveError, MoveSyntaxError, check_length, quote_input
 
 __all__ = ["MoveReading"]
 
@@ -54,6 +54,7 @@ class MoveReading:
         """
         if not isinstance(text, str):
             raise MoveSyntaxError(f"{_SYNTAX_HINT}, got {type(text).__name__}")
+        check_length(text, MAX_MOVE_TEXT, "a move", MoveSyntaxError)
         core = _SUFFIX_RE.sub("", text.strip())
         if not core:
             raise MoveSyntaxError(f"{_SYNTAX_HINT}, got {quote_input(text)}")

@@ -35,6 +35,9 @@ from __future__ import annotations
 from typing import ClassVar, Hashable, Sequence
 
 from ..base import (
+    MAX_MOVE_TEXT,
+    MAX_POSITION_TEXT,
+    check_length,
     Game,
     GameError,
     Heuristic,
@@ -171,6 +174,7 @@ class Quixo(Game):
         example = "e.g. '...../...../...../...../..... X'"
         if not isinstance(text, str):
             raise PositionError(f"expected a Quixo position text, {example}, got {type(text).__name__}")
+        check_length(text, MAX_POSITION_TEXT, "a position", PositionError)
         parts = text.split()
         if len(parts) != 2 or not text.isascii():
             raise PositionError(
@@ -373,6 +377,7 @@ class Quixo(Game):
         """
         if not isinstance(text, str):
             raise MoveSyntaxError(f"expected 'COL ROW EDGE' like '0 0 bottom', got {type(text).__name__}")
+        check_length(text, MAX_MOVE_TEXT, "a move", MoveSyntaxError)
         match = MOVE_RE.fullmatch(text.strip())
         if match is None:
             raise MoveSyntaxError(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import threading
 from contextlib import contextmanager
@@ -10,7 +11,7 @@ from typing import Any, Iterator, NoReturn, Sequence
 
 from games import GAME_NAMES, Game, GameError, new_game
 
-__all__ = ["PROG", "UsageError", "Parser", "game_name", "depth_type", "whole", "fraction", "integer",
+__all__ = ["PROG", "UsageError", "Parser", "game_name", "depth_type", "whole", "fraction", "integer", "path_arg",
            "add_position", "add_game_filter", "position_of", "play_moves", "stop_on_interrupt"]
 
 PROG = "tui-games"
@@ -75,6 +76,27 @@ def integer(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+#: Bytes a file name (one path component) and a whole path may have (Linux's limits).
+NAME_MAX, PATH_MAX = 255, 4096
+
+
+def path_arg(text: str) -> str:
+    """An argparse type: a file path the operating system can take, refused in one
+    line otherwise (a NUL, a ``~user`` that does not exist, a name too long)."""
+    if not text:
+        raise argparse.ArgumentTypeError("expected a file path, got an empty string")
+    if "\0" in text:
+        raise argparse.ArgumentTypeError("a file path cannot contain a NUL character")
+    expanded = os.path.expanduser(text)
+    if text.startswith("~") and expanded == text:
+        user = text[1:].split("/", 1)[0]
+        raise argparse.ArgumentTypeError(f"{text[:60]!r}: there is no user {user[:40]!r} to expand ~{user[:40]}")
+    encoded = os.fsencode(expanded)
+    if len(encoded) > PATH_MAX or any(len(part) > NAME_MAX for part in encoded.split(b"/")):
+        raise argparse.ArgumentTypeError(f"a file path or name too long ({len(encoded):,} bytes): {text[:40]!r}...")
+    return text
 
 
 def add_game_filter(b: argparse.ArgumentParser) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import PROG, UsageError, fraction, game_name, integer, whole
+from .common import PROG, path_arg, UsageError, fraction, game_name, integer, whole
 
 
 
@@ -38,7 +38,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--label", default="search", metavar="search|stockfish[:OPTS]",
                    help="who labels and picks moves: our search (default) or, for chess, a stockfish spec "
                         "(depth L unless it sets depth, time or nodes)")
-    p.add_argument("--out", required=True, metavar="FILE.csv", help="the CSV to write (must not hold data)")
+    p.add_argument("--out", required=True, type=path_arg, metavar="FILE.csv", help="the CSV to write (must not hold data)")
     p.set_defaults(run=_cmd_dataset)
 
     p = sub.add_parser(
@@ -51,7 +51,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                     "(never overwriting either).",
     )
     p.add_argument("game", type=game_name, metavar="GAME")
-    p.add_argument("--data", required=True, metavar="FILE", help="the dataset CSV (its FILE.meta.json beside it)")
+    p.add_argument("--data", required=True, type=path_arg, metavar="FILE", help="the dataset CSV (its FILE.meta.json beside it)")
     p.add_argument("--model", required=True, choices=("rf", "mlp"),
                    help="rf: RandomForestRegressor; mlp: MLPRegressor on standardised inputs and target")
     p.add_argument("--inputs", choices=("features", "h0"), default="features",
@@ -65,7 +65,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--jobs", type=whole(1), default=1, metavar="J",
                    help="processes for the grid search (default 1)")
     p.add_argument("--cv", type=whole(2), default=5, metavar="K", help="cross-validation folds (default 5)")
-    p.add_argument("--out", required=True, metavar="MODEL.joblib", help="the model file to write")
+    p.add_argument("--out", required=True, type=path_arg, metavar="MODEL.joblib", help="the model file to write")
     p.set_defaults(run=_cmd_train)
 
     p = sub.add_parser(
@@ -74,7 +74,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                     "load a model file the way the engines do and summarise it.",
     )
     p.add_argument("game", nargs="?", type=game_name, metavar="GAME", help="only this game's models")
-    p.add_argument("--check", metavar="PATH", help="load this model file (or bundled name pred/mi) and summarise it")
+    p.add_argument("--check", type=path_arg, metavar="PATH", help="load this model file (or bundled name pred/mi) and summarise it")
     p.add_argument("--game", dest="game_option", type=game_name, metavar="GAME", help="the game, for --check")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(run=_cmd_models)

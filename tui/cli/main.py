@@ -81,6 +81,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (GameError, SpecError, MatchError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a file the system refuses (a special file, a full disk, ...): one line
+        where = f" ({str(exc.filename)[:80]})" if exc.filename else ""
+        print(f"{PROG}: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from .common import PROG, UsageError, game_name, whole
+from .common import PROG, path_arg, UsageError, game_name, whole
 
 
 
@@ -32,7 +32,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                         "(default 4)")
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="seed of the openings and of the engines' tie-breaks (default 0)")
-    p.add_argument("--out", metavar="FILE.jsonl", help="append one JSON line per finished game here")
+    p.add_argument("--out", type=path_arg, metavar="FILE.jsonl", help="append one JSON line per finished game here")
     p.add_argument("--resume", action="store_true",
                    help="play only the games missing from --out (same match arguments)")
     p.add_argument("--dask", metavar="ADDRESS",
@@ -43,7 +43,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("report", help="the summary of 'match' results files",
                        description="Summary tables of the games in results files written by "
                                    "'tui-games match --out', one summary per pairing of engines.")
-    p.add_argument("files", nargs="+", metavar="FILE.jsonl")
+    p.add_argument("files", nargs="+", type=path_arg, metavar="FILE.jsonl")
     p.add_argument("--json", action="store_true", help="one JSON object per pairing instead of tables")
     p.set_defaults(run=_cmd_report)
 
