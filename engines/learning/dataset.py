@@ -442,6 +442,9 @@ def _open_out(out: Path) -> BinaryIO:
     if out.exists() and out.stat().st_size > 0:
         raise DatasetError(f"{out}: already holds data, and a dataset never overwrites one; "
                            f"choose another --out")
+    if meta_path(out).exists():
+        raise DatasetError(f"{meta_path(out)}: already exists, and a dataset never overwrites its "
+                           f"metadata; move it away or choose another --out")
     try:
         handle = open(out, "ab")
     except OSError as error:
@@ -495,7 +498,8 @@ def write_dataset(config: DatasetConfig, out: str | Path, *, jobs: int = 1,
     try:
         meta = _meta(config, out, command, engine_name)
         try:
-            meta_path(out).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+            with open(meta_path(out), "x", encoding="utf-8") as sidecar:  # never over another
+                sidecar.write(json.dumps(meta, indent=2) + "\n")
         except OSError as error:
             raise DatasetError(f"{meta_path(out)}: cannot write it ({error.strerror or error})") from None
         handle.write(_csv_bytes([config.columns]))

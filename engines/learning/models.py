@@ -459,12 +459,21 @@ def save_model(estimator: Any, path: str | os.PathLike[str], meta: dict[str, Any
     meta["versions"] = meta.get("versions") or library_versions()
     meta["sha256"] = ""
     try:
-        with open(path, "xb") as handle:
-            joblib.dump(estimator, handle, compress=3)
+        handle = open(path, "xb")
     except FileExistsError:
         raise ModelError(f"model {path}: {_shown(path)} already exists; choose another name") from None
     except OSError as error:
         raise ModelError(f"model {path}: cannot write it ({_first_line(error)})") from None
+    try:
+        with handle:
+            joblib.dump(estimator, handle, compress=3)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException as error:  # a full disk, Ctrl-C: no partial file is left to block a retry
+        path.unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise ModelError(f"model {path}: cannot write it ({_first_line(error)})") from None
+        raise
     try:
         meta["sha256"] = file_sha256(path)
         text = json.dumps(_jsonable(meta), indent=2, allow_nan=False) + "\n"

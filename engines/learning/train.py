@@ -83,6 +83,12 @@ MLP_DEFAULTS: dict[str, Any] = {"hidden_layer_sizes": (64, 32), "alpha": 1e-3, "
 #: Fixed settings of every network.
 MLP_FIXED: dict[str, Any] = {"max_iter": 500, "early_stopping": True}
 
+#: Training positions a network needs per fit (early stopping holds out a tenth).
+MLP_LEAST_ROWS = 20
+#: The largest magnitude a dataset cell may have (heuristic values are far below it;
+#: nearer float's limits the fitting's sums overflow).
+MAX_CELL = 1e12
+
 #: Test rows stored in the model's metadata and re-predicted when it is loaded.
 CHECK_ROWS = 8
 
@@ -211,7 +217,10 @@ def read_dataset(path: str | Path, game_class: type[Game]) -> Dataset:
                             f"{name}:{line}: column {column!r}: {text[:30]!r} is not a number"
                         ) from None
                     if not math.isfinite(value):
-                        raise DatasetError(f"{name}:{line}: column {column!r}: {text!r} is not finite")
+                        raise DatasetError(f"{name}:{line}: column {column!r}: {text[:30]!r} is not finite")
+                    if abs(value) > MAX_CELL:
+                        raise DatasetError(f"{name}:{line}: column {column!r}: {text[:30]!r} is out of range "
+                                           f"(at most {MAX_CELL:g} in magnitude)")
                     if column in integers and value != int(value):
                         raise DatasetError(
                             f"{name}:{line}: column {column!r}: {text!r} is not a whole number"
@@ -407,6 +416,10 @@ def train_model(
     if n_test < 1 or n_train < least:
         raise TrainError(f"{dataset.path}: {n} distinct positions are too few to split {test_size:g} "
                          f"for testing and fit{f' {cv} folds' if grid else ''}: need more rows")
+    if model == "mlp" and n_train < MLP_LEAST_ROWS * (cv if grid else 1):
+        raise TrainError(f"{dataset.path}: {n_train} training positions are too few for an mlp "
+                         f"(its early stopping holds out a tenth of each fit: at least "
+                         f"{MLP_LEAST_ROWS * (cv if grid else 1)} needed); use more games or --model rf")
     games = dataset.game_id[keep]
     notes = list(dataset.notes)
     # Positions of one game are alike: hold out whole games, so the test
