@@ -78,7 +78,7 @@ CUT = Option("cut", str, None, "the cheap heuristic that ranks children (the gam
 
 def _model(default: str, what: str) -> Option:
     return Option("model", str, default,
-                  f"{what}: a bundled model ({default}) or the path of a .joblib file you trained")
+                  f"{what}: a bundled model ({default}) or the path of an .npz model you trained")
 
 
 def _tt(default: bool) -> Option:

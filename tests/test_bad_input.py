@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import engines.tournament.results as results_module
@@ -30,15 +31,16 @@ def test_dataset_never_overwrites_a_stray_sidecar(tmp_path: Path, capsys) -> Non
 
 
 def test_a_model_file_that_cannot_be_written_leaves_nothing_behind(tmp_path: Path, monkeypatch) -> None:
-    import joblib
+    from sklearn.tree import DecisionTreeRegressor
 
     def full_disk(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    path = tmp_path / "m.joblib"
-    monkeypatch.setattr(joblib, "dump", full_disk)
+    estimator = DecisionTreeRegressor(max_depth=2).fit([[0.0], [1.0], [2.0]], [0.0, 1.0, 2.0])
+    path = tmp_path / "m.npz"
+    monkeypatch.setattr(np, "savez_compressed", full_disk)
     with pytest.raises(ModelError) as error:
-        save_model(object(), path, {"game": "quixo"})
+        save_model(estimator, path, {"game": "quixo"})
     assert "No space left" in str(error.value) and "\n" not in str(error.value)
     assert not path.exists() and not models.metadata_path(path).exists()  # the retry is not blocked
 
@@ -46,9 +48,9 @@ def test_a_model_file_that_cannot_be_written_leaves_nothing_behind(tmp_path: Pat
 def test_an_mlp_on_a_handful_of_positions_is_refused_in_one_line(tmp_path: Path, capsys) -> None:
     data = write_dataset(tmp_path / "tiny.csv", "quixo", positions("quixo", 8))
     code, _, err = run(capsys, "train", "quixo", "--data", str(data), "--model", "mlp",
-                       "--out", str(tmp_path / "m.joblib"))  # what it read is on stdout first
+                       "--out", str(tmp_path / "m.npz"))  # what it read is on stdout first
     assert code == 2 and err.count("\n") == 1 and "too few for an mlp" in err and "Traceback" not in err
-    assert not (tmp_path / "m.joblib").exists()
+    assert not (tmp_path / "m.npz").exists()
 
 
 def test_values_near_the_float_limit_are_refused_in_one_line(tmp_path: Path, capsys) -> None:
@@ -56,7 +58,7 @@ def test_values_near_the_float_limit_are_refused_in_one_line(tmp_path: Path, cap
     rows[3][-2] = 1.7e308  # h_l
     data = write_dataset(tmp_path / "big.csv", "quixo", rows)
     assert_usage_error(capsys, ["train", "quixo", "--data", str(data), "--model", "rf",
-                                "--out", str(tmp_path / "m.joblib")], "out of range")
+                                "--out", str(tmp_path / "m.npz")], "out of range")
 
 
 def test_a_results_file_that_cannot_be_appended_to_is_refused_before_any_game(tmp_path: Path,

@@ -73,7 +73,7 @@ def tiny_models(tmp_path: Path) -> dict[str, dict[str, Path]]:
         paths[game] = {}
         for kind, model, inputs in (("pred", "rf", "h0"), ("mi", "mlp", "features")):
             estimator, meta = train_model(cls, dataset, model=model, inputs=inputs, seed=0)
-            path = tmp_path / f"{game}-{kind}.joblib"
+            path = tmp_path / f"{game}-{kind}.npz"
             save_model(estimator, path, meta)
             paths[game][kind] = path
     return paths
@@ -193,7 +193,7 @@ def tampered(path: Path, tmp_path: Path) -> Path:
 def test_a_tampered_or_missing_model_is_one_line_spec_error(name: str, models, tmp_path: Path) -> None:
     kind = "pred" if name == "pred" else "mi"
     bad = tampered(models["chess"][kind], tmp_path)
-    for model in (bad, tmp_path / "missing.joblib"):
+    for model in (bad, tmp_path / "missing.npz"):
         with pytest.raises(EngineModelError) as caught:
             create_engine(f"{name}:model={model}", game_class("chess"))
         message = str(caught.value)
@@ -226,9 +226,9 @@ def test_fallback_keeps_the_options_h0_shares() -> None:
 def test_the_app_setup_falls_back_to_h0_with_a_notice(tmp_path: Path) -> None:
     from tui.app.session import GameSetup
 
-    setup = GameSetup.checked("checkers", "human", f"hr:depth=3,k=4,model={tmp_path / 'gone.joblib'}")
+    setup = GameSetup.checked("checkers", "human", f"hr:depth=3,k=4,model={tmp_path / 'gone.npz'}")
     assert setup.players == ("human", "h0:depth=3,k=4")
-    assert setup.notices[0] == "" and "gone.joblib" in setup.notices[1]
+    assert setup.notices[0] == "" and "gone.npz" in setup.notices[1]
     assert setup.notices[1].endswith("h0:depth=3,k=4 plays instead") and "\n" not in setup.notices[1]
     assert setup.swapped().notices == (setup.notices[1], "")
 
@@ -236,12 +236,12 @@ def test_the_app_setup_falls_back_to_h0_with_a_notice(tmp_path: Path) -> None:
 async def test_the_app_plays_h0_when_the_model_fails(tmp_path: Path) -> None:
     from app_pilot import make_app, ready, wait_for
 
-    app = make_app("quixo", f"pred:model={tmp_path / 'gone.joblib'}", "human")
+    app = make_app("quixo", f"pred:model={tmp_path / 'gone.npz'}", "human")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         panel = screen.panel(0)
         assert panel is not None and panel.spec == "h0" and panel.border_title == "X · h0 · fallback"
-        assert "gone.joblib" in screen.setup.notices[0]
+        assert "gone.npz" in screen.setup.notices[0]
         await wait_for(pilot, lambda: len(screen.moves) == 1, "h0's move")
         assert screen.message_text.startswith(f"X played {screen.moves[0]} · ")
         assert screen.message_text.endswith("h0 plays instead")
@@ -250,7 +250,7 @@ async def test_the_app_plays_h0_when_the_model_fails(tmp_path: Path) -> None:
 async def test_a_model_that_breaks_mid_game_falls_back_in_the_app(models, tmp_path: Path) -> None:
     from app_pilot import make_app, ready, wait_for
 
-    model = tmp_path / "quixo-mi.joblib"
+    model = tmp_path / "quixo-mi.npz"
     shutil.copy(models["quixo"]["mi"], model)
     shutil.copy(models["quixo"]["mi"].with_suffix(".json"), model.with_suffix(".json"))
     app = make_app("quixo", "human", f"mi-pred:model={model}")
@@ -297,7 +297,7 @@ def test_child_scorer_scores_finished_children_by_their_result(models) -> None:
 
 
 @pytest.mark.slow
-def test_bench_models_measures_the_three_ways_and_hr_against_h0(capsys) -> None:
+def test_bench_models_measures_the_two_ways_and_hr_against_h0(capsys) -> None:
     from tui.bench.models import model_rows, search_cost_rows
     from tui.cli import main
 
@@ -305,23 +305,20 @@ def test_bench_models_measures_the_three_ways_and_hr_against_h0(capsys) -> None:
     assert [row.name for row in rows] == list(BUNDLED_NAMES)
     for row in rows:
         assert row.nodes > 0 and row.children >= row.nodes
-        assert min(row.inputs_s, row.per_child_s, row.batched_s, row.compiled_s) > 0
+        assert min(row.inputs_s, row.per_child_s, row.batched_s) > 0
     searches = search_cost_rows(["checkers"], quick=True)
     assert [row.spec.split(":")[0] for row in searches] == ["h0", "hr"]
     assert all(row.nodes > 0 for row in searches)
     assert main(["bench", "models", "--game", "quixo", "--quick"]) == 0
     out = capsys.readouterr().out
-    assert "compiled" in out and "hr:depth=3,k=5" in out
+    assert "batched" in out and "hr:depth=3,k=5" in out
 
 
-def test_a_compiled_predictor_that_disagrees_with_the_model_is_not_used(models, monkeypatch) -> None:
-    import engines.learning.learned as learned
-
+def test_the_scorer_predicts_with_the_arrays_of_the_model_file(models) -> None:
+    """What a search uses is the predictor the model file's arrays make, which
+    loading checked against the check rows the fitted estimator gave."""
     model = load_model(game_class("quixo"), str(models["quixo"]["mi"]), inputs="features")
     X = np.asarray(model.meta["check"]["X"])
-    assert np.allclose(ChildScorer(model, game_class("quixo")).predict(X), model.meta["check"]["y"])
-    real = learned.compile_predictor
-    monkeypatch.setattr(learned, "compile_predictor",
-                        lambda est: real(est) if isinstance(est, learned._Uncompiled) else (lambda X: X[:, 0] * 0))
     scorer = ChildScorer(model, game_class("quixo"))
-    np.testing.assert_allclose(scorer.predict(X), model.estimator.predict(X))
+    assert scorer.predict is model.predictor
+    np.testing.assert_allclose(scorer.predict(X), model.meta["check"]["y"], rtol=1e-9, atol=1e-9)

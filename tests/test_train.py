@@ -243,7 +243,7 @@ def train_argv(data: Path, out: Path, *extra: str) -> list[str]:
 
 def test_cli_train_fits_saves_and_reports(capsys: pytest.CaptureFixture[str], data: Path,
                                           tmp_path: Path) -> None:
-    out = tmp_path / "quixo-pred.joblib"
+    out = tmp_path / "quixo-pred.npz"
     code, printed, err = run(capsys, *train_argv(data, out, "--seed", "3"))
     assert code == 0, err
     meta = json.loads(metadata_path(out).read_text())
@@ -261,7 +261,7 @@ def test_cli_train_fits_saves_and_reports(capsys: pytest.CaptureFixture[str], da
 def test_cli_train_grid_says_what_it_fits(capsys: pytest.CaptureFixture[str], data: Path, tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(train, "RF_GRID", {"n_estimators": [3, 6], "max_depth": [3]})
-    out = tmp_path / "g.joblib"
+    out = tmp_path / "g.npz"
     code, printed, err = run(capsys, *train_argv(data, out, "--grid", "--cv", "3"))
     assert code == 0, err
     assert "2 candidates x 3 folds = 6 fits" in printed and "best params: max_depth=3" in printed
@@ -269,12 +269,12 @@ def test_cli_train_grid_says_what_it_fits(capsys: pytest.CaptureFixture[str], da
 
 
 def test_cli_train_never_overwrites(capsys: pytest.CaptureFixture[str], data: Path, tmp_path: Path) -> None:
-    out = tmp_path / "m.joblib"
+    out = tmp_path / "m.npz"
     assert run(capsys, *train_argv(data, out))[0] == 0
     before = out.read_bytes(), metadata_path(out).read_bytes()
-    assert_usage_error(capsys, train_argv(data, out), "m.joblib already exists")
+    assert_usage_error(capsys, train_argv(data, out), "m.npz already exists")
     assert (out.read_bytes(), metadata_path(out).read_bytes()) == before
-    lone = tmp_path / "lone.joblib"
+    lone = tmp_path / "lone.npz"
     metadata_path(lone).write_text("mine")
     assert_usage_error(capsys, train_argv(data, lone), "lone.json already exists")
     assert not lone.exists() and metadata_path(lone).read_text() == "mine"
@@ -283,8 +283,8 @@ def test_cli_train_never_overwrites(capsys: pytest.CaptureFixture[str], data: Pa
 @pytest.mark.parametrize(
     ("change", "needle"),
     [
-        ({"--out": "model.pkl"}, "--out must name a file ending in .joblib"),
-        ({"--out": "no/such/dir/m.joblib"}, "--out: no directory"),
+        ({"--out": "model.pkl"}, "--out must name a file ending in .npz"),
+        ({"--out": "no/such/dir/m.npz"}, "--out: no directory"),
         ({"--test-size": "0"}, "argument --test-size: expected a fraction between 0 and 1"),
         ({"--test-size": "half"}, "argument --test-size"),
         ({"--jobs": "0"}, "argument --jobs: expected a whole number >= 1"),
@@ -298,19 +298,19 @@ def test_cli_train_never_overwrites(capsys: pytest.CaptureFixture[str], data: Pa
 def test_cli_train_bad_arguments(capsys: pytest.CaptureFixture[str], data: Path, tmp_path: Path,
                                  monkeypatch: pytest.MonkeyPatch, change: dict, needle: str) -> None:
     monkeypatch.chdir(tmp_path)
-    argv = train_argv(data, tmp_path / "out.joblib")
+    argv = train_argv(data, tmp_path / "out.npz")
     for option, value in change.items():
         if option in argv:
             argv[argv.index(option) + 1] = value
         else:
             argv += [option, value]
     assert_usage_error(capsys, argv, needle)
-    assert list(tmp_path.glob("*.joblib")) == []
+    assert list(tmp_path.glob("*.npz")) == []
 
 
 def test_cli_train_bad_game_and_bad_data(capsys: pytest.CaptureFixture[str], data: Path,
                                          tmp_path: Path) -> None:
-    out = tmp_path / "m.joblib"
+    out = tmp_path / "m.npz"
     argv = train_argv(data, out)
     argv[1] = "go"
     assert_usage_error(capsys, argv, "unknown game 'go'")
@@ -329,7 +329,7 @@ def bundled(tmp_path: Path, data: Path, monkeypatch: pytest.MonkeyPatch,
     folder = tmp_path / "bundled"
     folder.mkdir()
     for name, inputs in (("pred", "h0"), ("mi", "features")):
-        argv = train_argv(data, folder / f"quixo-{name}.joblib")
+        argv = train_argv(data, folder / f"quixo-{name}.npz")
         argv[argv.index("--inputs") + 1] = inputs
         assert run(capsys, *argv)[0] == 0
     monkeypatch.setattr(models, "BUNDLED_DIR", folder)
@@ -348,17 +348,17 @@ def test_cli_models_lists_the_bundled_models(capsys: pytest.CaptureFixture[str],
         ("quixo", "pred", "h0", 1), ("quixo", "mi", "features", 18)]
     meta = json.loads((bundled / "quixo-mi.json").read_text())
     assert listed[1]["test_r2"] == meta["metrics"]["test"]["r2"]
-    assert listed[1]["size"] == (bundled / "quixo-mi.joblib").stat().st_size and listed[1]["sha256_ok"]
+    assert listed[1]["size"] == (bundled / "quixo-mi.npz").stat().st_size and listed[1]["sha256_ok"]
     assert json.loads(run(capsys, "models", "chess", "--json")[1]) == []
     assert "no bundled models for chess" in run(capsys, "models", "chess")[1]
     # a changed file shows in the listing
-    with open(bundled / "quixo-mi.joblib", "ab") as handle:
+    with open(bundled / "quixo-mi.npz", "ab") as handle:
         handle.write(b"\0")
     assert json.loads(run(capsys, "models", "--json")[1])[1]["sha256_ok"] is False
 
 
 def test_cli_models_check(capsys: pytest.CaptureFixture[str], bundled: Path, tmp_path: Path) -> None:
-    path = bundled / "quixo-mi.joblib"
+    path = bundled / "quixo-mi.npz"
     code, printed, err = run(capsys, "models", "--check", str(path), "--game", "quixo")
     assert code == 0 and err == ""
     assert "loads and predicts its check rows" in printed and "the 18 quixo features" in printed
@@ -369,6 +369,6 @@ def test_cli_models_check(capsys: pytest.CaptureFixture[str], bundled: Path, tmp
                        "this model was trained for quixo, not chess")
     assert_usage_error(capsys, ["models", "--check", str(path)], "--check needs --game GAME")
     assert_usage_error(capsys, ["models", "quixo", "--game", "chess"], "two games named")
-    shutil.copy(path, tmp_path / "lost.joblib")
-    assert_usage_error(capsys, ["models", "--check", str(tmp_path / "lost.joblib"), "--game", "quixo"],
+    shutil.copy(path, tmp_path / "lost.npz")
+    assert_usage_error(capsys, ["models", "--check", str(tmp_path / "lost.npz"), "--game", "quixo"],
                        "its metadata file")

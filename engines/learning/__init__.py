@@ -13,5 +13,5 @@
 May import :mod:`games`, :mod:`engines.base`, :mod:`engines.spec` and
 :mod:`engines.search`; the dataset writer also builds engines through
 :mod:`engines.registry` and plays games with :mod:`engines.tournament`.
-numpy, scikit-learn and joblib are imported only here.
+numpy and scikit-learn are imported only here (scikit-learn only to train).
 """

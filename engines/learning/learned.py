@@ -38,7 +38,6 @@ from games import WIN, Game
 from ..base import Engine, InfoCallback, Limits, SearchResult, StopFlag, mate_in, root_moves
 from ..search import HrCutoff, Selector
 from ..spec import EngineSpec, SpecError
-from .predictor import compile_predictor
 
 __all__ = ["EngineModelError", "ChildScorer", "PredictEngine", "child_scorer", "hr_cutoff"]
 
@@ -59,15 +58,8 @@ class ChildScorer:
 
     def __init__(self, model: Any, game_class: type[Game]) -> None:
         self.model = model
-        self.predict = compile_predictor(model.estimator)
-        check = model.meta.get("check") or {}
-        if check.get("X"):
-            # The compiled predictor must give the numbers the model gave when
-            # it was saved (load_model checked the estimator's own predict).
-            X = np.asarray(check["X"], dtype=np.float64)
-            expected = np.asarray(check["y"], dtype=np.float64)
-            if not np.allclose(self.predict(X), expected, rtol=1e-6, atol=1e-6 * (1 + np.abs(expected).max())):
-                self.predict = compile_predictor(_Uncompiled(model.estimator))
+        #: The model's numpy predictor, built from its arrays (load_model checked it).
+        self.predict = model.predictor
         self.uses_features = model.kind == "features"
         self.h0 = None if self.uses_features else game_class.heuristic(model.heuristic)
         self.evals = 0
@@ -99,13 +91,6 @@ class ChildScorer:
         return [final[i] if i in final else float(next(predicted)) for i in range(len(moves))]
 
 
-class _Uncompiled:
-    """An estimator seen only through its ``predict`` (the predictor's fallback)."""
-
-    def __init__(self, estimator: Any) -> None:
-        self.predict = estimator.predict
-
-
 # ------------------------------------------------------------------ loading
 _CACHE: dict[tuple[Any, ...], Any] = {}
 
@@ -117,7 +102,7 @@ def load_engine_model(spec: EngineSpec, game_class: type[Game], inputs: str) -> 
     tournament does not read the same file for every game.  Raises
     :class:`EngineModelError`.
     """
-    from .models import ModelError, load_model, resolve_model  # joblib: only when a learned engine is built
+    from .models import ModelError, load_model, resolve_model  # numpy: only when a learned engine is built
 
     name = spec.get("model")
     try:

@@ -1,40 +1,40 @@
-"""Learned evaluators on disk: saving and *safely* loading scikit-learn models.
+"""Learned evaluators on disk: saving and *safely* loading trained models.
 
 A model is two files side by side, written by ``tui-games train``::
 
-    chess-mi.joblib    the fitted estimator (``joblib.dump``, compress=3)
-    chess-mi.json      its metadata: game, inputs, target, metrics, versions, sha256, check rows
+    chess-mi.npz     the model as plain numeric arrays (``numpy.savez_compressed``)
+    chess-mi.json    its metadata: game, inputs, target, metrics, versions, sha256,
+                     check rows, and ``predictor``: what the arrays describe
 
-The estimator is a bare ``RandomForestRegressor`` (``"model": "rf"``) or a
-``TransformedTargetRegressor`` around ``Pipeline([("scale", StandardScaler()),
-("mlp", MLPRegressor(...))])`` with a ``StandardScaler`` on the target
-(``"model": "mlp"``).  Its inputs are either ``["h0"]`` (the static heuristic:
-the ``pred`` engine) or the game's :attr:`~games.Game.FEATURE_NAMES` (``hr``
-and ``mi-pred``).
+The fitted scikit-learn estimator -- a ``RandomForestRegressor``
+(``"model": "rf"``) or a ``TransformedTargetRegressor`` around
+``Pipeline([("scale", StandardScaler()), ("mlp", MLPRegressor(...))])``
+(``"model": "mlp"``) -- is exported as arrays (the forest's nodes, or the
+scalers' means and scales and the network's weights) by
+:func:`~engines.learning.predictor.export_predictor`; loading builds the
+numpy predictor back from them.  Its inputs are either ``["h0"]`` (the static
+heuristic: the ``pred`` engine) or the game's :attr:`~games.Game.FEATURE_NAMES`
+(``hr`` and ``mi-pred``).
 
-**Joblib files are pickles, and unpickling runs code.**  So only two kinds of
-files are ever loaded: the models bundled with the package (names in
-:data:`BUNDLED_NAMES`, files in :data:`BUNDLED_DIR`) and a path the user named
-explicitly (an engine option or a command-line argument).  Nothing searches
-directories for models.  :func:`load_model` checks, in this order, and stops at
-the first failure with one :class:`ModelError` line starting ``model NAME:``:
+**No pickle is ever loaded.**  The arrays are read with
+``numpy.load(..., allow_pickle=False)``, which refuses object arrays: a file,
+whatever its bytes and whatever its metadata claims, can at worst be refused.
+(A hash beside a file guards against corruption, not against an attacker;
+pickles run code when loaded.)  A ``.joblib`` file, the pickle format of
+earlier versions, is refused with a one-line reason.  :func:`load_model`
+checks, in this order, and stops at the first failure with one
+:class:`ModelError` line starting ``model NAME:``:
 
-1. the name resolves to a path and the ``.joblib`` file exists;
+1. the name resolves to a path and the ``.npz`` file exists;
 2. the ``.json`` beside it exists, is JSON, has the format tag
-   ``tui-games-model/1`` and the keys and types loading relies on;
+   ``tui-games-model/2`` and the keys and types loading relies on;
 3. it was trained for this game, with a heuristic the game has;
-4. the sha256 of the ``.joblib`` bytes equals the metadata's -- a file that was
-   changed or corrupted is refused **before** anything is unpickled (the bytes
-   hashed are the bytes unpickled: the file is read once);
+4. the sha256 of the ``.npz`` bytes equals the metadata's (a changed or
+   corrupted file is refused; the bytes hashed are the bytes read);
 5. its inputs are the game's feature names or ``["h0"]`` (and the kind asked for);
-6. only then ``joblib.load``, inside ``try``: a corrupt pickle or a missing
-   module is an error, not a traceback; warnings are captured (scikit-learn's
-   ``InconsistentVersionWarning`` becomes a note on the :class:`LoadedModel`);
-7. the object is the estimator the metadata names, has ``predict`` and takes
-   ``len(inputs)`` features;
-8. it predicts the metadata's check rows as it did when saved (``rtol`` 1e-6):
-   a model that unpickles under another scikit-learn version but computes
-   something else is refused, naming both versions.
+6. the arrays load without pickles and make the forest or network the
+   metadata's ``predictor`` describes, for that many inputs;
+7. it predicts the metadata's check rows as it did when saved (``rtol`` 1e-6).
 """
 
 from __future__ import annotations
@@ -55,6 +55,8 @@ import numpy as np
 
 from games import Game, GameError
 
+from .predictor import Predictor, export_predictor, predictor_from_arrays
+
 __all__ = [
     "BUNDLED_DIR",
     "BUNDLED_NAMES",
@@ -73,9 +75,13 @@ __all__ = [
 ]
 
 #: The format tag of a model's metadata file.
-FORMAT = "tui-games-model/1"
+FORMAT = "tui-games-model/2"
+#: The pickle-based format of earlier versions: refused, never loaded.
+PICKLE_FORMAT = "tui-games-model/1"
+#: The model file's suffix.
+SUFFIX = ".npz"
 
-#: Where the models shipped with the package live: ``{game}-{name}.joblib`` and ``.json``.
+#: Where the models shipped with the package live: ``{game}-{name}.npz`` and ``.json``.
 BUNDLED_DIR: Path = Path(__file__).resolve().parent / "bundled"
 
 #: Model names that mean a bundled model: ``pred`` (inputs ``["h0"]``), ``mi`` (the features).
@@ -84,8 +90,11 @@ BUNDLED_NAMES: tuple[str, ...] = ("pred", "mi")
 #: Tolerance of the check rows: relative, and absolute times the scale of the targets.
 CHECK_RTOL = 1e-6
 
-#: The estimator class each ``"model"`` kind must unpickle to.
-_ESTIMATOR_CLASSES = {"rf": "RandomForestRegressor", "mlp": "TransformedTargetRegressor"}
+#: The predictor each ``"model"`` kind is stored as.
+_PREDICTOR_KINDS = {"rf": "forest", "mlp": "mlp"}
+#: The refusal of a pickle, wherever one turns up.
+_NO_PICKLES = ("is a pickle (the model format of earlier versions), and pickles are never loaded: "
+               "they can run code; retrain it with 'tui-games train' to get an .npz model")
 
 
 class ModelError(ValueError):
@@ -97,12 +106,11 @@ class LoadedModel:
     """A model that passed every check of :func:`load_model`.
 
     ``name`` is what the user asked for (``"pred"``, ``"mi"`` or a path), ``path``
-    the ``.joblib`` file, ``meta`` its metadata and ``notes`` what loading
-    observed without refusing (e.g. another scikit-learn version whose
-    predictions still agree).
+    the ``.npz`` file, ``meta`` its metadata, ``predictor`` the numpy function
+    built from its arrays and ``notes`` what loading observed without refusing.
     """
 
-    estimator: Any
+    predictor: Predictor
     meta: dict[str, Any]
     path: Path
     name: str
@@ -132,7 +140,7 @@ class LoadedModel:
         rows = np.asarray(X, dtype=np.float64)
         if rows.ndim == 1:
             rows = rows.reshape(1, -1)
-        return np.asarray(self.estimator.predict(rows), dtype=np.float64).reshape(-1)
+        return self.predictor(rows)
 
 
 # ----------------------------------------------------------------------- helpers
@@ -146,7 +154,7 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
 
 
 def metadata_path(path: str | os.PathLike[str]) -> Path:
-    """The metadata file of a model file: ``chess-mi.joblib`` -> ``chess-mi.json``."""
+    """The metadata file of a model file: ``chess-mi.npz`` -> ``chess-mi.json``."""
     return Path(path).with_suffix(".json")
 
 
@@ -166,8 +174,7 @@ def package_versions(packages: dict[str, str]) -> dict[str, str]:
 
 def library_versions() -> dict[str, str]:
     """The versions a model depends on, recorded in its metadata."""
-    return package_versions({"sklearn": "scikit-learn", "numpy": "numpy", "joblib": "joblib",
-                             "tui_games": "tui-games"})
+    return package_versions({"sklearn": "scikit-learn", "numpy": "numpy", "tui_games": "tui-games"})
 
 
 def _now() -> str:
@@ -192,14 +199,14 @@ def _shown(path: Path) -> str:
 
 # ------------------------------------------------------------------ resolving
 def resolve_model(game_name: str, name: str) -> Path:
-    """The ``.joblib`` path of a model name.
+    """The ``.npz`` path of a model name.
 
-    A name in :data:`BUNDLED_NAMES` means the bundled ``{game}-{name}.joblib``;
+    A name in :data:`BUNDLED_NAMES` means the bundled ``{game}-{name}.npz``;
     anything else is a path the user named (``~`` expanded; a ``.json`` path
-    means the ``.joblib`` beside it).
+    means the ``.npz`` beside it).
     """
     if name in BUNDLED_NAMES:
-        return BUNDLED_DIR / f"{game_name}-{name}.joblib"
+        return BUNDLED_DIR / f"{game_name}-{name}{SUFFIX}"
     if "\0" in name:
         raise ModelError(f"model {name[:60]!r}: a path cannot contain a NUL character")
     try:
@@ -207,16 +214,16 @@ def resolve_model(game_name: str, name: str) -> Path:
     except RuntimeError as error:  # ~user of a user that does not exist
         raise ModelError(f"model {name[:60]}: {_first_line(error)}") from None
     if path.suffix == ".json":
-        path = path.with_suffix(".joblib")
+        path = path.with_suffix(SUFFIX)
     return path
 
 
 def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The metadata of the model file ``path`` (the ``.joblib`` or the ``.json``), checked for
+    """The metadata of the model file ``path`` (the ``.npz`` or the ``.json``), checked for
     its format tag and the keys loading relies on.  Raises :class:`ModelError` (one line,
     starting ``model PATH:``)."""
     path = Path(path)
-    return _read_metadata(path.with_suffix(".joblib") if path.suffix == ".json" else path, str(path))
+    return _read_metadata(path.with_suffix(SUFFIX) if path.suffix == ".json" else path, str(path))
 
 
 def _read_metadata(path: Path, name: str) -> dict[str, Any]:
@@ -229,7 +236,7 @@ def _read_metadata(path: Path, name: str) -> dict[str, Any]:
         text = meta_file.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise fail(f"its metadata file {_shown(meta_file)} is missing "
-                   "(a model is the .joblib and the .json that 'tui-games train' writes)") from None
+                   "(a model is the .npz and the .json that 'tui-games train' writes)") from None
     except (OSError, UnicodeDecodeError) as error:
         raise fail(f"cannot read {_shown(meta_file)} ({_first_line(error)})") from None
     try:
@@ -240,6 +247,8 @@ def _read_metadata(path: Path, name: str) -> dict[str, Any]:
         raise fail(f"{_shown(meta_file)} nests too deeply to be model metadata") from None
     if not isinstance(meta, dict):
         raise fail(f"{_shown(meta_file)} is not a model metadata object")
+    if meta.get("format") == PICKLE_FORMAT:
+        raise fail(f"{_shown(path)} {_NO_PICKLES}")
     if meta.get("format") != FORMAT:
         found = meta.get("format")
         raise fail(f"{_shown(meta_file)} is not model metadata: format is {found!r}, expected {FORMAT!r}")
@@ -253,7 +262,7 @@ def _metadata_problem(meta: dict[str, Any]) -> str | None:
     """What is wrong with the keys loading relies on, or ``None``."""
     required: dict[str, type | tuple[type, ...]] = {
         "game": str, "model": str, "inputs": list, "target": str, "heuristic": str,
-        "sha256": str, "check": dict, "versions": dict,
+        "sha256": str, "check": dict, "versions": dict, "predictor": dict,
     }
     missing = [key for key in required if key not in meta]
     if missing:
@@ -261,8 +270,10 @@ def _metadata_problem(meta: dict[str, Any]) -> str | None:
     for key, kind in required.items():
         if not isinstance(meta[key], kind):
             return f"{key!r} has the wrong type ({type(meta[key]).__name__})"
-    if meta["model"] not in _ESTIMATOR_CLASSES:
-        return f"unknown model kind {meta['model']!r}; expected one of: {', '.join(_ESTIMATOR_CLASSES)}"
+    if meta["model"] not in _PREDICTOR_KINDS:
+        return f"unknown model kind {str(meta['model'])[:20]!r}; expected one of: {', '.join(_PREDICTOR_KINDS)}"
+    if meta["predictor"].get("kind") != _PREDICTOR_KINDS[meta["model"]]:
+        return f"'predictor' does not describe an {meta['model']} model"
     if not meta["inputs"] or not all(isinstance(name, str) for name in meta["inputs"]):
         return "'inputs' must be a non-empty list of column names"
     sha = meta["sha256"]
@@ -303,8 +314,10 @@ def load_model(game_class: type[Game], name: str, *, inputs: str | None = None) 
         if exists:
             raise fail(f"{_shown(path)} is not a file")
         raise fail(f"no such file {_shown(path)[:120]}")
-    if path.suffix != ".joblib":
-        raise fail(f"{_shown(path)} is not a .joblib model file")
+    if path.suffix == ".joblib":
+        raise fail(f"{_shown(path)} {_NO_PICKLES}")
+    if path.suffix != SUFFIX:
+        raise fail(f"{_shown(path)} is not an {SUFFIX} model file")
     # 2. the metadata
     meta = _read_metadata(path, name)
     # 3. the game and its heuristic
@@ -336,19 +349,9 @@ def load_model(game_class: type[Game], name: str, *, inputs: str | None = None) 
         wants = "h0 alone" if inputs == "h0" else f"the {len(features)} {game} features"
         raise fail(f"this model takes {has}, but it is needed with {wants} "
                    f"(use a model trained with --inputs {inputs})")
-    # 6. unpickle the checked bytes
-    estimator, notes = _unpickle(data, fail)
-    # 7. the right kind of estimator
-    expected = _ESTIMATOR_CLASSES[meta["model"]]
-    if type(estimator).__name__ != expected:
-        raise fail(f"the file holds a {type(estimator).__name__}, not the {expected} "
-                   f"its metadata ('model': {meta['model']!r}) names")
-    if not callable(getattr(estimator, "predict", None)):
-        raise fail("the file holds an object without predict()")
-    n_features = getattr(estimator, "n_features_in_", None)
-    if n_features != len(columns):
-        raise fail(f"the estimator takes {n_features} inputs, its metadata names {len(columns)}")
-    loaded = LoadedModel(estimator=estimator, meta=meta, path=path, name=name, notes=tuple(notes))
+    # 6. the arrays, read without pickles, make the predictor the metadata describes
+    predictor = _predictor(data, meta, len(columns), fail)
+    loaded = LoadedModel(predictor=predictor, meta=meta, path=path, name=name)
     # 8. it computes what it computed when saved
     _check_rows(loaded, fail)
     return loaded
@@ -370,33 +373,22 @@ def _inputs_problem(columns: Sequence[str], features: Sequence[str], game: str) 
     return f"its inputs are the {game} features in another order: trained on another version's features"
 
 
-def _unpickle(data: bytes, fail: Any) -> tuple[Any, list[str]]:
-    """``joblib.load`` of checked bytes; every failure a :class:`ModelError`, warnings as notes."""
-    import joblib
-    from sklearn.exceptions import InconsistentVersionWarning
-
-    notes: list[str] = []
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            estimator = joblib.load(io.BytesIO(data))
-        except (Exception, SystemExit) as error:  # a pickle can raise anything
-            raise fail(f"the file cannot be unpickled ({_first_line(error)}): "
-                       "corrupt, or saved by incompatible library versions") from None
-    versions: set[tuple[str, str]] = set()
-    for warning in caught:
-        if isinstance(warning.message, InconsistentVersionWarning):
-            versions.add((warning.message.original_sklearn_version,
-                          warning.message.current_sklearn_version))
-        else:
-            text = str(warning.message).strip().splitlines()
-            note = f"{warning.category.__name__}: {text[0] if text else ''}"
-            if note not in notes:
-                notes.append(note)
-    for original, current in sorted(versions):
-        notes.insert(0, f"saved with scikit-learn {original}, loaded with {current}: "
-                        "its check rows still predict the same")
-    return estimator, notes
+def _predictor(data: bytes, meta: dict[str, Any], width: int, fail: Any) -> Predictor:
+    """The numpy predictor of checked ``.npz`` bytes; every failure a :class:`ModelError`."""
+    spec = meta["predictor"]
+    if spec.get("inputs") != width:
+        raise fail(f"its predictor takes {str(spec.get('inputs'))[:20]} inputs, its metadata names {width}")
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+            arrays = {name: archive[name] for name in archive.files}
+    except ValueError as error:  # an object array: numpy would need a pickle
+        raise fail(f"its arrays cannot be read without a pickle ({_first_line(error)}); refused") from None
+    except Exception as error:  # not an .npz, truncated, ...
+        raise fail(f"its arrays cannot be read ({_first_line(error)}): not a model file, or corrupt") from None
+    try:
+        return predictor_from_arrays(spec, arrays)
+    except ValueError as error:
+        raise fail(f"its arrays do not make the model its metadata describes ({error})") from None
 
 
 def _check_rows(model: LoadedModel, fail: Any) -> None:
@@ -422,41 +414,41 @@ def _check_rows(model: LoadedModel, fail: Any) -> None:
     close = np.isclose(predicted, y, rtol=CHECK_RTOL, atol=CHECK_RTOL * scale)
     if predicted.shape != y.shape or not close.all():
         row = int(np.argmin(close)) if predicted.shape == y.shape else 0
-        saved = model.meta["versions"].get("sklearn", "unknown")
-        import sklearn
-
         detail = (f"check row {row}: {predicted[row]:.6g} now, {y[row]:.6g} when saved"
                   if predicted.shape == y.shape else "wrong number of predictions")
-        if saved != sklearn.__version__:
-            raise fail(f"predicts differently under scikit-learn {sklearn.__version__} than under "
-                       f"{saved}, which it was trained with ({detail}); retrain it with 'tui-games train'")
-        raise fail(f"predicts differently from when it was saved, under the same scikit-learn "
-                   f"{saved} ({detail}): its metadata's check rows were edited or the model changed")
+        raise fail(f"predicts differently from when it was saved ({detail}): "
+                   "its metadata's check rows were edited or the model changed")
 
 
 # --------------------------------------------------------------------- saving
 def save_model(estimator: Any, path: str | os.PathLike[str], meta: dict[str, Any]) -> dict[str, Any]:
-    """Write ``path`` (``.joblib``, compress=3) and its ``.json`` metadata; return the metadata.
+    """Write ``estimator`` as arrays to ``path`` (``.npz``) and its ``.json`` metadata;
+    return the metadata.
 
-    Refuses (:class:`ModelError`) to overwrite either file.  Fills ``"sha256"``
-    (of the written ``.joblib`` bytes), and ``"format"``, ``"created"`` and
-    ``"versions"`` when missing.  The ``.joblib`` is written first; if the
-    metadata cannot be written, the ``.joblib`` is removed again.
+    Refuses (:class:`ModelError`) to overwrite either file, and an estimator
+    that cannot be stored as arrays.  Fills ``"predictor"`` (what the arrays
+    describe), ``"sha256"`` (of the written bytes), and ``"format"``,
+    ``"created"`` and ``"versions"`` when missing.  The ``.npz`` is written
+    first; if anything fails after it was opened, it is removed again, so no
+    partial file is left to block a retry.
     """
-    import joblib
-
     path = Path(path).expanduser()
-    if path.suffix != ".joblib":
-        raise ModelError(f"model {path}: the file name must end in .joblib")
+    if path.suffix != SUFFIX:
+        raise ModelError(f"model {path}: the file name must end in {SUFFIX}")
     meta_file = metadata_path(path)
     for target in (path, meta_file):
         if target.exists():
             raise ModelError(f"model {path}: {_shown(target)} already exists; "
                              "choose another name (models are never overwritten)")
+    try:
+        spec, arrays = export_predictor(estimator)
+    except ValueError as error:
+        raise ModelError(f"model {path}: cannot be stored as arrays ({error})") from None
     meta = dict(meta)
-    meta["format"] = meta.get("format") or FORMAT
+    meta["format"] = FORMAT
     meta["created"] = meta.get("created") or _now()
     meta["versions"] = meta.get("versions") or library_versions()
+    meta["predictor"] = spec
     meta["sha256"] = ""
     try:
         handle = open(path, "xb")
@@ -466,26 +458,20 @@ def save_model(estimator: Any, path: str | os.PathLike[str], meta: dict[str, Any
         raise ModelError(f"model {path}: cannot write it ({_first_line(error)})") from None
     try:
         with handle:
-            joblib.dump(estimator, handle, compress=3)
+            np.savez_compressed(handle, **arrays)
             handle.flush()
             os.fsync(handle.fileno())
-    except BaseException as error:  # a full disk, Ctrl-C: no partial file is left to block a retry
-        path.unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise ModelError(f"model {path}: cannot write it ({_first_line(error)})") from None
-        raise
-    try:
         meta["sha256"] = file_sha256(path)
         text = json.dumps(_jsonable(meta), indent=2, allow_nan=False) + "\n"
         with open(meta_file, "x", encoding="utf-8") as handle:
             handle.write(text)
-    except BaseException as error:
+    except BaseException as error:  # a full disk, Ctrl-C: no partial file is left to block a retry
         path.unlink(missing_ok=True)
         if isinstance(error, FileExistsError):
             raise ModelError(f"model {path}: {_shown(meta_file)} already exists; "
                              "choose another name") from None
         if isinstance(error, (OSError, ValueError)):
-            raise ModelError(f"model {path}: cannot write its metadata ({_first_line(error)})") from None
+            raise ModelError(f"model {path}: cannot write it ({_first_line(error)})") from None
         raise
     return meta
 

@@ -1,16 +1,17 @@
 """``tui-games bench models``: what a learned evaluation costs inside search.
 
 For each game and each bundled model, on positions of seeded random play, the
-time to value every child of a node three ways:
+time to value every child of a node two ways, with the numpy predictor the
+model file's arrays make (:mod:`engines.learning.predictor`):
 
-- **per child** -- the seeds' way: one ``predict`` call per child on a
-  one-row input (they also built a pandas DataFrame per row, which costs more);
-- **batched** -- one scikit-learn ``predict`` call for all the children;
-- **compiled** -- one call of the numpy predictor of :mod:`engines.learning.predictor`
-  (what ``hr``, ``pred`` and ``mi-pred`` use).
+- **per child** -- the seeds' way: one predict call per child on a one-row
+  input (they called scikit-learn's ``predict`` and built a pandas DataFrame per
+  row, which costs far more);
+- **batched** -- one call for all the children (what ``hr``, ``pred`` and
+  ``mi-pred`` do).
 
 Reading the children's inputs (play, features or H0, undo) is timed apart and
-is the same for the three.  Then the search itself: ``hr`` against ``h0`` at
+is the same for both.  Then the search itself: ``hr`` against ``h0`` at
 the same depth and ``k`` from the same positions (nodes/s and time per move),
 so the model's share of a search is visible.  Ratios are against the per-child
 way, measured in the same run on the same machine.
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import random
 import time
-import warnings
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -65,7 +65,6 @@ class ModelRow:
     inputs_s: float
     per_child_s: float
     batched_s: float
-    compiled_s: float
 
     def per_node(self, seconds: float) -> float:
         return seconds / self.nodes
@@ -73,10 +72,6 @@ class ModelRow:
     @property
     def batched_ratio(self) -> float:
         return self.per_child_s / self.batched_s
-
-    @property
-    def compiled_ratio(self) -> float:
-        return self.per_child_s / self.compiled_s
 
 
 def model_rows(games: Sequence[str], *, quick: bool = False) -> list[ModelRow]:
@@ -89,20 +84,17 @@ def model_rows(games: Sequence[str], *, quick: bool = False) -> list[ModelRow]:
         for name in BUNDLED_NAMES:
             model = load_model(cls, name)
             scorer = ChildScorer(model, cls)
-            estimator = model.estimator
+            predict = scorer.predict
             batches, inputs_s = best_time(
                 lambda: [np.asarray(scorer.rows(b, b.legal_moves())[0], dtype=np.float64) for b in boards],
                 repeat)
             batches = [batch for batch in batches if len(batch)]
             children = sum(len(batch) for batch in batches)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                _, per_child_s = best_time(
-                    lambda: [[estimator.predict(row[None, :]) for row in batch] for batch in batches], repeat)
-                _, batched_s = best_time(lambda: [estimator.predict(batch) for batch in batches], repeat)
-            _, compiled_s = best_time(lambda: [scorer.predict(batch) for batch in batches], repeat)
+            _, per_child_s = best_time(
+                lambda: [[predict(row[None, :]) for row in batch] for batch in batches], repeat)
+            _, batched_s = best_time(lambda: [predict(batch) for batch in batches], repeat)
             rows.append(ModelRow(game, name, model.meta.get("model", "?"), len(batches), children,
-                                 inputs_s, per_child_s, batched_s, compiled_s))
+                                 inputs_s, per_child_s, batched_s))
     return rows
 
 
@@ -150,14 +142,12 @@ def run_models_bench(games: Sequence[str], *, quick: bool = False) -> None:
         predictions = model_rows(games, quick=quick)
         searches = search_cost_rows(games, quick=quick)
     table = Table(title="valuing all the children of a node (per node; ratios against one call per child)")
-    for column in ("game", "model", "kind", "children", "inputs", "per child", "batched", "compiled",
-                   "batched ×", "compiled ×"):
+    for column in ("game", "model", "kind", "children", "inputs", "per child", "batched", "batched ×"):
         table.add_column(column, justify="left" if column in ("game", "model", "kind") else "right")
     for row in predictions:
         table.add_row(row.game, row.name, row.model, f"{row.children / row.nodes:.1f}",
                       _us(row.per_node(row.inputs_s)), _us(row.per_node(row.per_child_s)),
-                      _us(row.per_node(row.batched_s)), _us(row.per_node(row.compiled_s)),
-                      f"{row.batched_ratio:.1f}", f"{row.compiled_ratio:.1f}")
+                      _us(row.per_node(row.batched_s)), f"{row.batched_ratio:.1f}")
     console.print(table)
     search = Table(title="hr against h0 at the same depth and k, from the same positions")
     for column in ("game", "engine", "moves", "nodes", "time a move", "nodes/s"):
@@ -167,4 +157,4 @@ def run_models_bench(games: Sequence[str], *, quick: bool = False) -> None:
                        f"{row.seconds / row.moves * 1000:,.1f} ms", f"{row.nps:,.0f}")
     console.print(search)
     console.print("inputs: playing each child, reading its features or H0, taking it back (the same for the "
-                  "three ways). per child: the seeds' one predict call per child.")
+                  "two ways). per child: the seeds' one predict call per child.")

@@ -47,7 +47,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                     "value h_l, from the static heuristic h0 alone (--inputs h0: the 'pred' engine) or "
                     "from the game's features (--inputs features: 'hr' and 'mi-pred').  Repeated "
                     "positions are dropped before a seeded train/test split.  Prints train and test "
-                    "MSE, MAE and R², and writes MODEL.joblib with its metadata MODEL.json beside it "
+                    "MSE, MAE and R², and writes MODEL.npz (plain arrays, no pickle) with its metadata MODEL.json beside it "
                     "(never overwriting either).",
     )
     p.add_argument("game", type=game_name, metavar="GAME")
@@ -65,7 +65,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--jobs", type=whole(1), default=1, metavar="J",
                    help="processes for the grid search (default 1)")
     p.add_argument("--cv", type=whole(2), default=5, metavar="K", help="cross-validation folds (default 5)")
-    p.add_argument("--out", required=True, type=path_arg, metavar="MODEL.joblib", help="the model file to write")
+    p.add_argument("--out", required=True, type=path_arg, metavar="MODEL.npz", help="the model file to write")
     p.set_defaults(run=_cmd_train)
 
     p = sub.add_parser(

@@ -20,7 +20,7 @@ Commands::
                       --out FILE.csv
     tui-games uci [--engine SPEC]
     tui-games train GAME --data FILE --model rf|mlp [--inputs features|h0] [--grid] [--test-size F]
-                    [--seed S] [--jobs J] [--cv K] --out MODEL.joblib
+                    [--seed S] [--jobs J] [--cv K] --out MODEL.npz
     tui-games models [GAME] [--json]  |  tui-games models --check PATH --game GAME
 
 Bad arguments, engine specs, positions and moves print one line on stderr and

@@ -92,12 +92,12 @@ def _command(args: Any) -> str:
 
 
 def check_out(out: str) -> Path:
-    """The ``--out`` path, refused (TrainError) unless it ends in ``.joblib``, neither it nor its
+    """The ``--out`` path, refused (TrainError) unless it ends in ``.npz``, neither it nor its
     ``.json`` exists, and its directory does."""
     path = Path(out).expanduser()
-    if path.suffix != ".joblib" or path.name == ".joblib":
-        raise TrainError(f"--out must name a file ending in .joblib (its metadata goes beside it "
-                         f"as .json), got {out!r}")
+    if path.suffix != ".npz" or path.name == ".npz":
+        raise TrainError(f"--out must name a file ending in .npz (its metadata goes beside it "
+                         f"as .json), got {out[:80]!r}")
     for target in (path, metadata_path(path)):
         if target.exists():
             raise TrainError(f"--out: {target} already exists; choose another name "
@@ -172,7 +172,7 @@ def bundled_models(games: Sequence[str]) -> list[dict[str, Any]]:
     rows = []
     for game in games:
         for name in BUNDLED_NAMES:
-            path = model_files.BUNDLED_DIR / f"{game}-{name}.joblib"
+            path = model_files.resolve_model(game, name)
             if not path.exists() and not metadata_path(path).exists():
                 continue
             row: dict[str, Any] = {"game": game, "name": name, "path": str(path)}
@@ -258,7 +258,8 @@ def _check_model(args: Any, file: TextIO | None) -> int:
     lines = [
         ("model", f"{model.path}: loads and predicts its check rows as when saved"),
         ("game", cls.NAME),
-        ("kind", f"{meta['model']} ({type(model.estimator).__name__}), params {_params_text(meta.get('params'))}"),
+        ("kind", f"{meta['model']} ({_predictor_text(meta['predictor'])}), "
+                 f"params {_params_text(meta.get('params'))}"),
         ("inputs", inputs),
         ("target", f"{meta['target']}: {meta.get('label', 'search')} at "
                    f"{f'depth {depth}' if depth is not None else 'an unknown depth'}, "
@@ -277,3 +278,10 @@ def _check_model(args: Any, file: TextIO | None) -> int:
     for label, value in lines:
         console.print(f"{label:<8} {value}")
     return 0
+
+
+def _predictor_text(spec: dict[str, Any]) -> str:
+    """What the model's arrays are, in a few words."""
+    if spec.get("kind") == "forest":
+        return f"a forest of {spec.get('trees')} trees, depth {spec.get('depth')}"
+    return f"a network of {spec.get('layers')} layers, {spec.get('activation')}"
