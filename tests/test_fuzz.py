@@ -24,7 +24,8 @@ from games import GAME_NAMES, GameError, game_class, new_game
 from tui.cli import main
 from tui.uci import UciServer
 
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+#: The suite's profile sets the number of examples (100; HYPOTHESIS_PROFILE=thorough: 1,000).
+FUZZ = settings(deadline=None, suppress_health_check=list(HealthCheck))
 
 #: Text near each game's notation, so the fuzzer reaches past the first syntax check.
 MOVE_ALPHABET = {
@@ -125,7 +126,7 @@ UCI_LINES = st.sampled_from([
 ])
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@FUZZ
 @given(lines=st.lists(st.one_of(UCI_LINES, st.text(max_size=30)), max_size=10))
 def test_uci_command_streams(lines: list[str]) -> None:
     out = io.StringIO()

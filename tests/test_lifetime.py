@@ -106,3 +106,17 @@ def test_the_apps_search_process_and_its_workers_end_with_the_app() -> None:
         assert_all_end(None, app.pid, signal.SIGKILL, pause=app.pump)
     finally:
         app.kill()
+
+
+def _stockfish() -> str | None:
+    import shutil
+
+    return shutil.which("stockfish") or ("/usr/games/stockfish" if os.access("/usr/games/stockfish", os.X_OK)
+                                         else None)
+
+
+@pytest.mark.skipif(_stockfish() is None, reason="no stockfish binary on this machine")
+def test_stockfish_ends_with_the_command_searching_with_it() -> None:
+    process = start(["search", "chess", "--engine", "stockfish:time=60"])
+    wait_for_group(process.pid, 2)  # the command and Stockfish, thinking
+    assert_all_end(process, process.pid, signal.SIGKILL)
