@@ -301,11 +301,14 @@ def test_a_killed_run_keeps_every_row_written(tmp_path: Path) -> None:
 
 def test_ctrl_c_keeps_the_games_written_and_prints_their_summary(tmp_path: Path) -> None:
     out = tmp_path / "big.csv"
+    # Ctrl-C as a terminal delivers it: to a process whose SIGINT is not ignored
+    # (a test runner's worker may ignore it, and children inherit that).
     process = subprocess.Popen(
         [sys.executable, "-m", "tui.cli", "dataset", "checkers", "--games", "500", "--depth", "2",
          "--out", str(out)],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not (out.exists() and out.stat().st_size > 2000):
