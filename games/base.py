@@ -48,18 +48,6 @@ WIN = 1_000_000
 HEURISTIC_BOUND = 100_000
 
 
-#: The longest move text a game reads: longer input is refused before any parser sees it.
-MAX_MOVE_TEXT = 100
-#: The longest position text a game reads.
-MAX_POSITION_TEXT = 1000
-
-
-def check_length(text: str, limit: int, what: str, error: type[GameError]) -> None:
-    """Refuse ``text`` longer than ``limit`` characters at once, with a one-line ``error``."""
-    if len(text) > limit:
-        raise error(f"{what} is at most {limit} characters, got {len(text):,} ({quote_input(text)})")
-
-
 def quote_input(text: str, limit: int = 40) -> str:
     """``repr`` of text a user typed, cut to ``limit`` characters, for one-line error messages."""
     if len(text) > limit:
@@ -92,6 +80,18 @@ class UnknownHeuristicError(GameError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
+
+
+#: The longest move text a game reads: longer input is refused before any parser sees it.
+MAX_MOVE_TEXT = 100
+#: The longest position text a game reads.
+MAX_POSITION_TEXT = 1000
+
+
+def check_length(text: str, limit: int, what: str, error: type[GameError]) -> None:
+    """Refuse ``text`` longer than ``limit`` characters at once, with a one-line ``error``."""
+    if len(text) > limit:
+        raise error(f"{what} is at most {limit} characters, got {len(text):,} ({quote_input(text)})")
 
 
 @dataclass(frozen=True, slots=True)

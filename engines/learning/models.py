@@ -61,6 +61,8 @@ __all__ = [
     "BUNDLED_DIR",
     "BUNDLED_NAMES",
     "FORMAT",
+    "PICKLE_FORMAT",
+    "SUFFIX",
     "CHECK_RTOL",
     "LoadedModel",
     "ModelError",
