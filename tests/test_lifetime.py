@@ -109,10 +109,14 @@ def test_the_apps_search_process_and_its_workers_end_with_the_app() -> None:
 
 
 def _stockfish() -> str | None:
-    import shutil
+    """The binary the stockfish engine would run, if any (the engine's own search for it)."""
+    from engines import SpecError
+    from engines.stockfish import find_stockfish
 
-    return shutil.which("stockfish") or ("/usr/games/stockfish" if os.access("/usr/games/stockfish", os.X_OK)
-                                         else None)
+    try:
+        return find_stockfish()
+    except SpecError:
+        return None
 
 
 @pytest.mark.skipif(_stockfish() is None, reason="no stockfish binary on this machine")
