@@ -19,6 +19,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
 
 __all__ = ["CHECK_INTERVAL", "exit_with_parent", "watching"]
 
@@ -58,11 +59,10 @@ def exit_with_parent(parent: int | None = None, interval: float = CHECK_INTERVAL
         parent = recorded.pid if recorded is not None and recorded.pid else os.getppid()
     if os.getppid() != parent:
         os._exit(ORPHANED)
-    stop = threading.Event()
 
     def watch() -> None:
-        while not stop.wait(interval):
-            if os.getppid() != parent:
-                os._exit(ORPHANED)
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(ORPHANED)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()

@@ -41,7 +41,6 @@ PredictorSpec = dict[str, Any]
 
 #: The deepest tree a model file may hold (a walk costs one step per level).
 MAX_TREE_DEPTH = 64
-_ACTIVATION_NAMES = ("identity", "relu", "tanh", "logistic")
 
 
 def compile_predictor(estimator: Any) -> Predictor:
@@ -101,7 +100,7 @@ def export_predictor(estimator: Any) -> tuple[PredictorSpec, dict[str, np.ndarra
         depth = _export_forest(trees, arrays)
         spec["depth"] = depth
     elif kind == "MLPRegressor":
-        if estimator.activation not in _ACTIVATION_NAMES or estimator.out_activation_ != "identity":
+        if estimator.activation not in _ACTIVATIONS or estimator.out_activation_ != "identity":
             raise ValueError(f"network activation {estimator.activation!r} is not supported")
         spec.update(kind="mlp", activation=estimator.activation, layers=len(estimator.coefs_))
         for i, (weights, bias) in enumerate(zip(estimator.coefs_, estimator.intercepts_)):

@@ -153,10 +153,7 @@ class ResultsFile:
         # Before any game is played: a run whose results could not be kept is not started.
         if not path.exists() or path.is_file():
             try:
-                with open(path, "ab") as handle:
-                    handle.write(b"")
-                    handle.flush()
-                    os.fsync(handle.fileno())
+                open(path, "ab").close()  # refused here by what cannot be appended to
             except OSError as error:
                 raise ResultsFileError(f"{path}: cannot write it ({error.strerror or error})") from None
         if not path.is_file():
