@@ -9,7 +9,9 @@ from textual.widgets import Footer, Input, Select
 
 from app_pilot import game_screen, make_app, ready, type_move, wait_for
 from tui.app.app import TuiGamesApp
-from tui.app.screens.dialogs import HelpDialog, ResultDialog, SaveDialog
+from tui.app.screens.dialogs import ConfirmDialog, ResultDialog
+from tui.app.screens.files import SaveDialog
+from tui.app.screens.help import HelpDialog, MovesDialog
 from tui.app.screens.game import GameScreen
 from tui.app.screens.start import StartScreen
 from tui.app.widgets.board import BoardView
@@ -99,9 +101,16 @@ async def test_suggestions_and_the_list_of_legal_moves() -> None:
         await pilot.press("enter")
         assert screen.moves == ["Nf3"]
         await pilot.press("f2")
-        assert screen.message_text.startswith("20 legal moves for Black: ")
+        await wait_for(pilot, lambda: isinstance(app.screen, MovesDialog), "the list of moves")
+        assert app.screen.title_text == "20 legal moves for Black"
+        listed = str(app.screen.query_one("#moves-text").render()).split()
+        assert sorted(listed) == sorted(screen.game.legal_move_texts())
+        await pilot.press("escape")
         await type_move(pilot, "?")
-        assert screen.message_text.startswith("20 legal moves for Black: ")
+        await wait_for(pilot, lambda: isinstance(app.screen, MovesDialog), "the list again")
+        await pilot.press("escape")
+        await pilot.press("ctrl+l")
+        await wait_for(pilot, lambda: isinstance(app.screen, MovesDialog), "the list by ctrl+l")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -146,6 +155,10 @@ async def test_engines_play_a_short_game_to_its_end(game: str) -> None:
             assert panel is not None and panel.scores and panel.status == "game over"
         played = list(screen.moves)
         await pilot.click("#rematch")
+        # the finished game is not saved: the rematch asks first
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the unsaved-game question")
+        assert app.screen.query_one("#cancel").has_focus
+        await pilot.click("#discard")
         await wait_for(pilot, lambda: game_screen(app) is not screen, "the rematch")
         rematch = game_screen(app)
         assert rematch.setup == screen.setup and len(app.screen_stack) == 2
@@ -227,8 +240,9 @@ async def test_flip_help_and_new_game() -> None:
         screen = await ready(pilot)
         board = screen.query_one(BoardView)
         before = board.render().plain
+        assert board.flipped  # two humans: Black, the first player, at the bottom
         await pilot.press("f3")
-        assert board.flipped and board.render().plain != before
+        assert not board.flipped and board.render().plain != before
         await pilot.press("f1")
         assert isinstance(app.screen, HelpDialog)
         await pilot.press("escape")

@@ -439,6 +439,12 @@ def screen_lines(view: BoardView) -> list[str]:
     return ["".join(segment.text for segment in strip) for strip in strips]
 
 
+def drawn_lines(view: BoardView) -> list[str]:
+    """The view's drawing without the margins that centre it."""
+    left, top = view.drawing_origin()
+    return [line[left:] for line in view.render().plain.split("\n")[top:]]
+
+
 def test_board_view_shows_a_copy_flips_and_follows_resizes():
     from textual.app import App, ComposeResult
 
@@ -457,9 +463,9 @@ def test_board_view_shows_a_copy_flips_and_follows_resizes():
             await pilot.pause()
             first = view.render()
             assert first is view.render()  # drawn once per change
-            assert first.plain.split("\n")[0].split() == list("abcdefgh")
+            assert drawn_lines(view)[0].split() == list("abcdefgh")
             assert (view.size.width, view.size.height) == (80, 24)
-            assert ChessPainter().paint(game, width=80, height=24).plain == first.plain
+            assert ChessPainter().paint(game, width=80, height=24).plain.split("\n") == drawn_lines(view)
             # the view keeps its own copy
             game.play_all(["Nf3"])
             assert view.game is not game and view.game.to_text() != game.to_text()
@@ -467,7 +473,7 @@ def test_board_view_shows_a_copy_flips_and_follows_resizes():
             view.flipped = True
             await pilot.pause()
             flipped = view.render().plain
-            assert flipped != first.plain and flipped.split("\n")[0].split() == list("hgfedcba")
+            assert flipped != first.plain and drawn_lines(view)[0].split() == list("hgfedcba")
             view.ascii = True
             await pilot.pause()
             assert view.render().plain.isascii()
@@ -496,6 +502,6 @@ def test_board_view_shows_a_copy_flips_and_follows_resizes():
             # another game switches the painter
             view.show(new_game("quixo"))
             await pilot.pause()
-            assert view.render().plain.split("\n")[0].strip() == "bottom"
+            assert drawn_lines(view)[0].strip() == "bottom"
 
     asyncio.run(scenario())

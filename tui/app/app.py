@@ -9,9 +9,14 @@ outlives the app.
 
 from __future__ import annotations
 
-from textual.app import App
-from textual.binding import Binding
+from typing import Iterable
 
+from textual import events
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from .screens.dialogs import ConfirmDialog, GuardedDialog
 from .screens.game import GameScreen
 from .screens.start import StartScreen
 from .search_service import SearchService
@@ -25,8 +30,6 @@ class TuiGamesApp(App):
 
     CSS_PATH = "app.tcss"
     TITLE = "tui-games"
-    #: Every key is on the footer; the palette would only repeat them.
-    ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
     def __init__(self, setup: GameSetup | None = None, *, ascii: bool = False) -> None:
@@ -55,6 +58,34 @@ class TuiGamesApp(App):
         """Back to the start screen, filled in with ``setup``."""
         self.search_service.cancel()
         self.switch_screen(StartScreen(setup))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The palette (ctrl+p): the game's commands by name, then Textual's own."""
+        if isinstance(screen, GameScreen):
+            yield from screen.palette_commands()
+        yield from super().get_system_commands(screen)
+
+    async def on_event(self, event: events.Event) -> None:
+        # Keys typed before a dialog was ready (the Enter after a last move) never land in it.
+        if (isinstance(event, events.Key) and not event.is_forwarded
+                and isinstance(self.screen, GuardedDialog) and self.screen.ignores(event)):
+            return
+        await super().on_event(event)
+
+    def _game_screen_below(self) -> GameScreen | None:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, GameScreen):
+                return screen
+        return None
+
+    async def action_quit(self) -> None:
+        """Quit — after asking, when a game has moves no file holds."""
+        game = self._game_screen_below()
+        asked = isinstance(self.screen, ConfirmDialog) and self.screen.topic == "quitting"
+        if game is None or not game.unsaved or asked:  # ctrl+q on the question: quit anyway
+            self.exit()
+            return
+        game.guard_unsaved("quitting", self.exit)
 
     def on_unmount(self) -> None:
         self.search_service.close()

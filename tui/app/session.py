@@ -89,6 +89,10 @@ class GameSetup:
     #: Per side, first mover first: why a learned engine's model could not be
     #: used and what plays instead ("" when nothing was replaced).
     notices: tuple[str, str] = ("", "")
+    #: Moves already played from ``position`` (a game read from a record file).
+    moves: tuple[str, ...] = ()
+    #: The record file those moves were read from ("" for none).
+    source: str = ""
 
     @classmethod
     def checked(cls, game: str, first: str, second: str, position: str | None = None) -> GameSetup:
@@ -119,6 +123,16 @@ class GameSetup:
         """The same game with the players changing sides."""
         return replace(self, players=(self.players[1], self.players[0]),
                        notices=(self.notices[1], self.notices[0]))
+
+    def fresh(self) -> GameSetup:
+        """The same players and start, without the moves read from a file (a rematch)."""
+        return replace(self, moves=(), source="")
+
+    @property
+    def bottom_side(self) -> int:
+        """The side drawn at the bottom: the human's when one human plays, else the first."""
+        humans = [side for side in (0, 1) if self.is_human(side)]
+        return humans[0] if len(humans) == 1 else 0
 
     def player_label(self, side: int) -> str:
         """``White (human)``, ``Black (pvs:time=1)``."""

@@ -1,56 +1,77 @@
-"""The game screen's dialogs: the result, saving the game, help."""
+"""The game screen's small dialogs: the result, a question, a choice between moves.
+
+Every dialog here is a :class:`GuardedDialog`: keys typed before it opened (or
+in its first :attr:`GuardedDialog.GRACE` seconds, the tail of a burst typed at
+the board) never land in it -- the app drops them -- and the arrow keys move
+between its buttons.  A dialog opens on its harmless choice.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
+import time
+from typing import ClassVar, Sequence
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Label
 
-from games.records import save_record
-
-__all__ = ["ResultDialog", "SaveDialog", "HelpDialog", "NOTATION_HELP"]
-
-#: How to type a move, per game (the help dialog and the start screen).
-NOTATION_HELP = {
-    "chess": (
-        "Type moves in SAN — e4, Nf3, exd5, O-O, e8=Q — or UCI — g1f3, e7e8q.\n"
-        "Case matters for pieces (N is a knight, b a file); SAN check marks are optional."
-    ),
-    "checkers": (
-        "Type moves with the PDN square numbers 1-32 shown on the board: 11-15 for a step,\n"
-        "15x24 for a jump and 15x24x31 for a multiple jump (or just its start and end, 15x31,\n"
-        "when that is unambiguous). Jumping is compulsory. Black (first) moves down the board."
-    ),
-    "quixo": (
-        "Type COL ROW EDGE: take the border cube at that column and row (0-4, as labelled)\n"
-        "— blank or yours — and push it back in at the top, bottom, left or right edge of its\n"
-        "line (t, b, l, r work too): 0 0 bottom, 4 2 left. Five in a line wins; completing a\n"
-        "line of the opponent's symbol loses."
-    ),
-}
+__all__ = ["ChoiceDialog", "ConfirmDialog", "GuardedDialog", "ResultDialog"]
 
 
-class ResultDialog(ModalScreen[str]):
-    """The game is over: who won and why; rematch, swap sides, new game or look at the board."""
+class GuardedDialog(ModalScreen[str]):
+    """A modal dialog of buttons that ignores keys typed before it was ready.
+
+    It is dismissed with the id of the button pressed, or :attr:`ESCAPE_CHOICE`
+    on Escape.
+    """
 
     DEFAULT_CSS = """
-    ResultDialog { align: center middle; }
-    ResultDialog > Vertical {
-        width: auto; max-width: 70; height: auto;
+    GuardedDialog { align: center middle; }
+    GuardedDialog > Vertical {
+        width: auto; max-width: 76; height: auto;
         border: thick $accent; background: $surface; padding: 1 2;
     }
-    ResultDialog #result { text-style: bold; width: auto; margin-bottom: 1; }
-    ResultDialog Horizontal { height: auto; width: auto; }
-    ResultDialog Button { margin: 0 1 0 0; min-width: 12; }
+    GuardedDialog .question { text-style: bold; width: auto; max-width: 70; margin-bottom: 1; }
+    GuardedDialog .detail { width: auto; max-width: 70; margin-bottom: 1; }
+    GuardedDialog Horizontal { height: auto; width: auto; }
+    GuardedDialog Button { margin: 0 1 0 0; min-width: 10; }
     """
-    BINDINGS = [Binding("escape", "dismiss('close')", "Close")]
-    #: Focused when the dialog is shown (declared, not queried in ``on_mount``:
-    #: a dialog pushed as the app shuts down may never get its children).
-    AUTO_FOCUS = "#rematch"
+    BINDINGS = [
+        Binding("escape", "escape", "Close"),
+        Binding("left,up", "app.focus_previous", "Previous", show=False),
+        Binding("right,down", "app.focus_next", "Next", show=False),
+    ]
+    #: Keys this many seconds after the dialog was made are still taken as typed before it.
+    GRACE: ClassVar[float] = 0.3
+    #: What Escape answers.
+    ESCAPE_CHOICE: ClassVar[str] = "cancel"
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: When the dialog was made, on the clock Textual stamps events with
+        #: (monotonic on POSIX; the app runs on POSIX terminals).
+        self.opened_at = time.monotonic()
+
+    def ignores(self, event: events.Key) -> bool:
+        """Whether a key event was typed before the dialog was ready for it."""
+        return event.time < self.opened_at + self.GRACE
+
+    def action_escape(self) -> None:
+        self.dismiss(self.ESCAPE_CHOICE)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id or self.ESCAPE_CHOICE)
+
+
+class ResultDialog(GuardedDialog):
+    """The game is over: who won and why; look at the board, rematch, swap, new game."""
+
+    AUTO_FOCUS = "#review"
+    ESCAPE_CHOICE = "review"
 
     def __init__(self, result: str, detail: str) -> None:
         super().__init__()
@@ -59,85 +80,57 @@ class ResultDialog(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.result, id="result")
-            yield Label(self.detail, id="detail")
+            yield Label(self.result, id="result", classes="question")
+            yield Label(self.detail, id="detail", classes="detail")
             with Horizontal():
-                yield Button("Rematch", id="rematch", variant="primary")
+                yield Button("Look at the board", id="review", variant="primary")
+                yield Button("Save", id="save")
+                yield Button("Rematch", id="rematch")
                 yield Button("Swap sides", id="swap")
                 yield Button("New game", id="new")
-                yield Button("Close", id="close")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(event.button.id or "close")
 
 
-class SaveDialog(ModalScreen["Path | None"]):
-    """Ask where to save the game; never overwrites a file."""
+class ConfirmDialog(GuardedDialog):
+    """A question with a few answers (``(id, label)``); the first one is focused
+    and should be the harmless one."""
 
-    DEFAULT_CSS = """
-    SaveDialog { align: center middle; }
-    SaveDialog > Vertical {
-        width: 70; height: auto; border: thick $accent; background: $surface; padding: 1 2;
-    }
-    SaveDialog #save-error { color: $error; height: auto; }
-    SaveDialog Input { margin: 1 0; }
-    """
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
-
-    def __init__(self, default_path: str, text: str, what: str) -> None:
+    def __init__(self, question: str, answers: Sequence[tuple[str, str]], detail: str = "",
+                 topic: str = "") -> None:
         super().__init__()
-        self.default_path = default_path
-        self.text = text
-        self.what = what
+        #: What the question is about ("quitting", "a new game"), for whoever asks again.
+        self.topic = topic
+        self.question = question
+        self.answers = tuple(answers)
+        self.detail = detail
+        self.AUTO_FOCUS = f"#{self.answers[0][0]}"
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(f"Save the game as {self.what} — Enter saves, Escape cancels")
-            yield Input(self.default_path, id="save-path")
-            yield Static("", id="save-error", markup=False)
-
-    def on_mount(self) -> None:
-        self.query_one(Input).focus()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        path = event.value.strip()
-        if not path:
-            self.query_one("#save-error", Static).update("type a file name")
-            return
-        try:
-            saved = save_record(Path(path).expanduser(), self.text)
-        except (OSError, ValueError) as error:
-            message = str(error).splitlines()[0] if str(error) else type(error).__name__
-            self.query_one("#save-error", Static).update(message)
-            return
-        self.dismiss(saved.resolve())
+            yield Label(self.question, classes="question")
+            if self.detail:
+                yield Label(self.detail, classes="detail")
+            with Horizontal():
+                for index, (answer, label) in enumerate(self.answers):
+                    yield Button(label, id=answer, variant="primary" if index == 0 else "default")
 
 
-class HelpDialog(ModalScreen[None]):
-    """Keys and notation."""
+class ChoiceDialog(GuardedDialog):
+    """Pick one of several moves between the same two squares (a promotion piece,
+    a checkers path); dismissed with the chosen move's index as text."""
 
-    DEFAULT_CSS = """
-    HelpDialog { align: center middle; }
-    HelpDialog > VerticalScroll {
-        width: 90; max-width: 100%; height: auto; max-height: 90%;
-        border: thick $accent; background: $surface; padding: 1 2;
-    }
-    """
-    BINDINGS = [Binding("escape,f1,q", "dismiss", "Close")]
-
-    def __init__(self, game: str, keys: list[tuple[str, str]]) -> None:
+    def __init__(self, question: str, labels: Sequence[str]) -> None:
         super().__init__()
-        self.game = game
-        self.keys = keys
+        self.question = question
+        self.labels = tuple(labels)
+        self.AUTO_FOCUS = "#choice-0"
 
     def compose(self) -> ComposeResult:
-        lines = [f"[b]{self.game.capitalize()}: typing moves[/b]", NOTATION_HELP[self.game], "",
-                 "Suggestions appear as you type; → (or End) takes one. '?' + Enter or F2 lists",
-                 "every legal move. A wrong move is explained under the board and play goes on.", "",
-                 "[b]Keys[/b]"]
-        lines += [f"  [b]{key:<8}[/b] {what}" for key, what in self.keys]
-        lines += ["", "Escape closes this help."]
-        with VerticalScroll():
-            yield Static("\n".join(lines))
+        with Vertical():
+            yield Label(self.question, classes="question")
+            with Horizontal():
+                for index, label in enumerate(self.labels):
+                    yield Button(label, id=f"choice-{index}")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss((event.button.id or "").removeprefix("choice-"))

@@ -1,71 +1,66 @@
 """The game screen, one for all three games.
 
 The board (left) with the status line and the move box under it; on the right
-an engine panel per AI side and the move list.  Humans type moves; engines
-search in the app's :class:`~tui.app.search_service.SearchService` process, and
-a timer drains its events twenty times a second into the panels, so keys echo
-and the panel ticks while an engine thinks.
+an engine panel per AI side and the move list.  Humans type moves or click
+them on the board; engines search in the app's
+:class:`~tui.app.search_service.SearchService` process, and a timer drains its
+events twenty times a second into the panels, so keys echo and the panel ticks
+while an engine thinks.
 
 Flow: after every change :meth:`GameScreen.next_turn` decides what happens —
 the result dialog when the game is over, the move box for a human, a search
-for an engine (after the spectating delay when engines play each other, not
-while paused).  Anything that changes the position (undo, a new game, leaving
-the screen) cancels the running search first.
+for an engine (after the spectating delay when engines play each other).
+Engines do not play while paused, while a dialog is open over the screen, or
+while the player reviews an earlier position; anything that changes the
+position (undo, a new game, leaving the screen) cancels the running search
+first.  The commands (keys, palette) are in
+:class:`~tui.app.screens.game_commands.GameCommands`.
 """
 
 from __future__ import annotations
 
-import datetime
 from dataclasses import replace
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Label, Static
 
 from games import Game, GameError, MoveSyntaxError, new_game
+from games.records import describe_outcome, result_token
 
-from games.records import EXTENSIONS, default_filename, describe_outcome, record_text, result_token
+from ..picking import MovePicker
 from ..search_service import SearchDone, SearchFailed, SearchInfo, SearchService
 from ..session import GameSetup, fallback_notice, side_names
 from ..widgets.board import BoardView
 from ..widgets.engine_panel import EnginePanel
 from ..widgets.move_input import MoveInput
 from ..widgets.move_list import MoveList
-from .dialogs import HelpDialog, ResultDialog, SaveDialog
+from .commands import DELAYS, bindings
+from .dialogs import ChoiceDialog, ResultDialog
+from .game_commands import GameCommands
 
 __all__ = ["GameScreen", "DELAYS"]
 
-#: The spectating delays F7 cycles through (seconds between engine moves).
-DELAYS = (0.0, 0.5, 1.0, 2.0, 5.0)
 #: How often the search process's events are drained (seconds).
 POLL_INTERVAL = 0.05
 #: Below this many rows the idle engine's panel shrinks to one line.
 SHORT_SCREEN = 32
-#: What the record formats are called in the save dialog.
-RECORD_NAMES = {"chess": "PGN", "checkers": "PDN", "quixo": "a Quixo move list"}
 
 
-class GameScreen(Screen):
+def start_move_number(game: Game) -> int:
+    """The move number of a game's start position (a chess FEN's full-move number, else 1)."""
+    board = getattr(game, "board", None)
+    return int(getattr(board, "fullmove_number", 1)) if board is not None else 1
+
+
+class GameScreen(GameCommands, Screen):
     """Play one game of ``setup``; engines search in ``service``."""
 
-    BINDINGS = [
-        Binding("f1", "help", "Help"),
-        Binding("f2", "list_moves", "List"),
-        Binding("f3", "flip", "Flip"),
-        Binding("f4", "undo", "Undo"),
-        Binding("f5", "pause", "Pause"),
-        Binding("f6", "step", "Step"),
-        Binding("f7", "delay", "Delay"),
-        Binding("f8", "save", "Save"),
-        Binding("f9", "new_game", "New"),
-        Binding("ctrl+s", "save", "Save", show=False),
-        Binding("ctrl+n", "new_game", "New game", show=False),
-        Binding("ctrl+o", "flip", "Flip", show=False),
-    ]
+    BINDINGS = bindings()
+    AUTO_FOCUS = "#move-input"
 
     def __init__(self, setup: GameSetup, service: SearchService, *, ascii: bool = False) -> None:
         super().__init__()
@@ -74,25 +69,38 @@ class GameScreen(Screen):
         self.ascii = ascii
         self.sides = side_names(setup.game)
         self.game: Game = new_game(setup.game, setup.position)
+        self.first_number = start_move_number(self.game)
         #: A fallback notice still to repeat with the next engine move (else it would flash by).
         self._unread_notice = ""
         #: The moves played, as texts (what the search process replays).
         self.moves: list[str] = []
+        for text in setup.moves:
+            self._play(self.game.parse_move(text))
+        #: The moves as last saved (or read from a file); ``None``: never saved.
+        self.saved_moves: list[str] | None = list(self.moves) if setup.source else None
         #: The request id of the running search, if any.
         self.request: int | None = None
         self.searching_side: int | None = None
-        self.paused = False
+        #: A loaded game waits for the player before an engine moves.
+        self.paused = bool(setup.moves) and bool(setup.engine_sides)
         self.stepping = False
         self.delay = DELAYS[2] if len(setup.engine_sides) == 2 else 0.0
         self._delay_timer: Timer | None = None
         self._result_shown = False
+        #: The position reviewed (after this many moves); ``None``: the game itself.
+        self.review: int | None = None
+        #: The square picked up on the board, if any.
+        self.selected: tuple[int, int] | None = None
+        self._picker: MovePicker | None = None
 
     # -- layout --------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             with Vertical(id="board-column"):
-                yield BoardView(self.setup.game, ascii=self.ascii, id="board")
+                board = BoardView(self.setup.game, ascii=self.ascii, id="board")
+                board.flipped = board.painter.flipped_for(self.setup.bottom_side)
+                yield board
                 yield Static("", id="status", markup=False)
             with Vertical(id="side-column"):
                 for side in self.setup.engine_sides:
@@ -115,6 +123,9 @@ class GameScreen(Screen):
         if any(self.setup.notices):
             self._unread_notice = " · ".join(notice for notice in self.setup.notices if notice)
             self.say(self._unread_notice, error=True)
+        elif self.setup.source:
+            resume = " — ctrl+b lets the engines play on" if self.paused else ""
+            self.say(f"read {len(self.moves)} moves from {self.setup.source}; ↑ reviews them{resume}")
         self.next_turn()
 
     def on_unmount(self) -> None:
@@ -130,12 +141,16 @@ class GameScreen(Screen):
     def move_input(self) -> MoveInput:
         return self.query_one("#move-input", MoveInput)
 
+    @property
+    def move_list(self) -> MoveList:
+        return self.query_one(MoveList)
+
     def panel(self, side: int) -> EnginePanel | None:
         panels = self.query(f"#panel-{side}")
         return panels.first(EnginePanel) if panels else None
 
     def say(self, text: str, *, error: bool = False) -> None:
-        """A line under the board: answers to typed moves, notices."""
+        """A line under the board: answers to moves, notices."""
         message = self.query_one("#message", Static)
         message.update(text)
         message.set_class(error, "-error")
@@ -144,66 +159,112 @@ class GameScreen(Screen):
     def message_text(self) -> str:
         return str(self.query_one("#message", Static).render())
 
-    def refresh_position(self) -> None:
-        self.board.show(self.game)
-        first_mover = self._first_mover()
-        self.query_one(MoveList).show_moves(self.moves, first_mover)
-        # Suggestions only on a human's turn: while an engine thinks, what you type is your next move.
-        human_to_move = self.game.outcome() is None and self.setup.is_human(self.game.turn)
-        self.move_input.set_moves(self.game.legal_move_texts() if human_to_move else [])
-        self.update_status()
-
-    def _first_mover(self) -> int:
+    @property
+    def first_mover(self) -> int:
         """The side that made (or makes) the first move of this game."""
         return (self.game.turn + len(self.moves)) % 2
 
+    def move_number(self, ply: int) -> int:
+        """The number of the move made after ``ply`` plies (from the start position's number)."""
+        return self.first_number + (ply + self.first_mover) // 2
+
+    def refresh_position(self) -> None:
+        self._picker = None
+        self.selected = None
+        self.board.mark(None)
+        self.board.show(self.game)
+        self.move_list.show_moves(self.moves, self.first_mover, self.first_number)
+        # Suggestions only on a human's turn: while an engine thinks, what you type is your next move.
+        self.move_input.set_moves(self.game.legal_move_texts() if self.human_to_move else [])
+        self.update_status()
+
+    @property
+    def human_to_move(self) -> bool:
+        return self.game.outcome() is None and self.setup.is_human(self.game.turn)
+
     def update_status(self) -> None:
         outcome = self.game.outcome()
-        number = len(self.moves) // 2 + 1
-        if outcome is not None:
+        number = self.move_number(len(self.moves))
+        if self.review is not None:
+            text = self._review_status()
+        elif outcome is not None:
             text = f"{result_token(self.game)}  {describe_outcome(self.game)}"
         else:
             side = self.game.turn
             who = self.sides[side]
             if self.setup.is_human(side):
-                text = f"{who} to move (you) — type a move below"
+                text = f"{who} to move (you) — type a move or click the board"
             elif self.request is not None:
                 text = f"{who} ({self.setup.players[side]}) is thinking…"
             elif self.paused:
-                text = f"{who} to move — paused: F5 resumes, F6 plays one move"
+                text = f"{who} to move — paused: ctrl+b resumes, ctrl+y plays one move"
             else:
                 text = f"{who} to move ({self.setup.players[side]})"
             if self.setup.game == "chess" and self.game.board.is_check():  # type: ignore[attr-defined]
                 text += " — check!"
         delay = f" · delay {self.delay:g}s" if len(self.setup.engine_sides) == 2 else ""
-        self.query_one("#status", Static).update(f"move {number} · {text}{delay}")
+        prefix = "" if self.review is not None else f"move {number} · "
+        self.query_one("#status", Static).update(f"{prefix}{text}{delay}")
+
+    def _review_status(self) -> str:
+        ply = self.review or 0
+        if ply == 0:
+            where = "the start position"
+        else:
+            dots = "." if (ply - 1 + self.first_mover) % 2 == 0 else "..."
+            where = f"after {self.move_number(ply - 1)}{dots} {self.moves[ply - 1]}"
+        return f"reviewing {where} ({ply}/{len(self.moves)}) — ←→ Home End, Enter plays from here, Esc returns"
 
     # -- the flow of the game -------------------------------------------------
+
+    @property
+    def engines_held(self) -> bool:
+        """Engines wait: a dialog covers the screen, or an earlier position is reviewed."""
+        return not self.is_current or self.review is not None
 
     def next_turn(self) -> None:
         """Whatever comes next: the result, a human's move or an engine's search."""
         self.refresh_position()
+        if self.review is not None:
+            return
         outcome = self.game.outcome()
         if outcome is not None:
             self._show_result()
             return
         side = self.game.turn
         if self.setup.is_human(side):
-            self.move_input.focus()
+            if self.is_current and not isinstance(self.focused, BoardView):
+                self.move_input.focus()
             return
         if self.paused and not self.stepping:
             self._set_panel_status(side, "paused")
             return
+        if self.engines_held:
+            self._set_panel_status(side, "waits for the dialog")
+            return
+        if self._delay_timer is not None:
+            self._delay_timer.stop()
+            self._delay_timer = None
         if self.delay and len(self.setup.engine_sides) == 2 and self.moves and not self.stepping:
             self._set_panel_status(side, f"next in {self.delay:g}s")
             self._delay_timer = self.set_timer(self.delay, self.start_search)
         else:
             self.start_search()
 
+    def on_screen_suspend(self) -> None:
+        """A dialog opened over the game (or the game was left): engines stop."""
+        if self.request is not None or self._delay_timer is not None:
+            self.cancel_search()
+
+    def on_screen_resume(self) -> None:
+        """The dialog closed: the game goes on where it was."""
+        if self.is_mounted and self.request is None and self.review is None:
+            self.next_turn()
+
     def start_search(self) -> None:
         """Ask the search process for the side to move's engine move."""
         self._delay_timer = None
-        if self.game.outcome() is not None or self.request is not None:
+        if self.game.outcome() is not None or self.request is not None or self.engines_held:
             return
         side = self.game.turn
         if self.setup.is_human(side):
@@ -323,7 +384,7 @@ class GameScreen(Screen):
         self._fit_panels()
 
     def _show_result(self) -> None:
-        if self._result_shown:
+        if self._result_shown or not self.is_current:
             return
         self._result_shown = True
         for side in self.setup.engine_sides:
@@ -334,17 +395,32 @@ class GameScreen(Screen):
         )
 
     def _after_result(self, choice: str | None) -> None:
-        # Later: the dialog is still on the screen stack while this runs.
         if choice == "rematch":
-            self.app.call_later(self.app.open_game, self.setup)
+            self.guard_unsaved("a rematch", lambda: self.app.open_game(self.setup.fresh()))
         elif choice == "swap":
-            self.app.call_later(self.app.open_game, self.setup.swapped())
+            self.guard_unsaved("a new game", lambda: self.app.open_game(self.setup.fresh().swapped()))
         elif choice == "new":
-            self.app.call_later(self.app.open_start, self.setup)
+            self.guard_unsaved("a new game", lambda: self.app.open_start(self.setup))
+        elif choice == "save":
+            self.action_save()
         else:
-            self.say("game over — F4 undoes, F8 saves, F9 starts a new game")
+            self.say("game over — ↑ reviews the game, ctrl+s saves, ctrl+n starts a new one")
 
-    # -- typed moves -------------------------------------------------------------
+    # -- moves: typed or clicked -----------------------------------------------------------
+
+    def _refuse_move(self) -> bool:
+        """Say why no move can be made now (reviewing, game over, an engine's turn)."""
+        if self.review is not None:
+            self.say("you are reviewing an earlier position: Esc or End returns to the game, "
+                     "Enter in the move list plays from here", error=True)
+        elif self.game.outcome() is not None:
+            self.say("the game is over — ctrl+z takes a move back, ctrl+n starts a new game", error=True)
+        elif not self.setup.is_human(self.game.turn):
+            self.say(f"it is {self.sides[self.game.turn]}'s turn and an engine plays it; wait, "
+                     "or ctrl+b pauses", error=True)
+        else:
+            return False
+        return True
 
     def on_input_submitted(self, event: MoveInput.Submitted) -> None:
         if event.input.id != "move-input":
@@ -356,13 +432,7 @@ class GameScreen(Screen):
             self.input_clear()
             self.action_list_moves()
             return
-        if self.game.outcome() is not None:
-            self.say("the game is over — F4 undoes a move, F9 starts a new game", error=True)
-            return
-        side = self.game.turn
-        if not self.setup.is_human(side):
-            self.say(f"it is {self.sides[side]}'s turn and an engine plays it; wait, or F5 pauses",
-                     error=True)
+        if self._refuse_move():
             return
         try:
             move = self.game.parse_move(text)
@@ -372,101 +442,73 @@ class GameScreen(Screen):
         except GameError as error:
             self.say(f"illegal: {error}", error=True)
             return
-        self._play(move)
         self.input_clear()
+        self.human_moved(move)
+
+    def human_moved(self, move: Any) -> None:
+        self._play(move)
         self.say(f"you played {self.moves[-1]}")
         self.next_turn()
 
     def input_clear(self) -> None:
         self.move_input.value = ""
 
-    # -- actions (F-keys) ----------------------------------------------------------
-
-    def action_help(self) -> None:
-        keys = [(b.key, b.description) for b in self.BINDINGS if isinstance(b, Binding) and b.show]
-        keys += [("ctrl+s", "save"), ("ctrl+n", "new game"), ("ctrl+o", "flip"), ("ctrl+q", "quit")]
-        self.app.push_screen(HelpDialog(self.setup.game, keys))
-
-    def action_list_moves(self) -> None:
-        if self.game.outcome() is not None:
-            self.say("the game is over: no legal moves")
+    def on_board_view_square_chosen(self, event: BoardView.SquareChosen) -> None:
+        if self._refuse_move():
             return
-        moves = self.game.legal_move_texts()
-        joined = ("  " if any(" " in m for m in moves) else " ").join(moves)
-        self.say(f"{len(moves)} legal moves for {self.sides[self.game.turn]}: {joined}")
+        if self._picker is None:
+            self._picker = MovePicker(self.game, self.board.painter)
+        pick = self._picker.choose(self.selected, event.square)
+        self.selected = pick.selected
+        self.board.mark(pick.selected, pick.targets)
+        if pick.error:
+            self.say(pick.error, error=True)
+        elif pick.selected is not None:
+            name = self.board.painter.square_name(pick.selected)
+            self.say(f"{name}: {len(pick.targets)} target{'s' if len(pick.targets) != 1 else ''} "
+                     "— click one, or the piece again to put it back")
+        if len(pick.moves) == 1:
+            self.human_moved(pick.moves[0])
+        elif pick.moves:
+            labels = [self.game.format_move(move) for move in pick.moves]
+            self.app.push_screen(ChoiceDialog("Which move?", labels),
+                                 lambda choice: self._chose(pick.moves, choice))
 
-    def action_flip(self) -> None:
-        self.board.flipped = not self.board.flipped
-
-    def action_undo(self) -> None:
-        if not self.moves:
-            self.say("nothing to undo", error=True)
-            return
-        self.cancel_search()
-        self._undo_one()
-        if len(self.setup.engine_sides) == 2:
-            self.paused = True  # engines would replay the move at once
+    def _chose(self, moves: tuple[Any, ...], choice: str | None) -> None:
+        if choice and choice.isdigit() and int(choice) < len(moves) and self.human_to_move:
+            self.human_moved(moves[int(choice)])
         else:
-            # Back to a human's turn: take back the engine's reply too.
-            while self.moves and not self.setup.is_human(self.game.turn) and self.setup.engine_sides:
-                self._undo_one()
-        self._result_shown = False
-        self.say("took back a move" + (" — paused, F5 resumes" if self.paused else ""))
-        self.next_turn()
+            self.board.mark(None)
+            self.selected = None
+            self.say("no move made")
 
-    def _undo_one(self) -> None:
-        self.game.undo()
-        self.moves.pop()
+    # -- review ----------------------------------------------------------------------------
 
-    def action_pause(self) -> None:
-        if not self.setup.engine_sides:
-            self.say("no engine is playing: nothing to pause")
+    def on_move_list_ply_selected(self, event: MoveList.PlySelected) -> None:
+        self.show_ply(event.ply)
+
+    def on_move_list_leave(self, event: MoveList.Leave) -> None:
+        self.show_ply(len(self.moves))
+        self.move_input.focus()
+
+    def on_move_list_play_here(self, event: MoveList.PlayHere) -> None:
+        self.action_play_from_here()
+
+    def show_ply(self, ply: int) -> None:
+        """Show the position after ``ply`` moves; the last one ends the review."""
+        if ply >= len(self.moves):
+            if self.review is not None:
+                self.review = None
+                self.say("back to the game")
+                self.next_turn()
             return
-        self.paused = not self.paused
-        self.stepping = False
-        if self.paused:
+        if self.review is None:
             self.cancel_search()
-            self.say("paused — F5 resumes, F6 plays one engine move")
-            side = self.game.turn
-            if not self.setup.is_human(side):
-                self._set_panel_status(side, "paused")
-            self.update_status()
-        else:
-            self.say("resumed")
-            self.next_turn()
-
-    def action_step(self) -> None:
-        side = self.game.turn
-        if self.game.outcome() is not None or self.setup.is_human(side):
-            self.say("F6 plays one engine move when an engine is to move", error=True)
-            return
-        if self.request is not None:
-            self.say("the engine is already thinking")
-            return
-        self.paused = True
-        self.stepping = True
-        self.next_turn()
-
-    def action_delay(self) -> None:
-        index = (DELAYS.index(self.delay) + 1) % len(DELAYS) if self.delay in DELAYS else 0
-        self.delay = DELAYS[index]
-        self.say(f"delay between engine moves: {self.delay:g} s")
+        self.review = ply
+        shown = self.game.copy()
+        for _ in range(len(self.moves) - ply):
+            shown.undo()
+        self.selected = None
+        self.board.mark(None)
+        self.board.show(shown)
         self.update_status()
-
-    def action_save(self) -> None:
-        now = datetime.datetime.now()
-        text = record_text(
-            self.setup.game, self.game,
-            first_player=self.setup.players[0], second_player=self.setup.players[1], date=now.date(),
-        )
-        what = f"{RECORD_NAMES[self.setup.game]} (.{EXTENSIONS[self.setup.game]})"
-        self.app.push_screen(SaveDialog(default_filename(self.setup.game, now), text, what),
-                             self._after_save)
-
-    def _after_save(self, path: Any) -> None:
-        if path is not None:
-            self.say(f"saved to {path}")
-
-    def action_new_game(self) -> None:
-        self.cancel_search()
-        self.app.open_start(self.setup)

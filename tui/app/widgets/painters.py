@@ -46,12 +46,10 @@ fits the width and height it is given, and the smallest one when nothing fits
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar, Iterator, Sequence
+from typing import Any, ClassVar, Sequence
 
 import chess
 from rich.style import Style
-from rich.text import Text
 
 from games import Game, UnknownGameError
 from games.checkers import SQUARES as CHECKERS_SQUARES
@@ -59,275 +57,21 @@ from games.checkers import square_coords
 from games.quixo import MOVES as QUIXO_MOVES
 from games.quixo import SIZE as QUIXO_SIZE
 
+from .painting import CURSOR, PLAIN, SELECTED, TARGET, BoardGeometry, BoardPainter, Cell, Square
+
 __all__ = [
     "BoardGeometry",
     "BoardPainter",
+    "CURSOR",
     "Cell",
     "CheckersPainter",
     "ChessPainter",
     "QuixoPainter",
+    "SELECTED",
+    "Square",
+    "TARGET",
     "painter_for",
 ]
-
-#: The unstyled style (margins, labels take the widget's own colours).
-_PLAIN = Style()
-
-
-@dataclass(frozen=True, slots=True)
-class Cell:
-    """What one square (chess, checkers) or cell (Quixo) of the board shows.
-
-    ``glyph`` is a single character drawn in the middle of the square ('' for
-    nothing); ``label`` a square number drawn in the corner (checkers);
-    ``mark`` the pair of characters drawn around the glyph in ASCII mode, such
-    as ``"[]"`` for a last-move square ('' for none).
-    """
-
-    background: str
-    glyph: str = ""
-    glyph_style: Style = _PLAIN
-    label: str = ""
-    label_style: Style = _PLAIN
-    mark: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class BoardGeometry:
-    """Where a painter puts things for a given drawing area.
-
-    Squares are ``cell_width`` x ``cell_height`` terminal cells; the top-left
-    square (as displayed) starts at column ``left``, line ``top`` of the
-    drawing, which is ``width`` x ``height`` cells in all.
-    """
-
-    cell_width: int
-    cell_height: int
-    left: int
-    top: int
-    width: int
-    height: int
-
-    def cell_origin(self, display_col: int, display_row: int) -> tuple[int, int]:
-        """Column and line of the top-left character of the square displayed
-        ``display_col`` squares from the left and ``display_row`` from the top."""
-        return self.left + display_col * self.cell_width, self.top + display_row * self.cell_height
-
-
-class _Canvas:
-    """A grid of characters with a style each, turned into one :class:`Text`."""
-
-    __slots__ = ("width", "height", "chars", "styles")
-
-    def __init__(self, width: int, height: int) -> None:
-        self.width = width
-        self.height = height
-        self.chars = [[" "] * width for _ in range(height)]
-        self.styles = [[_PLAIN] * width for _ in range(height)]
-
-    def put(self, x: int, y: int, text: str, style: Style) -> None:
-        """Write ``text`` from column ``x`` of line ``y`` (clipped at the edges)."""
-        if not 0 <= y < self.height:
-            return
-        chars, styles = self.chars[y], self.styles[y]
-        for i, char in enumerate(text):
-            if 0 <= x + i < self.width:
-                chars[x + i] = char
-                styles[x + i] = style
-
-    def fill(self, x: int, y: int, width: int, height: int, style: Style) -> None:
-        """Blank a rectangle in ``style``."""
-        for line in range(y, y + height):
-            self.put(x, line, " " * width, style)
-
-    def to_text(self) -> Text:
-        """The lines joined by newlines, runs of one style appended as one span."""
-        text = Text(no_wrap=True, overflow="crop", end="")
-        for y in range(self.height):
-            if y:
-                text.append("\n")
-            chars, styles = self.chars[y], self.styles[y]
-            start = 0
-            for x in range(1, self.width + 1):
-                if x == self.width or styles[x] != styles[start]:
-                    text.append("".join(chars[start:x]), styles[start])
-                    start = x
-        return text
-
-
-class BoardPainter:
-    """Draws one game's board as Rich text; subclasses say what each square shows.
-
-    Board coordinates are ``(col, row)`` with ``(0, 0)`` the top-left square of
-    the unflipped board (chess and checkers: a8; Quixo: the cell ``0 0``).
-    """
-
-    #: The game's registry name.
-    game_name: ClassVar[str]
-    #: Squares across and down.
-    columns: ClassVar[int]
-    rows: ClassVar[int]
-    #: Style of the coordinates around the board.
-    coordinate_style: ClassVar[Style] = Style(bold=True)
-    #: Style of the edge names (Quixo).
-    caption_style: ClassVar[Style] = Style(italic=True)
-    #: Style of the ASCII marks drawn around a glyph.
-    mark_style: ClassVar[Style] = Style(bold=True)
-
-    # ------------------------------------------------------------ per game
-    def column_labels(self) -> Sequence[str]:
-        """The label of each board column, left to right (unflipped)."""
-        raise NotImplementedError
-
-    def row_labels(self) -> Sequence[str]:
-        """The label of each board row, top to bottom (unflipped)."""
-        raise NotImplementedError
-
-    def edge_captions(self) -> tuple[str, str, str, str]:
-        """Names written beyond the coordinates on the (top, bottom, left, right)
-        edges of the unflipped board; '' for none."""
-        return ("", "", "", "")
-
-    def cells(self, game: Game, *, ascii: bool = False) -> list[list[Cell]]:
-        """What every square shows: ``cells[row][col]`` in board coordinates."""
-        raise NotImplementedError
-
-    # ------------------------------------------------------------ geometry
-    def _captions(self, flipped: bool) -> tuple[str, str, str, str]:
-        """The edge captions as displayed: (top, bottom, left, right)."""
-        top, bottom, left, right = self.edge_captions()
-        return (bottom, top, right, left) if flipped else (top, bottom, left, right)
-
-    @staticmethod
-    def cell_sizes() -> Iterator[tuple[int, int]]:
-        """Square sizes ``(width, height)`` from the smallest up: 3x1, then for
-        each height ``h`` from 2 on, ``2h`` and ``2h + 1`` wide (4x2 is about
-        square on a terminal whose cells are twice as tall as wide)."""
-        yield 3, 1
-        height = 2
-        while True:
-            yield 2 * height, height
-            yield 2 * height + 1, height
-            height += 1
-
-    def _geometry_for(self, cell_width: int, cell_height: int, flipped: bool) -> BoardGeometry:
-        top_caption, bottom_caption, left_caption, right_caption = self._captions(flipped)
-        label = max(len(text) for text in self.row_labels())
-        left = label + 1 + (len(left_caption) + 1 if left_caption else 0)
-        right = 1 + label + (1 + len(right_caption) if right_caption else 0)
-        top = 1 + (1 if top_caption else 0)
-        bottom = 1 + (1 if bottom_caption else 0)
-        return BoardGeometry(
-            cell_width,
-            cell_height,
-            left,
-            top,
-            left + self.columns * cell_width + right,
-            top + self.rows * cell_height + bottom,
-        )
-
-    def geometry(self, width: int, height: int, flipped: bool = False) -> BoardGeometry:
-        """The layout of the largest drawing that fits ``width`` x ``height``
-        (the smallest one if none fits)."""
-        sizes = self.cell_sizes()
-        best = self._geometry_for(*next(sizes), flipped)
-        for size in sizes:  # both sides grow along the sizes: stop at the first misfit
-            bigger = self._geometry_for(*size, flipped)
-            if bigger.width > width or bigger.height > height:
-                return best
-            best = bigger
-        return best  # pragma: no cover - the sizes never end
-
-    def min_size(self) -> tuple[int, int]:
-        """Width and height of the smallest drawing (3x1 squares)."""
-        geometry = self._geometry_for(*next(self.cell_sizes()), False)
-        return geometry.width, geometry.height
-
-    def size_for(self, width: int, height: int) -> tuple[int, int]:
-        """Width and height of the drawing :meth:`paint` makes for that area."""
-        geometry = self.geometry(width, height)
-        return geometry.width, geometry.height
-
-    def _display(self, col: int, row: int, flipped: bool) -> tuple[int, int]:
-        """Where board square ``(col, row)`` is displayed (its display column and row)."""
-        if flipped:
-            return self.columns - 1 - col, self.rows - 1 - row
-        return col, row
-
-    def cell_box(
-        self, col: int, row: int, *, width: int, height: int, flipped: bool = False
-    ) -> tuple[int, int, int, int]:
-        """``(x, y, w, h)``: where the square at board ``(col, row)`` is drawn by
-        :meth:`paint` with the same arguments."""
-        geometry = self.geometry(width, height, flipped)
-        x, y = geometry.cell_origin(*self._display(col, row, flipped))
-        return x, y, geometry.cell_width, geometry.cell_height
-
-    # ------------------------------------------------------------ painting
-    def paint(
-        self, game: Game, *, width: int, height: int, flipped: bool = False, ascii: bool = False
-    ) -> Text:
-        """The board of ``game`` drawn to fit ``width`` x ``height`` terminal cells."""
-        geometry = self.geometry(width, height, flipped)
-        canvas = _Canvas(geometry.width, geometry.height)
-        cells = self.cells(game, ascii=ascii)
-        for row in range(self.rows):
-            for col in range(self.columns):
-                x, y = geometry.cell_origin(*self._display(col, row, flipped))
-                self._draw_cell(canvas, x, y, geometry, cells[row][col], ascii)
-        self._draw_coordinates(canvas, geometry, flipped)
-        return canvas.to_text()
-
-    def _draw_cell(
-        self, canvas: _Canvas, x: int, y: int, geometry: BoardGeometry, cell: Cell, ascii: bool
-    ) -> None:
-        width, height = geometry.cell_width, geometry.cell_height
-        ground = Style(bgcolor=cell.background)
-        canvas.fill(x, y, width, height, ground)
-        middle_x, middle_y = x + width // 2, y + height // 2
-        label = cell.label
-        if label and height >= 2:
-            canvas.put(x, y, label, ground + cell.label_style)
-        elif label and not cell.glyph:
-            # One line per square: the number takes the middle of an empty square.
-            start = middle_x - len(label) // 2
-            canvas.put(start, middle_y, label, ground + cell.label_style)
-            if ascii and cell.mark:
-                canvas.put(x + width - 1, middle_y, "*", ground + self.mark_style)
-            return
-        if cell.glyph:
-            canvas.put(middle_x, middle_y, cell.glyph, ground + cell.glyph_style)
-        if ascii and cell.mark:
-            canvas.put(middle_x - 1, middle_y, cell.mark[0], ground + self.mark_style)
-            canvas.put(middle_x + 1, middle_y, cell.mark[1], ground + self.mark_style)
-
-    def _draw_coordinates(self, canvas: _Canvas, geometry: BoardGeometry, flipped: bool) -> None:
-        cw, ch = geometry.cell_width, geometry.cell_height
-        board_right = geometry.left + self.columns * cw
-        board_bottom = geometry.top + self.rows * ch
-        style = self.coordinate_style
-        for col, label in enumerate(self.column_labels()):
-            display_col, _ = self._display(col, 0, flipped)
-            x = geometry.left + display_col * cw + cw // 2 - (len(label) - 1) // 2
-            canvas.put(x, geometry.top - 1, label, style)
-            canvas.put(x, board_bottom, label, style)
-        label_width = max(len(text) for text in self.row_labels())
-        for row, label in enumerate(self.row_labels()):
-            _, display_row = self._display(0, row, flipped)
-            y = geometry.top + display_row * ch + ch // 2
-            canvas.put(geometry.left - 1 - len(label), y, label, style)
-            canvas.put(board_right + 1, y, label.rjust(label_width), style)
-        top, bottom, left, right = self._captions(flipped)
-        middle_x = geometry.left + (self.columns * cw) // 2
-        middle_y = geometry.top + (self.rows * ch) // 2
-        caption = self.caption_style
-        if top:
-            canvas.put(middle_x - len(top) // 2, 0, top, caption)
-        if bottom:
-            canvas.put(middle_x - len(bottom) // 2, geometry.height - 1, bottom, caption)
-        if left:
-            canvas.put(0, middle_y, left, caption)
-        if right:
-            canvas.put(board_right + 1 + label_width + 1, middle_y, right, caption)
 
 
 # ---------------------------------------------------------------------------
@@ -368,6 +112,15 @@ class ChessPainter(BoardPainter):
     def coords(square: chess.Square) -> tuple[int, int]:
         """Board ``(col, row)`` of a python-chess square."""
         return chess.square_file(square), 7 - chess.square_rank(square)
+
+    def move_squares(self, game: Game, move: Any) -> tuple[Square, Square]:
+        return self.coords(move.from_square), self.coords(move.to_square)
+
+    def square_name(self, square: Square) -> str:
+        return chess.square_name(self.square_at(*square))
+
+    def typed_move(self, start: Square, end: Square) -> str | None:
+        return self.square_name(start) + self.square_name(end)
 
     def cells(self, game: Game, *, ascii: bool = False) -> list[list[Cell]]:
         board: chess.Board = game.board  # type: ignore[attr-defined]
@@ -436,6 +189,30 @@ class CheckersPainter(BoardPainter):
         row, col = square_coords(square)
         return col, row
 
+    def number(self, square: Square) -> int | None:
+        """The PDN number of a dark square, ``None`` for a light one."""
+        for number in CHECKERS_SQUARES:
+            if self.coords(number) == square:
+                return number
+        return None
+
+    def move_squares(self, game: Game, move: Any) -> tuple[Square, Square]:
+        squares = move[0]
+        return self.coords(squares[0]), self.coords(squares[-1])
+
+    def square_name(self, square: Square) -> str:
+        number = self.number(square)
+        return "a light square (pieces stay on the numbered ones)" if number is None else f"square {number}"
+
+    def typed_move(self, start: Square, end: Square) -> str | None:
+        first, last = self.number(start), self.number(end)
+        if first is None or last is None:
+            return None
+        return f"{first}{'-' if abs(start[1] - end[1]) == 1 else 'x'}{last}"
+
+    def flipped_for(self, side: int) -> bool:
+        return side == 0  # Black (first) starts at the top, on squares 1-12
+
     def cells(self, game: Game, *, ascii: bool = False) -> list[list[Cell]]:
         light = Cell(self.LIGHT)
         grid = [[light] * 8 for _ in range(8)]
@@ -449,7 +226,7 @@ class CheckersPainter(BoardPainter):
         for square in CHECKERS_SQUARES:
             col, row = self.coords(square)
             piece: str | None = game.piece_at(square)  # type: ignore[attr-defined]
-            background, mark, glyph, style = self.DARK, "", "", _PLAIN
+            background, mark, glyph, style = self.DARK, "", "", PLAIN
             if square in path:
                 background, mark = self.PATH, "[]"
             elif square in captured:
@@ -502,6 +279,28 @@ class QuixoPainter(BoardPainter):
     def edge_captions(self) -> tuple[str, str, str, str]:
         return ("top", "bottom", "left", "right")
 
+    def move_squares(self, game: Game, move: Any) -> tuple[Square, Square]:
+        quixo_move = QUIXO_MOVES[move]
+        target = quixo_move.target.bit_length() - 1
+        return (quixo_move.col, quixo_move.row), (target % QUIXO_SIZE, target // QUIXO_SIZE)
+
+    def square_name(self, square: Square) -> str:
+        return f"cell {square[0]} {square[1]}"
+
+    def typed_move(self, start: Square, end: Square) -> str | None:
+        (col, row), (to_col, to_row) = start, end
+        last = QUIXO_SIZE - 1
+        if row == to_row and to_col in (0, last) and to_col != col:
+            edge = "left" if to_col == 0 else "right"
+        elif col == to_col and to_row in (0, last) and to_row != row:
+            edge = "top" if to_row == 0 else "bottom"
+        else:
+            return None
+        return f"{col} {row} {edge}"
+
+    def flipped_for(self, side: int) -> bool:
+        return False  # the cells keep the numbers the moves are typed with
+
     def cells(self, game: Game, *, ascii: bool = False) -> list[list[Cell]]:
         source = target = shifted = 0
         stack = game.move_stack
@@ -548,5 +347,3 @@ def painter_for(game_name: str) -> BoardPainter:
         raise UnknownGameError(
             f"unknown game {game_name!r}; expected one of: {', '.join(_PAINTERS)}"
         ) from None
-
-

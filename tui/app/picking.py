@@ -1,0 +1,71 @@
+"""Moves made by pointing: pick a piece up, put it down.
+
+:class:`MovePicker` groups a position's legal moves by the squares they start
+and end on (as a board painter sees them), so that two squares name a move --
+or several: a chess promotion (one per piece), a checkers multi-jump that
+reaches the same square by two paths.  It knows nothing of Textual; the game
+screen asks it what a click means and the board shows its answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games import Game, GameError
+
+from .widgets.painters import BoardPainter, Square
+
+__all__ = ["MovePicker", "Pick"]
+
+
+@dataclass(frozen=True)
+class Pick:
+    """What choosing a square did.
+
+    ``selected`` is the square now picked up (``None``: nothing is), with its
+    ``targets``; ``moves`` the legal moves the choice completes (one, or several
+    to choose between); ``error`` why the choice is not a move, worded as for a
+    typed move.
+    """
+
+    selected: Square | None = None
+    targets: frozenset[Square] = frozenset()
+    moves: tuple[Any, ...] = ()
+    error: str = ""
+
+
+class MovePicker:
+    """The legal moves of ``game`` by start and end square."""
+
+    def __init__(self, game: Game, painter: BoardPainter) -> None:
+        self.game = game
+        self.painter = painter
+        self.moves: dict[Square, dict[Square, list[Any]]] = {}
+        for move in game.legal_moves():
+            start, end = painter.move_squares(game, move)
+            self.moves.setdefault(start, {}).setdefault(end, []).append(move)
+
+    def targets(self, start: Square) -> frozenset[Square]:
+        """Where the piece on ``start`` can go."""
+        return frozenset(self.moves.get(start, ()))
+
+    def choose(self, selected: Square | None, square: Square) -> Pick:
+        """The result of choosing ``square`` while ``selected`` is picked up."""
+        if selected is not None and square in self.moves.get(selected, {}):
+            return Pick(moves=tuple(self.moves[selected][square]))
+        if square == selected:
+            return Pick()  # put it back
+        if square in self.moves:
+            return Pick(square, self.targets(square))
+        name = self.painter.square_name(square)
+        if selected is None:
+            return Pick(error=f"no legal move starts on {name}")
+        typed = self.painter.typed_move(selected, square)
+        if typed is not None:
+            try:
+                self.game.parse_move(typed)
+            except GameError as error:
+                return Pick(selected, self.targets(selected), error=f"illegal: {error}")
+        start = self.painter.square_name(selected)
+        return Pick(selected, self.targets(selected), error=f"illegal: {start} cannot go to {name}")

@@ -1,0 +1,71 @@
+"""The game screen's commands, in one table: their keys, the footer, the help, the palette.
+
+Every command has a ctrl-key (shown in the footer; terminals and macOS laptops
+that take the F-keys still reach it), most also the F-key of earlier versions,
+and all are in Textual's command palette (ctrl+p) by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+__all__ = ["COMMANDS", "Command", "DELAYS", "bindings"]
+
+#: The spectating delays the delay command cycles through (seconds between engine moves).
+DELAYS = (0.0, 0.5, 1.0, 2.0, 5.0)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One thing the player can do on the game screen."""
+
+    #: The screen's action (``action_<name>``).
+    action: str
+    #: Its name in the palette and the help.
+    title: str
+    #: Its word in the footer.
+    label: str
+    #: What it does, one line.
+    help: str
+    #: The key shown in the footer (a ctrl-key, or ↑) and the F-key ('' for none).
+    ctrl: str
+    fkey: str = ""
+
+    @property
+    def keys(self) -> str:
+        """``ctrl+z / F4``, as the help shows them."""
+        return " / ".join(key for key in (self.ctrl, self.fkey.upper()) if key) or "palette"
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("help", "Help", "Help", "keys, notation and what the engine panel shows", "ctrl+g", "f1"),
+    Command("list_moves", "Legal moves", "Moves", "every legal move of the position", "ctrl+l", "f2"),
+    Command("flip", "Flip board", "Flip", "turn the board around", "ctrl+t", "f3"),
+    Command("undo", "Undo", "Undo", "take back a move (and the engine's reply)", "ctrl+z", "f4"),
+    Command("pause", "Pause or resume engines", "Pause", "stop or restart the engines' play",
+            "ctrl+b", "f5"),
+    Command("step", "Step", "Step", "while paused, the engine to move plays one move", "ctrl+y", "f6"),
+    Command("delay", "Delay between engine moves", "Delay",
+            "cycle the pause between two engines' moves", "ctrl+r", "f7"),
+    Command("review", "Review moves", "Review",
+            "step through the game in the move list: ←/→ a move, Home/End, Enter plays from there", "up"),
+    Command("play_from_here", "Play from here", "Here",
+            "continue from the position reviewed (later moves are dropped)", ""),
+    Command("save", "Save game", "Save", "write the game as PGN, PDN or a Quixo record", "ctrl+s", "f8"),
+    Command("open", "Open game", "Open", "read a PGN, PDN or Quixo record to review or go on with",
+            "ctrl+o"),
+    Command("new_game", "New game", "New", "back to the start screen", "ctrl+n", "f9"),
+)
+
+
+def bindings() -> list[Binding]:
+    """The screen's key bindings: ctrl-keys in the footer, F-keys beside them."""
+    result = []
+    for command in COMMANDS:
+        if command.ctrl:
+            result.append(Binding(command.ctrl, command.action, command.label))
+        if command.fkey:
+            result.append(Binding(command.fkey, command.action, command.label, show=False))
+    return result

@@ -1,0 +1,113 @@
+"""Help for the game screen: the keys, the notation, the engine panel's figures; and the legal moves."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from .commands import COMMANDS
+
+__all__ = ["HelpDialog", "MovesDialog", "NOTATION_HELP", "PANEL_LEGEND", "move_columns"]
+
+#: How to type a move, per game (the help dialog and the start screen).
+NOTATION_HELP = {
+    "chess": (
+        "Type moves in SAN — e4, Nf3, exd5, O-O, e8=Q — or UCI — g1f3, e7e8q.\n"
+        "Case matters for pieces (N is a knight, b a file); SAN check marks are optional."
+    ),
+    "checkers": (
+        "Type moves with the PDN square numbers 1-32 shown on the board: 11-15 for a step,\n"
+        "15x24 for a jump and 15x24x31 for a multiple jump (or just its start and end, 15x31,\n"
+        "when that is unambiguous). Jumping is compulsory. Black (first) starts on 1-12."
+    ),
+    "quixo": (
+        "Type COL ROW EDGE: take the border cube at that column and row (0-4, as labelled)\n"
+        "— blank or yours — and push it back in at the top, bottom, left or right edge of its\n"
+        "line (t, b, l, r work too): 0 0 bottom, 4 2 left. Five in a line wins; completing a\n"
+        "line of the opponent's symbol loses. With the mouse: click the cube, then the cell on\n"
+        "the edge it goes back in at."
+    ),
+}
+
+#: What the engine panel's figures mean.
+PANEL_LEGEND = (
+    ("nodes", "positions the search visited (nps: nodes per second)"),
+    ("evals", "positions scored by the evaluation function"),
+    ("prunes", "alpha-beta cutoffs; 1st cut: the share made by the first move tried"),
+    ("depth", "plies searched in full (/n: the deepest line, captures included)"),
+    ("tt hits", "positions found in the transposition table"),
+    ("h0/hl/hr", "the cutoff engines' evaluations and the children they dropped"),
+    ("best", "the move the engine plays if stopped now; pv: the line it expects"),
+    ("score for X", "for the engine's side: +1.00 a pawn up (chess), #3 mate in 3"),
+    ("trend", "the score after each of its moves, on a fixed ± scale with 0 in the middle"),
+)
+
+
+def move_columns(moves: Sequence[str], width: int) -> str:
+    """The moves in columns that fit ``width`` cells, never splitting a move."""
+    if not moves:
+        return ""
+    cell = max(len(move) for move in moves) + 2
+    per_line = max(width // cell, 1)
+    lines = []
+    for start in range(0, len(moves), per_line):
+        lines.append("".join(move.ljust(cell) for move in moves[start:start + per_line]).rstrip())
+    return "\n".join(lines)
+
+
+class _ScrollDialog(ModalScreen[None]):
+    DEFAULT_CSS = """
+    _ScrollDialog { align: center middle; }
+    _ScrollDialog > VerticalScroll {
+        width: 90; max-width: 100%; height: auto; max-height: 90%;
+        border: thick $accent; background: $surface; padding: 1 2;
+    }
+    """
+    BINDINGS = [Binding("escape,q,enter", "dismiss", "Close")]
+
+
+class HelpDialog(_ScrollDialog):
+    """Keys, notation and the panel's legend."""
+
+    BINDINGS = [Binding("escape,f1,q,ctrl+g", "dismiss", "Close")]
+
+    def __init__(self, game: str) -> None:
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        lines = [f"[b]{self.game.capitalize()}: making moves[/b]", NOTATION_HELP[self.game], "",
+                 "Or click a piece (its targets light up) and then where it goes; with the board",
+                 "focused (Tab), the arrows and Enter do the same. Suggestions appear as you type;",
+                 "→ takes one. A wrong move is explained under the board and play goes on.", "",
+                 "[b]Keys[/b]  (every command is also in the palette, ctrl+p)"]
+        lines += [f"  [b]{command.keys:<16}[/b] {command.help}" for command in COMMANDS]
+        lines += [f"  [b]{'ctrl+p':<16}[/b] the command palette", f"  [b]{'ctrl+q':<16}[/b] quit",
+                  "", "[b]The engine panel[/b]"]
+        lines += [f"  [b]{name:<12}[/b] {meaning}" for name, meaning in PANEL_LEGEND]
+        lines += ["", "Escape closes this help."]
+        with VerticalScroll():
+            yield Static("\n".join(lines))
+
+
+class MovesDialog(_ScrollDialog):
+    """Every legal move of the position, in columns, scrollable."""
+
+    def __init__(self, title: str, moves: Sequence[str]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.moves = tuple(moves)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="moves-scroll"):
+            yield Static(self.title_text, markup=False, classes="moves-title")
+            yield Static(move_columns(self.moves, 70), markup=False, id="moves-text")
+            yield Static("Escape closes.", classes="moves-title")
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()
