@@ -7,7 +7,7 @@ from typing import Any
 
 from games import game_class
 
-from .common import PROG, UsageError, add_position, game_name
+from .common import PROG, UsageError, add_position, game_name, path_arg, whole
 
 
 #: Side-name options of ``play``, beside --first/--second.
@@ -28,6 +28,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     for side in SIDE_OPTIONS:
         p.add_argument(f"--{side}", metavar="SPEC", help=argparse.SUPPRESS)
     add_position(p)
+    p.add_argument("--load", metavar="FILE", type=path_arg,
+                   help="open a saved game to review or play on: PGN for chess, PDN for checkers, "
+                   "the Quixo record the app saves")
+    p.add_argument("--game", dest="game_number", metavar="N", type=whole(1), default=1,
+                   help="which game of a file holding several (default 1)")
     p.add_argument("--ascii", action="store_true",
                    help="draw pieces as letters (for terminals that misrender chess glyphs)")
     p.set_defaults(run=_cmd_play)
@@ -70,8 +75,21 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from ..app.session import GameSetup, SetupError
 
     first, second = _players(args)
+    if args.load is not None and args.position:
+        raise UsageError(f"{PROG} play", "--load and --position both set the start; give one of them")
     try:
         setup = GameSetup.checked(args.game, first, second, args.position)
     except SetupError as error:
         raise UsageError(f"{PROG} play", str(error)) from None
+    if args.load is not None:
+        from dataclasses import replace
+
+        from games.reading import load_record_file
+        from games.records import RecordError
+
+        try:
+            loaded, _count = load_record_file(args.load, args.game, args.game_number)
+        except RecordError as error:
+            raise UsageError(f"{PROG} play", str(error)) from None
+        setup = replace(setup, position=loaded.start, moves=loaded.moves, source=str(args.load))
     return run_app(setup, ascii=args.ascii)

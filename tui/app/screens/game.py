@@ -193,7 +193,7 @@ class GameScreen(GameCommands, Screen):
             side = self.game.turn
             who = self.sides[side]
             if self.setup.is_human(side):
-                text = f"{who} to move (you) — type a move or click the board"
+                text = f"{who} to move (you): type or click a move"
             elif self.request is not None:
                 text = f"{who} ({self.setup.players[side]}) is thinking…"
             elif self.paused:

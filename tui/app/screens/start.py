@@ -104,6 +104,9 @@ class StartScreen(Screen):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         select_id = event.select.id or ""
+        if select_id == "game" and event.value != self.setup.game:
+            # Another game: the old position means nothing to it.
+            self.query_one("#position", Input).value = ""
         if select_id.startswith("preset-") and event.value is not Select.NULL:
             side = select_id.removeprefix("preset-")
             spec_box = self.query_one(f"#spec-{side}", Input)
@@ -113,6 +116,7 @@ class StartScreen(Screen):
         self._describe()
 
     def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_one("#start-error", Static).update("")  # the error was about the old text
         input_id = event.input.id or ""
         if input_id.startswith("spec-"):
             side = input_id.removeprefix("spec-")

@@ -4,10 +4,14 @@ While the engine thinks the panel shows the search statistics (:class:`engines.S
 search process reports them (about ten times a second): nodes, evaluations,
 alpha-beta prunes (and the share cut by the first move), the cutoff engines'
 counters, transposition-table hits, depth, elapsed time, nodes/s, the best move
-so far, its score and the principal variation.  When the search ends the
-figures stay until the next one (on a short terminal the idle side's panel
-shrinks to one line of them).  A sparkline underneath charts the engine's
-score after each of its moves over the game.
+so far, its score (for the engine's side, said so: "score for White") and the
+principal variation.  Every line fits the panel: the best move and the score
+have lines of their own, so a long move (``15x24x31x22``) never pushes the score
+out at 80 columns.  When the search ends the figures stay until the next one
+(on a short terminal the idle side's panel shrinks to one line of them).
+Underneath, :class:`ScoreTrend` charts the engine's score after each of its
+moves on a symmetric scale with 0 in the middle and its range labelled, so a
+drop from +7 to -2 looks like what it is.
 """
 
 from __future__ import annotations
@@ -18,20 +22,69 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.geometry import Size
 from textual.widget import Widget
-from textual.widgets import Sparkline
 
 from engines import SearchStats
 
 from ...format import CUTOFF_STATS, count_text, line_text, score_text
 
-__all__ = ["EnginePanel", "Figures", "SCORE_CLAMP"]
+__all__ = ["EnginePanel", "Figures", "SCORE_CLAMP", "ScoreTrend", "trend_scale", "trend_text"]
 
 #: Scores beyond this (mates) are drawn at this height on the sparkline.
 SCORE_CLAMP = 2000
 
 
-#: A row of figures: two label and value pairs (a value may be styled).
-Row = tuple[str, "str | Text", str, "str | Text"]
+#: A row of figures: two label and value pairs (a value may be styled), or one
+#: pair across the whole width.
+Row = tuple[str, "str | Text", str, "str | Text"] | tuple[str, "str | Text"]
+#: The bars of the score trend, lowest first: the middle one (▄) is 0.
+TREND_BARS = "_▁▂▃▄▅▆▇█"
+
+
+def trend_scale(scores: list[float]) -> float:
+    """The trend's half range: the largest score's size rounded up to 1, 2 or 5 times a power of ten."""
+    largest = max((abs(score) for score in scores), default=0.0)
+    step = 1.0
+    while True:
+        for factor in (1, 2, 5):
+            if largest <= factor * step:
+                return factor * step
+        step *= 10
+
+
+def trend_text(scores: list[float], width: int) -> Text:
+    """The last scores that fit ``width`` as bars on ``±scale``, the scale written first."""
+    scale = trend_scale(scores)
+    label = f"trend ±{scale:g} "
+    shown = scores[-max(width - len(label), 1):]
+    bars = "".join(TREND_BARS[round((max(-scale, min(scale, score)) / scale + 1) / 2 * 8)]
+                   for score in shown)
+    text = Text(no_wrap=True, overflow="crop", end="")
+    text.append(label, "dim")
+    text.append(bars, "bold")
+    return text
+
+
+class ScoreTrend(Widget):
+    """The engine's score after each of its moves: bars on a labelled symmetric scale."""
+
+    DEFAULT_CSS = """
+    ScoreTrend {
+        height: 1;
+    }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scores: list[float] = []
+
+    def show(self, scores: list[float]) -> None:
+        self.scores = list(scores)
+        self.refresh()
+
+    def render(self) -> Text:
+        if not self.scores:
+            return Text("trend: after the engine's first move", style="dim", end="")
+        return trend_text(self.scores, self.size.width or 40)
 #: What the figures show: rows and the principal variation, or one line (compact).
 FigureContent = tuple[list[Row], str] | Text
 
@@ -70,13 +123,20 @@ class Figures(Widget):
             return self.content
         rows, pv = self.content
         width = self.size.width or 40
-        left = max(len(row[0]) for row in rows)
-        right = max(len(row[2]) for row in rows)
+        pairs = [row for row in rows if len(row) == 4]
+        left = max(len(row[0]) for row in pairs)
+        right = max(len(row[2]) for row in pairs)
         values = max(width - left - right - 3, 2)  # the two value columns share the rest
         first = values // 2
         lines = []
-        for label, value, label2, value2 in rows:
+        for row in rows:
             line = Text(no_wrap=True, overflow="ellipsis", end="")
+            if len(row) == 2:
+                line.append(row[0] + " ", "dim")
+                line.append_text(row[1] if isinstance(row[1], Text) else Text(row[1]))
+                lines.append(line)
+                continue
+            label, value, label2, value2 = row
             line.append(label.ljust(left) + " ", "dim")
             line.append_text(_right(value, first))
             line.append(" " + label2.ljust(right) + " ", "dim")
@@ -119,10 +179,6 @@ class EnginePanel(Vertical):
     EnginePanel .figures {
         height: auto;
     }
-    EnginePanel Sparkline {
-        height: 1;
-        margin-top: 0;
-    }
     """
 
     def __init__(self, side: int, side_name: str, spec: str, *,
@@ -142,7 +198,7 @@ class EnginePanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Figures(self._figures(), classes="figures")
-        yield Sparkline([], summary_function=lambda values: values[-1])
+        yield ScoreTrend()
 
     @property
     def nodes(self) -> int:
@@ -185,14 +241,13 @@ class EnginePanel(Vertical):
         if mate is not None:
             value = SCORE_CLAMP if mate > 0 else -SCORE_CLAMP
         self.scores.append(max(-SCORE_CLAMP, min(SCORE_CLAMP, value)))
-        # One value would fill the whole line: draw from the second on.
-        self.query_one(Sparkline).data = list(self.scores) if len(self.scores) > 1 else []
+        self.query_one(ScoreTrend).show(self.scores)
 
     def clear_history(self) -> None:
         """Forget the figures and the sparkline (a new game)."""
         self.stats = None
         self.scores = []
-        self.query_one(Sparkline).data = []
+        self.query_one(ScoreTrend).show([])
         self.query_one(Figures).show(self._figures())
         self.set_status("waiting")
 
@@ -205,12 +260,12 @@ class EnginePanel(Vertical):
                 return Text("no search yet", style="dim")
             score = score_text(s.score, s.mate)
             return Text.assemble(
-                ("best ", "dim"), (s.best or "-", "bold"), ("  score ", "dim"), score,
+                ("best ", "dim"), (s.best or "-", "bold"), (f"  {self.score_label} ", "dim"), score,
                 ("  depth ", "dim"), str(s.depth), no_wrap=True, overflow="ellipsis",
             )
         if s is None:
             return [("nodes", "-", "nps", "-"), ("evals", "-", "prunes", "-"), ("depth", "-", "time", "-"),
-                    ("tt hits", "-", "1st cut", "-"), ("best", "-", "score", "-")], ""
+                    ("tt hits", "-", "1st cut", "-"), ("best", "-"), (self.score_label, "-")], ""
         prunes = s.prunes
         depth = str(s.depth)
         if s.seldepth > s.depth:
@@ -226,6 +281,11 @@ class EnginePanel(Vertical):
         for i in range(0, len(extra), 2):
             pair = extra[i:i + 2] + [("", "")] * (2 - len(extra[i:i + 2]))
             rows.append((pair[0][0], pair[0][1], pair[1][0], pair[1][1]))
-        score = score_text(s.score, s.mate)
-        rows.append(("best", Text(s.best or "-", style="bold"), "score", score))
+        rows.append(("best", Text(s.best or "-", style="bold")))
+        rows.append((self.score_label, score_text(s.score, s.mate)))
         return rows, line_text(s.pv) or "-"
+
+    @property
+    def score_label(self) -> str:
+        """``score for White``: scores are for the engine's side."""
+        return f"score for {self.side_name}"

@@ -1,0 +1,320 @@
+"""The player's app: click and keyboard moves, review, open and save, orientation,
+keys and palette, dialogs that never lose a game (Pilot)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from textual.command import CommandPalette
+from textual.widgets import Input, Select
+
+from games import new_game
+from games.reading import read_records
+from tui.app.app import TuiGamesApp
+from tui.app.screens.commands import COMMANDS
+from tui.app.screens.dialogs import ChoiceDialog, ConfirmDialog, ResultDialog
+from tui.app.screens.files import OpenDialog, SaveDialog
+from tui.app.screens.help import HelpDialog, MovesDialog
+from tui.app.screens.start import StartScreen
+from tui.app.session import GameSetup
+from tui.app.widgets.board import BoardView
+from tui.app.widgets.engine_panel import EnginePanel, trend_scale, trend_text
+from tui.app.widgets.move_list import MoveList
+
+from app_pilot import game_screen, make_app, ready, type_move, wait_for
+
+async def click_square(pilot, board: BoardView, square: tuple[int, int]) -> None:
+    offset = board.square_offset(square)
+    await pilot.click(BoardView, offset=offset)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("game", ["chess", "checkers", "quixo"])
+async def test_a_move_by_two_clicks_and_an_illegal_click_explained(game: str) -> None:
+    app = make_app(game, "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        board = screen.board
+        picker_moves = screen.game.legal_moves()
+        start, end = board.painter.move_squares(screen.game, picker_moves[0])
+        # an empty or foreign square first: explained, nothing selected
+        sources = {board.painter.move_squares(screen.game, m)[0] for m in picker_moves}
+        empty = next((c, r) for r in range(board.painter.rows) for c in range(board.painter.columns)
+                     if (c, r) not in sources)
+        await click_square(pilot, board, empty)
+        assert screen.message_text.startswith("no legal move starts on") and board.selected is None
+        await click_square(pilot, board, start)
+        assert board.selected == start and end in board.targets
+        assert "target" in screen.message_text
+        # a square the piece cannot reach: explained like a typed move, the piece stays picked up
+        wrong = next((c, r) for r in range(board.painter.rows) for c in range(board.painter.columns)
+                     if (c, r) not in board.targets and (c, r) not in sources)
+        await click_square(pilot, board, wrong)
+        assert screen.message_text.startswith("illegal") and board.selected == start
+        await click_square(pilot, board, end)
+        assert screen.moves == [new_game(game).format_move(picker_moves[0])]
+        assert board.selected is None and not board.targets
+
+
+async def test_promotion_by_clicks_asks_for_the_piece() -> None:
+    app = make_app("chess", "human", "human", "k7/4P3/8/8/8/8/8/7K w - - 0 1")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await click_square(pilot, screen.board, (4, 1))
+        await click_square(pilot, screen.board, (4, 0))
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), "the promotion choice")
+        assert set(app.screen.labels) == {"e8=Q+", "e8=R+", "e8=B", "e8=N"}
+        index = app.screen.labels.index("e8=N")
+        await pilot.click(f"#choice-{index}")
+        await wait_for(pilot, lambda: screen.moves == ["e8=N"], "the knight promotion")
+
+
+async def test_keyboard_selection_on_the_board() -> None:
+    app = make_app("quixo", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        screen.board.focus()
+        await pilot.pause()
+        screen.board.cursor = (0, 0)
+        await pilot.press("enter")
+        assert screen.board.selected == (0, 0)
+        await pilot.press(*["down"] * 4, "enter")
+        assert screen.moves == ["0 0 bottom"]
+        assert screen.board.has_focus  # the keyboard player keeps the board
+
+
+async def test_review_and_play_from_here() -> None:
+    app = make_app("chess", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        for move in ("e4", "e5", "Nf3", "Nc6"):
+            await type_move(pilot, move)
+        live = screen.game.key()
+        await pilot.press("up")  # from the move box: the move before the last
+        await wait_for(pilot, lambda: screen.review == 3, "the review")
+        assert screen.move_list.has_focus
+        assert screen.board.game.key() != live and len(screen.board.game.move_stack) == 3
+        assert "reviewing after 2. Nf3" in str(screen.query_one("#status").render())
+        await pilot.press("home")
+        assert screen.review == 0 and not screen.board.game.move_stack
+        await pilot.press("right", "right")
+        assert screen.review == 2
+        await type_move(pilot, "d4")  # no move while reviewing
+        assert "reviewing" in screen.message_text and len(screen.moves) == 4
+        screen.move_list.focus()
+        await pilot.press("end")
+        assert screen.review is None and screen.board.game.key() == live
+        # click a move in the list, then play from there
+        await pilot.press("up")
+        await pilot.press("left", "left")
+        assert screen.review == 1
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the question")
+        assert app.screen.query_one("#keep").has_focus
+        await pilot.click("#drop")
+        await wait_for(pilot, lambda: screen.moves == ["e4"], "the later moves dropped")
+        assert screen.review is None and screen.game.turn == 1
+
+
+async def test_the_move_list_is_clickable() -> None:
+    app = make_app("checkers", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        for move in ("11-15", "23-19", "8-11"):
+            await type_move(pilot, move)
+        table = screen.query_one(MoveList)
+        await pilot.click(MoveList, offset=(8, 2))  # row 1, the first side's column: after 11-15
+        await wait_for(pilot, lambda: screen.review == 1, "the clicked move")
+        assert table.has_focus
+
+
+@pytest.mark.parametrize("game,moves", [
+    ("chess", ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]),
+    ("checkers", ["11-15", "23-19", "8-11", "22-17", "15x24"]),
+    ("quixo", ["0 0 bottom", "4 4 top", "1 0 bottom", "4 0 left"]),
+])
+async def test_save_then_open_gives_back_the_same_game(game: str, moves: list[str], tmp_path: Path) -> None:
+    app = make_app(game, "human", "human")
+    path = tmp_path / f"saved.{ {'chess': 'pgn', 'checkers': 'pdn', 'quixo': 'txt'}[game] }"
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        for move in moves:
+            await type_move(pilot, move)
+        if isinstance(app.screen, ResultDialog):
+            app.screen.dismiss("review")
+            await pilot.pause()
+        key, played = screen.game.key(), list(screen.moves)
+        assert screen.unsaved
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SaveDialog), "the save dialog")
+        app.screen.query_one(Input).value = str(path)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen, "the save")
+        assert not screen.unsaved and path.exists()
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog), "the open dialog")
+        app.screen.query_one("#open-path", Input).value = str(path)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: game_screen(app) is not screen, "the opened game")
+        opened = game_screen(app)
+        assert opened.game.key() == key and opened.moves == played and not opened.unsaved
+    [loaded] = read_records(game, path.read_text())
+    assert list(loaded.moves) == played
+
+
+async def test_open_explains_a_bad_file_and_stays(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.pgn"
+    bad.write_text("1. e4 e5 2. Ke3 *\n")
+    app = make_app("chess", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog), "the open dialog")
+        for path, words in ((tmp_path / "none.pgn", "does not exist"), (bad, "illegal"), (tmp_path, "directory")):
+            app.screen.query_one("#open-path", Input).value = str(path)
+            await pilot.press("enter")
+            text = str(app.screen.query_one("#open-error").render())
+            assert words in text and "\n" not in text, text
+        await pilot.press("escape")
+        assert app.screen is screen
+
+
+async def test_enter_after_the_last_move_does_not_throw_the_game_away() -> None:
+    app = make_app("chess", "human", "alphabeta:depth=2", "kr5B/8/8/8/8/8/5PPP/6K1 w - - 0 1")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await type_move(pilot, "Bg7")
+        await wait_for(pilot, lambda: isinstance(app.screen, ResultDialog), "the engine's mate")
+        dialog = app.screen
+        dialog.opened_at = time.monotonic()  # the Enter comes as the dialog opens (as on a busy machine it may not)
+        await pilot.press("enter")  # typed with the move: ignored
+        assert app.screen is dialog
+        await wait_for(pilot, lambda: dialog.query_one("#review").has_focus, "the harmless button focused")
+        dialog.opened_at -= 1  # later on
+        await pilot.press("right")
+        assert dialog.query_one("#save").has_focus
+        await pilot.press("left", "enter")
+        await wait_for(pilot, lambda: app.screen is screen, "the board")
+        assert screen.moves == ["Bg7", "Rb1#"] and game_screen(app) is screen
+        # a new game over the unsaved one asks first; Cancel keeps it
+        await pilot.press("ctrl+n")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the question")
+        app.screen.opened_at -= 1
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen, "the kept game")
+        assert screen.moves == ["Bg7", "Rb1#"]
+        # quitting asks too
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the quit question")
+        assert app.screen.topic == "quitting"
+
+
+async def test_engines_wait_while_a_dialog_is_open() -> None:
+    app = make_app("quixo", "pvs:time=60", "pvs:time=60")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await wait_for(pilot, lambda: screen.request is not None, "the first search")
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpDialog), "the help")
+        assert screen.request is None and screen.moves == []
+        assert "score for X" in str(app.screen.query_one("Static").render())
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: screen.request is not None, "the search again")
+
+
+@pytest.mark.parametrize("game,players,flipped", [
+    ("chess", ("human", "random"), False), ("chess", ("random", "human"), True),
+    ("chess", ("random", "random"), False), ("checkers", ("human", "random"), True),
+    ("checkers", ("random", "human"), False), ("quixo", ("random", "human"), False),
+])
+async def test_the_board_turns_to_the_human(game: str, players: tuple[str, str], flipped: bool) -> None:
+    app = make_app(game, *players)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        assert screen.board.flipped is flipped
+        await pilot.press("ctrl+t")
+        assert screen.board.flipped is not flipped
+
+
+async def test_every_command_is_in_the_palette_and_has_a_key() -> None:
+    app = make_app("chess", "human", "random")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        titles = {command.title for command in app.get_system_commands(screen)}
+        assert {command.title for command in COMMANDS} <= titles
+        assert all(command.ctrl or command.action == "play_from_here" for command in COMMANDS)
+        assert all(not command.ctrl.startswith("f") for command in COMMANDS)
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
+        await pilot.press(*"legal moves", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, MovesDialog), "the moves from the palette")
+
+
+async def test_quixo_moves_dialog_lists_all_44_unsplit() -> None:
+    app = make_app("quixo", "human", "human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: isinstance(app.screen, MovesDialog), "the list")
+        lines = str(app.screen.query_one("#moves-text").render()).splitlines()
+        found = [move for move in screen.game.legal_move_texts() if any(move in line for line in lines)]
+        assert len(found) == 44 == len(app.screen.moves)
+        assert app.screen.title_text == "44 legal moves for X"
+
+
+async def test_moves_are_numbered_from_the_position() -> None:
+    fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 7"
+    app = make_app("chess", "human", "human", fen)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        assert str(screen.query_one("#status").render()).startswith("move 7 ·")
+        await type_move(pilot, "e5")
+        table = screen.query_one(MoveList)
+        assert [str(cell) for cell in table.get_row_at(0)] == ["7.", "...", "e5"]
+        assert str(screen.query_one("#status").render()).startswith("move 8 ·")
+
+
+def test_panel_lines_fit_and_say_whose_score() -> None:
+    from engines import SearchStats
+
+    panel = EnginePanel(1, "White", "pvs")
+    panel.stats = SearchStats(nodes=123456, evals=1000, prunes=500, depth=9, best="15x24x31x22",
+                              score=-125, pv=["15x24x31x22", "9x18"])
+    rows, _pv = panel._figures()
+    assert ("best" in [row[0] for row in rows]) and any(row[0] == "score for White" for row in rows)
+    # the rows of two pairs are short; the long ones (best, score) have a line each
+    assert all(len(row) == 2 or len(f"{row[0]} {row[1]} {row[2]} {row[3]}") < 36 for row in rows)
+    assert trend_scale([7, -2]) == 10 and trend_scale([]) == 1 and trend_scale([130]) == 200
+    bars = trend_text([7, -2, 0], 40).plain
+    assert bars.startswith("trend ±10 ") and bars[-1] == "▄"  # 0 is the middle bar
+
+
+async def test_start_screen_forgets_an_old_error_and_an_old_position() -> None:
+    app = TuiGamesApp(None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
+        start = app.screen
+        start.query_one("#position", Input).value = "not a fen"
+        await pilot.click("#start-button")
+        assert str(start.query_one("#start-error").render())
+        start.query_one("#position", Input).value = "not a fen either"
+        await pilot.pause()
+        assert not str(start.query_one("#start-error").render())
+        start.query_one("#game", Select).value = "quixo"
+        await pilot.pause()
+        assert start.query_one("#position", Input).value == ""
+
+
+async def test_play_load_opens_the_game_paused_for_review(tmp_path: Path) -> None:
+    setup = GameSetup.checked("checkers", "human", "pvs:time=1")
+    game = new_game("checkers")
+    game.play_all(["11-15", "23-19"])
+    from dataclasses import replace
+
+    app = TuiGamesApp(replace(setup, moves=("11-15", "23-19"), source="x.pdn"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        assert screen.game.key() == game.key() and not screen.unsaved
+        assert "read 2 moves from x.pdn" in screen.message_text
