@@ -89,8 +89,6 @@ class GameScreen(GameCommands, Screen):
         self._result_shown = False
         #: The position reviewed (after this many moves); ``None``: the game itself.
         self.review: int | None = None
-        #: The square picked up on the board, if any.
-        self.selected: tuple[int, int] | None = None
         self._picker: MovePicker | None = None
 
     # -- layout --------------------------------------------------------------
@@ -170,7 +168,6 @@ class GameScreen(GameCommands, Screen):
 
     def refresh_position(self) -> None:
         self._picker = None
-        self.selected = None
         self.board.mark(None)
         self.board.show(self.game)
         self.move_list.show_moves(self.moves, self.first_mover, self.first_number)
@@ -458,8 +455,7 @@ class GameScreen(GameCommands, Screen):
             return
         if self._picker is None:
             self._picker = MovePicker(self.game, self.board.painter)
-        pick = self._picker.choose(self.selected, event.square)
-        self.selected = pick.selected
+        pick = self._picker.choose(self.board.selected, event.square)
         self.board.mark(pick.selected, pick.targets)
         if pick.error:
             self.say(pick.error, error=True)
@@ -479,7 +475,6 @@ class GameScreen(GameCommands, Screen):
             self.human_moved(moves[int(choice)])
         else:
             self.board.mark(None)
-            self.selected = None
             self.say("no move made")
 
     # -- review ----------------------------------------------------------------------------
@@ -508,7 +503,6 @@ class GameScreen(GameCommands, Screen):
         shown = self.game.copy()
         for _ in range(len(self.moves) - ply):
             shown.undo()
-        self.selected = None
         self.board.mark(None)
         self.board.show(shown)
         self.update_status()
