@@ -21,7 +21,7 @@ import chess.pgn
 
 from . import game_class
 from .base import Game, GameError
-from .records import RecordError, read_checkers_record, read_quixo_record
+from .records import RecordError, pdn_tags, read_checkers_record, read_quixo_record
 
 __all__ = ["LoadedGame", "MAX_RECORD_BYTES", "load_record_file", "read_records"]
 
@@ -93,7 +93,6 @@ def _chess_games(text: str) -> list[LoadedGame]:
 
 
 _PDN_GAME_START = re.compile(r"^\s*\[Event\s", re.MULTILINE)
-_TAG = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$', re.MULTILINE)
 
 
 def _checkers_games(text: str) -> list[LoadedGame]:
@@ -106,8 +105,7 @@ def _checkers_games(text: str) -> list[LoadedGame]:
         if not chunk.strip():
             continue
         start, moves = read_checkers_record(chunk)
-        tags = {name: value for name, value in _TAG.findall(chunk)}
-        games.append(LoadedGame("checkers", start, tuple(moves), tags))
+        games.append(LoadedGame("checkers", start, tuple(moves), pdn_tags(chunk)))
     return games
 
 

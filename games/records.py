@@ -57,6 +57,7 @@ __all__ = [
     "RecordError",
     "default_filename",
     "describe_outcome",
+    "pdn_tags",
     "read_checkers_record",
     "read_quixo_record",
     "record_text",
@@ -318,19 +319,22 @@ _PDN_TOKEN_RE = re.compile(r"\{[^}]*\}|\S+")
 _PDN_RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1", "0-0"})
 
 
+def pdn_tags(text: str) -> dict[str, str]:
+    """The tag pairs (``[Name "value"]`` lines) of a PDN game, values unescaped."""
+    tags = {}
+    for line in text.splitlines():
+        match = _TAG_RE.match(line)
+        if match:
+            tags[match.group(1)] = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
+    return tags
+
+
 def read_checkers_record(text: str) -> tuple[str | None, list[str]]:
     """The ``FEN`` tag (``None`` if absent) and the move texts of one PDN game,
     such as those :func:`record_text` writes.  Comments in braces, move
     numbers and the result token are skipped."""
-    start: str | None = None
-    body: list[str] = []
-    for line in text.splitlines():
-        match = _TAG_RE.match(line)
-        if match:
-            if match.group(1) == "FEN":
-                start = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
-        else:
-            body.append(line)
+    start = pdn_tags(text).get("FEN")
+    body = [line for line in text.splitlines() if not _TAG_RE.match(line)]
     moves = []
     for token in _PDN_TOKEN_RE.findall("\n".join(body)):
         if token.startswith("{") or token in _PDN_RESULTS:
