@@ -20,7 +20,7 @@ import chess
 import chess.pgn
 
 from . import game_class
-from .base import Game, GameError
+from .base import GameError
 from .records import RecordError, pdn_tags, read_checkers_record, read_quixo_record
 
 __all__ = ["LoadedGame", "MAX_RECORD_BYTES", "load_record_file", "read_records"]
@@ -38,21 +38,6 @@ class LoadedGame:
     start: str | None
     moves: tuple[str, ...]
     tags: dict[str, str] = field(default_factory=dict)
-
-    def replay(self) -> Game:
-        """The game after every move."""
-        game = game_class(self.game_name).from_text(self.start) if self.start else game_class(self.game_name)()
-        game.play_all(self.moves)
-        return game
-
-    def title(self) -> str:
-        """``Carlsen - Nepomniachtchi, 1-0`` from the tags, or the number of moves."""
-        first, second = game_class(self.game_name).PLAYERS
-        names = [self.tags.get(first, ""), self.tags.get(second, "")]
-        result = self.tags.get("Result", "")
-        who = " - ".join(name for name in names if name and name != "?")
-        parts = [part for part in (who, result if result != "*" else "") if part]
-        return ", ".join(parts) or f"{len(self.moves)} moves"
 
 
 def _checked(loaded: LoadedGame, index: int) -> LoadedGame:
