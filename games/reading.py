@@ -20,8 +20,8 @@ import chess
 import chess.pgn
 
 from . import game_class
-from .base import GameError
-from .records import RecordError, pdn_tags, read_checkers_record, read_quixo_record
+from .base import GameError, Outcome
+from .records import RecordError, outcome_from_record, pdn_tags, read_checkers_record, read_quixo_record
 
 __all__ = ["LoadedGame", "MAX_RECORD_BYTES", "load_record_file", "read_records"]
 
@@ -38,6 +38,9 @@ class LoadedGame:
     start: str | None
     moves: tuple[str, ...]
     tags: dict[str, str] = field(default_factory=dict)
+    #: A result the record states that the moves do not reach on the board
+    #: (a resignation, an agreed draw, a flag fall); ``None`` otherwise.
+    outcome: Outcome | None = None
 
 
 def _checked(loaded: LoadedGame, index: int) -> LoadedGame:
@@ -55,7 +58,10 @@ def _checked(loaded: LoadedGame, index: int) -> LoadedGame:
             raise RecordError(f"game {index + 1}, move {ply // 2 + 1}: {error}") from None
         moves.append(game.format_move(move))
         game.play(move)
-    return LoadedGame(loaded.game_name, loaded.start, tuple(moves), loaded.tags)
+    declared = None
+    if game.outcome() is None:
+        declared = outcome_from_record(loaded.tags.get("Result", "*"), loaded.tags.get("Termination", ""))
+    return LoadedGame(loaded.game_name, loaded.start, tuple(moves), loaded.tags, declared)
 
 
 def _chess_games(text: str) -> list[LoadedGame]:
@@ -99,10 +105,12 @@ def _quixo_games(text: str) -> list[LoadedGame]:
     tags = {}
     for line in text.splitlines():
         key, colon, value = line.strip().lstrip("#").partition(":")
-        if line.strip().startswith("#") and colon and key.strip() in ("X", "O", "Result", "Event", "Date"):
+        if line.strip().startswith("#") and colon and key.strip() and " " not in key.strip():
             tags[key.strip()] = value.strip()
     if "Result" in tags:
-        tags["Result"] = tags["Result"].split(" ", 1)[0]
+        token, _, described = tags["Result"].partition(" ")
+        tags["Result"] = token
+        tags["Termination"] = described.strip()
     return [LoadedGame("quixo", start, tuple(moves), tags)]
 
 

@@ -44,19 +44,22 @@ from __future__ import annotations
 import datetime
 import re
 from pathlib import Path
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Sequence
 
 import chess
 import chess.pgn
 
 from . import new_game
-from .base import Game
+from .base import Game, Outcome
 
 __all__ = [
     "EXTENSIONS",
     "RecordError",
+    "RecordNotes",
     "default_filename",
     "describe_outcome",
+    "outcome_from_record",
     "pdn_tags",
     "read_checkers_record",
     "read_quixo_record",
@@ -93,9 +96,12 @@ def start_position(game: Game) -> Game:
     return start
 
 
-def result_token(game: Game) -> str:
-    """``1-0`` (the first player won), ``0-1`` (the second), ``1/2-1/2`` or ``*`` (not over)."""
-    outcome = game.outcome()
+def result_token(game: Game, outcome: Outcome | None = None) -> str:
+    """``1-0`` (the first player won), ``0-1`` (the second), ``1/2-1/2`` or ``*`` (not over).
+
+    ``outcome`` is a result decided off the board (resignation, agreement,
+    time) that replaces the board's."""
+    outcome = outcome or game.outcome()
     if outcome is None:
         return "*"
     if outcome.winner is None:
@@ -103,10 +109,10 @@ def result_token(game: Game) -> str:
     return "1-0" if outcome.winner == 0 else "0-1"
 
 
-def describe_outcome(game: Game) -> str | None:
+def describe_outcome(game: Game, outcome: Outcome | None = None) -> str | None:
     """How the game ended, e.g. ``"White wins (checkmate)"`` or ``"draw (move cap)"``;
-    ``None`` while it goes on."""
-    outcome = game.outcome()
+    ``None`` while it goes on.  ``outcome`` as for :func:`result_token`."""
+    outcome = outcome or game.outcome()
     if outcome is None:
         return None
     if outcome.winner is None:
@@ -114,11 +120,49 @@ def describe_outcome(game: Game) -> str | None:
     return f"{game.PLAYERS[outcome.winner]} wins ({outcome.reason})"
 
 
-def _termination(game: Game, result_reason: str | None) -> str:
+_DESCRIBED_RE = re.compile(r"\(([^()]*)\)\s*$")
+
+
+def outcome_from_record(token: str, described: str) -> Outcome | None:
+    """The outcome a record states: its result token (``1-0`` ...) and the reason in
+    its termination text (``"White wins (resignation)"``); ``None`` for ``*``."""
+    winner = {"1-0": 0, "0-1": 1, "1/2-1/2": None}.get(token.strip(), -1)
+    if winner == -1:
+        return None
+    match = _DESCRIBED_RE.search(described or "")
+    return Outcome(winner, match.group(1).strip() if match else "adjudication")
+
+
+@dataclass(frozen=True)
+class RecordNotes:
+    """What a record holds beyond the moves.
+
+    ``outcome`` decides the result when the game ended off the board
+    (resignation, agreed draw, time); ``comments`` has one text per move
+    (``""`` for none): evals (``[%eval 0.35]``), clocks (``[%clk 0:04:58]``),
+    the report's verdicts; ``tags`` are added to the header (``TimeControl``);
+    ``comment`` is a note on the whole game (hints used).
+    """
+
+    outcome: Outcome | None = None
+    comments: Sequence[str] = ()
+    tags: Mapping[str, str] = field(default_factory=dict)
+    comment: str = ""
+
+    def move_comment(self, ply: int) -> str:
+        return self.comments[ply] if ply < len(self.comments) else ""
+
+
+def _termination(game: Game, result_reason: str | None, notes: RecordNotes) -> str:
     """The Termination tag: the caller's reason, else the outcome, else ``unterminated``."""
     if result_reason:
         return result_reason
-    return describe_outcome(game) or "unterminated"
+    return describe_outcome(game, notes.outcome) or "unterminated"
+
+
+def _braced(comment: str) -> str:
+    """A comment as a ``{...}`` token (braces inside are dropped: they would end it)."""
+    return "{" + comment.replace("{", "(").replace("}", ")") + "}"
 
 
 def _day(date: datetime.date | None) -> datetime.date:
@@ -152,10 +196,14 @@ def _wrap(tokens: list[str], width: int = WRAP) -> str:
 
 
 def _chess_record(
-    game: Game, first: str, second: str, event: str, date: datetime.date, reason: str | None
+    game: Game, first: str, second: str, event: str, date: datetime.date, reason: str | None,
+    notes: RecordNotes,
 ) -> str:
     board: chess.Board = game.board  # type: ignore[attr-defined]
     pgn = chess.pgn.Game.from_board(board)
+    for ply, node in enumerate(pgn.mainline()):
+        node.comment = notes.move_comment(ply)
+    pgn.comment = notes.comment
     headers = pgn.headers
     headers["Event"] = event
     headers["Site"] = SITE
@@ -163,8 +211,10 @@ def _chess_record(
     headers["Round"] = "-"
     headers["White"] = first
     headers["Black"] = second
-    headers["Result"] = result_token(game)
-    headers["Termination"] = _termination(game, reason)
+    headers["Result"] = result_token(game, notes.outcome)
+    headers["Termination"] = _termination(game, reason, notes)
+    for name, value in notes.tags.items():
+        headers[name] = value
     return pgn.accept(chess.pgn.StringExporter(columns=WRAP)) + "\n"
 
 
@@ -185,10 +235,11 @@ def _numbered_moves(game: Game) -> tuple[Game, list[tuple[int, int, str]]]:
 
 
 def _checkers_record(
-    game: Game, first: str, second: str, event: str, date: datetime.date, reason: str | None
+    game: Game, first: str, second: str, event: str, date: datetime.date, reason: str | None,
+    notes: RecordNotes,
 ) -> str:
     start, moves = _numbered_moves(game)
-    result = result_token(game)
+    result = result_token(game, notes.outcome)
     lines = [
         _tag("Event", event),
         _tag("Site", SITE),
@@ -202,25 +253,29 @@ def _checkers_record(
     start_text = start.to_text()
     if start_text != new_game("checkers").to_text():
         lines += [_tag("SetUp", "1"), _tag("FEN", start_text)]
-    lines.append(_tag("Termination", _termination(game, reason)))
-    tokens = []
+    lines.append(_tag("Termination", _termination(game, reason, notes)))
+    lines += [_tag(name, value) for name, value in notes.tags.items()]
+    tokens = [_braced(notes.comment)] if notes.comment else []
     for index, (number, player, text) in enumerate(moves):
         if player == 0:
             tokens.append(f"{number}. {text}")
-        elif index == 0:
+        elif index == 0 or notes.move_comment(index - 1):
             tokens.append(f"{number}... {text}")
         else:
             tokens.append(text)
+        if notes.move_comment(index):
+            tokens.append(_braced(notes.move_comment(index)))
     tokens.append(result)
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
 
 
 def _quixo_record(
-    game: Game, first: str, second: str, event: str, date: datetime.date, reason: str | None
+    game: Game, first: str, second: str, event: str, date: datetime.date, reason: str | None,
+    notes: RecordNotes,
 ) -> str:
     start, moves = _numbered_moves(game)
-    result = result_token(game)
-    described = reason or describe_outcome(game) or "unfinished"
+    result = result_token(game, notes.outcome)
+    described = reason or describe_outcome(game, notes.outcome) or "unfinished"
     lines = [
         "# tui-games Quixo",
         f"# Event: {event}",
@@ -232,17 +287,21 @@ def _quixo_record(
     start_text = start.to_text()
     if start_text != new_game("quixo").to_text():
         lines.append(f"# Start: {start_text}")
+    lines += [f"# {name}: {value}" for name, value in notes.tags.items()]
+    if notes.comment:
+        lines.append(f"# Note: {notes.comment}")
     pairs: dict[int, list[str]] = {}
-    for number, player, text in moves:
+    for ply, (number, player, text) in enumerate(moves):
         pair = pairs.setdefault(number, [])
         if player == 1 and not pair:
             pair.append("...")
-        pair.append(text)
+        comment = notes.move_comment(ply)
+        pair.append(f"{text} {_braced(comment)}" if comment else text)
     lines += [f"{number}. " + "  ".join(pair) for number, pair in pairs.items()]
     return "\n".join(lines) + "\n"
 
 
-_WRITERS: dict[str, Callable[[Game, str, str, str, datetime.date, str | None], str]] = {
+_WRITERS: dict[str, Callable[[Game, str, str, str, datetime.date, str | None, RecordNotes], str]] = {
     "chess": _chess_record,
     "checkers": _checkers_record,
     "quixo": _quixo_record,
@@ -258,13 +317,15 @@ def record_text(
     event: str = "tui-games",
     date: datetime.date | None = None,
     result_reason: str | None = None,
+    notes: RecordNotes | None = None,
 ) -> str:
     """The record of ``game`` in its game's format (PGN, PDN or a Quixo move list).
 
     ``first_player`` is the side that moved first from the standard start
     (chess White, checkers Black, Quixo X).  ``date`` defaults to today.
     ``result_reason`` replaces the outcome's description as the termination
-    text, e.g. for a game stopped before its end.
+    text, e.g. for a game stopped before its end.  ``notes`` adds a result
+    decided off the board, comments and tags (:class:`RecordNotes`).
     """
     key = game_name.strip().lower()
     try:
@@ -273,7 +334,8 @@ def record_text(
         raise ValueError(f"unknown game {game_name!r}; expected one of: {', '.join(_WRITERS)}") from None
     if game.NAME != key:
         raise ValueError(f"cannot write a {game.NAME} game as a {key} record")
-    return writer(game, first_player, second_player, event, _day(date), result_reason)
+    return writer(game, first_player, second_player, event, _day(date), result_reason,
+                  notes or RecordNotes())
 
 
 # ---------------------------------------------------------------------------
@@ -282,6 +344,7 @@ def record_text(
 
 _QUIXO_MOVE_RE = re.compile(r"([0-9]+)[ ,]+([0-9]+)[ ,]+([A-Za-z]+)")
 _MOVE_NUMBER_RE = re.compile(r"^\s*[0-9]+\.(?:\.\.)?\s*")
+_COMMENT_RE = re.compile(r"\{[^}]*\}")
 
 
 def read_quixo_record(text: str) -> tuple[str | None, list[str]]:
@@ -305,7 +368,7 @@ def read_quixo_record(text: str) -> tuple[str | None, list[str]]:
         match = _MOVE_NUMBER_RE.match(stripped)
         if match is None:
             raise RecordError(f"line {number}: expected a numbered move line like '1. 2 0 bottom  4 4 left', got {stripped!r}")
-        rest = stripped[match.end():]
+        rest = _COMMENT_RE.sub(" ", stripped[match.end():])
         found = _QUIXO_MOVE_RE.findall(rest)
         leftover = _QUIXO_MOVE_RE.sub("", rest).replace("...", "").strip()
         if leftover or not found:

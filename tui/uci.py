@@ -27,31 +27,14 @@ from typing import Iterator, Iterable, TextIO
 import chess
 
 from engines import Engine, GameOverError, Limits, SearchStats, SpecError, create_engine
+from engines.timing import FOREVER, SAFETY_MARGIN, time_for_move
 from games import GameError
 from games.chess import ChessGame
 
 __all__ = ["UciServer", "run_uci", "time_for_move"]
 
-#: Seconds kept back from every clock-derived budget (process and pipe latency).
-SAFETY_MARGIN = 0.05
-#: Moves the remaining time is spread over when the GUI does not say.
-DEFAULT_MOVES_TO_GO = 30
-#: Share of the increment spent on top of the base budget.
-INCREMENT_SHARE = 0.8
-#: A budget no search reaches: ``go infinite`` (iterative deepening until ``stop``).
-FOREVER = 1e9
 #: Moves that claimable draws make final: a GUI may still ask for a move there.
 _CLAIMABLE = ("threefold repetition", "fifty-move rule")
-
-
-def time_for_move(remaining_ms: float, increment_ms: float = 0, moves_to_go: int | None = None) -> float:
-    """Seconds to think with ``remaining_ms`` on the clock (never below 10 ms)."""
-    remaining = max(0.0, remaining_ms) / 1000
-    increment = max(0.0, increment_ms) / 1000
-    horizon = moves_to_go if moves_to_go and moves_to_go > 0 else DEFAULT_MOVES_TO_GO
-    budget = remaining / horizon + INCREMENT_SHARE * increment
-    budget = min(budget, remaining * (0.9 if horizon == 1 else 0.5))
-    return max(0.01, budget - SAFETY_MARGIN)
 
 
 class UciServer:

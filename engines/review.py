@@ -1,0 +1,248 @@
+"""Judging moves: winning chances, the game report, and when an engine takes a draw.
+
+Scores are in each game's heuristic units (chess centipawns, checkers a man =
+100, Quixo's line potential), which mean different things.  To compare moves
+across games a score becomes a **winning chance** for the side to move, the
+expected result between 0 (lost) and 1 (won)::
+
+    chance = 1 / (1 + exp(-score / SCALE[game]))
+
+``SCALE`` is the score worth about a 73% chance: 272 centipawns in chess (the
+curve lichess fits to its games), 150 in checkers (a man and a half: one man up
+in an endgame usually wins) and 250 in Quixo (a line of four).  A proved mate
+is a chance of 1 (or 0); a finished game is its result.
+
+**The report.**  Every position of a game is searched at a fixed depth
+(:data:`REPORT_DEPTH`).  A move's *loss* is the mover's chance before it
+minus the mover's chance after it (0 when it gained): the best move loses
+about nothing, a move that throws the game away loses up to 1.  The
+classification, on that scale, with lichess's thresholds halved to fit 0..1:
+
+==============  ==========
+loss ≥ 0.15     blunder
+loss ≥ 0.10     mistake
+loss ≥ 0.05     inaccuracy
+==============  ==========
+
+**Draw offers.**  An engine accepts a draw once at least
+:data:`DRAW_MIN_PLIES` moves have been played (both sides' moves count) and
+its own last score is no better than a small margin above level: a winning
+chance of at most ``0.5 + DRAW_MARGIN``, i.e. within ±0.05 of even or worse.
+It never takes a draw when it has a mate.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from games import Game, new_game
+
+from .base import Limits, SearchStats
+
+__all__ = [
+    "CLASSES",
+    "DRAW_MARGIN",
+    "DRAW_MIN_PLIES",
+    "GameReport",
+    "MoveReport",
+    "PositionScore",
+    "REPORT_DEPTH",
+    "REPORT_ENGINE",
+    "SCALE",
+    "accepts_draw",
+    "classify",
+    "eval_text",
+    "score_game",
+    "win_chance",
+]
+
+#: The score (heuristic units) worth a winning chance of 1 / (1 + e^-1) ≈ 73%.
+SCALE: dict[str, float] = {"chess": 272.0, "checkers": 150.0, "quixo": 250.0}
+#: The engine and the depth a report searches every position with.
+REPORT_ENGINE = "pvs"
+REPORT_DEPTH: dict[str, int] = {"chess": 4, "checkers": 8, "quixo": 4}
+#: The loss (in winning chance) from which a move is each class, worst first.
+CLASSES: tuple[tuple[str, float], ...] = (("blunder", 0.15), ("mistake", 0.10), ("inaccuracy", 0.05))
+#: The NAG-like marks written after moves of each class.
+MARKS = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
+#: Moves (plies) to play before an engine accepts a draw.
+DRAW_MIN_PLIES: dict[str, int] = {"chess": 40, "checkers": 30, "quixo": 20}
+#: How far above an even chance an engine still accepts a draw.
+DRAW_MARGIN = 0.05
+#: What an eval is divided by in a record: pawns in chess, men in checkers, raw in Quixo.
+EVAL_UNIT: dict[str, float] = {"chess": 100.0, "checkers": 100.0, "quixo": 1.0}
+
+
+def win_chance(game_name: str, score: float, mate: int | None = None) -> float:
+    """The side to move's winning chance (0..1) for a ``score`` (and a proved ``mate``)."""
+    if mate is not None:
+        return 1.0 if mate > 0 else 0.0
+    scaled = max(-50.0, min(50.0, score / SCALE[game_name]))
+    return 1.0 / (1.0 + math.exp(-scaled))
+
+
+def classify(loss: float) -> str:
+    """``"blunder"``, ``"mistake"``, ``"inaccuracy"`` or ``""`` for a move losing ``loss``."""
+    for name, threshold in CLASSES:
+        if loss >= threshold:
+            return name
+    return ""
+
+
+def accepts_draw(game_name: str, plies: int, score: float | None, mate: int | None) -> bool:
+    """Whether an engine whose last score (for itself) is ``score`` accepts a draw after ``plies`` moves."""
+    if score is None or mate is not None or plies < DRAW_MIN_PLIES[game_name]:
+        return False
+    return win_chance(game_name, score) <= 0.5 + DRAW_MARGIN
+
+
+@dataclass(frozen=True)
+class PositionScore:
+    """One position judged: the side to move's score, mate and chance, and the engine's best line."""
+
+    score: float
+    chance: float
+    mate: int | None = None
+    best: str | None = None
+    pv: tuple[str, ...] = ()
+    depth: int = 0
+
+    @classmethod
+    def from_stats(cls, game_name: str, stats: SearchStats) -> PositionScore:
+        """The score of a finished search of the position."""
+        return cls(stats.score, win_chance(game_name, stats.score, stats.mate), stats.mate,
+                   stats.best, tuple(stats.pv), stats.depth)
+
+    @classmethod
+    def final(cls, game: Game) -> PositionScore:
+        """A finished game's last position: its result, for the side to move."""
+        outcome = game.outcome()
+        if outcome is None:
+            raise ValueError("the game is not over: search the position instead")
+        if outcome.winner is None:
+            return cls(0.0, 0.5)
+        # mate 0: the game is decided on the board (no eval is written for it).
+        return cls(0.0, 1.0 if outcome.winner == game.turn else 0.0, 0)
+
+
+@dataclass(frozen=True)
+class MoveReport:
+    """One move judged: who made it, the mover's chances before and after, its class."""
+
+    ply: int
+    move: str
+    side: int
+    before: float
+    after: float
+    label: str
+    #: The engine's choice in the position before the move (``None`` if it is this move).
+    best: str | None
+    #: The position after the move, for the first player (``[%eval]`` of a record).
+    eval: str
+
+    @property
+    def loss(self) -> float:
+        return max(0.0, self.before - self.after)
+
+    @property
+    def mark(self) -> str:
+        """``??``, ``?``, ``?!`` or ``""``."""
+        return MARKS.get(self.label, "")
+
+    @property
+    def comment(self) -> str:
+        """The record comment: ``[%eval 0.35] mistake (loses 12%); best Nf3``."""
+        parts = [f"[%eval {self.eval}]"] if self.eval else []
+        if self.label:
+            parts.append(f"{self.label} (loses {self.loss:.0%})" + (f"; best {self.best}" if self.best else ""))
+        return " ".join(parts)
+
+
+def eval_text(game_name: str, score: PositionScore, first_to_move: bool) -> str:
+    """A position's eval for the first player: ``0.35``, ``-1.20``, ``#3``, ``#-2``
+    (``""`` for a game decided on the board)."""
+    sign = 1 if first_to_move else -1
+    if score.mate == 0:
+        return ""
+    if score.mate is not None:
+        return f"#{sign * score.mate}"
+    value = sign * score.score / EVAL_UNIT[game_name]
+    return f"{value:.2f}" if EVAL_UNIT[game_name] != 1.0 else f"{value:g}"
+
+
+@dataclass(frozen=True)
+class GameReport:
+    """Every move of a game judged from the scores of its positions."""
+
+    game_name: str
+    moves: tuple[MoveReport, ...]
+    #: The first player's winning chance in each position (``len(moves) + 1`` of them).
+    chances: tuple[float, ...]
+    depth: int
+
+    @classmethod
+    def build(cls, game_name: str, first_mover: int, moves: Sequence[str],
+              scores: Sequence[PositionScore], depth: int = 0) -> GameReport:
+        """The report of ``moves`` from ``scores`` of the ``len(moves) + 1`` positions."""
+        if len(scores) != len(moves) + 1:
+            raise ValueError(f"{len(moves)} moves need {len(moves) + 1} position scores, got {len(scores)}")
+        reports = []
+        chances = []
+        for ply, score in enumerate(scores):
+            side = (first_mover + ply) % 2
+            chances.append(score.chance if side == 0 else 1.0 - score.chance)
+        for ply, move in enumerate(moves):
+            side = (first_mover + ply) % 2
+            before = scores[ply].chance
+            after = 1.0 - scores[ply + 1].chance
+            loss = max(0.0, before - after)
+            best = scores[ply].best
+            following = (first_mover + ply + 1) % 2
+            reports.append(MoveReport(
+                ply, move, side, before, after, classify(loss),
+                None if best == move else best,
+                eval_text(game_name, scores[ply + 1], following == 0),
+            ))
+        return cls(game_name, tuple(reports), tuple(chances), depth)
+
+    def counts(self, side: int) -> dict[str, int]:
+        """How many moves of ``side`` fall in each class."""
+        found = {name: 0 for name, _ in CLASSES}
+        for move in self.moves:
+            if move.side == side and move.label:
+                found[move.label] += 1
+        return found
+
+    def average_loss(self, side: int) -> float:
+        """The mean loss of ``side``'s moves (0 when it made none)."""
+        losses = [move.loss for move in self.moves if move.side == side]
+        return sum(losses) / len(losses) if losses else 0.0
+
+    def comments(self) -> list[str]:
+        """One record comment per move."""
+        return [move.comment for move in self.moves]
+
+
+def score_game(game_name: str, start: str | None, moves: Sequence[str], engine: Any,
+               depth: int | None = None,
+               on_progress: Callable[[int, int], None] | None = None) -> GameReport:
+    """Search every position of a game with ``engine`` at ``depth`` (default
+    :data:`REPORT_DEPTH`) and judge its moves; the app does the same in its
+    search process, one position at a time."""
+    depth = depth or REPORT_DEPTH[game_name]
+    game = new_game(game_name, start)
+    first_mover = game.turn
+    scores = []
+    for ply in range(len(moves) + 1):
+        if on_progress is not None:
+            on_progress(ply, len(moves) + 1)
+        if game.outcome() is not None:
+            scores.append(PositionScore.final(game))
+        else:
+            result = engine.search(game, Limits(depth=depth))
+            scores.append(PositionScore.from_stats(game_name, result.stats))
+        if ply < len(moves):
+            game.play(game.parse_move(moves[ply]))
+    return GameReport.build(game_name, first_mover, moves, scores, depth)

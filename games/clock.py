@@ -1,0 +1,137 @@
+"""Game clocks: a time control (``MIN+INC``) and the two sides' clocks.
+
+:class:`TimeControl` is what ``--clock 5+3`` names: five minutes for each
+side and three seconds added after each of its moves (``0.1+0`` is six
+seconds, no increment).  :class:`Clock` runs one side at a time and keeps the
+time left after every move, so taking a move back (or looking at an earlier
+position) puts the clocks back as they were then.  The clock does not read
+the time itself: every call takes ``now`` (seconds, e.g. ``time.monotonic()``),
+so it can be driven exactly in tests.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+__all__ = ["Clock", "ClockError", "TimeControl", "clock_text"]
+
+_CONTROL_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(?:\+\s*([0-9]*\.?[0-9]+))?\s*$")
+
+#: The longest base time accepted (minutes): a day.
+MAX_MINUTES = 24 * 60.0
+#: The largest increment accepted (seconds).
+MAX_INCREMENT = 3600.0
+
+
+class ClockError(ValueError):
+    """A time control that cannot be read; the message says what is expected."""
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """``base`` seconds for each side, ``increment`` seconds added after each of its moves."""
+
+    base: float
+    increment: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """``"5+3"`` (minutes + seconds), ``"0.1+0"``, ``"10"``; :class:`ClockError` otherwise."""
+        match = _CONTROL_RE.match(text or "")
+        if match is None:
+            raise ClockError(f"bad clock {text!r}: expected MIN+INC, e.g. 5+3 (five minutes, "
+                             "three seconds a move) or 0.1+0 (six seconds)")
+        minutes = float(match.group(1))
+        increment = float(match.group(2) or 0)
+        if not 0 < minutes <= MAX_MINUTES:
+            raise ClockError(f"bad clock {text!r}: the minutes must be above 0 and at most {MAX_MINUTES:g}")
+        if increment > MAX_INCREMENT:
+            raise ClockError(f"bad clock {text!r}: the increment is at most {MAX_INCREMENT:g} seconds")
+        return cls(minutes * 60.0, increment)
+
+    @property
+    def pgn_tag(self) -> str:
+        """The PGN ``TimeControl`` value: ``300+3`` (seconds + seconds)."""
+        return f"{_seconds_text(self.base)}+{_seconds_text(self.increment)}"
+
+    def __str__(self) -> str:
+        """``5+3`` as typed (minutes + seconds)."""
+        return f"{self.base / 60:g}+{self.increment:g}"
+
+
+def _seconds_text(seconds: float) -> str:
+    return str(int(seconds)) if float(seconds).is_integer() else f"{seconds:g}"
+
+
+def clock_text(seconds: float) -> str:
+    """``4:59``, ``1:02:03``, and tenths under ten seconds: ``0:07.3``."""
+    seconds = max(0.0, seconds)
+    if seconds < 10:
+        tenths = math.floor(seconds * 10) / 10
+        return f"0:{tenths:04.1f}"
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+class Clock:
+    """The two sides' clocks under one :class:`TimeControl`.
+
+    One side's clock runs at a time (:meth:`start`); :meth:`press` ends its
+    move: the time used is taken off, the increment added, and the times left
+    are kept for that ply (:meth:`back_to` restores them).  :meth:`stop`
+    halts the running clock without ending a move (pause, a dialog).
+    """
+
+    def __init__(self, control: TimeControl) -> None:
+        self.control = control
+        #: Time left after each ply, ``history[0]`` at the start.
+        self.history: list[tuple[float, float]] = [(control.base, control.base)]
+        self._left = [control.base, control.base]
+        self.running: int | None = None
+        self._since = 0.0
+
+    def left(self, side: int, now: float) -> float:
+        """Seconds left on ``side``'s clock at ``now`` (never below 0)."""
+        left = self._left[side]
+        if self.running == side:
+            left -= now - self._since
+        return max(0.0, left)
+
+    def start(self, side: int, now: float) -> None:
+        """Run ``side``'s clock from ``now`` (stopping the other one's)."""
+        if self.running == side:
+            return
+        self.stop(now)
+        self.running = side
+        self._since = now
+
+    def stop(self, now: float) -> None:
+        """Halt the running clock, keeping the time it used."""
+        if self.running is not None:
+            self._left[self.running] = self.left(self.running, now)
+            self.running = None
+
+    def press(self, side: int, now: float) -> None:
+        """``side`` made a move at ``now``: its time is taken off and the increment added."""
+        if self.running == side:
+            self.stop(now)
+        self._left[side] += self.control.increment
+        self.history.append((self._left[0], self._left[1]))
+
+    def flagged(self, side: int, now: float) -> bool:
+        """Whether ``side`` has run out of time."""
+        return self.left(side, now) <= 0.0
+
+    def back_to(self, ply: int) -> None:
+        """Take the clocks back to how they stood after ``ply`` moves (an undo); stopped."""
+        del self.history[ply + 1:]
+        self.running = None
+        self._left = list(self.history[-1])
+
+    def at_ply(self, ply: int) -> tuple[float, float]:
+        """The times left after ``ply`` moves (for review), the last known if beyond."""
+        return self.history[min(ply, len(self.history) - 1)]
