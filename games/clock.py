@@ -15,7 +15,7 @@ import math
 import re
 from dataclasses import dataclass
 
-__all__ = ["Clock", "ClockError", "TimeControl", "clock_text"]
+__all__ = ["Clock", "ClockError", "TimeControl", "clk_text", "clock_text"]
 
 _CONTROL_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(?:\+\s*([0-9]*\.?[0-9]+))?\s*$")
 
@@ -77,6 +77,16 @@ def clock_text(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
+def clk_text(seconds: float) -> str:
+    """A PGN ``[%clk]`` value: ``0:04:59``, with tenths under ten seconds (``0:00:07.3``)."""
+    seconds = max(0.0, seconds)
+    hours, rest = divmod(int(seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    if seconds < 10:
+        return f"0:00:{math.floor(seconds * 10) / 10:04.1f}"
+    return f"{hours}:{minutes:02d}:{secs:02d}"
+
+
 class Clock:
     """The two sides' clocks under one :class:`TimeControl`.
 
@@ -86,10 +96,11 @@ class Clock:
     halts the running clock without ending a move (pause, a dialog).
     """
 
-    def __init__(self, control: TimeControl) -> None:
+    def __init__(self, control: TimeControl, plies: int = 0) -> None:
         self.control = control
-        #: Time left after each ply, ``history[0]`` at the start.
-        self.history: list[tuple[float, float]] = [(control.base, control.base)]
+        #: Time left after each ply, ``history[0]`` at the start; ``plies``
+        #: moves already played (a game read from a file) start with full clocks.
+        self.history: list[tuple[float, float]] = [(control.base, control.base)] * (plies + 1)
         self._left = [control.base, control.base]
         self.running: int | None = None
         self._since = 0.0

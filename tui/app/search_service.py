@@ -37,9 +37,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 if TYPE_CHECKING:
-    from engines import SearchStats
+    from engines import Limits, SearchStats
 
 __all__ = [
+    "COACH",
     "SearchRequest",
     "ResetEngines",
     "Shutdown",
@@ -52,9 +53,18 @@ __all__ = [
 ]
 
 
+#: The ``side`` of the coach's engine (hints, analysis, reports), beside the players' 0 and 1.
+COACH = 2
+
+
 @dataclass(frozen=True)
 class SearchRequest:
-    """Search the position reached from ``start`` (``None``: the standard start) by ``moves``."""
+    """Search the position reached from ``start`` (``None``: the standard start) by ``moves``.
+
+    ``side`` names whose engine searches: a player's (0, 1) or the coach's
+    (:data:`COACH`: hints, analysis, the report), each kept warm apart.
+    ``limits`` replaces the spec's own (a clock's budget, analysis without end,
+    the report's fixed depth)."""
 
     request_id: int
     game: str
@@ -62,6 +72,7 @@ class SearchRequest:
     spec: str
     start: str | None
     moves: tuple[str, ...]
+    limits: Limits | None = None
 
 
 @dataclass(frozen=True)
@@ -189,7 +200,7 @@ def _serve(requests: Any, events: Any, cancelled: Any) -> None:
                 game = new_game(request.game, request.start)
                 game.play_all(request.moves)
                 result = engine.search(
-                    game, stop=stop,
+                    game, request.limits, stop=stop,
                     on_info=lambda stats, rid=request.request_id: events.put(SearchInfo(rid, stats)),
                 )
                 events.put(SearchDone(request.request_id, game.format_move(result.move), result.stats))
@@ -275,11 +286,11 @@ class SearchService:
     # -- requests ----------------------------------------------------------
 
     def search(self, game: str, side: int, spec: str, start: str | None,
-               moves: Sequence[str]) -> int:
+               moves: Sequence[str], limits: Limits | None = None) -> int:
         """Ask for a search; returns the request id its events will carry."""
         self.start()
         self._last_id += 1
-        self._requests.put(SearchRequest(self._last_id, game, side, spec, start, tuple(moves)))
+        self._requests.put(SearchRequest(self._last_id, game, side, spec, start, tuple(moves), limits))
         return self._last_id
 
     def cancel(self, request_id: int | None = None) -> None:

@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 from engines import ENGINES, SpecError, create_engine
 from engines import fallback_spec
 from engines.learning.learned import EngineModelError
-from games import GAME_NAMES, GameError, game_class
+from games import GAME_NAMES, GameError, Outcome, game_class
+from games.clock import ClockError, TimeControl
 
 from ..format import default_text
 
@@ -93,10 +94,20 @@ class GameSetup:
     moves: tuple[str, ...] = ()
     #: The record file those moves were read from ("" for none).
     source: str = ""
+    #: The clocks' time control (``None``: no clocks).
+    clock: TimeControl | None = None
+    #: The engine spec analysing beside the game (``None``: analysis off).
+    analysis: str | None = None
+    #: A result the record states off the board (resignation, agreement, time).
+    outcome: Outcome | None = None
 
     @classmethod
-    def checked(cls, game: str, first: str, second: str, position: str | None = None) -> GameSetup:
-        """A setup whose every part is valid; SetupError (one line) otherwise."""
+    def checked(cls, game: str, first: str, second: str, position: str | None = None, *,
+                clock: str | None = None, analysis: str | None = None) -> GameSetup:
+        """A setup whose every part is valid; SetupError (one line) otherwise.
+
+        ``clock`` is a time control as typed (``5+3``); ``analysis`` the spec
+        of an engine analysing beside the game."""
         name = game.strip().lower()
         if name not in GAME_NAMES:
             raise SetupError(f"unknown game {game!r}; expected one of: {', '.join(GAME_NAMES)}")
@@ -109,7 +120,18 @@ class GameSetup:
                 game_class(name).from_text(text)
             except GameError as error:
                 raise SetupError(str(error)) from None
-        return cls(name, players, text or None, notices)
+        control = None
+        if clock is not None and clock.strip():
+            try:
+                control = TimeControl.parse(clock)
+            except ClockError as error:
+                raise SetupError(str(error)) from None
+        analyst = None
+        if analysis is not None:
+            analyst, _ = resolve_player(analysis, name)
+            if analyst == HUMAN:
+                raise SetupError("analysis needs an engine spec like 'pvs', not 'human'")
+        return cls(name, players, text or None, notices, clock=control, analysis=analyst)
 
     def is_human(self, side: int) -> bool:
         return self.players[side] == HUMAN
@@ -125,8 +147,8 @@ class GameSetup:
                        notices=(self.notices[1], self.notices[0]))
 
     def fresh(self) -> GameSetup:
-        """The same players and start, without the moves read from a file (a rematch)."""
-        return replace(self, moves=(), source="")
+        """The same players, start and clock, without the moves read from a file (a rematch)."""
+        return replace(self, moves=(), source="", outcome=None)
 
     @property
     def bottom_side(self) -> int:

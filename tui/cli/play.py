@@ -33,6 +33,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    "the Quixo record the app saves")
     p.add_argument("--game", dest="game_number", metavar="N", type=whole(1), default=1,
                    help="which game of a file holding several (default 1)")
+    p.add_argument("--clock", metavar="MIN+INC",
+                   help="clocks for both sides: minutes each plus seconds added a move (5+3; 0.1+0 is six "
+                   "seconds); engines then budget their time from their clock")
+    p.add_argument("--analyse", "--analyze", dest="analyse", nargs="?", const="pvs", metavar="SPEC",
+                   help="an engine (default pvs) analyses the position shown without end, beside the game")
     p.add_argument("--ascii", action="store_true",
                    help="draw pieces as letters (for terminals that misrender chess glyphs)")
     p.set_defaults(run=_cmd_play)
@@ -78,7 +83,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.load is not None and args.position:
         raise UsageError(f"{PROG} play", "--load and --position both set the start; give one of them")
     try:
-        setup = GameSetup.checked(args.game, first, second, args.position)
+        setup = GameSetup.checked(args.game, first, second, args.position,
+                                  clock=args.clock, analysis=args.analyse)
     except SetupError as error:
         raise UsageError(f"{PROG} play", str(error)) from None
     if args.load is not None:
@@ -91,5 +97,6 @@ def _cmd_play(args: argparse.Namespace) -> int:
             loaded, _count = load_record_file(args.load, args.game, args.game_number)
         except RecordError as error:
             raise UsageError(f"{PROG} play", str(error)) from None
-        setup = replace(setup, position=loaded.start, moves=loaded.moves, source=str(args.load))
+        setup = replace(setup, position=loaded.start, moves=loaded.moves, source=str(args.load),
+                        outcome=loaded.outcome)
     return run_app(setup, ascii=args.ascii)

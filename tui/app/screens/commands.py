@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from textual.binding import Binding
 
-__all__ = ["COMMANDS", "Command", "DELAYS", "bindings"]
+__all__ = ["COMMANDS", "Command", "DELAYS", "TYPED_COMMANDS", "bindings"]
 
 #: The spectating delays the delay command cycles through (seconds between engine moves).
 DELAYS = (0.0, 0.5, 1.0, 2.0, 5.0)
@@ -32,6 +32,8 @@ class Command:
     #: The key shown in the footer (a ctrl-key, or ↑) and the F-key ('' for none).
     ctrl: str
     fkey: str = ""
+    #: Whether the footer shows it (rare or grave commands are in the help and palette only).
+    footer: bool = True
 
     @property
     def keys(self) -> str:
@@ -57,7 +59,20 @@ COMMANDS: tuple[Command, ...] = (
     Command("open", "Open game", "Open", "read a PGN, PDN or Quixo record to review or go on with",
             "ctrl+o"),
     Command("new_game", "New game", "New", "back to the start screen", "ctrl+n", "f9"),
+    Command("hint", "Hint", "Hint", "the engine's move for your position, shown on the board, not played",
+            "ctrl+f", "f10"),
+    Command("analyse", "Analysis on/off", "Analyse",
+            "an engine searches the position shown without end, its panel live", "ctrl+e", "f11"),
+    Command("report", "Game report", "Report",
+            "judge every move (inaccuracy, mistake, blunder) with a chart of the score", "ctrl+k", "f12"),
+    Command("offer_draw", "Offer a draw", "Draw",
+            "an engine accepts when its score is level or worse after enough moves", "ctrl+d", footer=False),
+    Command("resign", "Resign", "Resign", "give up the game (asks first)", "ctrl+x", footer=False),
 )
+
+#: Words typed in the move box that run a command instead of a move.
+TYPED_COMMANDS = {"hint": "hint", "analyse": "analyse", "analyze": "analyse", "report": "report",
+                  "draw": "offer_draw", "resign": "resign"}
 
 
 def bindings() -> list[Binding]:
@@ -65,7 +80,7 @@ def bindings() -> list[Binding]:
     result = []
     for command in COMMANDS:
         if command.ctrl:
-            result.append(Binding(command.ctrl, command.action, command.label))
+            result.append(Binding(command.ctrl, command.action, command.label, show=command.footer))
         if command.fkey:
             result.append(Binding(command.fkey, command.action, command.label, show=False))
     return result

@@ -68,7 +68,7 @@ class GuardedDialog(ModalScreen[str]):
 
 
 class ResultDialog(GuardedDialog):
-    """The game is over: who won and why; look at the board, rematch, swap, new game."""
+    """The game is over: who won and why; look at the board, save, the report, rematch, swap, new game."""
 
     AUTO_FOCUS = "#review"
     ESCAPE_CHOICE = "review"
@@ -83,11 +83,12 @@ class ResultDialog(GuardedDialog):
             yield Label(self.result, id="result", classes="question")
             yield Label(self.detail, id="detail", classes="detail")
             with Horizontal():
-                yield Button("Look at the board", id="review", variant="primary")
+                yield Button("Board", id="review", variant="primary")
                 yield Button("Save", id="save")
+                yield Button("Report", id="report")
                 yield Button("Rematch", id="rematch")
-                yield Button("Swap sides", id="swap")
-                yield Button("New game", id="new")
+                yield Button("Swap", id="swap")
+                yield Button("New", id="new")
 
 
 class ConfirmDialog(GuardedDialog):

@@ -19,6 +19,7 @@ first.  The commands (keys, palette) are in
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -28,17 +29,21 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Label, Static
 
-from games import Game, GameError, MoveSyntaxError, new_game
+from games import Game, GameError, MoveSyntaxError, Outcome, new_game
+from games.clock import Clock
 from games.records import describe_outcome, result_token
 
 from ..picking import MovePicker
 from ..search_service import SearchDone, SearchFailed, SearchInfo, SearchService
 from ..session import GameSetup, fallback_notice, side_names
 from ..widgets.board import BoardView
+from ..widgets.clock_view import ClockView
 from ..widgets.engine_panel import EnginePanel
 from ..widgets.move_input import MoveInput
 from ..widgets.move_list import MoveList
-from .commands import DELAYS, bindings
+from .commands import DELAYS, TYPED_COMMANDS, bindings
+from .clocks import CLOCK_INTERVAL, Clocks
+from .coach import Coach, CoachJob
 from .dialogs import ChoiceDialog, ResultDialog
 from .game_commands import GameCommands
 
@@ -56,7 +61,7 @@ def start_move_number(game: Game) -> int:
     return int(getattr(board, "fullmove_number", 1)) if board is not None else 1
 
 
-class GameScreen(GameCommands, Screen):
+class GameScreen(Coach, Clocks, GameCommands, Screen):
     """Play one game of ``setup``; engines search in ``service``."""
 
     BINDINGS = bindings()
@@ -74,8 +79,24 @@ class GameScreen(GameCommands, Screen):
         self._unread_notice = ""
         #: The moves played, as texts (what the search process replays).
         self.moves: list[str] = []
+        self.clock: Clock | None = None
         for text in setup.moves:
             self._play(self.game.parse_move(text))
+        if setup.clock is not None:
+            self.clock = Clock(setup.clock, len(self.moves))
+        #: A result decided off the board: resignation, agreed draw, time.
+        self.verdict: Outcome | None = setup.outcome
+        #: The coach: the analysis engine's spec (``None``: off), its running search, the report.
+        self.analysis_spec: str | None = setup.analysis
+        self.coach_job: CoachJob | None = None
+        self.report: Any = None
+        self.report_moves: tuple[str, ...] = ()
+        #: Hints used per side, and the plies they were used at.
+        self.hints = [0, 0]
+        self.hinted: set[int] = set()
+        self.hint_move: str | None = None
+        #: Each engine side's last score and mate, for itself (draw offers).
+        self.last_scores: list[tuple[float, int | None] | None] = [None, None]
         #: The moves as last saved (or read from a file); ``None``: never saved.
         self.saved_moves: list[str] | None = list(self.moves) if setup.source else None
         #: The request id of the running search, if any.
@@ -96,9 +117,14 @@ class GameScreen(GameCommands, Screen):
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             with Vertical(id="board-column"):
+                bottom = self.setup.bottom_side
+                if self.clock is not None:
+                    yield ClockView(1 - bottom, self.sides[1 - bottom], id="clock-top")
                 board = BoardView(self.setup.game, ascii=self.ascii, id="board")
-                board.flipped = board.painter.flipped_for(self.setup.bottom_side)
+                board.flipped = board.painter.flipped_for(bottom)
                 yield board
+                if self.clock is not None:
+                    yield ClockView(bottom, self.sides[bottom], id="clock-bottom")
                 yield Static("", id="status", markup=False)
             with Vertical(id="side-column"):
                 for side in self.setup.engine_sides:
@@ -106,6 +132,9 @@ class GameScreen(GameCommands, Screen):
                     if self.setup.notices[side]:
                         panel.border_title = f"{panel.border_title} · fallback"
                     yield panel
+                if self.analysis_spec is not None:
+                    yield EnginePanel(self.game.turn, self.sides[self.game.turn], self.analysis_spec,
+                                      id="panel-analysis", title="analysis", trend=False)
                 yield MoveList(self.sides, id="moves")
         yield Static("", id="message", markup=False)
         with Horizontal(id="input-row"):
@@ -117,6 +146,8 @@ class GameScreen(GameCommands, Screen):
         self.title = f"tui-games · {self.setup.game}"
         self.sub_title = f"{self.setup.player_label(0)} vs {self.setup.player_label(1)}"
         self.set_interval(POLL_INTERVAL, self.poll_search)
+        if self.clock is not None:
+            self.set_interval(CLOCK_INTERVAL, self.tick_clock)
         self.refresh_position()
         if any(self.setup.notices):
             self._unread_notice = " · ".join(notice for notice in self.setup.notices if notice)
@@ -128,6 +159,7 @@ class GameScreen(GameCommands, Screen):
 
     def on_unmount(self) -> None:
         self.cancel_search()
+        self.cancel_coach()
 
     # -- what is shown ---------------------------------------------------------
 
@@ -157,6 +189,19 @@ class GameScreen(GameCommands, Screen):
     def message_text(self) -> str:
         return str(self.query_one("#message", Static).render())
 
+    def outcome(self) -> Outcome | None:
+        """How the game ended: off the board (resignation, agreement, time) or on it; ``None`` while it goes on."""
+        return self.verdict or self.game.outcome()
+
+    def shown_game(self) -> Game:
+        """The position on the board: the game's, or the one reviewed."""
+        if self.review is None:
+            return self.game
+        shown = self.game.copy()
+        for _ in range(len(self.moves) - self.review):
+            shown.undo()
+        return shown
+
     @property
     def first_mover(self) -> int:
         """The side that made (or makes) the first move of this game."""
@@ -177,15 +222,15 @@ class GameScreen(GameCommands, Screen):
 
     @property
     def human_to_move(self) -> bool:
-        return self.game.outcome() is None and self.setup.is_human(self.game.turn)
+        return self.outcome() is None and self.setup.is_human(self.game.turn)
 
     def update_status(self) -> None:
-        outcome = self.game.outcome()
+        outcome = self.outcome()
         number = self.move_number(len(self.moves))
         if self.review is not None:
             text = self._review_status()
         elif outcome is not None:
-            text = f"{result_token(self.game)}  {describe_outcome(self.game)}"
+            text = f"{result_token(self.game, self.verdict)}  {describe_outcome(self.game, self.verdict)}"
         else:
             side = self.game.turn
             who = self.sides[side]
@@ -216,21 +261,25 @@ class GameScreen(GameCommands, Screen):
 
     @property
     def engines_held(self) -> bool:
-        """Engines wait: a dialog covers the screen, or an earlier position is reviewed."""
-        return not self.is_current or self.review is not None
+        """Engines wait: a dialog covers the screen, an earlier position is reviewed, the report runs."""
+        return not self.is_active or self.review is not None or self.report_running
 
     def next_turn(self) -> None:
-        """Whatever comes next: the result, a human's move or an engine's search."""
+        """Whatever comes next: the result, a human's move or an engine's search (and the analysis)."""
+        self._next_turn()
+        self.update_analysis()
+
+    def _next_turn(self) -> None:
         self.refresh_position()
         if self.review is not None:
             return
-        outcome = self.game.outcome()
+        outcome = self.outcome()
         if outcome is not None:
             self._show_result()
             return
         side = self.game.turn
         if self.setup.is_human(side):
-            if self.is_current and not isinstance(self.focused, BoardView):
+            if self.is_active and not isinstance(self.focused, BoardView):
                 self.move_input.focus()
             return
         if self.paused and not self.stepping:
@@ -252,22 +301,29 @@ class GameScreen(GameCommands, Screen):
         """A dialog opened over the game (or the game was left): engines stop."""
         if self.request is not None or self._delay_timer is not None:
             self.cancel_search()
+        self.cancel_coach("analysis")
+        if self.clock is not None:
+            self.clock.stop(time.monotonic())
 
     def on_screen_resume(self) -> None:
         """The dialog closed: the game goes on where it was."""
         if self.is_mounted and self.request is None and self.review is None:
             self.next_turn()
+        elif self.is_mounted:
+            self.update_analysis()
 
     def start_search(self) -> None:
         """Ask the search process for the side to move's engine move."""
         self._delay_timer = None
-        if self.game.outcome() is not None or self.request is not None or self.engines_held:
+        if self.outcome() is not None or self.request is not None or self.engines_held:
             return
         side = self.game.turn
         if self.setup.is_human(side):
             return
+        self.cancel_coach("analysis")
         self.request = self.service.search(
-            self.setup.game, side, self.setup.players[side], self.setup.position, self.moves
+            self.setup.game, side, self.setup.players[side], self.setup.position, self.moves,
+            self.clock_limits(side),
         )
         self.searching_side = side
         self._set_panel_status(side, "thinking…", thinking=True)
@@ -291,7 +347,12 @@ class GameScreen(GameCommands, Screen):
         events = self.service.poll()
         if self.request is not None and not events and not self.service.alive:
             events = [SearchFailed(self.request, "the search process ended unexpectedly")]
+        if self.coach_job is not None and not events and not self.service.alive:
+            events = [SearchFailed(self.coach_job.request, "the search process ended unexpectedly")]
         for event in events:
+            if self.coach_job is not None and event.request_id == self.coach_job.request:
+                self.coach_event(event)
+                continue
             if event.request_id != self.request:
                 continue
             panel = self.panel(self.searching_side) if self.searching_side is not None else None
@@ -340,6 +401,8 @@ class GameScreen(GameCommands, Screen):
             panel.show_stats(event.stats)
             panel.record_score(event.stats.score, event.stats.mate)
             panel.set_status("waiting")
+        if side is not None:
+            self.last_scores[side] = (event.stats.score, event.stats.mate)
         try:
             move = self.game.parse_move(event.move)
         except GameError as error:  # the process searched another position: a bug
@@ -360,6 +423,8 @@ class GameScreen(GameCommands, Screen):
         self.next_turn()
 
     def _play(self, move: Any) -> None:
+        if self.clock is not None:
+            self.clock.press(self.game.turn, time.monotonic())
         self.moves.append(self.game.format_move(move))
         self.game.play(move)
 
@@ -370,24 +435,31 @@ class GameScreen(GameCommands, Screen):
         self._fit_panels()
 
     def _fit_panels(self) -> None:
-        """On a short terminal with two engines, only the side to move gets the full panel."""
-        short = self.size.height < SHORT_SCREEN and len(self.setup.engine_sides) == 2
-        for side in self.setup.engine_sides:
-            panel = self.panel(side)
-            if panel is not None:
-                panel.compact = short and side != self.game.turn
+        """On a short terminal with two panels or more, only the one searching (or
+        the side to move's) gets the full panel; the others shrink to a line."""
+        panels = list(self.query(EnginePanel))
+        short = self.size.height < SHORT_SCREEN and len(panels) >= 2
+        analysing = self.coach_job is not None and self.coach_job.kind == "analysis"
+        for panel in panels:
+            if panel.id == "panel-analysis":
+                active = analysing
+            else:
+                active = (self.searching_side == panel.side if self.request is not None
+                          else panel.side == self.game.turn and not analysing)
+            panel.compact = short and not active
 
     def on_resize(self) -> None:
         self._fit_panels()
 
     def _show_result(self) -> None:
-        if self._result_shown or not self.is_current:
+        if self._result_shown or not self.is_active:
             return
         self._result_shown = True
         for side in self.setup.engine_sides:
             self._set_panel_status(side, "game over")
+        self.show_clocks()
         self.app.push_screen(
-            ResultDialog(result_token(self.game), describe_outcome(self.game) or ""),
+            ResultDialog(result_token(self.game, self.verdict), describe_outcome(self.game, self.verdict) or ""),
             self._after_result,
         )
 
@@ -400,6 +472,8 @@ class GameScreen(GameCommands, Screen):
             self.guard_unsaved("a new game", lambda: self.app.open_start(self.setup))
         elif choice == "save":
             self.action_save()
+        elif choice == "report":
+            self.action_report()
         else:
             self.say("game over — ↑ reviews the game, ctrl+s saves, ctrl+n starts a new one")
 
@@ -410,7 +484,7 @@ class GameScreen(GameCommands, Screen):
         if self.review is not None:
             self.say("you are reviewing an earlier position: Esc or End returns to the game, "
                      "Enter in the move list plays from here", error=True)
-        elif self.game.outcome() is not None:
+        elif self.outcome() is not None:
             self.say("the game is over — ctrl+z takes a move back, ctrl+n starts a new game", error=True)
         elif not self.setup.is_human(self.game.turn):
             self.say(f"it is {self.sides[self.game.turn]}'s turn and an engine plays it; wait, "
@@ -428,6 +502,10 @@ class GameScreen(GameCommands, Screen):
         if text in {"?", "help", "moves"}:
             self.input_clear()
             self.action_list_moves()
+            return
+        if text.lower() in TYPED_COMMANDS:
+            self.input_clear()
+            getattr(self, f"action_{TYPED_COMMANDS[text.lower()]}")()
             return
         if self._refuse_move():
             return
@@ -496,13 +574,13 @@ class GameScreen(GameCommands, Screen):
                 self.review = None
                 self.say("back to the game")
                 self.next_turn()
+                self.show_clocks()
             return
         if self.review is None:
             self.cancel_search()
         self.review = ply
-        shown = self.game.copy()
-        for _ in range(len(self.moves) - ply):
-            shown.undo()
         self.board.mark(None)
-        self.board.show(shown)
+        self.board.show(self.shown_game())
         self.update_status()
+        self.show_clocks()
+        self.update_analysis()

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from textual.app import SystemCommand
 
-from games.records import EXTENSIONS, default_filename, record_text
+from games.clock import clk_text
+from games.records import EXTENSIONS, RecordNotes, default_filename, record_text
 
 from ..session import GameSetup
 from .commands import COMMANDS, DELAYS
@@ -46,11 +47,15 @@ class GameCommands:
 
     def check_action(self: GameScreen, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the footer keys that do nothing in this game (no engine to pause or step)."""
-        if action in ("pause", "step") and not self.setup.engine_sides:
+        if action == "pause" and not self.setup.engine_sides and self.clock is None:
+            return False
+        if action == "step" and not self.setup.engine_sides:
             return False
         if action == "delay" and len(self.setup.engine_sides) < 2:
             return False
         if action == "step" and not self.paused:
+            return False
+        if action in ("hint", "offer_draw", "resign") and not any(map(self.setup.is_human, (0, 1))):
             return False
         return True
 
@@ -92,7 +97,7 @@ class GameCommands:
         self.app.push_screen(HelpDialog(self.setup.game))
 
     def action_list_moves(self: GameScreen) -> None:
-        if self.game.outcome() is not None:
+        if self.outcome() is not None:
             self.say("the game is over: no legal moves")
             return
         moves = self.game.legal_move_texts()
@@ -101,6 +106,7 @@ class GameCommands:
 
     def action_flip(self: GameScreen) -> None:
         self.board.flipped = not self.board.flipped
+        self.show_clocks()
 
     def action_undo(self: GameScreen) -> None:
         if self.review is not None:
@@ -109,6 +115,8 @@ class GameCommands:
             self.say("nothing to undo", error=True)
             return
         self.cancel_search()
+        self.cancel_coach("hint")
+        self.verdict = None
         self._undo_one()
         if len(self.setup.engine_sides) == 2:
             self.paused = True  # engines would replay the move at once
@@ -123,10 +131,12 @@ class GameCommands:
     def _undo_one(self: GameScreen) -> None:
         self.game.undo()
         self.moves.pop()
+        if self.clock is not None:
+            self.clock.back_to(len(self.moves))
 
     def action_pause(self: GameScreen) -> None:
-        if not self.setup.engine_sides:
-            self.say("no engine is playing: nothing to pause")
+        if not self.setup.engine_sides and self.clock is None:
+            self.say("no engine or clock is running: nothing to pause")
             return
         self.paused = not self.paused
         self.stepping = False
@@ -144,7 +154,7 @@ class GameCommands:
 
     def action_step(self: GameScreen) -> None:
         side = self.game.turn
-        if self.game.outcome() is not None or self.setup.is_human(side) or self.review is not None:
+        if self.outcome() is not None or self.setup.is_human(side) or self.review is not None:
             self.say("step plays one engine move when an engine is to move", error=True)
             return
         if self.request is not None:
@@ -182,6 +192,7 @@ class GameCommands:
             self.cancel_search()
             for _ in range(dropped):
                 self._undo_one()
+            self.verdict = None
             self.review = None
             self._result_shown = False
             self.say(f"playing from here: {dropped} later move{'s' if dropped != 1 else ''} dropped")
@@ -199,6 +210,7 @@ class GameCommands:
         text = record_text(
             self.setup.game, self.game,
             first_player=self.setup.players[0], second_player=self.setup.players[1], date=now.date(),
+            notes=self.record_notes(),
         )
         what = f"{RECORD_NAMES[self.setup.game]} (.{EXTENSIONS[self.setup.game]})"
         moves = list(self.moves)
@@ -214,6 +226,24 @@ class GameCommands:
 
         self.app.push_screen(SaveDialog(default_filename(self.setup.game, now), text, what), saved)
 
+    def record_notes(self: GameScreen) -> RecordNotes:
+        """What the record holds beyond the moves: the result off the board, the
+        report's evals and verdicts, the clocks, the hints."""
+        comments = []
+        report = self.report.moves if self.report_is_current else ()
+        for ply in range(len(self.moves)):
+            parts = [report[ply].comment] if ply < len(report) and report[ply].comment else []
+            if self.clock is not None and ply + 1 < len(self.clock.history):
+                mover = (self.first_mover + ply) % 2
+                parts.append(f"[%clk {clk_text(self.clock.history[ply + 1][mover])}]")
+            if ply in self.hinted:
+                parts.append("hint used")
+            comments.append(" ".join(parts))
+        tags = {"TimeControl": self.clock.control.pgn_tag} if self.clock is not None else {}
+        used = [f"{self.sides[side]} {count}" for side, count in enumerate(self.hints) if count]
+        comment = f"hints used: {', '.join(used)}" if used else ""
+        return RecordNotes(outcome=self.verdict, comments=comments, tags=tags, comment=comment)
+
     def action_open(self: GameScreen) -> None:
         def opened(result: Any) -> None:
             if result is None:
@@ -221,7 +251,8 @@ class GameCommands:
             loaded, path = result
             # Another game's file keeps that game's default players.
             setup = self.setup if loaded.game_name == self.setup.game else GameSetup(loaded.game_name)
-            new = replace(setup, position=loaded.start, moves=loaded.moves, source=str(path))
+            new = replace(setup, position=loaded.start, moves=loaded.moves, source=str(path),
+                          outcome=loaded.outcome)
             self.guard_unsaved("opening another game", lambda: self.app.open_game(new))
 
         self.app.push_screen(OpenDialog(self.setup.game), opened)

@@ -181,7 +181,7 @@ class EnginePanel(Vertical):
     }
     """
 
-    def __init__(self, side: int, side_name: str, spec: str, *,
+    def __init__(self, side: int, side_name: str, spec: str, *, title: str | None = None, trend: bool = True,
                  id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.side = side
@@ -193,12 +193,16 @@ class EnginePanel(Vertical):
         self.updates = 0
         self.scores: list[float] = []
         self._compact = False
-        self.border_title = f"{side_name} · {spec}"
+        #: ``title``: what the panel is for when it is not a player's (``analysis``).
+        self.border_title = f"{title or side_name} · {spec}"
+        #: Whether the score trend is drawn (a player's panel; the analysis has no moves of its own).
+        self.trend = trend
         self.border_subtitle = "waiting"
 
     def compose(self) -> ComposeResult:
         yield Figures(self._figures(), classes="figures")
-        yield ScoreTrend()
+        if self.trend:
+            yield ScoreTrend()
 
     @property
     def nodes(self) -> int:
@@ -241,13 +245,15 @@ class EnginePanel(Vertical):
         if mate is not None:
             value = SCORE_CLAMP if mate > 0 else -SCORE_CLAMP
         self.scores.append(max(-SCORE_CLAMP, min(SCORE_CLAMP, value)))
-        self.query_one(ScoreTrend).show(self.scores)
+        for trend in self.query(ScoreTrend):
+            trend.show(self.scores)
 
     def clear_history(self) -> None:
         """Forget the figures and the sparkline (a new game)."""
         self.stats = None
         self.scores = []
-        self.query_one(ScoreTrend).show([])
+        for trend in self.query(ScoreTrend):
+            trend.show([])
         self.query_one(Figures).show(self._figures())
         self.set_status("waiting")
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
+from textual.binding import Binding, BindingType
 from textual.suggester import Suggester
 from textual.widgets import Input
 
@@ -34,8 +36,30 @@ class LegalMoveSuggester(Suggester):
         return None
 
 
-class MoveInput(Input):
-    """Where a human types moves; ``set_moves`` tells it the legal ones."""
+#: Input's editing keys the game screen takes for its commands (Delete, End and
+#: the mouse still do what they did: delete right, go to the end, cut/kill).
+GAME_KEYS = frozenset({"ctrl+d", "ctrl+e", "ctrl+k", "ctrl+x"})
+
+
+def _without_game_keys(bindings: Sequence[BindingType]) -> list[BindingType]:
+    kept: list[BindingType] = []
+    for binding in bindings:
+        if not isinstance(binding, Binding):
+            kept.append(binding)
+            continue
+        keys = [key for key in binding.key.split(",") if key.strip() not in GAME_KEYS]
+        if keys:
+            kept.append(replace(binding, key=",".join(keys)))
+    return kept
+
+
+class MoveInput(Input, inherit_bindings=False):
+    """Where a human types moves; ``set_moves`` tells it the legal ones.
+
+    It keeps Input's editing keys except :data:`GAME_KEYS`, which reach the
+    game screen's commands even while the box has the focus."""
+
+    BINDINGS = _without_game_keys(Input.BINDINGS)
 
     DEFAULT_CSS = """
     MoveInput {

@@ -1,0 +1,296 @@
+"""The coach and the clock in the app (Pilot): hints, analysis, the report,
+clocks, resign and draw offers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input
+
+from engines.review import DRAW_MIN_PLIES
+from games import Outcome
+from games.reading import read_records
+from tui.app.app import TuiGamesApp
+from tui.app.screens.dialogs import ConfirmDialog, ResultDialog
+from tui.app.screens.files import SaveDialog
+from tui.app.screens.report import ReportDialog
+from tui.app.session import GameSetup
+from tui.app.widgets.clock_view import ClockView
+
+from app_pilot import game_screen, ready, type_move, wait_for
+from test_app import process_gone
+
+#: A hint or report must finish well within this (a hint thinks 1 s).
+SLOW = 60.0
+
+
+def coach_app(game: str, first: str = "human", second: str = "human", **options) -> TuiGamesApp:
+    app = TuiGamesApp(GameSetup.checked(game, first, second, **options))
+    app.animation_level = "none"
+    return app
+
+
+async def close_result(pilot, app: TuiGamesApp) -> None:
+    await wait_for(pilot, lambda: isinstance(app.screen, ResultDialog), "the result dialog")
+    await pilot.pause(0.35)  # past the dialog's grace time
+    app.screen.dismiss("review")
+    await pilot.pause()
+
+
+async def save_to(pilot, app: TuiGamesApp, path: Path) -> None:
+    screen = game_screen(app)
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: isinstance(app.screen, SaveDialog), "the save dialog")
+    app.screen.query_one(Input).value = str(path)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: app.screen is screen, "the save")
+
+
+# -- hint ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", ["chess", "checkers", "quixo"])
+async def test_a_hint_marks_a_move_and_does_not_play_it(game: str, tmp_path: Path) -> None:
+    app = coach_app(game, "human", "random")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        key = screen.game.key()
+        await pilot.press("ctrl+f")
+        await wait_for(pilot, lambda: screen.hints[0] == 1, "the hint", SLOW)
+        assert screen.game.key() == key and screen.moves == []
+        assert screen.board.selected is not None and len(screen.board.targets) == 1
+        assert screen.message_text.startswith("hint: ") and "not played" in screen.message_text
+        move = screen.hint_move
+        assert move in screen.game.legal_move_texts() and f"hint: {move} (" in screen.message_text
+        await type_move(pilot, move)
+        await wait_for(pilot, lambda: len(screen.moves) >= 2 or screen.outcome() is not None, "the reply")
+        if isinstance(app.screen, ResultDialog):
+            await close_result(pilot, app)
+        await save_to(pilot, app, tmp_path / "hinted.rec")
+    text = (tmp_path / "hinted.rec").read_text()
+    assert "hints used" in text and "hint used" in text
+    assert read_records(game, text)[0].moves[0] == move
+
+
+async def test_hint_is_refused_when_it_is_not_your_move() -> None:
+    app = coach_app("chess", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await type_move(pilot, "e4")
+        await pilot.press("up")  # review
+        await pilot.pause()
+        await pilot.press("ctrl+f")
+        assert "your turn" in screen.message_text and screen.coach_job is None
+
+
+# -- analysis -------------------------------------------------------------------------------
+
+async def test_analysis_follows_moves_undo_and_review_and_stops_on_quit() -> None:
+    app = coach_app("chess", "human", "human", analysis="pvs")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        panel = screen.analysis_panel
+        assert panel is not None
+        await wait_for(pilot, lambda: panel.stats is not None and panel.stats.depth >= 2, "the analysis")
+        first = screen.coach_job
+        assert first is not None and first.kind == "analysis" and first.moves == ()
+        await type_move(pilot, "e4")
+        await wait_for(pilot, lambda: screen.coach_job is not None and screen.coach_job.moves == ("e4",),
+                       "the analysis of the new position")
+        assert panel.score_label == "score for Black"
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: screen.coach_job is not None and screen.coach_job.moves == (),
+                       "the analysis after undo")
+        await type_move(pilot, "d4")
+        await type_move(pilot, "d5")
+        await pilot.press("up")                        # review: the position after 1. d4
+        await wait_for(pilot, lambda: screen.review == 1 and screen.coach_job is not None
+                       and screen.coach_job.moves == ("d4",), "the analysis of the reviewed position")
+        await pilot.press("left")
+        await wait_for(pilot, lambda: screen.coach_job is not None and screen.coach_job.moves == (),
+                       "the analysis one step back")
+        pid = app.search_service.pid
+        assert pid is not None
+        await pilot.press("ctrl+q")
+    assert process_gone(pid)
+
+
+async def test_analysis_waits_for_the_engine_it_plays_beside() -> None:
+    app = coach_app("chess", "human", "pvs:depth=4", analysis="pvs")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await wait_for(pilot, lambda: screen.coach_job is not None, "the analysis")
+        searched: list[bool] = []
+
+        def alone() -> bool:
+            # the engine's turn: the analysis stopped, the engine alone searches
+            assert screen.request is None or screen.coach_job is None, "analysis beside the engine"
+            searched.append(screen.request is not None)
+            return len(screen.moves) == 2
+
+        await type_move(pilot, "e4")
+        await wait_for(pilot, alone, "the engine's reply")
+        await wait_for(pilot, lambda: screen.coach_job is not None and len(screen.coach_job.moves) == 2,
+                       "the analysis of the human's turn")
+
+
+async def test_analysis_toggles_in_the_app_and_analyses_a_loaded_game_under_review() -> None:
+    setup = GameSetup.checked("checkers", "human", "pvs:depth=2")
+    app = TuiGamesApp(setup.__class__(**{**setup.__dict__, "moves": ("11-15", "23-19", "8-11"),
+                                         "source": "test"}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        assert screen.analysis_panel is None
+        await pilot.press("ctrl+e")
+        await wait_for(pilot, lambda: screen.analysis_panel is not None and screen.coach_job is not None,
+                       "the analysis panel")
+        await pilot.press("up", "left")
+        await wait_for(pilot, lambda: screen.review == 1 and screen.coach_job is not None
+                       and screen.coach_job.moves == ("11-15",), "the analysis of the reviewed position")
+        panel = screen.analysis_panel
+        await wait_for(pilot, lambda: panel.stats is not None and panel.stats.nodes > 0, "live figures")
+        screen.move_input.focus()
+        await pilot.press("ctrl+e")
+        await wait_for(pilot, lambda: screen.analysis_panel is None, "analysis off")
+        assert screen.coach_job is None
+
+
+# -- report -----------------------------------------------------------------------------------
+
+async def test_the_report_marks_a_planted_blunder_and_jumps_to_it(tmp_path: Path) -> None:
+    app = coach_app("chess", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        for move in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]:
+            await type_move(pilot, move)
+        await wait_for(pilot, lambda: isinstance(app.screen, ResultDialog), "the result dialog")
+        await pilot.pause(0.35)
+        app.screen.query_one("#report").press()
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportDialog), "the report", SLOW)
+        report = app.screen.report
+        assert [move.move for move in report.moves if move.label == "blunder"] == ["Nf6"]
+        assert "blunder" in app.screen.query_one("#report-moves").get_option_at_index(5).prompt
+        chart = app.screen.query_one("#report-chart")
+        await wait_for(pilot, lambda: chart.size.width > 20, "the chart's layout")
+        assert "‼" in str(chart.render())
+        await pilot.press("enter")                     # the worst move is highlighted: go there
+        await wait_for(pilot, lambda: app.screen is screen, "back to the game")
+        assert screen.review == 6
+        await pilot.press("escape")
+        await save_to(pilot, app, tmp_path / "reported.pgn")
+    text = (tmp_path / "reported.pgn").read_text()
+    assert "[%eval" in text and "blunder" in text
+    assert read_records("chess", text)[0].moves[5] == "Nf6"
+
+
+# -- clocks -------------------------------------------------------------------------------------
+
+async def test_a_short_clock_flag_falls(tmp_path: Path) -> None:
+    app = coach_app("quixo", "human", "human", clock="0.05+0")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        top, bottom = app.screen.query_one("#clock-top", ClockView), app.screen.query_one("#clock-bottom", ClockView)
+        assert {top.side, bottom.side} == {0, 1}
+        await type_move(pilot, "0 0 bottom")
+        await wait_for(pilot, lambda: screen.outcome() is not None, "the flag", 15)
+        assert screen.outcome() == Outcome(0, "time")   # O ran out: X wins
+        await close_result(pilot, app)
+        assert "time" in str(app.screen.query_one("#status").render())
+        await save_to(pilot, app, tmp_path / "flag.txt")
+    loaded = read_records("quixo", (tmp_path / "flag.txt").read_text())[0]
+    assert loaded.outcome == Outcome(0, "time") and loaded.tags["TimeControl"] == "3+0"
+
+
+async def test_clocks_stop_for_dialogs_and_pause_and_go_back_on_undo(tmp_path: Path) -> None:
+    app = coach_app("chess", "human", "human", clock="1+2")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        clock = screen.clock
+        await wait_for(pilot, lambda: clock.running == 0, "White's clock")
+        await type_move(pilot, "e4")
+        await wait_for(pilot, lambda: clock.running == 1, "Black's clock")
+        assert clock.history[1][0] > 60.0  # the increment came on
+        await pilot.press("ctrl+g")        # help: a dialog stops the clock
+        await wait_for(pilot, lambda: clock.running is None, "the clock stopping behind a dialog")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: clock.running == 1, "the clock again")
+        await pilot.press("ctrl+b")        # pause
+        await wait_for(pilot, lambda: clock.running is None, "the paused clock")
+        await pilot.press("ctrl+b")
+        await type_move(pilot, "e5")
+        await pilot.press("ctrl+z")
+        assert len(clock.history) == 2 and screen.moves == ["e4"]
+        await pilot.press("up")
+        await wait_for(pilot, lambda: clock.running is None, "the clock stopped in review")
+        view = app.screen.query_one("#clock-bottom", ClockView)
+        assert view.seconds == 60.0 or view.side == 1
+        await pilot.press("escape")
+        await type_move(pilot, "e5")
+        await save_to(pilot, app, tmp_path / "clocked.pgn")
+    text = (tmp_path / "clocked.pgn").read_text()
+    assert '[TimeControl "60+2"]' in text and text.count("[%clk") == 2
+
+
+async def test_an_engine_budgets_from_its_clock() -> None:
+    app = coach_app("checkers", "human", "pvs", clock="0.2+0")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        limits = screen.clock_limits(1)
+        assert limits is not None and limits.time is not None and 0.01 <= limits.time <= 12 / 30
+        await type_move(pilot, "11-15")
+        await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's move")
+        assert screen.clock.history[2][1] < 12.0
+
+
+# -- resign and draw -----------------------------------------------------------------------------
+
+async def test_resign_is_recorded_and_loads_back(tmp_path: Path) -> None:
+    app = coach_app("checkers", "human", "random")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await type_move(pilot, "11-15")
+        await wait_for(pilot, lambda: len(screen.moves) == 2, "the reply")
+        await pilot.press("ctrl+x")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the resign question")
+        await pilot.pause(0.35)
+        app.screen.query_one("#resign").press()
+        await close_result(pilot, app)
+        assert screen.outcome() == Outcome(1, "resignation")
+        await save_to(pilot, app, tmp_path / "resigned.pdn")
+    path = tmp_path / "resigned.pdn"
+    text = path.read_text()
+    assert '[Result "0-1"]' in text and "resignation" in text
+    reopened = TuiGamesApp(GameSetup("checkers", ("human", "human"), moves=read_records("checkers", text)[0].moves,
+                                     source=str(path), outcome=read_records("checkers", text)[0].outcome))
+    async with reopened.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        assert screen.outcome() == Outcome(1, "resignation")
+        await wait_for(pilot, lambda: isinstance(reopened.screen, ResultDialog), "the result of the loaded game")
+
+
+async def test_an_engine_declines_an_early_draw_and_humans_agree_one(tmp_path: Path) -> None:
+    app = coach_app("quixo", "human", "random")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("ctrl+d")
+        assert "declines the draw" in screen.message_text and "too early" in screen.message_text
+        assert screen.outcome() is None
+        # enough moves and a level score: the engine takes it
+        screen.last_scores[1] = (0.0, None)
+        screen.moves.extend(["x"] * 0)
+        plies = DRAW_MIN_PLIES["quixo"]
+        from engines.review import accepts_draw
+        assert accepts_draw("quixo", plies, 0.0, None)
+    app = coach_app("chess", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await type_move(pilot, "e4")
+        await pilot.press("ctrl+d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the draw offer")
+        await pilot.pause(0.35)
+        app.screen.query_one("#accept").press()
+        await close_result(pilot, app)
+        assert screen.outcome() == Outcome(None, "agreement")
+        await save_to(pilot, app, tmp_path / "drawn.pgn")
+    loaded = read_records("chess", (tmp_path / "drawn.pgn").read_text())[0]
+    assert loaded.outcome == Outcome(None, "agreement")

@@ -1,0 +1,99 @@
+"""The game report: every move judged, the score over the game, a jump to any move.
+
+:class:`ReportDialog` shows a :class:`engines.review.GameReport`: per side the
+inaccuracies, mistakes and blunders and the average loss; the chart of the
+first player's winning chance (:class:`~tui.app.widgets.score_chart.ScoreChart`);
+and the moves, each with its class, what it cost and the engine's choice.
+Enter (or a click) on a move closes the dialog on the position after it;
+Escape closes it where the game was.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from engines.review import CLASSES, GameReport, MoveReport
+
+from ..widgets.score_chart import ScoreChart
+
+__all__ = ["ReportDialog", "move_line", "side_summary"]
+
+
+def side_summary(report: GameReport, side: int, name: str) -> str:
+    """``White: 1 inaccuracy, 0 mistakes, 1 blunder · average loss 4%``."""
+    counts = report.counts(side)
+    parts = [f"{count} {label if count == 1 else label + 's'}" for label, count in counts.items()]
+    return f"{name}: {', '.join(parts)} · average loss {report.average_loss(side):.0%}"
+
+
+def move_line(move: MoveReport, number: int, first_of_pair: bool) -> str:
+    """``12... Nf6??  blunder, loses 53% (best g6)``."""
+    dots = "." if first_of_pair else "..."
+    text = f"{number}{dots} {move.move}{move.mark}".ljust(22)
+    if move.label:
+        text += f"{move.label}, loses {move.loss:.0%}"
+        if move.best:
+            text += f" (best {move.best})"
+    else:
+        text += f"eval {move.eval}" if move.eval else ""
+    return text
+
+
+class ReportDialog(ModalScreen[int | None]):
+    """The report of a game; dismissed with the ply to show (the position after a move) or ``None``."""
+
+    DEFAULT_CSS = """
+    ReportDialog { align: center middle; }
+    ReportDialog > Vertical {
+        width: 96; max-width: 100%; height: 90%;
+        border: thick $accent; background: $surface; padding: 0 1;
+    }
+    ReportDialog .summary { width: 1fr; }
+    ReportDialog #report-title { text-style: bold; }
+    ReportDialog ScoreChart { height: 9; margin: 1 0 0 0; }
+    ReportDialog OptionList { height: 1fr; }
+    """
+    BINDINGS = [Binding("escape,q,ctrl+k", "close", "Close")]
+
+    def __init__(self, report: GameReport, sides: tuple[str, str], first_number: int, first_mover: int) -> None:
+        super().__init__()
+        self.report = report
+        self.sides = sides
+        self.first_number = first_number
+        self.first_mover = first_mover
+
+    def compose(self) -> ComposeResult:
+        report = self.report
+        bounds = ", ".join(f"{name} ≥ {threshold:.0%}" for name, threshold in reversed(CLASSES))
+        with Vertical():
+            yield Label(f"Game report · pvs at depth {report.depth} · loss in winning chance: {bounds}",
+                        id="report-title")
+            for side in (0, 1):
+                yield Label(side_summary(report, side, self.sides[side]), classes="summary")
+            yield ScoreChart(report.chances, [move.mark for move in report.moves],
+                             labels=(f"{self.sides[0]} ▲", f"{self.sides[1]} ▼"), id="report-chart")
+            options = []
+            for move in report.moves:
+                number = self.first_number + (move.ply + self.first_mover) // 2
+                first_of_pair = (move.ply + self.first_mover) % 2 == 0
+                options.append(Option(move_line(move, number, first_of_pair), id=f"ply-{move.ply}"))
+            yield OptionList(*options, id="report-moves")
+            yield Label("Enter: go to the position after the move · Esc: close", classes="summary")
+
+    def on_mount(self) -> None:
+        moves = self.query_one(OptionList)
+        worst = max(self.report.moves, key=lambda move: move.loss, default=None)
+        if worst is not None:
+            moves.highlighted = worst.ply
+        moves.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option_index + 1)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
