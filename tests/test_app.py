@@ -349,6 +349,10 @@ def test_the_command_line_opens_the_app(monkeypatch) -> None:
     assert ascii and checkers.game == "checkers" and checkers.players == ("human", "alphabeta:depth=2")
     quixo = opened[3][0]
     assert quixo.players == ("random", "human") and quixo.position == "...../...../...../...../..... O"
+    assert tui.cli.main(["play", "chess", "--clock", "0.1+2", "--analyse"]) == 0
+    coached = opened[4][0]
+    assert coached.clock is not None and (coached.clock.base, coached.clock.increment) == (6.0, 2.0)
+    assert coached.analysis == "pvs"
 
 
 @pytest.mark.parametrize("argv, needle", [
@@ -360,6 +364,10 @@ def test_the_command_line_opens_the_app(monkeypatch) -> None:
     (["play", "chess", "--position", "not a fen"], "bad FEN"),
     (["play", "chess", "--second", ""], "empty player"),
     (["play", "go"], "unknown game 'go'"),
+    (["play", "chess", "--clock", "5+x"], "bad clock '5+x': expected MIN+INC"),
+    (["play", "chess", "--clock", "0+0"], "the minutes must be above 0"),
+    (["play", "chess", "--analyse", "human"], "analysis needs an engine spec"),
+    (["play", "quixo", "--analyse", "pvs:dpth=3"], "unknown option 'dpth'"),
 ])
 def test_play_refuses_bad_arguments_in_one_line(capsys, monkeypatch, argv, needle) -> None:
     import tui.cli

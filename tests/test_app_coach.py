@@ -3,13 +3,15 @@ clocks, resign and draw offers."""
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from textual.widgets import Input
 
 from engines.review import DRAW_MIN_PLIES
-from games import Outcome
+from games import Outcome, new_game
 from games.reading import read_records
 from tui.app.app import TuiGamesApp
 from tui.app.screens.dialogs import ConfirmDialog, ResultDialog
@@ -201,6 +203,14 @@ async def test_a_short_clock_flag_falls(tmp_path: Path) -> None:
     assert loaded.outcome == Outcome(0, "time") and loaded.tags["TimeControl"] == "3+0"
 
 
+async def test_a_flag_against_a_bare_king_is_a_draw_in_chess() -> None:
+    app = coach_app("chess", "human", "human", position="k7/8/8/8/8/8/8/KQ6 w - - 0 1", clock="0.02+0")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await wait_for(pilot, lambda: screen.outcome() is not None, "White's flag", 15)
+        assert screen.outcome() == Outcome(None, "time, but Black cannot mate")
+
+
 async def test_clocks_stop_for_dialogs_and_pause_and_go_back_on_undo(tmp_path: Path) -> None:
     app = coach_app("chess", "human", "human", clock="1+2")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -268,19 +278,47 @@ async def test_resign_is_recorded_and_loads_back(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: isinstance(reopened.screen, ResultDialog), "the result of the loaded game")
 
 
-async def test_an_engine_declines_an_early_draw_and_humans_agree_one(tmp_path: Path) -> None:
+def quiet_quixo_game(plies: int) -> tuple[str, ...]:
+    """``plies`` random Quixo moves that end nothing (a fixed seed, retried until one does)."""
+    for seed in range(100):
+        rng = random.Random(seed)
+        game = new_game("quixo")
+        moves = []
+        while len(moves) < plies and game.outcome() is None:
+            move = rng.choice(game.legal_moves())
+            moves.append(game.format_move(move))
+            game.play(move)
+        if game.outcome() is None:
+            return tuple(moves)
+    raise AssertionError("no quiet game found")
+
+
+async def test_an_engine_declines_an_early_draw_and_accepts_a_level_one() -> None:
     app = coach_app("quixo", "human", "random")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         await pilot.press("ctrl+d")
         assert "declines the draw" in screen.message_text and "too early" in screen.message_text
         assert screen.outcome() is None
-        # enough moves and a level score: the engine takes it
-        screen.last_scores[1] = (0.0, None)
-        screen.moves.extend(["x"] * 0)
-        plies = DRAW_MIN_PLIES["quixo"]
-        from engines.review import accepts_draw
-        assert accepts_draw("quixo", plies, 0.0, None)
+    moves = quiet_quixo_game(DRAW_MIN_PLIES["quixo"])
+    app = TuiGamesApp(replace(GameSetup.checked("quixo", "human", "random"), moves=moves, source="test"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("ctrl+d")                   # enough moves, but it has not searched yet
+        assert "not judged" in screen.message_text and screen.outcome() is None
+        await type_move(pilot, screen.game.legal_move_texts()[0])
+        await pilot.press("ctrl+b")                   # the loaded game was paused
+        await wait_for(pilot, lambda: len(screen.moves) == len(moves) + 2 or screen.outcome() is not None,
+                       "the engine's reply")
+        if screen.outcome() is not None:
+            return  # the game ended on the board first: nothing to offer
+        await pilot.press("ctrl+d")
+        assert "accepts the draw" in screen.message_text
+        await close_result(pilot, app)
+        assert screen.outcome() == Outcome(None, "agreement")
+
+
+async def test_humans_agree_a_draw_and_it_is_recorded(tmp_path: Path) -> None:
     app = coach_app("chess", "human", "human")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
@@ -294,3 +332,25 @@ async def test_an_engine_declines_an_early_draw_and_humans_agree_one(tmp_path: P
         await save_to(pilot, app, tmp_path / "drawn.pgn")
     loaded = read_records("chess", (tmp_path / "drawn.pgn").read_text())[0]
     assert loaded.outcome == Outcome(None, "agreement")
+
+
+async def test_the_start_screen_sets_a_clock_and_the_analysis() -> None:
+    from tui.app.screens.start import StartScreen
+
+    app = TuiGamesApp(None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
+        start = app.screen
+        start.query_one("#spec-1", Input).value = "human"
+        start.query_one("#clock", Input).value = "five"
+        await pilot.pause()
+        await pilot.click("#start-button")
+        assert "bad clock 'five'" in str(start.query_one("#start-error").render())
+        start.query_one("#clock", Input).value = "2+1"
+        start.query_one("#analysis", Input).value = "pvs:depth=3"
+        await pilot.pause()
+        await pilot.click("#start-button")
+        screen = await ready(pilot)
+        assert screen.clock is not None and screen.clock.control.base == 120.0
+        assert screen.analysis_panel is not None and screen.analysis_spec == "pvs:depth=3"
+        await wait_for(pilot, lambda: screen.analysis_panel.stats is not None, "the analysis")

@@ -92,7 +92,7 @@ def test_quick_run_prints_numbers_and_leaves_no_process(
     code, out, err = run(capsys, "bench", "keys", "--quick")
     assert code == 0, out + err
 
-    assert [(r.game, r.searching) for r in runs] == [("chess", True), ("chess", False)]
+    assert [(r.game, r.mode) for r in runs] == [("chess", "search"), ("chess", "coach"), ("chess", "idle")]
     for r in runs:
         assert r.error is None and r.missed == 0
         assert len(r.latencies) == bench.QUICK_PRESSES
@@ -102,13 +102,14 @@ def test_quick_run_prints_numbers_and_leaves_no_process(
         assert not [pid for pid in r.pids if _alive(pid)]
     searched = runs[0]
     assert searched.engine_busy, f"the panel did not tick: {searched.nodes}"
+    assert runs[1].engine_busy, f"the analysis panel did not tick: {runs[1].nodes}"
     if os.path.isdir("/proc"):
         assert len(searched.pids) > 1  # the search process was seen, and is gone
 
     number = r"\d+\.\d"
-    for label in ("with search", "without search"):
+    for label in ("with search", "analysis + clock", "without search"):
         row = next(line for line in out.splitlines() if label in line)
         cells = [cell.strip() for cell in row.split("│")]
         assert cells[3] == str(bench.QUICK_PRESSES)
         assert all(re.fullmatch(number, cell) for cell in cells[4:7]), row
-    assert re.search(r"verdict: p95 with a search .* target (met|missed)", out)
+    assert re.search(r"verdict: p95 while an engine searches .* target (met|missed)", out)

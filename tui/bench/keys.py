@@ -5,16 +5,19 @@ The app is measured end to end, as a user meets it: :class:`AppProcess` starts
 :data:`SIZE` (``TERM=xterm-256color``), reads everything it writes, and types
 into it one character at a time.
 
-Two runs per game (:func:`measure_keys`), one after the other on the same
-machine:
+Three runs per game (:func:`measure_keys`), one after the other on the same
+machine (:data:`MODES`):
 
 * *with search* -- ``--first pvs:time=600 --second human``: the engine moves
   first and searches for ten minutes in the app's search process, while the
   move box (which has the focus) takes the keys;
+* *analysis + clock* -- ``--first human --second human --clock 10+0
+  --analyse``: the analysis engine searches the human's position without end
+  while the human's clock runs (redrawn ten times a second);
 * *without search* -- ``--first human --second human``: nobody searches.
 
-Each run waits until the screen shows the engine thinking (or, without an
-engine, the human's turn), lets the search get going for :data:`SETTLE`
+Each run waits until the screen shows the engine thinking or analysing (or,
+without an engine, the human's turn), lets the search get going for :data:`SETTLE`
 seconds, types :data:`WARMUP` untimed keys and clears the box, then times
 ``presses`` keys.  The keys build values out of :data:`TYPED` (letters that
 start no legal move, so the box suggests nothing and the value appears nowhere
@@ -87,6 +90,10 @@ CLEAR_AFTER = len(TYPED)
 CLEAR_KEY = b"\x15"
 #: The engine that moves first in the run with a search: it searches for ten minutes.
 SEARCH_SPEC = "pvs:time=600"
+#: The runs: a player's engine searching, the analysis beside a clock, nobody searching.
+MODES = ("search", "coach", "idle")
+#: Each run's label in the table.
+MODE_LABELS = {"search": "with search", "coach": "analysis + clock", "idle": "without search"}
 #: The issue's target for the 95th percentile while an engine searches (ms).
 TARGET_P95_MS = 50.0
 #: Presses timed per run by default, and with ``--quick``.
@@ -110,6 +117,9 @@ _NODES = re.compile(r"nodes[\x00 ]+([0-9][0-9.]*[kMG]?)")
 #: What the status line says when a human is to move (and so no engine searches).
 _YOUR_TURN = "(you)"
 _THINKING = "thinking"
+_ANALYSING = "analysing"
+#: What the analysis panel says when its search ended (it would stop ticking).
+_ANALYSIS_DONE = "done: the search"
 
 
 class NoPty(Exception):
@@ -161,7 +171,8 @@ class KeyRun:
     """One run: the latencies of ``presses`` keys typed into the app of ``game``."""
 
     game: str
-    searching: bool
+    #: One of :data:`MODES`.
+    mode: str
     args: tuple[str, ...] = ()
     #: Key-to-echo latencies in milliseconds, in the order typed.
     latencies: list[float] = field(default_factory=list)
@@ -184,6 +195,15 @@ class KeyRun:
     killed: list[str] = field(default_factory=list)
     #: Why the run failed, if it did.
     error: str | None = None
+
+    @property
+    def searching(self) -> bool:
+        """Whether an engine searches during the keys (a player's or the analysis)."""
+        return self.mode != "idle"
+
+    @property
+    def label(self) -> str:
+        return MODE_LABELS[self.mode]
 
     @property
     def median(self) -> float | None:
@@ -209,21 +229,24 @@ class KeyRun:
         return None if p95 is None else p95 < TARGET_P95_MS
 
 
-def _args(game: str, searching: bool) -> tuple[str, ...]:
-    first = SEARCH_SPEC if searching else "human"
-    return ("play", game, "--first", first, "--second", "human")
+def _args(game: str, mode: str) -> tuple[str, ...]:
+    first = SEARCH_SPEC if mode == "search" else "human"
+    extra = ("--clock", "10+0", "--analyse", "pvs") if mode == "coach" else ()
+    return ("play", game, "--first", first, "--second", "human", *extra)
 
 
-def measure_keys(game: str, *, searching: bool, presses: int = PRESSES,
+def measure_keys(game: str, *, mode: str = "search", presses: int = PRESSES,
                  settle: float = SETTLE, seed: int = 0, command: Sequence[str] | None = None) -> KeyRun:
-    """Start the app of ``game`` (an engine searching or not), time ``presses`` keys, quit.
+    """Start the app of ``game`` in ``mode`` (one of :data:`MODES`), time ``presses`` keys, quit.
 
     ``command`` replaces :data:`APP_COMMAND` (e.g. a wrapper that traces the app).
     """
     reason = pty_reason()
     if reason is not None:
         raise NoPty(reason)
-    run = KeyRun(game, searching, _args(game, searching))
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; expected one of: {', '.join(MODES)}")
+    run = KeyRun(game, mode, _args(game, mode))
     rng = random.Random(seed)
     with _exit_on_termination():
         app = AppProcess(run.args, command=command)
@@ -263,7 +286,7 @@ def _exit_on_termination() -> Iterator[None]:
 def _type_keys(app: AppProcess, run: KeyRun, presses: int, settle: float,
                rng: random.Random) -> None:
     """Wait for the app, type the keys and fill ``run`` in (``run.error`` if it went wrong)."""
-    ready = _THINKING if run.searching else _YOUR_TURN
+    ready = {"search": _THINKING, "coach": _ANALYSING, "idle": _YOUR_TURN}[run.mode]
     if not app.wait_for(ready, START_TIMEOUT):
         run.error = f"the app did not show {ready!r} within {START_TIMEOUT:g} s; screen: {app.tail()!r}"
         return
@@ -330,7 +353,8 @@ def _type_keys(app: AppProcess, run: KeyRun, presses: int, settle: float,
     for count in _NODES.findall(shown):
         if not run.nodes or run.nodes[-1] != count:
             run.nodes.append(count)
-    run.search_ended = run.searching and _YOUR_TURN in shown
+    ended = _ANALYSIS_DONE if run.mode == "coach" else _YOUR_TURN
+    run.search_ended = run.searching and ended in shown
 
 
 def _cpu(pids: Sequence[int]) -> tuple[float | None, float | None]:
@@ -391,7 +415,8 @@ def run_keys_bench(games: Sequence[str], *, presses: int = PRESSES, quick: bool 
     console = Console(width=max(160, Console().width))
     table = Table(
         title=f"key press to echo in the app ({SIZE[0]}x{SIZE[1]} pty), milliseconds",
-        caption=f"with search: {SEARCH_SPEC} moves first and searches while a human types;  without: "
+        caption=f"with search: {SEARCH_SPEC} moves first and searches while a human types;  analysis + "
+                f"clock: pvs analyses the human's position while its clock runs;  without: "
                 f"human vs human.  p95: nearest rank.  cpu: share of one core during the keys (search: "
                 f"the app's other processes).  verdict: p95 < {TARGET_P95_MS:g} ms while the engine searched",
     )
@@ -403,13 +428,13 @@ def run_keys_bench(games: Sequence[str], *, presses: int = PRESSES, quick: bool 
     load_before = _load()
     with console.status("measuring…") as status:
         for name in games:
-            for searching in (True, False):
-                status.update(f"measuring {name} {'with' if searching else 'without'} a search")
-                run = measure_keys(name, searching=searching, presses=presses,
+            for mode in MODES:
+                status.update(f"measuring {name} {MODE_LABELS[mode]}")
+                run = measure_keys(name, mode=mode, presses=presses,
                                    settle=QUICK_SETTLE if quick else SETTLE, seed=seed)
                 runs.append(run)
                 table.add_row(
-                    name, "with search" if searching else "without search", str(len(run.latencies)),
+                    name, run.label, str(len(run.latencies)),
                     _ms(run.median), _ms(run.p95), _ms(run.max), str(run.missed),
                     _share(run.ui_cpu), _share(run.search_cpu), _engine(run), _exit(run), _verdict(run),
                 )
@@ -419,14 +444,14 @@ def run_keys_bench(games: Sequence[str], *, presses: int = PRESSES, quick: bool 
                   f"after (other work on the machine delays the app's frames)", markup=False, highlight=False)
     for run in runs:
         if run.error:
-            console.print(f"{run.game} {'with' if run.searching else 'without'} a search failed: "
+            console.print(f"{run.game} {run.label} failed: "
                           f"{run.error}", markup=False, highlight=False)
     measured = [run for run in runs if run.searching and run.passed is not None]
     if measured:
         worst = max(measured, key=lambda run: run.p95 or 0.0)
         met = all(run.passed and run.engine_busy for run in measured)
         console.print(
-            f"verdict: p95 with a search {'<' if met else 'is not <'} {TARGET_P95_MS:g} ms in every game "
+            f"verdict: p95 while an engine searches {'<' if met else 'is not <'} {TARGET_P95_MS:g} ms in every game "
             f"(worst: {worst.game}, {_ms(worst.p95)} ms) -- target {'met' if met else 'missed'}",
             markup=False, highlight=False,
         )

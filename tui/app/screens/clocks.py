@@ -35,14 +35,16 @@ CLOCK_INTERVAL = 0.1
 class Clocks:
     """The clocks, and :meth:`end_game` for results decided off the board."""
 
-    def end_game(self: GameScreen, outcome: Outcome) -> None:
-        """The game ends off the board: a resignation, an agreed draw, a flag fall."""
+    def end_game(self: GameScreen, outcome: Outcome, why: str = "") -> None:
+        """The game ends off the board: a resignation, an agreed draw, a flag fall
+        (``why`` comes first in the line under the board)."""
         self.cancel_search()
         self.cancel_coach("analysis", "hint")
         self.verdict = outcome
         if self.clock is not None:
             self.clock.stop(time.monotonic())
-        self.say(describe_outcome(self.game, outcome) or "")
+        said = describe_outcome(self.game, outcome) or ""
+        self.say(f"{why} — {said}" if why else said)
         self.next_turn()
 
     def clock_side(self: GameScreen) -> int | None:

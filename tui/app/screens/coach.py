@@ -311,8 +311,8 @@ class Coach:
         plies = len(self.moves)
         if accepts_draw(self.setup.game, plies, None if stats is None else stats[0],
                         None if stats is None else stats[1]):
-            self.say(f"{self.sides[other]} ({self.setup.players[other]}) accepts the draw")
-            self.end_game(Outcome(None, "agreement"))
+            self.end_game(Outcome(None, "agreement"),
+                          f"{self.sides[other]} ({self.setup.players[other]}) accepts the draw")
             return
         needed = DRAW_MIN_PLIES[self.setup.game]
         if plies < needed:

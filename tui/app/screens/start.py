@@ -2,7 +2,8 @@
 
 Each side is a preset (Human, or an engine with its usual options) copied into
 a spec box that can be edited freely (``alphabeta:depth=5,heuristic=material``);
-the line under it lists the engine's options and their defaults.  Start (or
+the line under it lists the engine's options and their defaults.  A clock
+(``5+3``) and an analysis engine are optional.  Start (or
 Enter in any box) checks everything and opens the game, or says in one line
 what is wrong.
 """
@@ -67,6 +68,12 @@ class StartScreen(Screen):
                     yield Input(self.setup.position or "", id="position",
                                 placeholder="empty: the standard start", compact=True)
                     yield Static("", id="position-hint", classes="about")
+                yield Label("Clock, analysis")
+                with Horizontal(classes="player-row"):
+                    yield Input("" if self.setup.clock is None else str(self.setup.clock), id="clock",
+                                placeholder="clock: none, or MIN+INC: 5+3", compact=True)
+                    yield Input(self.setup.analysis or "", id="analysis",
+                                placeholder="analysis: off, or an engine (pvs)", compact=True)
             yield Static("", id="start-error", markup=False)
             with Horizontal(id="start-buttons"):
                 yield Button("Start", id="start-button", variant="primary", compact=True)
@@ -145,6 +152,8 @@ class StartScreen(Screen):
                 self.query_one("#spec-0", Input).value,
                 self.query_one("#spec-1", Input).value,
                 self.query_one("#position", Input).value,
+                clock=self.query_one("#clock", Input).value,
+                analysis=self.query_one("#analysis", Input).value.strip() or None,
             )
         except SetupError as error:
             self.query_one("#start-error", Static).update(str(error))
