@@ -46,6 +46,7 @@ __all__ = [
     "DRAW_MARGIN",
     "DRAW_MIN_PLIES",
     "GameReport",
+    "MARKS",
     "MoveReport",
     "PositionScore",
     "REPORT_DEPTH",

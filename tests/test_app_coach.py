@@ -247,6 +247,9 @@ async def test_an_engine_budgets_from_its_clock() -> None:
         screen = await ready(pilot)
         limits = screen.clock_limits(1)
         assert limits is not None and limits.time is not None and 0.01 <= limits.time <= 12 / 30
+        screen.setup = replace(screen.setup, players=("human", "pvs:time=0.05,depth=3"))
+        capped = screen.clock_limits(1)
+        assert capped is not None and capped.time == 0.05 and capped.depth == 3
         await type_move(pilot, "11-15")
         await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's move")
         assert screen.clock.history[2][1] < 12.0
@@ -348,8 +351,8 @@ async def test_the_start_screen_sets_a_clock_and_the_analysis() -> None:
         assert "bad clock 'five'" in str(start.query_one("#start-error").render())
         start.query_one("#clock", Input).value = "2+1"
         start.query_one("#analysis", Input).value = "pvs:depth=3"
-        await pilot.pause()
-        await pilot.click("#start-button")
+        start.query_one("#analysis", Input).focus()
+        await pilot.press("enter")                    # Enter in any box starts
         screen = await ready(pilot)
         assert screen.clock is not None and screen.clock.control.base == 120.0
         assert screen.analysis_panel is not None and screen.analysis_spec == "pvs:depth=3"

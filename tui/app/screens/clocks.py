@@ -6,8 +6,8 @@ move -- except while the game is over, paused, reviewed, reported on or behind
 a dialog -- redraws both :class:`~tui.app.widgets.clock_view.ClockView` s and
 ends the game when a clock falls: the other side wins on time (chess: a draw
 when it has no mating material).  An engine side thinks for the share of its
-clock :func:`engines.timing.time_for_move` gives (its spec's own limits give
-way).  Undo and "play from here" put the clocks back as they were after that
+clock :func:`engines.timing.time_for_move` gives, no longer than the time its
+spec sets (a depth or node limit of the spec holds too).  Undo and "play from here" put the clocks back as they were after that
 move (:meth:`games.clock.Clock.back_to`); review shows them as they were.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from engines import Limits
+from engines import Limits, parse_engine_spec
 from engines.timing import time_for_move
 from games import Outcome
 from games.records import describe_outcome
@@ -56,11 +56,19 @@ class Clocks:
         return self.game.turn
 
     def clock_limits(self: GameScreen, side: int) -> Limits | None:
-        """An engine's budget from its clock (``None`` without clocks: the spec's own limits)."""
+        """An engine's limits under its clock (``None`` without clocks: the spec's own).
+
+        The clock's budget, capped by the time the spec sets explicitly
+        (``pvs:time=0.5`` stays a fast player); a depth or node limit the spec
+        sets still holds."""
         if self.clock is None:
             return None
         left = self.clock.left(side, time.monotonic())
-        return Limits(time=time_for_move(left * 1000, self.clock.control.increment * 1000))
+        budget = time_for_move(left * 1000, self.clock.control.increment * 1000)
+        given = parse_engine_spec(self.setup.players[side]).options
+        if given.get("time") is not None:
+            budget = min(budget, float(given["time"]))
+        return Limits(depth=given.get("depth"), time=budget, nodes=given.get("nodes"))
 
     def tick_clock(self: GameScreen) -> None:
         """Run the right clock, redraw both, and end the game when one falls (a timer calls this)."""

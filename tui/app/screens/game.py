@@ -268,6 +268,7 @@ class GameScreen(Coach, Clocks, GameCommands, Screen):
         """Whatever comes next: the result, a human's move or an engine's search (and the analysis)."""
         self._next_turn()
         self.update_analysis()
+        self.tick_clock()  # the next side's clock runs from now, not from the next tick
 
     def _next_turn(self) -> None:
         self.refresh_position()

@@ -17,7 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from engines.review import CLASSES, GameReport, MoveReport
+from engines.review import CLASSES, MARKS, GameReport, MoveReport
 
 from ..widgets.score_chart import ScoreChart
 
@@ -27,7 +27,8 @@ __all__ = ["ReportDialog", "move_line", "side_summary"]
 def side_summary(report: GameReport, side: int, name: str) -> str:
     """``White: 1 inaccuracy, 0 mistakes, 1 blunder · average loss 4%``."""
     counts = report.counts(side)
-    parts = [f"{count} {label if count == 1 else label + 's'}" for label, count in counts.items()]
+    plural = {"inaccuracy": "inaccuracies"}
+    parts = [f"{count} {label if count == 1 else plural.get(label, label + 's')}" for label, count in counts.items()]
     return f"{name}: {', '.join(parts)} · average loss {report.average_loss(side):.0%}"
 
 
@@ -55,7 +56,7 @@ class ReportDialog(ModalScreen[int | None]):
     }
     ReportDialog .summary { width: 1fr; }
     ReportDialog #report-title { text-style: bold; }
-    ReportDialog ScoreChart { height: 9; margin: 1 0 0 0; }
+    ReportDialog ScoreChart { height: 10; margin: 1 0 0 0; }
     ReportDialog OptionList { height: 1fr; }
     """
     BINDINGS = [Binding("escape,q,ctrl+k", "close", "Close")]
@@ -69,9 +70,9 @@ class ReportDialog(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         report = self.report
-        bounds = ", ".join(f"{name} ≥ {threshold:.0%}" for name, threshold in reversed(CLASSES))
+        bounds = ", ".join(f"{MARKS[name]} ≥ {threshold:.0%}" for name, threshold in reversed(CLASSES))
         with Vertical():
-            yield Label(f"Game report · pvs at depth {report.depth} · loss in winning chance: {bounds}",
+            yield Label(f"Game report · pvs at depth {report.depth} · loss of winning chance {bounds}",
                         id="report-title")
             for side in (0, 1):
                 yield Label(side_summary(report, side, self.sides[side]), classes="summary")
