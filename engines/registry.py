@@ -99,6 +99,16 @@ def _alphabeta(engine: type[AlphaBetaEngine] = AlphaBetaEngine,
     return functools.partial(engine, config=SearchConfig(**config))  # type: ignore[arg-type]
 
 
+#: The ``pvs`` refinements, each an option so that a match can measure it (``pvs:null=off``).
+REFINEMENTS = (
+    Option("null", bool, True, "null-move pruning where the game allows a pass (chess, not in zugzwang danger)"),
+    Option("lmr", bool, True, "late-move reductions: late quiet moves first searched a ply shallower"),
+    Option("checks", bool, True, "check extension: a side in check is searched a ply deeper"),
+    Option("delta", bool, True, "delta pruning: quiescence skips captures that cannot reach alpha"),
+    Option("predict", bool, True, "time: start another depth only if its predicted time fits "
+                                  "(off: not after half the time)"),
+)
+
 ENGINES: dict[str, EngineInfo] = {}
 
 
@@ -143,7 +153,8 @@ for _info in (
                _options(_depth(None), Option("time", float, 1.0, TIME.help, minimum=0.001), NODES,
                         HEURISTIC, SEED, _tt(True),
                         Option("workers", int, 1, "processes searching in parallel", minimum=1,
-                               maximum=MAX_WORKERS)),
+                               maximum=MAX_WORKERS),
+                        *REFINEMENTS),
                _alphabeta(ParallelEngine, strongest=True)),
 ):
     register(_info)

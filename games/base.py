@@ -266,6 +266,33 @@ class Game(ABC):
         checkers, none in Quixo.  The default: the captures."""
         return [m for m in self.legal_moves() if self.is_capture(m)]
 
+    # --------------------------------------------------- what selective searches may ask
+    def in_check(self) -> bool:
+        """Whether the side to move is in check (chess): a search extends such
+        positions by a ply.  The default: never."""
+        return False
+
+    def null_move_ok(self) -> bool:
+        """Whether a search may try passing here (null-move pruning): a pass
+        proves a position good only where zugzwang is rare.  Chess allows it
+        when not in check and the side to move has a piece besides pawns and
+        king; the default (checkers, Quixo, where zugzwang is common) never."""
+        return False
+
+    def play_null(self) -> None:
+        """Pass the move to the opponent (only where :meth:`null_move_ok`)."""
+        raise NotImplementedError(f"{self.NAME} has no null move")
+
+    def undo_null(self) -> None:
+        """Take back :meth:`play_null`."""
+        raise NotImplementedError(f"{self.NAME} has no null move")
+
+    def capture_gain(self, move: Any) -> int | None:
+        """The material a capture (or promotion) wins, in the strong heuristic's
+        units, for delta pruning in quiescence; ``None`` when the game cannot say
+        (the default: no delta pruning)."""
+        return None
+
     # ----------------------------------------------------------------- notation
     @abstractmethod
     def format_move(self, move: Any) -> str:

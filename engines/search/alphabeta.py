@@ -45,8 +45,11 @@ MAX_DEPTH = 64
 #: Half-width of the first aspiration window, in heuristic units (centipawns
 #: in chess, a man is 100 in checkers).
 ASPIRATION = 40
-#: With a time limit, do not start another depth after this share of it.
+#: With a time limit, do not start another depth after this share of it
+#: (``predict=off``; with ``predict`` the next depth's time is estimated instead).
 NEXT_DEPTH_SHARE = 0.5
+#: The bounds of the growth factor from one depth's time to the next's.
+GROWTH_BOUNDS = (1.5, 8.0)
 
 #: Given an engine's spec and game, the maker of the selector a search uses
 #: (one selector per search: some remember their root ranking).
@@ -118,7 +121,15 @@ class AlphaBetaEngine(Engine):
             # Killers and history only reorder moves: the value stays the seeds'.
             # (The seeds' cutoffs order children by their own scores instead.)
             killers=self.ordered and isinstance(select, FullWidth),
+            null_move=self.refinement("null"),
+            lmr=self.refinement("lmr"),
+            extend=self.refinement("checks"),
+            delta=self.refinement("delta"),
         )
+
+    def refinement(self, name: str) -> bool:
+        """Whether the ``pvs`` refinement ``name`` is on (its option; never for the seeds' engines)."""
+        return self.config.strongest and name in self.spec.table and bool(self.spec.get(name))
 
     def limits(self) -> Limits:
         """The spec's limits.  A time or node budget without an explicit depth
@@ -192,6 +203,8 @@ class AlphaBetaEngine(Engine):
             if win is not None:  # never missed, whatever the time limit
                 state.update(depth=1, score=WIN - 1, move=win, pv=[texts[win]], line=[win])
                 depths = range(0)
+        predict = self.refinement("predict")
+        finished: list[float] = []  # when each depth was completed (seconds from the start)
         gc_was_enabled = gc.isenabled()
         gc.disable()  # play/undo allocate a lot and make no cycles: collections only cost
         try:
@@ -215,8 +228,14 @@ class AlphaBetaEngine(Engine):
                     break
                 if self.config.full_width and abs(score) >= MATE_BOUND and WIN - abs(score) <= depth:
                     break  # a forced win or loss within the searched depth: final
-                if limits.time is not None and control.elapsed() > NEXT_DEPTH_SHARE * limits.time:
-                    break
+                elapsed = control.elapsed()
+                finished.append(elapsed)
+                if limits.time is not None:
+                    if predict:
+                        if elapsed + next_depth_time(finished) > limits.time:
+                            break  # it would not finish: keep the time
+                    elif elapsed > NEXT_DEPTH_SHARE * limits.time:
+                        break
                 if len(root_moves) == 1 and limits.depth is None:
                     break  # the only move: nothing to think about
         finally:
@@ -272,4 +291,16 @@ class AlphaBetaEngine(Engine):
         for _ in line:
             game.undo()
         return texts
+
+
+def next_depth_time(finished: Sequence[float]) -> float:
+    """The time the next depth will take, from when the previous depths were
+    completed: the last depth's time times the growth from the one before it
+    (bounded by :data:`GROWTH_BOUNDS`; the upper bound until two depths are known)."""
+    times = [b - a for a, b in zip([0.0, *finished[:-1]], finished)]
+    last = times[-1] if times else 0.0
+    low, high = GROWTH_BOUNDS
+    if len(times) < 2 or times[-2] <= 0:
+        return last * high
+    return last * max(low, min(high, last / times[-2]))
 

@@ -12,6 +12,12 @@ configuration, not a copy of the loop:
 - ``pvs``: principal variation search (null windows after the first move);
 - ``quiesce``: search captures / compulsory jumps past the horizon;
 - ``killers``: killer moves and the history heuristic for ordering quiet moves;
+- ``null_move``, ``lmr``, ``extend``, ``delta``: the selective refinements of
+  the strongest engine -- null-move pruning where the game allows a pass
+  (:meth:`~games.Game.null_move_ok`), late-move reductions of quiet moves,
+  a ply more for a side in check, and delta pruning of hopeless captures in
+  quiescence.  They change the values a search returns, so the seeds'
+  engines (whose root values must agree) never use them;
 - ``select``: the child selection, a selector (see :mod:`engines.search.selectors`)
   that orders the moves of a node and may keep only some of them.
 
@@ -41,6 +47,14 @@ POLL_NODES = 256
 INFO_INTERVAL = 0.1
 #: Transposition-table entries kept before the table is cleared.
 TT_CAPACITY = 1_000_000
+#: Null-move pruning: the least depth it is tried at, and the reduction (one more from depth 7).
+NULL_MIN_DEPTH = 3
+NULL_REDUCTION = 2
+#: Late-move reductions: the least depth, and how many moves are searched in full first.
+LMR_MIN_DEPTH = 3
+LMR_FULL_MOVES = 3
+#: Delta pruning: a capture is skipped when even this much more than it wins cannot reach alpha.
+DELTA_MARGIN = 200
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -112,7 +126,8 @@ class Searcher:
     def __init__(self, game: Game, evaluate: Callable[[Game, int], float], control: Control, *,
                  select: Selector, prune: bool = True, fail_hard: bool = False,
                  tt: TranspositionTable | None = None, pvs: bool = False, quiesce: bool = False,
-                 killers: bool = False) -> None:
+                 killers: bool = False, null_move: bool = False, lmr: bool = False,
+                 extend: bool = False, delta: bool = False) -> None:
         self.game = game
         self.evaluate = evaluate
         self.control = control
@@ -124,6 +139,13 @@ class Searcher:
         self.tt = tt
         self.pvs = pvs
         self.quiesce = quiesce
+        self.null_move = null_move
+        self.lmr = lmr
+        self.extend = extend
+        self.delta = delta
+        self.selective = null_move or lmr or extend
+        #: Whether the move into each ply was a null move (no two in a row).
+        self.passed = [False] * (MAX_PLY + 2)
         self.killers: list[list[Any]] | None = (
             [[None, None] for _ in range(MAX_PLY + 1)] if killers else None)
         self.history: tuple[dict[Any, int], dict[Any, int]] = ({}, {})
@@ -161,6 +183,9 @@ class Searcher:
         lines = self.lines
         lines[ply] = ()
 
+        in_check = bool(ply) and self.selective and game.in_check()
+        if in_check and self.extend and ply < MAX_PLY // 2:
+            depth += 1  # a check is searched a ply deeper
         if ply:
             if depth <= 0 and self.quiesce:
                 # Quiescence spots the games won on the board itself; draws by
@@ -200,6 +225,22 @@ class Searcher:
                             return alpha if value < alpha else beta if value > beta else value
                         return value
 
+        if (self.null_move and ply and depth >= NULL_MIN_DEPTH and beta - alpha == 1 and not in_check
+                and not self.passed[ply] and abs(beta) < MATE_BOUND and game.null_move_ok()):
+            control.evals += 1
+            if self.evaluate(game, game.turn) >= beta:
+                reduction = NULL_REDUCTION + (depth > 6)
+                game.play_null()
+                self.passed[ply + 1] = True
+                try:
+                    value = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1)
+                finally:
+                    self.passed[ply + 1] = False
+                    game.undo_null()
+                if value >= beta:
+                    control.prunes += 1
+                    return beta  # a pass already holds: a real move would too (no zugzwang)
+
         moves = self.select.select(self, depth, ply, tt_move)
         alpha0 = alpha
         best = -INF
@@ -209,14 +250,27 @@ class Searcher:
         play, undo = game.play, game.undo
         child = ply + 1
         shared = self.shared_alpha if not ply else None
+        reduce = self.lmr and ply and depth >= LMR_MIN_DEPTH and not in_check
+        killers = self.killers[ply] if self.killers is not None else ()
         for i, move in enumerate(moves):
             if shared is not None:
                 if not i and self.follower and depth > 1:
                     self._await_leader(shared, depth)
                 if shared[depth] > alpha:
                     alpha = shared[depth]  # another worker's share already reached this
+            late = (reduce and i >= LMR_FULL_MOVES and move not in killers and move != tt_move
+                    and not game.capture_score(move))
             play(move)
-            if pvs and (i or alpha > alpha0):  # a null window once any bound is known
+            if late and not game.in_check():
+                # A late quiet move: first a shallower null-window look; only
+                # one that beats alpha there is searched to the full depth.
+                cut = 1 + (i >= 4 * LMR_FULL_MOVES and depth >= 6)
+                value = -self.negamax(depth - 1 - cut, -alpha - 1, -alpha, child)
+                if value > alpha:
+                    value = -self.negamax(depth - 1, -alpha - 1, -alpha, child)
+                    if alpha < value < beta:
+                        value = -self.negamax(depth - 1, -beta, -alpha, child)
+            elif pvs and (i or alpha > alpha0):  # a null window once any bound is known
                 value = -self.negamax(depth - 1, -alpha - 1, -alpha, child)
                 if alpha < value < beta:
                     value = -self.negamax(depth - 1, -beta, -alpha, child)
@@ -284,9 +338,10 @@ class Searcher:
         if ply >= MAX_PLY:
             control.evals += 1
             return self.evaluate(game, game.turn)
+        stand = None
         if game.can_stand_pat():
             control.evals += 1
-            best = self.evaluate(game, game.turn)
+            best = stand = self.evaluate(game, game.turn)
             if best >= beta:
                 return best
             if best > alpha:
@@ -309,7 +364,12 @@ class Searcher:
             moves.sort(key=game.capture_score, reverse=True)
         play, undo = game.play, game.undo
         child = ply + 1
+        delta = self.delta and stand is not None
         for i, move in enumerate(moves):
+            if delta:
+                gain = game.capture_gain(move)
+                if gain is not None and stand + gain + DELTA_MARGIN <= alpha:
+                    continue  # even winning this piece and more leaves us below alpha
             play(move)
             control.nodes += 1
             if control.nodes >= control.next_poll:

@@ -111,6 +111,11 @@ def _one_line(message: str) -> str:
 # ---------------------------------------------------------------------------
 
 
+#: What a capture wins, by piece type (centipawns; delta pruning only needs the order of size).
+PIECE_GAIN = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500, chess.QUEEN: 900,
+              chess.KING: 0}
+
+
 class ChessGame(MoveReading, Game):
     """A chess position with its move history, backed by a :class:`chess.Board`.
 
@@ -322,6 +327,37 @@ class ChessGame(MoveReading, Game):
     def can_stand_pat(self) -> bool:
         """Not in check."""
         return not self._board.is_check()
+
+    def in_check(self) -> bool:
+        return self._board.is_check()
+
+    def null_move_ok(self) -> bool:
+        """Not in check, and the side to move has a knight, bishop, rook or queen
+        (king and pawns alone are where zugzwang lives)."""
+        board = self._board
+        if board.is_check():
+            return False
+        pieces = board.knights | board.bishops | board.rooks | board.queens
+        return bool(pieces & board.occupied_co[board.turn])
+
+    def play_null(self) -> None:
+        self._board.push(chess.Move.null())
+
+    def undo_null(self) -> None:
+        self._board.pop()
+
+    def capture_gain(self, move: chess.Move) -> int:
+        """The captured piece's value plus a promotion's gain, in centipawns."""
+        board = self._board
+        gain = 0
+        victim = board.piece_type_at(move.to_square)
+        if victim is not None:
+            gain = PIECE_GAIN[victim]
+        elif move.to_square == board.ep_square and board.pawns & chess.BB_SQUARES[move.from_square]:
+            gain = PIECE_GAIN[chess.PAWN]
+        if move.promotion:
+            gain += PIECE_GAIN[move.promotion] - PIECE_GAIN[chess.PAWN]
+        return gain
 
     def tactical_moves(self) -> list[chess.Move]:
         """In check: every evasion.  Otherwise the legal captures and the
