@@ -105,8 +105,9 @@ REFINEMENTS = (
     Option("lmr", bool, True, "late-move reductions: late quiet moves first searched a ply shallower"),
     Option("checks", bool, True, "check extension: a side in check is searched a ply deeper"),
     Option("delta", bool, True, "delta pruning: quiescence skips captures that cannot reach alpha"),
-    Option("predict", bool, True, "time: start another depth only if its predicted time fits "
-                                  "(off: not after half the time)"),
+    Option("predict", bool, True, "time: start another depth while its first move is predicted to fit, "
+                                  "and keep a better move an unfinished depth proved (off: no depth "
+                                  "after half the time)"),
 )
 
 ENGINES: dict[str, EngineInfo] = {}

@@ -50,6 +50,9 @@ ASPIRATION = 40
 NEXT_DEPTH_SHARE = 0.5
 #: The bounds of the growth factor from one depth's time to the next's.
 GROWTH_BOUNDS = (1.5, 8.0)
+#: The share of a depth's time its first root move takes (with ``predict``, a
+#: depth is started only if that much of it fits in the time left).
+FIRST_MOVE_SHARE = 0.4
 
 #: Given an engine's spec and game, the maker of the selector a search uses
 #: (one selector per search: some remember their root ranking).
@@ -213,6 +216,12 @@ class AlphaBetaEngine(Engine):
                 try:
                     score = self._root_search(searcher, depth, state)
                 except Stopped:
+                    if predict and searcher.root_exact and state["move"] is not None:
+                        # The unfinished depth proved a move inside its window: it
+                        # is at least as good as the last depth's choice, so take it.
+                        best = searcher.root_best
+                        state.update(move=best, score=searcher.root_best_value, line=[best],
+                                     pv=[texts[best]])
                     break
                 pv = searcher.principal_variation(depth)
                 if not pv or pv[0] != searcher.root_best:
@@ -232,8 +241,8 @@ class AlphaBetaEngine(Engine):
                 finished.append(elapsed)
                 if limits.time is not None:
                     if predict:
-                        if elapsed + next_depth_time(finished) > limits.time:
-                            break  # it would not finish: keep the time
+                        if elapsed + FIRST_MOVE_SHARE * next_depth_time(finished) > limits.time:
+                            break  # not even its first move would be searched
                     elif elapsed > NEXT_DEPTH_SHARE * limits.time:
                         break
                 if len(root_moves) == 1 and limits.depth is None:
