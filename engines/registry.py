@@ -150,7 +150,8 @@ for _info in (
     EngineInfo("mi-pred", "one ply: each child's feature vector mapped by a trained model to its depth-L value",
                _options(_model("mi", "the model (input: the feature vector)"), SEED),
                functools.partial(PredictEngine, inputs="features")),
-    EngineInfo("pvs", "the strongest: iterative deepening, PVS, aspiration, killers, quiescence",
+    EngineInfo("pvs", "the strongest: iterative deepening, PVS, aspiration, killers, quiescence, "
+                      "null move, LMR, check extension",
                _options(_depth(None), Option("time", float, 1.0, TIME.help, minimum=0.001), NODES,
                         HEURISTIC, SEED, _tt(True),
                         Option("workers", int, 1, "processes searching in parallel", minimum=1,
