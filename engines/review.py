@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from games import Game, new_game
 
@@ -55,6 +55,7 @@ __all__ = [
     "accepts_draw",
     "classify",
     "eval_text",
+    "game_positions",
     "score_game",
     "win_chance",
 ]
@@ -226,17 +227,26 @@ class GameReport:
         return [move.comment for move in self.moves]
 
 
+def game_positions(game_name: str, start: str | None, moves: Sequence[str]) -> Iterator[Game]:
+    """Every position of a game, the start first: one game, advanced a move per
+    step (read each before asking for the next)."""
+    game = new_game(game_name, start)
+    yield game
+    for text in moves:
+        game.play(game.parse_move(text))
+        yield game
+
+
 def score_game(game_name: str, start: str | None, moves: Sequence[str], engine: Any,
                depth: int | None = None,
                on_progress: Callable[[int, int], None] | None = None) -> GameReport:
     """Search every position of a game with ``engine`` at ``depth`` (default
-    :data:`REPORT_DEPTH`) and judge its moves; the app does the same in its
-    search process, one position at a time."""
+    :data:`REPORT_DEPTH`) and judge its moves; the app walks the same
+    :func:`game_positions` in its search process, one position at a time."""
     depth = depth or REPORT_DEPTH[game_name]
-    game = new_game(game_name, start)
-    first_mover = game.turn
+    first_mover = new_game(game_name, start).turn
     scores = []
-    for ply in range(len(moves) + 1):
+    for ply, game in enumerate(game_positions(game_name, start, moves)):
         if on_progress is not None:
             on_progress(ply, len(moves) + 1)
         if game.outcome() is not None:
@@ -244,6 +254,4 @@ def score_game(game_name: str, start: str | None, moves: Sequence[str], engine: 
         else:
             result = engine.search(game, Limits(depth=depth))
             scores.append(PositionScore.from_stats(game_name, result.stats))
-        if ply < len(moves):
-            game.play(game.parse_move(moves[ply]))
     return GameReport.build(game_name, first_mover, moves, scores, depth)

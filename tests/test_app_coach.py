@@ -168,7 +168,8 @@ async def test_the_report_marks_a_planted_blunder_and_jumps_to_it(tmp_path: Path
         await wait_for(pilot, lambda: isinstance(app.screen, ResultDialog), "the result dialog")
         await pilot.pause(0.35)
         app.screen.query_one("#report").press()
-        await wait_for(pilot, lambda: isinstance(app.screen, ReportDialog), "the report", SLOW)
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportDialog) and bool(app.screen.query("#report-moves")),
+                       "the report, composed", SLOW)
         report = app.screen.report
         assert [move.move for move in report.moves if move.label == "blunder"] == ["Nf6"]
         assert "blunder" in app.screen.query_one("#report-moves").get_option_at_index(5).prompt

@@ -22,12 +22,20 @@ player's search, so the two never share the CPU:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from engines import Limits
-from engines.review import REPORT_DEPTH, REPORT_ENGINE, DRAW_MIN_PLIES, GameReport, PositionScore, accepts_draw
+from engines.review import (
+    DRAW_MIN_PLIES,
+    REPORT_DEPTH,
+    REPORT_ENGINE,
+    GameReport,
+    PositionScore,
+    accepts_draw,
+    game_positions,
+)
 from engines.timing import FOREVER
-from games import Outcome, new_game
+from games import Game, Outcome
 
 from ...format import line_text, score_text
 from ..search_service import COACH, SearchDone, SearchEvent, SearchFailed, SearchInfo
@@ -53,8 +61,9 @@ class CoachJob:
     request: int
     #: The moves of the position searched (a prefix of the game's).
     moves: tuple[str, ...]
-    #: A report's scores so far, one per position.
+    #: A report's scores so far, one per position, and the positions still to score.
     scores: list[PositionScore] = field(default_factory=list)
+    positions: Iterator[Game] = field(default_factory=lambda: iter(()))
 
 
 class Coach:
@@ -228,6 +237,7 @@ class Coach:
         self.cancel_coach()
         self.cancel_search()
         job = CoachJob("report", 0, tuple(self.moves))
+        job.positions = game_positions(self.setup.game, self.setup.position, job.moves)
         self.coach_job = job
         self._report_step(job)
 
@@ -235,10 +245,8 @@ class Coach:
         """Search the next position of the report, or finish it."""
         total = len(job.moves) + 1
         game_name = self.setup.game
-        while len(job.scores) < total:
+        for position in job.positions:
             ply = len(job.scores)
-            position = new_game(game_name, self.setup.position)
-            position.play_all(job.moves[:ply])
             if position.outcome() is None:
                 job.request = self.service.search(game_name, COACH, REPORT_ENGINE, self.setup.position,
                                                   job.moves[:ply], Limits(depth=REPORT_DEPTH[game_name]))

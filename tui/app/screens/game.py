@@ -29,6 +29,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Label, Static
 
+from engines.review import GameReport
 from games import Game, GameError, MoveSyntaxError, Outcome, new_game
 from games.clock import Clock
 from games.records import describe_outcome, result_token
@@ -89,7 +90,7 @@ class GameScreen(Coach, Clocks, GameCommands, Screen):
         #: The coach: the analysis engine's spec (``None``: off), its running search, the report.
         self.analysis_spec: str | None = setup.analysis
         self.coach_job: CoachJob | None = None
-        self.report: Any = None
+        self.report: GameReport | None = None
         self.report_moves: tuple[str, ...] = ()
         #: Hints used per side, and the plies they were used at.
         self.hints = [0, 0]
