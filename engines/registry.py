@@ -110,6 +110,14 @@ REFINEMENTS = (
                                   "after half the time)"),
 )
 
+#: Deliberate weakness for the easy levels (see :mod:`engines.levels`).
+NOISE = (
+    Option("jitter", int, 0, "noise added to every leaf evaluation: uniform in ±jitter heuristic units",
+           minimum=0),
+    Option("blunder", float, 0.0, "share of moves played at random instead of searched", minimum=0,
+           maximum=1),
+)
+
 ENGINES: dict[str, EngineInfo] = {}
 
 
@@ -156,7 +164,7 @@ for _info in (
                         HEURISTIC, SEED, _tt(True),
                         Option("workers", int, 1, "processes searching in parallel", minimum=1,
                                maximum=MAX_WORKERS),
-                        *REFINEMENTS),
+                        *REFINEMENTS, *NOISE),
                _alphabeta(ParallelEngine, strongest=True)),
 ):
     register(_info)

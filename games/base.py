@@ -293,6 +293,21 @@ class Game(ABC):
         (the default: no delta pruning)."""
         return None
 
+    # ------------------------------------------------------ moves as integers
+    def move_code(self, move: Any) -> int:
+        """``move`` as a non-negative int below 2**53 that means the same move in
+        any position (a transposition table shared between processes stores
+        moves this way), or -1 when it has none.  The default: none."""
+        return -1
+
+    def move_from_code(self, code: int) -> Any:
+        """The legal move here whose :meth:`move_code` is ``code``, or ``None``
+        (no such move is legal in this position)."""
+        for move in self.legal_moves():
+            if self.move_code(move) == code:
+                return move
+        return None
+
     # ----------------------------------------------------------------- notation
     @abstractmethod
     def format_move(self, move: Any) -> str:

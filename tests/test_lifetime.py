@@ -70,13 +70,13 @@ def start(argv: Sequence[str], **kwargs) -> subprocess.Popen:
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_a_parallel_search_ends_with_the_command(sig: int) -> None:
-    process = start(["search", "chess", "--engine", "pvs:time=60,workers=2"])
-    wait_for_group(process.pid, 3)  # the command and its two workers (plus the resource tracker)
+    process = start(["search", "chess", "--engine", "pvs:time=60,workers=3"])
+    wait_for_group(process.pid, 3)  # the command and its two helpers (plus the resource tracker)
     assert_all_end(process, process.pid, sig)
 
 
 def test_uci_workers_end_with_the_server_during_go_infinite() -> None:
-    process = start(["uci", "--engine", "pvs:workers=2"], stdin=subprocess.PIPE)
+    process = start(["uci", "--engine", "pvs:workers=3"], stdin=subprocess.PIPE)
     assert process.stdin is not None
     process.stdin.write(b"uci\nisready\nposition startpos moves e2e4\ngo infinite\n")
     process.stdin.flush()
@@ -99,10 +99,10 @@ def test_dataset_workers_end_with_the_command(tmp_path: Path) -> None:
 
 
 def test_the_apps_search_process_and_its_workers_end_with_the_app() -> None:
-    app = AppProcess(("play", "chess", "--first", "pvs:time=60,workers=2", "--second", "human"))
+    app = AppProcess(("play", "chess", "--first", "pvs:time=60,workers=3", "--second", "human"))
     try:
         assert app.wait_for("thinking", START_TIMEOUT), app.tail()
-        wait_for_group(app.pid, 4)  # the app, its search process and the two workers
+        wait_for_group(app.pid, 4)  # the app, its search process and the two helpers
         assert_all_end(None, app.pid, signal.SIGKILL, pause=app.pump)
     finally:
         app.kill()

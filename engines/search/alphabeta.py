@@ -96,6 +96,11 @@ class AlphaBetaEngine(Engine):
         self.heuristic_name: str = spec.get("heuristic") or default_heuristic
         self.evaluate = game_class.heuristic(self.heuristic_name)
         self.rng = random.Random(spec.get("seed"))
+        jitter = spec.get("jitter") if "jitter" in spec.table else 0
+        if jitter:
+            self.evaluate = _jittered(self.evaluate, jitter, random.Random(spec.get("seed")))
+        #: The share of moves played at random (an easy level's blunders).
+        self.blunder: float = spec.get("blunder") if "blunder" in spec.table else 0.0
         #: Move ordering on (the ``order`` option; always for ``pvs``).
         self.ordered: bool = spec.get("order") if "order" in spec.table else True
         #: Builds each search's selector (a bad option or model fails here, before any search).
@@ -150,25 +155,18 @@ class AlphaBetaEngine(Engine):
     # ------------------------------------------------------------------ search
     def search(self, game: Game, limits: Limits | None = None, *,
                stop: StopFlag | None = None, on_info: InfoCallback | None = None,
-               moves: Sequence[Any] | None = None,
-               on_depth: Callable[[SearchStats, list[Any], bool], None] | None = None,
-               shared_alpha: Any = None, follower: bool = False) -> SearchResult:
+               moves: Sequence[Any] | None = None) -> SearchResult:
         """See :meth:`Engine.search`.
 
-        ``moves`` restricts the root to those legal moves (UCI's ``searchmoves``;
-        parallel workers split the root this way).  ``on_depth`` is called after
-        every completed depth with the statistics, the principal variation as
-        moves and whether the root value is exact (always, unless
-        ``shared_alpha`` raised the window).  ``shared_alpha`` and
-        ``follower`` are for parallel workers (see :mod:`engines.search.parallel`):
-        per depth, the best root value proved so far by any worker, and
-        whether to wait for the leader's first one.
+        ``moves`` restricts the root to those legal moves (UCI's ``searchmoves``).
         """
         limits = limits if limits is not None else self.limits()
         root_moves = check_playable(game)  # a fresh list, equal to the copy's moves
-        work = game.copy()
         if moves is not None:
             root_moves = restrict(root_moves, moves)
+        if self.blunder and self.rng.random() < self.blunder:
+            return self._blunder(game, root_moves, on_info)
+        work = game.copy()
         self.rng.shuffle(root_moves)  # reproducible tie-breaks among equal moves
         texts = {move: work.format_move(move) for move in root_moves}
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
@@ -198,8 +196,6 @@ class AlphaBetaEngine(Engine):
             node_limit=limits.nodes, stop=stop, on_info=on_info, snapshot=snapshot)
         searcher = self._searcher(work, control)
         searcher.root_moves = root_moves
-        searcher.shared_alpha = shared_alpha
-        searcher.follower = follower
         depths = range(1, max_depth + 1) if iterative else range(max_depth, max_depth + 1)
         if self.config.strongest:
             win = self._win_in_one(work, root_moves, control)
@@ -227,12 +223,8 @@ class AlphaBetaEngine(Engine):
                 if not pv or pv[0] != searcher.root_best:
                     pv = [searcher.root_best]
                 state.update(depth=depth, score=score, move=pv[0], pv=self._format_line(work, pv), line=pv)
-                if on_info is not None or on_depth is not None:
-                    snap = snapshot()
-                    if on_info is not None:
-                        on_info(snap)
-                    if on_depth is not None:
-                        on_depth(snap, list(pv), searcher.root_exact)
+                if on_info is not None:
+                    on_info(snapshot())
                 if not iterative:
                     break
                 if self.config.full_width and abs(score) >= MATE_BOUND and WIN - abs(score) <= depth:
@@ -260,6 +252,15 @@ class AlphaBetaEngine(Engine):
             final = final.copy(best=texts[move], pv=[texts[move]], score=0, mate=None)
         return SearchResult(move, int(score), list(line), final)
 
+    def _blunder(self, game: Game, moves: list[Any], on_info: InfoCallback | None) -> SearchResult:
+        """A move picked at random, unsearched (``blunder``)."""
+        move = self.rng.choice(moves)
+        text = game.format_move(move)
+        stats = SearchStats(depth=0, best=text, pv=[text], engine=str(self.spec))
+        if on_info is not None:
+            on_info(stats.copy())
+        return SearchResult(move, 0, [move], stats)
+
     @staticmethod
     def _win_in_one(game: Game, moves: list[Any], control: Control) -> Any:
         """The first of ``moves`` that wins on the spot, if any."""
@@ -275,8 +276,7 @@ class AlphaBetaEngine(Engine):
 
     def _root_search(self, searcher: Searcher, depth: int, state: dict[str, Any]) -> float:
         previous = state["score"]
-        if not (self.config.strongest and depth >= 3 and state["move"] is not None and abs(previous) < MATE_BOUND
-                and searcher.shared_alpha is None):
+        if not (self.config.strongest and depth >= 3 and state["move"] is not None and abs(previous) < MATE_BOUND):
             return searcher.negamax(depth, -INF, INF, 0)
         delta = ASPIRATION
         alpha, beta = previous - delta, previous + delta
@@ -313,3 +313,13 @@ def next_depth_time(finished: Sequence[float]) -> float:
         return last * high
     return last * max(low, min(high, last / times[-2]))
 
+
+def _jittered(evaluate: Callable[[Game, int], float], jitter: int,
+              rng: random.Random) -> Callable[[Game, int], float]:
+    """``evaluate`` plus uniform noise in ``[-jitter, jitter]`` (``jitter``)."""
+    noise = rng.randint
+
+    def noisy(game: Game, player: int) -> float:
+        return evaluate(game, player) + noise(-jitter, jitter)
+
+    return noisy

@@ -8,7 +8,8 @@ configuration, not a copy of the loop:
 - ``fail_hard``: clamp returned values to the window (the seed's fail-hard
   variant) instead of returning the true bound (fail-soft);
 - ``tt``: a transposition table storing exact, lower and upper bounds (the
-  engine's own dict, kept warm from one search to the next);
+  engine's own dict, kept warm from one search to the next, or a table in
+  shared memory that parallel workers fill together);
 - ``pvs``: principal variation search (null windows after the first move);
 - ``quiesce``: search captures / compulsory jumps past the horizon;
 - ``killers``: killer moves and the history heuristic for ordering quiet moves;
@@ -29,7 +30,7 @@ every :data:`POLL_NODES` nodes and raises :class:`Stopped` to abandon a search.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Union
 
 from games import WIN, Game
 
@@ -37,6 +38,7 @@ from ..base import COUNTERS, MATE_BOUND, MAX_PLY, InfoCallback, SearchStats, Sto
 
 if TYPE_CHECKING:
     from .selectors import Selector
+    from .table import SharedTable
 
 __all__ = ["INF", "POLL_NODES", "TT_CAPACITY", "TranspositionTable", "Stopped", "Control", "Searcher"]
 
@@ -53,14 +55,19 @@ NULL_REDUCTION = 2
 #: Late-move reductions: the least depth, and how many moves are searched in full first.
 LMR_MIN_DEPTH = 3
 LMR_FULL_MOVES = 3
+#: Parallel search: the least depth at which a move another process is
+#: searching is put off (ABDADA's deferred moves, on the shared table's busy list).
+DEFER_DEPTH = 3
 #: Delta pruning: a capture is skipped when even this much more than it wins cannot reach alpha.
 DELTA_MARGIN = 200
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
-#: A transposition table: position key -> (depth, bound, value, best move).
-#: Values of wins and losses are stored relative to the entry's own position.
-TranspositionTable = dict[Any, tuple[int, int, int, Any]]
+#: A transposition table: position key -> (depth, bound, value, best move) --
+#: the engine's own dict, or a :class:`~engines.search.table.SharedTable`
+#: between processes.  Values of wins and losses are stored relative to the
+#: entry's own position.
+TranspositionTable = Union[dict[Any, tuple[int, int, int, Any]], "SharedTable"]
 
 
 class Stopped(Exception):
@@ -134,9 +141,17 @@ class Searcher:
         self.select = select
         self.prune = prune
         self.fail_hard = fail_hard
-        if tt is not None and len(tt) >= TT_CAPACITY // 2:
-            tt.clear()  # a table kept from earlier searches: start this one with room
+        #: A dict grows and is cleared when full; a shared table has a fixed size.
+        self.tt_grows = isinstance(tt, dict)
+        if self.tt_grows:
+            if len(tt) >= TT_CAPACITY // 2:  # type: ignore[arg-type]
+                tt.clear()  # type: ignore[union-attr]  # a table kept from earlier searches: start with room
+        elif tt is not None:
+            tt.bind(game)  # type: ignore[union-attr]  # the shared table codes moves with it
         self.tt = tt
+        #: The shared table's busy list (positions other processes are searching), if any.
+        self.busy: Any = None if self.tt_grows or tt is None else tt.busy  # type: ignore[union-attr]
+        self.busy_mask = 0 if self.busy is None else tt.busy_mask  # type: ignore[union-attr]
         self.pvs = pvs
         self.quiesce = quiesce
         self.null_move = null_move
@@ -154,15 +169,9 @@ class Searcher:
         self.root_best: Any = None
         self.root_best_value: float = -INF
         self.lookahead: Searcher | None = None
-        #: Parallel workers: per depth, the best root value any worker has
-        #: proved (a shared ``multiprocessing.Array``); raises the root's alpha.
-        self.shared_alpha: Any = None
-        #: Whether the best root move so far raised alpha itself (its value is
-        #: exact, not a bound set by another worker's window).
+        #: Whether the best root move so far raised alpha (its value is exact
+        #: inside the window, not a fail-low bound).
         self.root_exact = False
-        #: A parallel worker that, at each depth, waits for the leader's first
-        #: proved root value before searching its own moves against it.
-        self.follower = False
 
     def node_moves(self, ply: int) -> list[Any]:
         """The legal moves here: :attr:`root_moves` at the root (shuffled once
@@ -249,18 +258,24 @@ class Searcher:
         pvs = self.pvs
         play, undo = game.play, game.undo
         child = ply + 1
-        shared = self.shared_alpha if not ply else None
         reduce = self.lmr and ply and depth >= LMR_MIN_DEPTH and not in_check
         killers = self.killers[ply] if self.killers is not None else ()
+        busy = self.busy if depth >= DEFER_DEPTH else None
+        if busy is not None:
+            deferred: list[Any] = []
+            moves = _then(moves, deferred)
         for i, move in enumerate(moves):
-            if shared is not None:
-                if not i and self.follower and depth > 1:
-                    self._await_leader(shared, depth)
-                if shared[depth] > alpha:
-                    alpha = shared[depth]  # another worker's share already reached this
             late = (reduce and i >= LMR_FULL_MOVES and move not in killers and move != tt_move
                     and not game.capture_score(move))
             play(move)
+            if busy is not None:
+                mark = hash(game.key())
+                slot = mark & self.busy_mask
+                if i and busy[slot] == mark and move not in deferred:
+                    undo()  # another process is on it: search it last, when its result is in the table
+                    deferred.append(move)
+                    continue
+                busy[slot] = mark
             if late and not game.in_check():
                 # A late quiet move: first a shallower null-window look; only
                 # one that beats alpha there is searched to the full depth.
@@ -276,6 +291,8 @@ class Searcher:
                     value = -self.negamax(depth - 1, -beta, -alpha, child)
             else:
                 value = -self.negamax(depth - 1, -beta, -alpha, child)
+            if busy is not None and busy[slot] == mark:
+                busy[slot] = 0
             undo()
             if value > best:
                 best = value
@@ -296,33 +313,21 @@ class Searcher:
                     lines[ply] = (move,) + lines[child]
                     if not ply:
                         self.root_exact = True
-                    if shared is not None:
-                        with shared.get_lock():
-                            if value > shared[depth]:
-                                shared[depth] = value
 
         if self.fail_hard:
             best = alpha0 if best < alpha0 else beta if best > beta else best
-        if tt is not None and shared is None:  # a shared root window is no bound of ours
+        if tt is not None:
             flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
             stored = best
             if stored >= MATE_BOUND:
                 stored += ply
             elif stored <= -MATE_BOUND:
                 stored -= ply
-            if len(tt) >= TT_CAPACITY:
+            if self.tt_grows and len(tt) >= TT_CAPACITY:
                 tt.clear()
             # At an all-node no move proved best: keep the earlier hint, if any.
             tt[key] = (depth, flag, stored, tt_move if flag == UPPER else best_move)
         return best
-
-    def _await_leader(self, shared: Any, depth: int) -> None:
-        """Wait until the leader proved a root value at ``depth`` or finished
-        (its flag is the array's last entry), still obeying the limits."""
-        finished = len(shared) - 1
-        while shared[depth] <= -INF and not shared[finished]:
-            self.control.poll()
-            time.sleep(0.0005)
 
     def qsearch(self, alpha: float, beta: float, ply: int) -> float:
         """Quiescence: stand pat where the game allows it, then its tactical moves.
@@ -427,3 +432,9 @@ class Searcher:
             for _ in range(played):
                 game.undo()
         return line
+
+
+def _then(first: Iterable[Any], later: list[Any]) -> Iterator[Any]:
+    """The moves of ``first``, then those put off into ``later`` meanwhile."""
+    yield from first
+    yield from later

@@ -544,6 +544,28 @@ class Checkers(Game):
         moves = self.legal_moves()
         return moves if moves and moves[0][1] else []
 
+    def move_code(self, move: Move) -> int:  # type: ignore[override]
+        """The squares visited as digits base 33 (a landing square fixes what a
+        jump takes); -1 for a jump of more than nine hops, which does not fit."""
+        path = move[0]
+        if len(path) > 10:
+            return -1
+        code = 0
+        for square in reversed(path):
+            code = code * 33 + square
+        return code
+
+    def move_from_code(self, code: int) -> Move | None:  # type: ignore[override]
+        path = []
+        while code > 0:
+            code, square = divmod(code, 33)
+            path.append(square)
+        squares = tuple(path)
+        for move in self.legal_moves():
+            if move[0] == squares:
+                return move
+        return None
+
     # ------------------------------------------------------------- notation
     def format_move(self, move: Move) -> str:
         """``11-15`` for a step, ``15x24x31`` for a capture (every landing square)."""

@@ -276,11 +276,13 @@ class ChessGame(MoveReading, Game):
         """The transposition key: the piece bitboards, side to move, castling
         rights and the en passant square when an en passant capture is legal.
         Exact (no hash collisions) and equal whenever the FENs without
-        counters are equal; built from python-chess's public board state."""
+        counters are equal; built from python-chess's public board state.
+        Only ints and bools, so its ``hash()`` is the same in every process
+        (``None``'s is not before Python 3.12)."""
         b = self._board
         return (b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings,
                 b.occupied_co[chess.WHITE], b.occupied_co[chess.BLACK], b.turn,
-                b.clean_castling_rights(), b.ep_square if b.has_legal_en_passant() else None)
+                b.clean_castling_rights(), b.ep_square if b.has_legal_en_passant() else -1)
 
     def is_capture(self, move: chess.Move) -> bool:  # type: ignore[override]
         """True for captures, including en passant."""
@@ -358,6 +360,14 @@ class ChessGame(MoveReading, Game):
         if move.promotion:
             gain += PIECE_GAIN[move.promotion] - PIECE_GAIN[chess.PAWN]
         return gain
+
+    def move_code(self, move: chess.Move) -> int:  # type: ignore[override]
+        """``from + 64 * to + 4096 * promotion`` (python-chess's square and piece numbers)."""
+        return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
+
+    def move_from_code(self, code: int) -> chess.Move | None:  # type: ignore[override]
+        move = chess.Move(code & 63, code >> 6 & 63, code >> 12 or None)
+        return move if move and self._board.is_legal(move) else None
 
     def tactical_moves(self) -> list[chess.Move]:
         """In check: every evasion.  Otherwise the legal captures and the
