@@ -3,6 +3,7 @@ levels' noise (``jitter``, ``blunder``)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -158,6 +159,18 @@ def test_a_parallel_search_answers_like_a_search(name: str, depth: int) -> None:
     assert infos and infos[-1]["nodes"] == result.stats["nodes"]
     # The helper searched too: more nodes than one process needs alone.
     assert result.stats["nodes"] > serial.stats["nodes"] // 2
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.isdir("/dev/shm"), reason="POSIX shared memory in /dev/shm")
+def test_the_table_leaves_no_name_behind_once_the_helpers_have_it() -> None:
+    """However the processes end later (SIGKILL included), nothing is left in /dev/shm."""
+    game = play_randomly(new_game("quixo"), 3, 8)
+    with create_engine("pvs:depth=3,workers=2", game_class("quixo")) as engine:
+        engine.search(game)
+        name = engine.table.name.lstrip("/")
+        assert not os.path.exists(f"/dev/shm/{name}")
+        assert engine.search(game).move in game.legal_moves()  # the mapping lives on
 
 
 @pytest.mark.slow

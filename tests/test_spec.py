@@ -200,7 +200,8 @@ def _value_text(kind: type, minimum: float | None,
         return st.integers(low, high).map(lambda v: (v, str(v)))
     if kind is float:
         low = minimum if minimum is not None else -1e6
-        return st.floats(low, 1e6, allow_nan=False).map(lambda v: (v, repr(v)))
+        top = maximum if maximum is not None else 1e6
+        return st.floats(low, top, allow_nan=False).map(lambda v: (v, repr(v)))
     return st.text(string.ascii_lowercase + string.digits + "-", min_size=1, max_size=12).map(lambda v: (v, v))
 
 

@@ -51,10 +51,10 @@ __all__ = ["ParallelEngine", "HelperPool"]
 
 #: Counters summed over the processes (``seldepth`` is their maximum).
 SUMMED = tuple(name for name in COUNTERS if name != "seldepth")
-#: The task that empties nothing but tells a helper a new game began (its killers and history go).
-_NEW_GAME = "new game"
 #: Seconds the main search waits for stopped helpers to report.
 HELPER_GRACE = 5.0
+#: Seconds helpers may take to start and map the table.
+HELPER_START = 60.0
 
 
 def _helper(index: int, game_name: str, spec: EngineSpec, config: SearchConfig, table_name: str,
@@ -63,14 +63,13 @@ def _helper(index: int, game_name: str, spec: EngineSpec, config: SearchConfig, 
     exit_with_parent()
     engine = AlphaBetaEngine(spec, game_class(game_name), config)
     engine.table = SharedTable(SHARED_ENTRIES, name=table_name)
+    results.put(("ready", 0, index, None))  # mapped: the maker may remove the block's name
     base = index * len(SUMMED)
     while True:
         task = tasks.get()
         if task is None:
             engine.table.close()
             return
-        if task == _NEW_GAME:
-            continue
         search_id, game, depth, nodes = task
 
         def on_info(info: SearchStats) -> None:
@@ -116,6 +115,24 @@ class HelperPool:
         for process in self.processes:
             process.start()
         self.search_id = 0
+        self._await_ready()
+
+    def _await_ready(self) -> None:
+        """Wait until every helper has mapped the table."""
+        ready = 0
+        deadline = time.monotonic() + HELPER_START
+        while ready < self.size:
+            try:
+                kind, _, _, _ = self.results.get(timeout=0.05)
+            except queue.Empty:
+                if not all(process.is_alive() for process in self.processes):
+                    self.close()
+                    raise RuntimeError("a search helper process died while starting; see its error output above")
+                if time.monotonic() > deadline:
+                    self.close()
+                    raise RuntimeError(f"the search helpers did not start within {HELPER_START:g} s")
+                continue
+            ready += kind == "ready"
 
     def start(self, game: Game, limits: Limits, nodes: int | None) -> int:
         """Set every helper searching ``game``; returns the search's id."""
@@ -158,10 +175,6 @@ class HelperPool:
             raise RuntimeError(f"a search helper failed: {errors[0]}")
         return list(finals.values())
 
-    def new_game(self) -> None:
-        for tasks in self.tasks:
-            tasks.put(_NEW_GAME)
-
     def close(self) -> None:
         self.stop.set()
         for tasks in self.tasks:
@@ -200,6 +213,7 @@ class ParallelEngine(AlphaBetaEngine):
         if self.pool is None:
             self.pool = HelperPool(self.workers - 1, game.NAME, self.spec, self.config,
                                    self.table.name)  # type: ignore[union-attr]
+            self.table.unlink()  # type: ignore[union-attr]  # every process has it mapped
         pool = self.pool
         share = None if limits.nodes is None else max(1, limits.nodes // self.workers)
         self.table.clear_busy()  # marks a stopped search left  # type: ignore[union-attr]
@@ -221,10 +235,9 @@ class ParallelEngine(AlphaBetaEngine):
         return SearchResult(result.move, result.score, result.pv, stats)
 
     def new_game(self) -> None:
-        """Empty the shared table (the helpers are idle between searches)."""
+        """Empty the shared table (the helpers are idle between searches; each
+        search starts their killers and history afresh)."""
         super().new_game()
-        if self.pool is not None:
-            self.pool.new_game()
 
     def close(self) -> None:
         """Stop the helper processes and free the shared table."""

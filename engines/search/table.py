@@ -97,12 +97,22 @@ class SharedTable:
         self.shift = 64 - entries.bit_length() + 1
         self.mask = entries - 1
         self.game: Game | None = None
+        #: Whether the block's name is gone (it lives on while mapped).
+        self.unlinked = False
         if self.owner:
             self.clear()
 
     @property
     def name(self) -> str:
         return self.memory.name
+
+    def unlink(self) -> None:
+        """Remove the block's name once every process has mapped it: the memory
+        then lives exactly as long as some process maps it, and is freed when
+        the last one ends, however it ends (no block is left in /dev/shm)."""
+        if self.owner and not self.unlinked:
+            self.memory.unlink()
+            self.unlinked = True
 
     def bind(self, game: Game) -> None:
         """Code and decode moves with ``game`` (the position a search plays on)."""
@@ -163,8 +173,7 @@ class SharedTable:
         self.words = None  # type: ignore[assignment]
         del self.array
         self.memory.close()
-        if self.owner:
-            self.memory.unlink()
+        self.unlink()
 
     def __del__(self) -> None:
         # Views first: the block cannot be unmapped while they point into it.

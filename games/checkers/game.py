@@ -561,10 +561,7 @@ class Checkers(Game):
             code, square = divmod(code, 33)
             path.append(square)
         squares = tuple(path)
-        for move in self.legal_moves():
-            if move[0] == squares:
-                return move
-        return None
+        return next((move for move in self.legal_moves() if move[0] == squares), None)
 
     # ------------------------------------------------------------- notation
     def format_move(self, move: Move) -> str:

@@ -1,4 +1,4 @@
-"""``bench perft|search|keys|models``: the benchmarks (in :mod:`tui.bench`), imported when run."""
+"""``bench perft|search|parallel|keys|models``: the benchmarks (in :mod:`tui.bench`), imported when run."""
 
 from __future__ import annotations
 
@@ -40,6 +40,15 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="one game, 20 presses (a smoke run, not a measurement)")
     b.set_defaults(run=_cmd_bench_keys)
     b = bench_sub.add_parser(
+        "parallel", help="time to depth: pvs in one process against pvs:workers=N, per game"
+    )
+    add_game_filter(b)
+    b.add_argument("--workers", type=depth_type, default=2, metavar="N", help="processes (default 2)")
+    b.add_argument("--repeat", type=depth_type, default=1, metavar="N",
+                   help="searches of each position per engine, times summed (default 1)")
+    b.add_argument("--quick", action="store_true", help="small depths (a smoke run, not a measurement)")
+    b.set_defaults(run=_cmd_bench_parallel)
+    b = bench_sub.add_parser(
         "models", help="the bundled models' cost per node: one predict per child, batched, compiled; hr vs h0"
     )
     add_game_filter(b)
@@ -63,6 +72,14 @@ def _cmd_bench_search(args: argparse.Namespace) -> int:
         raise UsageError(f"{PROG} bench search", f"--sunfish: no executable {args.sunfish!r}")
     run_search_bench(args.games or list(GAME_NAMES), quick=args.quick, sunfish=args.sunfish)
     run_warm_bench(args.games or list(GAME_NAMES), quick=args.quick)
+    return 0
+
+
+def _cmd_bench_parallel(args: argparse.Namespace) -> int:
+    from ..bench.parallel import run_parallel_bench
+
+    run_parallel_bench(args.games or list(GAME_NAMES), workers=args.workers, quick=args.quick,
+                       repeat=args.repeat)
     return 0
 
 
