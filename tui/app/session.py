@@ -12,12 +12,13 @@ from dataclasses import dataclass, replace
 from engines import ENGINES, SpecError, create_engine
 from engines import fallback_spec
 from engines.learning.learned import EngineModelError
+from engines.levels import SCALES, levels_for
 from games import GAME_NAMES, GameError, Outcome, game_class
 from games.clock import ClockError, TimeControl
 
 from ..format import default_text
 
-__all__ = ["HUMAN", "PRESETS", "GameSetup", "SetupError", "engine_summary", "fallback_notice",
+__all__ = ["HUMAN", "PRESETS", "presets_for", "level_summary", "GameSetup", "SetupError", "engine_summary", "fallback_notice",
            "resolve_player", "side_names"]
 
 #: The player spec of a human.
@@ -44,6 +45,22 @@ PRESETS: tuple[tuple[str, str], ...] = (
 )
 
 
+def presets_for(game: str) -> tuple[tuple[str, str], ...]:
+    """The start screen's player choices for ``game``: Human, the game's
+    levels with their ratings (weakest first), then :data:`PRESETS`."""
+    levels = tuple((level.label, level.spec) for level in levels_for(game))
+    return PRESETS[:1] + levels + PRESETS[1:]
+
+
+def level_summary(game: str, spec: str) -> str | None:
+    """One line about the level whose spec is ``spec``, or ``None``."""
+    for level in levels_for(game):
+        if level.spec == spec:
+            rating = "not rated" if level.elo is None else f"rated {level.elo} ± {level.margin}"
+            return f"{level.name}: {level.about}; {rating} ({SCALES[game]})"
+    return None
+
+
 class SetupError(ValueError):
     """A bad game, player spec or position; the message is one line."""
 
@@ -60,8 +77,8 @@ def fallback_notice(spec: str, error: Exception) -> tuple[str, str]:
 
 
 def resolve_player(spec: str, game: str) -> tuple[str, str | None]:
-    """The player to use for ``spec`` (a human or an engine that can play
-    ``game``) and a notice, or SetupError (one line).
+    """The player to use for ``spec`` (a human, a level of ``game`` by name,
+    or an engine that can play ``game``) and a notice, or SetupError (one line).
 
     A learned engine (``hr``, ``pred``, ``mi-pred``) whose model is missing,
     corrupt, tampered with or mismatched falls back to ``h0``: the notice
@@ -71,6 +88,9 @@ def resolve_player(spec: str, game: str) -> tuple[str, str | None]:
         raise SetupError("empty player: type 'human' or an engine spec like 'pvs:time=1'")
     if text.lower() == HUMAN:
         return HUMAN, None
+    for level in levels_for(game):
+        if text.lower() == level.name:
+            return level.spec, None  # a level by name: its engine spec
     try:
         create_engine(text, game_class(game)).close()
     except EngineModelError as error:
@@ -167,5 +187,7 @@ def engine_summary(spec: str) -> str:
     info = ENGINES.get(name)
     if info is None:
         return ""
-    options = ", ".join(f"{o.name}={default_text(o)}" for o in info.options.values())
+    # An option without a default is named alone, as in the docs' tables (``depth, time=1, nodes``).
+    options = ", ".join(o.name if o.default is None else f"{o.name}={default_text(o)}"
+                        for o in info.options.values())
     return f"{info.summary}\noptions: {options}"

@@ -40,6 +40,23 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.set_defaults(run=_cmd_match)
 
+    p = sub.add_parser(
+        "levels", help="the named levels of a game with their ratings; --measure plays the ladder again",
+        description="The levels the start screen offers (beginner to master), each an engine spec with "
+                    "the rating it measured: chess on Stockfish's UCI_Elo scale, checkers and Quixo "
+                    "with random at 0.  --measure plays the ladder's pairings (a 'match' each, kept "
+                    "in --out and resumable) and prints the maximum-likelihood ratings.",
+    )
+    p.add_argument("game", type=game_name, metavar="GAME")
+    p.add_argument("--measure", action="store_true", help="play the ladder and fit the ratings")
+    p.add_argument("--games", type=whole(2), default=10, metavar="N", help="games per pairing (default 10)")
+    p.add_argument("--jobs", type=whole(1), default=2, metavar="J",
+                   help="worker processes for pairings without a parallel engine (default 2)")
+    p.add_argument("--out", type=path_arg, default="levels", metavar="DIR",
+                   help="the folder of the pairings' results files (default ./levels)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the openings (default 0)")
+    p.set_defaults(run=_cmd_levels)
+
     p = sub.add_parser("report", help="the summary of 'match' results files",
                        description="Summary tables of the games in results files written by "
                                    "'tui-games match --out', one summary per pairing of engines.")
@@ -109,4 +126,53 @@ def _cmd_report(args: argparse.Namespace) -> int:
     if not records:
         raise UsageError(f"{PROG} report", f"no finished games in {', '.join(args.files)}")
     _print_summaries(records, args.json)
+    return 0
+
+
+def _cmd_levels(args: argparse.Namespace) -> int:
+    from engines.levels import SCALES, levels_for
+
+    if not args.measure:
+        print(f"{args.game} levels (ratings: {SCALES[args.game]})")
+        for level in levels_for(args.game):
+            rating = "unrated" if level.elo is None else f"{level.elo} ± {level.margin}"
+            print(f"  {level.name:<9} {rating:>12}  {level.spec:<40} {level.about}")
+        return 0
+    return _measure_levels(args)
+
+
+def _measure_levels(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from engines.levels import PAIRINGS, anchors, player_spec
+    from engines.tournament import MatchConfig, ResultsFile, missing_games, play_games
+    from engines.tournament.ratings import Pairing, fit_ratings
+
+    prog = f"{PROG} levels"
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(prog, f"cannot make {out}: {error.strerror}") from None
+    # Every pairing is checked (specs, a Stockfish binary, the files) before any game is played.
+    planned = []
+    for a, b in PAIRINGS[args.game]:
+        config = MatchConfig.create(args.game, player_spec(args.game, a), player_spec(args.game, b),
+                                    args.games, seed=args.seed)
+        results, _ = ResultsFile.open(str(out / f"{args.game}-{a}-{b}.jsonl"), config, resume=True)
+        planned.append((a, b, config, results))
+    pairings = []
+    for a, b, config, results in planned:
+        parallel = "workers=" in config.a + config.b
+        missing = missing_games(config, results.records)
+        for record in play_games(config, missing, jobs=1 if parallel else args.jobs):
+            results.append(record)
+        points = sum(1.0 if r["result"] == "a" else 0.5 if r["result"] == "draw" else 0.0
+                     for r in results.records)
+        games = len(results.records)
+        print(f"{a} - {b}: {points:g} / {games}", flush=True)
+        pairings.append(Pairing(a, b, points, games))
+    print()
+    for rating in fit_ratings(pairings, anchors(args.game)):
+        print(f"  {rating}")
     return 0

@@ -23,7 +23,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "Without them: you (first) against pvs:time=1.",
     )
     p.add_argument("game", type=game_name, metavar="GAME")
-    p.add_argument("--first", metavar="SPEC", help="who moves first: 'human' (default) or an engine spec")
+    p.add_argument("--first", metavar="SPEC",
+                   help="who moves first: 'human' (default), a level (beginner, casual, club, expert, "
+                        "master; 'tui-games levels GAME') or an engine spec")
     p.add_argument("--second", metavar="SPEC", help="who moves second (default pvs:time=1)")
     for side in SIDE_OPTIONS:
         p.add_argument(f"--{side}", metavar="SPEC", help=argparse.SUPPRESS)

@@ -18,7 +18,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from games import GAME_NAMES
 
-from ..session import HUMAN, PRESETS, GameSetup, SetupError, engine_summary, side_names
+from ..session import HUMAN, GameSetup, SetupError, engine_summary, level_summary, presets_for, side_names
 
 __all__ = ["StartScreen"]
 
@@ -56,8 +56,8 @@ class StartScreen(Screen):
                     with Vertical(classes="player"):
                         with Horizontal(classes="player-row"):
                             yield Select(
-                                [(label, spec) for label, spec in PRESETS],
-                                value=self._preset_for(self.setup.players[side]),
+                                presets_for(self.setup.game),
+                                value=self._preset_for(self.setup.game, self.setup.players[side]),
                                 allow_blank=True, prompt="custom", id=f"preset-{side}", compact=True,
                             )
                             yield Input(self.setup.players[side], id=f"spec-{side}",
@@ -81,8 +81,8 @@ class StartScreen(Screen):
         yield Footer(compact=True)
 
     @staticmethod
-    def _preset_for(spec: str) -> str | object:
-        for _label, preset in PRESETS:
+    def _preset_for(game: str, spec: str) -> str | object:
+        for _label, preset in presets_for(game):
             if preset == spec:
                 return preset
         return Select.NULL
@@ -105,15 +105,21 @@ class StartScreen(Screen):
         for side in (0, 1):
             self.query_one(f"#side-label-{side}", Label).update(f"{names[side]} ({first[side]})")
             spec = self.query_one(f"#spec-{side}", Input).value.strip()
-            about = "types moves on the keyboard" if spec.lower() == HUMAN else engine_summary(spec)
+            if spec.lower() == HUMAN:
+                about = "types moves on the keyboard"
+            else:
+                level = level_summary(self.game, spec)
+                about = engine_summary(spec) if level is None else f"{level}\n{engine_summary(spec)}"
             self.query_one(f"#about-{side}", Static).update(about)
         self.query_one("#position-hint", Static).update(POSITION_HINTS[self.game])
 
     def on_select_changed(self, event: Select.Changed) -> None:
         select_id = event.select.id or ""
-        if select_id == "game" and event.value != self.setup.game:
-            # Another game: the old position means nothing to it.
-            self.query_one("#position", Input).value = ""
+        if select_id == "game":
+            if event.value != self.setup.game:
+                # Another game: the old position means nothing to it.
+                self.query_one("#position", Input).value = ""
+            self._offer_presets()
         if select_id.startswith("preset-") and event.value is not Select.NULL:
             side = select_id.removeprefix("preset-")
             spec_box = self.query_one(f"#spec-{side}", Input)
@@ -122,13 +128,22 @@ class StartScreen(Screen):
         self.query_one("#start-error", Static).update("")
         self._describe()
 
+    def _offer_presets(self) -> None:
+        """The choices of the game now picked (its levels and their ratings)."""
+        for side in (0, 1):
+            preset = self.query_one(f"#preset-{side}", Select)
+            spec = self.query_one(f"#spec-{side}", Input).value.strip()
+            with self.prevent(Select.Changed):
+                preset.set_options(presets_for(self.game))
+                preset.value = self._preset_for(self.game, spec)
+
     def on_input_changed(self, event: Input.Changed) -> None:
         self.query_one("#start-error", Static).update("")  # the error was about the old text
         input_id = event.input.id or ""
         if input_id.startswith("spec-"):
             side = input_id.removeprefix("spec-")
             preset = self.query_one(f"#preset-{side}", Select)
-            value = self._preset_for(event.value.strip())
+            value = self._preset_for(self.game, event.value.strip())
             if preset.value != value:
                 preset.value = value
         self._describe()
