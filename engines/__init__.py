@@ -15,10 +15,11 @@ What lives where:
 - :mod:`engines.registry` -- every engine by name, with its options and
   configuration; :func:`create_engine`;
 - :mod:`engines.search` -- the minimax family on one alpha-beta core, and the
-  parallel search;
+  parallel search on a transposition table in shared memory;
 - :mod:`engines.learning` -- datasets, training, model files, learned engines;
-- :mod:`engines.tournament` -- matches, results files, summaries;
-- :mod:`engines.stockfish` -- Stockfish over UCI as an engine.
+- :mod:`engines.tournament` -- matches, results files, summaries, ratings;
+- :mod:`engines.stockfish` -- Stockfish over UCI as an engine;
+- :mod:`engines.levels` -- the named levels per game and their measured ratings.
 
 May import :mod:`games` (and third-party libraries), never :mod:`tui` or Textual.
 """

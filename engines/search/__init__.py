@@ -7,7 +7,10 @@
   ordering, the branching limit, the H0, Hl and Hr cutoffs;
 - :mod:`~engines.search.alphabeta` -- :class:`AlphaBetaEngine`, the driver
   (iterative deepening, aspiration windows), configured by a :class:`SearchConfig`;
-- :mod:`~engines.search.parallel` -- ``workers=N``: the root split over processes;
+- :mod:`~engines.search.parallel` -- ``workers=N``: helper processes on a shared
+  table, with ABDADA's deferred moves;
+- :mod:`~engines.search.table` -- :class:`SharedTable`, the lock-free
+  transposition table in shared memory;
 - :mod:`~engines.search.baseline` -- ``random``.
 
 May import :mod:`games`, :mod:`engines.base` and :mod:`engines.spec`; nothing

@@ -5,7 +5,9 @@
   :func:`parallel_games`);
 - :mod:`~engines.tournament.results` -- the JSON-lines results file, written
   game by game and read back for ``--resume`` and ``report``;
-- :mod:`~engines.tournament.summary` -- W/D/L, the score's Wilson interval, Elo.
+- :mod:`~engines.tournament.summary` -- W/D/L, the score's Wilson interval, Elo;
+- :mod:`~engines.tournament.ratings` -- maximum-likelihood Elo ratings of many
+  players from their pairings, with anchors and intervals.
 
 May import :mod:`games` and :mod:`engines` (engines are built through
 :mod:`engines.registry`); draws nothing.
