@@ -95,6 +95,12 @@ BRIDGES: dict[str, str] = {
 #: The pairings a measurement plays, per game: neighbours, and (chess) the
 #: Stockfish rungs around each level; ``random`` anchors checkers and Quixo
 #: (through :data:`BRIDGES`).
+_FROM_RANDOM: tuple[tuple[str, str], ...] = (
+    ("random", "blunder-90"), ("random", "blunder-70"), ("blunder-90", "blunder-70"),
+    ("blunder-70", "blunder-50"), ("blunder-50", "beginner"), ("blunder-70", "beginner"),
+    ("random", "beginner"), ("random", "casual"), ("beginner", "casual"), ("beginner", "club"),
+    ("casual", "club"), ("casual", "expert"), ("club", "expert"), ("expert", "master"),
+)
 PAIRINGS: dict[str, tuple[tuple[str, str], ...]] = {
     "chess": (
         ("beginner", "casual"), ("casual", "club"), ("club", "expert"), ("expert", "master"),
@@ -102,18 +108,8 @@ PAIRINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("club", "stockfish-1600"), ("expert", "stockfish-1600"), ("expert", "stockfish-1800"),
         ("master", "stockfish-1800"), ("master", "stockfish-2000"),
     ),
-    "checkers": (
-        ("random", "blunder-90"), ("random", "blunder-70"), ("blunder-90", "blunder-70"),
-        ("blunder-70", "blunder-50"), ("blunder-50", "beginner"), ("blunder-70", "beginner"),
-        ("random", "beginner"), ("random", "casual"), ("beginner", "casual"), ("beginner", "club"),
-        ("casual", "club"), ("casual", "expert"), ("club", "expert"), ("expert", "master"),
-    ),
-    "quixo": (
-        ("random", "blunder-90"), ("random", "blunder-70"), ("blunder-90", "blunder-70"),
-        ("blunder-70", "blunder-50"), ("blunder-50", "beginner"), ("blunder-70", "beginner"),
-        ("random", "beginner"), ("random", "casual"), ("beginner", "casual"), ("beginner", "club"),
-        ("casual", "club"), ("casual", "expert"), ("club", "expert"), ("expert", "master"),
-    ),
+    "checkers": _FROM_RANDOM,
+    "quixo": _FROM_RANDOM,
 }
 
 

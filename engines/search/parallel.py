@@ -103,7 +103,7 @@ class HelperPool:
         self.tasks = [context.Queue() for _ in range(size)]
         self.processes = []
         for i in range(size):
-            # Helpers differ in their root order (their seed) and start depth.
+            # Helpers differ in their order among equal moves (their seed).
             options = dict(spec.options)
             options["seed"] = (spec.options.get("seed") or 0) * 1000 + 1 + i
             helper_spec = EngineSpec(spec.name, options, spec.table)
@@ -115,24 +115,25 @@ class HelperPool:
         for process in self.processes:
             process.start()
         self.search_id = 0
-        self._await_ready()
+        try:
+            deadline = time.monotonic() + HELPER_START
+            for _ in range(self.size):  # the first message of each helper: it has mapped the table
+                self._receive(deadline, "while starting", f"did not start within {HELPER_START:g} s")
+        except RuntimeError:
+            self.close()
+            raise
 
-    def _await_ready(self) -> None:
-        """Wait until every helper has mapped the table."""
-        ready = 0
-        deadline = time.monotonic() + HELPER_START
-        while ready < self.size:
+    def _receive(self, deadline: float, dying: str, late: str) -> tuple[str, int, int, Any]:
+        """The helpers' next message; a RuntimeError if one died (``dying``
+        says when) or none came by ``deadline`` (``late`` says what)."""
+        while True:
             try:
-                kind, _, _, _ = self.results.get(timeout=0.05)
+                return self.results.get(timeout=0.05)
             except queue.Empty:
                 if not all(process.is_alive() for process in self.processes):
-                    self.close()
-                    raise RuntimeError("a search helper process died while starting; see its error output above")
+                    raise RuntimeError(f"a search helper process died {dying}; see its error output above")
                 if time.monotonic() > deadline:
-                    self.close()
-                    raise RuntimeError(f"the search helpers did not start within {HELPER_START:g} s")
-                continue
-            ready += kind == "ready"
+                    raise RuntimeError(f"a search helper {late}")
 
     def start(self, game: Game, limits: Limits, nodes: int | None) -> int:
         """Set every helper searching ``game``; returns the search's id."""
@@ -157,14 +158,7 @@ class HelperPool:
         errors: list[str] = []
         deadline = time.monotonic() + HELPER_GRACE
         while len(finals) + len(errors) < self.size:
-            try:
-                kind, sid, index, payload = self.results.get(timeout=0.05)
-            except queue.Empty:
-                if not all(process.is_alive() for process in self.processes):
-                    raise RuntimeError("a search helper process died; see its error output above")
-                if time.monotonic() > deadline:
-                    raise RuntimeError("a search helper did not stop")
-                continue
+            kind, sid, index, payload = self._receive(deadline, "while searching", "did not stop")
             if sid != search_id:
                 continue  # a report from an earlier, abandoned search
             if kind == "error":
@@ -200,10 +194,10 @@ class ParallelEngine(AlphaBetaEngine):
         self.pool: HelperPool | None = None
 
     def search(self, game: Game, limits: Limits | None = None, *, stop: StopFlag | None = None,
-               on_info: InfoCallback | None = None, moves: Sequence[Any] | None = None,
-               **serial: Any) -> SearchResult:
-        if self.workers < 2 or self.table is None or moves is not None or serial:
-            return super().search(game, limits, stop=stop, on_info=on_info, moves=moves, **serial)
+               on_info: InfoCallback | None = None, moves: Sequence[Any] | None = None) -> SearchResult:
+        # Without a table (tt=off) the helpers would have nothing to share: one process searches.
+        if self.workers < 2 or self.table is None or moves is not None:
+            return super().search(game, limits, stop=stop, on_info=on_info, moves=moves)
         legal = check_playable(game)
         limits = limits if limits is not None else self.limits()
         if len(legal) == 1 and limits.depth is None:
@@ -233,11 +227,6 @@ class ParallelEngine(AlphaBetaEngine):
         if on_info is not None:
             on_info(stats.copy())
         return SearchResult(result.move, result.score, result.pv, stats)
-
-    def new_game(self) -> None:
-        """Empty the shared table (the helpers are idle between searches; each
-        search starts their killers and history afresh)."""
-        super().new_game()
 
     def close(self) -> None:
         """Stop the helper processes and free the shared table."""

@@ -145,7 +145,7 @@ def _measure_levels(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from engines.levels import PAIRINGS, anchors, player_spec
-    from engines.tournament import MatchConfig, ResultsFile, missing_games, play_games
+    from engines.tournament import MatchConfig, ResultsFile, missing_games, play_games, running_score
     from engines.tournament.ratings import Pairing, fit_ratings
 
     prog = f"{PROG} levels"
@@ -167,8 +167,7 @@ def _measure_levels(args: argparse.Namespace) -> int:
         missing = missing_games(config, results.records)
         for record in play_games(config, missing, jobs=1 if parallel else args.jobs):
             results.append(record)
-        points = sum(1.0 if r["result"] == "a" else 0.5 if r["result"] == "draw" else 0.0
-                     for r in results.records)
+        points, _ = running_score(results.records)
         games = len(results.records)
         print(f"{a} - {b}: {points:g} / {games}", flush=True)
         pairings.append(Pairing(a, b, points, games))
