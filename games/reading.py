@@ -100,7 +100,19 @@ def _checkers_games(text: str) -> list[LoadedGame]:
     return games
 
 
+_QUIXO_HEADER_RE = re.compile(r"^#\s*tui-games Quixo\s*$", re.MULTILINE)
+
+
 def _quixo_games(text: str) -> list[LoadedGame]:
+    """One game per ``# tui-games Quixo`` header (a file of a match holds
+    many); a text without one is a single game."""
+    starts = [match.start() for match in _QUIXO_HEADER_RE.finditer(text)]
+    if len(starts) <= 1:
+        return [_quixo_game(text)]
+    return [_quixo_game(text[start:end]) for start, end in zip(starts, starts[1:] + [len(text)])]
+
+
+def _quixo_game(text: str) -> LoadedGame:
     start, moves = read_quixo_record(text)
     tags = {}
     for line in text.splitlines():
@@ -111,7 +123,7 @@ def _quixo_games(text: str) -> list[LoadedGame]:
         token, _, described = tags["Result"].partition(" ")
         tags["Result"] = token
         tags["Termination"] = described.strip()
-    return [LoadedGame("quixo", start, tuple(moves), tags)]
+    return LoadedGame("quixo", start, tuple(moves), tags)
 
 
 _READERS = {"chess": _chess_games, "checkers": _checkers_games, "quixo": _quixo_games}

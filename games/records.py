@@ -141,7 +141,8 @@ class RecordNotes:
     (resignation, agreed draw, time); ``comments`` has one text per move
     (``""`` for none): evals (``[%eval 0.35]``), clocks (``[%clk 0:04:58]``),
     the report's verdicts; ``tags`` are added to the header (``TimeControl``);
-    ``comment`` is a note on the whole game (hints used).
+    ``comment`` is a note on the whole game (hints used).  A ``Round`` tag
+    replaces the round (``-``) of PGN and PDN.
     """
 
     outcome: Outcome | None = None
@@ -244,7 +245,7 @@ def _checkers_record(
         _tag("Event", event),
         _tag("Site", SITE),
         _tag("Date", date.strftime("%Y.%m.%d")),
-        _tag("Round", "-"),
+        _tag("Round", notes.tags.get("Round", "-")),
         _tag("Black", first),
         _tag("White", second),
         _tag("Result", result),
@@ -254,7 +255,7 @@ def _checkers_record(
     if start_text != new_game("checkers").to_text():
         lines += [_tag("SetUp", "1"), _tag("FEN", start_text)]
     lines.append(_tag("Termination", _termination(game, reason, notes)))
-    lines += [_tag(name, value) for name, value in notes.tags.items()]
+    lines += [_tag(name, value) for name, value in notes.tags.items() if name != "Round"]
     tokens = [_braced(notes.comment)] if notes.comment else []
     for index, (number, player, text) in enumerate(moves):
         if player == 0:

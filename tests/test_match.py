@@ -43,6 +43,7 @@ def comparable(record: dict[str, Any]) -> dict[str, Any]:
     record.pop("wall_s")
     for agent in ("a", "b"):
         record["stats"][agent].pop("time_s")
+    record["log"] = [entry[:-1] for entry in record["log"]]  # each move's seconds
     return record
 
 

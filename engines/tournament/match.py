@@ -42,7 +42,8 @@ from ..spec import EngineSpec, SpecError
 
 __all__ = [
     "AGENTS", "TOTALS", "MatchConfig", "MatchError", "parallel_games", "random_opening", "play_game",
-    "play_games", "derived_seed", "effective_spec", "add_stats", "missing_games",
+    "play_games", "play_tasks", "Task", "LOG_FIELDS", "move_log", "derived_seed", "effective_spec",
+    "add_stats", "missing_games",
 ]
 
 #: The two sides of a match, as records name them.
@@ -176,11 +177,13 @@ def play_game(config: MatchConfig, index: int) -> dict[str, Any]:
     agent_of = {player: agent for agent, player in player_of.items()}
     totals = {agent: {"moves": 0} | dict.fromkeys(TOTALS, 0) for agent in AGENTS}
     moves: list[str] = []
+    log: list[list[Any]] = []
     try:
         while (outcome := game.outcome()) is None:
             agent = agent_of[game.turn]
             result = engines[agent].search(game)
             add_stats(totals[agent], result.stats)
+            log.append(move_log(result.stats))
             moves.append(game.format_move(result.move))
             game.play(result.move)
     finally:
@@ -198,6 +201,7 @@ def play_game(config: MatchConfig, index: int) -> dict[str, Any]:
         "opening": opening,
         "start": start_text,
         "moves": moves,
+        "log": log,
         "plies": len(moves),
         "result": "draw" if winner is None else agent_of[winner],
         "winner_colour": None if winner is None else cls.PLAYERS[winner],
@@ -219,6 +223,17 @@ def _let_engines_spawn() -> None:
         multiprocessing.set_start_method("spawn", force=True)
 
 
+#: What :func:`move_log` keeps of each engine move, in order (a record's ``log``).
+LOG_FIELDS: tuple[str, ...] = ("score", "mate", "depth", "nodes", "time_s")
+
+
+def move_log(stats: SearchStats) -> list[Any]:
+    """One engine move's figures for the record's ``log`` (:data:`LOG_FIELDS`): the
+    score for the side that moved (its mate distance, or ``None``), the depth
+    reached, the nodes searched and the seconds taken."""
+    return [stats.score, stats.mate, stats.depth, stats.nodes, round(stats.time_s, 4)]
+
+
 def add_stats(totals: dict[str, Any], stats: SearchStats) -> None:
     """Add one move's search statistics to an agent's totals."""
     totals["moves"] += 1
@@ -236,12 +251,27 @@ def play_games(config: MatchConfig, indices: Sequence[int], *, jobs: int = 1,
     connected to before this returns (a :class:`MatchError` if it cannot be).
     Only the caller writes the records: one writer, no interleaving.
     """
+    return play_tasks([(config, index) for index in indices], jobs=jobs, dask=dask)
+
+
+#: One game to play: a match and the game's index in it.
+Task = tuple[MatchConfig, int]
+
+
+def play_tasks(tasks: Sequence[Task], *, jobs: int = 1, dask: str | None = None) -> Iterator[dict[str, Any]]:
+    """The records of the games ``tasks`` (of one match or of several: a
+    tournament's pairings, an experiment's arms), as they finish; ``jobs``
+    and ``dask`` as for :func:`play_games`."""
     if dask is not None:
-        return _play_on_dask(config, indices, _dask_client(dask))
-    return parallel_games(play_game, config, indices, jobs=jobs, ordered=False)
+        return _play_on_dask(tasks, _dask_client(dask))
+    return parallel_games(_play_task, None, tasks, jobs=jobs, ordered=False)
 
 
-def parallel_games(play: Callable[[Any, int], T], config: Any, indices: Sequence[int], *,
+def _play_task(_: None, task: Task) -> dict[str, Any]:
+    return play_game(*task)
+
+
+def parallel_games(play: Callable[[Any, Any], T], config: Any, indices: Sequence[Any], *,
                    jobs: int, ordered: bool) -> Iterator[T]:
     """``play(config, index)`` for each of ``indices``: one after the other in
     this process (``jobs <= 1``) or over ``jobs`` worker processes (loky, the
@@ -258,7 +288,7 @@ def parallel_games(play: Callable[[Any, int], T], config: Any, indices: Sequence
     return _on_workers(play, config, indices, min(jobs, len(indices)), ordered)
 
 
-def _on_workers(play: Callable[[Any, int], T], config: Any, indices: Sequence[int], workers: int,
+def _on_workers(play: Callable[[Any, Any], T], config: Any, indices: Sequence[Any], workers: int,
                 ordered: bool) -> Iterator[T]:
     from concurrent.futures import as_completed
 
@@ -292,11 +322,11 @@ def _dask_client(address: str) -> Any:
                          f"({' '.join(str(error).split())[:120]})") from None
 
 
-def _play_on_dask(config: MatchConfig, indices: Sequence[int], client: Any) -> Iterator[dict[str, Any]]:
+def _play_on_dask(tasks: Sequence[Task], client: Any) -> Iterator[dict[str, Any]]:
     from distributed import as_completed
 
     with client:
-        futures = [client.submit(play_game, config, index, pure=False) for index in indices]
+        futures = [client.submit(play_game, config, index, pure=False) for config, index in tasks]
         try:
             for future in as_completed(futures):
                 try:
@@ -311,8 +341,10 @@ def _play_on_dask(config: MatchConfig, indices: Sequence[int], client: Any) -> I
 
 
 def missing_games(config: MatchConfig, records: Iterable[dict[str, Any]]) -> list[int]:
-    """The indices of the games of ``config`` not among ``records``."""
-    done = {record["index"] for record in records}
+    """The indices of the games of ``config`` not among ``records`` (which may
+    hold the games of other matches too)."""
+    key = config.key()
+    done = {record["index"] for record in records if record["match"] == key}
     return [index for index in range(config.games) if index not in done]
 
 

@@ -136,13 +136,16 @@ class ResultsFile:
         self._newline_first = newline_first
 
     @classmethod
-    def open(cls, path: str | Path, config: MatchConfig, *, resume: bool) -> tuple[ResultsFile, str | None]:
-        """The file for ``config``, and a note to show the user (or ``None``).
+    def open(cls, path: str | Path, config: MatchConfig | Sequence[MatchConfig], *,
+             resume: bool) -> tuple[ResultsFile, str | None]:
+        """The file for ``config`` (a match, or the matches of a tournament or
+        an experiment), and a note to show the user (or ``None``).
 
         Without ``resume`` the file must not exist or be empty.  With it, an
         absent file starts the match; otherwise every record must belong to
-        this match (same game, specs, games, opening plies and seed).
+        one of these matches (same game, specs, games, opening plies and seed).
         """
+        configs = [config] if isinstance(config, MatchConfig) else list(config)
         path = Path(path)
         if path.is_dir():
             raise ResultsFileError(f"{path}: is a directory, not a results file")
@@ -161,13 +164,14 @@ class ResultsFile:
         if not exists:
             return cls(path, []), None
         records, partial = read_results(path)
-        key = config.key()
+        keys = [config.key() for config in configs]
         for number, record in enumerate(records, 1):
-            if record["match"] != key:
+            if record["match"] not in keys:
                 theirs = record["match"]
+                ours = _describe(keys[0]) if len(keys) == 1 else f"one of its {len(keys)} pairings"
                 raise ResultsFileError(
                     f"{path}:{number}: a game of another match ({_describe(theirs)}), not of this one "
-                    f"({_describe(key)}); choose another --out")
+                    f"({ours}); choose another --out")
         note = None
         newline_first = False
         if partial is not None:

@@ -61,11 +61,13 @@ class MatchProgress:
     """A progress bar on stderr: games done of the total, elapsed time, ETA and
     the running score.  Use as a context manager; :meth:`advance` per game."""
 
-    def __init__(self, total: int, done: Sequence[dict[str, Any]], *, file: TextIO | None = None) -> None:
+    def __init__(self, total: int, done: Sequence[dict[str, Any]], *, file: TextIO | None = None,
+                 score: bool = True) -> None:
+        self.show_score = score
         self.points = list(running_score(done))
         self.progress = _games_progress("{task.fields[score]}", file)
         self.task = self.progress.add_task("games", total=total, completed=len(done),
-                                           score=_score_text(*self.points))
+                                           score=self._score())
 
     def __enter__(self) -> MatchProgress:
         self.progress.start()
@@ -78,7 +80,11 @@ class MatchProgress:
         a, b = running_score([record])
         self.points[0] += a
         self.points[1] += b
-        self.progress.update(self.task, advance=1, score=_score_text(*self.points))
+        self.progress.update(self.task, advance=1, score=self._score())
+
+    def _score(self) -> str:
+        """The running score (of a match; a run of several pairings shows none)."""
+        return _score_text(*self.points) if self.show_score else ""
 
 
 class DatasetProgress:

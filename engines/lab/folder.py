@@ -1,0 +1,71 @@
+"""An experiment's results folder.
+
+``experiment.toml``
+    the experiment as run (a copy of its file; ``--resume`` refuses a folder
+    holding another experiment);
+``games.jsonl``
+    every game, one JSON line each (the format of ``tui-games match``);
+``games.pgn`` / ``games.pdn`` / ``games.txt``
+    every game as a record, loadable in the app;
+``summary.txt``, ``summary.json``, ``chart-*.txt`` (and ``chart-*.png``/``.svg``)
+    the tables, claims and charts, rebuilt from ``games.jsonl`` at the end of
+    each run (they are derived: nothing else in the folder is ever rewritten).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..tournament.run import Run
+from .experiment import Experiment, ExperimentError
+
+__all__ = ["LabFolder", "EXPERIMENT_FILE", "RESULTS_FILE"]
+
+EXPERIMENT_FILE = "experiment.toml"
+RESULTS_FILE = "games.jsonl"
+
+
+class LabFolder:
+    """A run of an experiment in its folder: the experiment, the games so far."""
+
+    def __init__(self, experiment: Experiment, path: Path, run: Run, games: int | None) -> None:
+        self.experiment = experiment
+        self.path = path
+        self.run = run
+        self.games = games
+
+    @classmethod
+    def open(cls, experiment: Experiment, path: str | Path, *, games: int | None = None,
+             resume: bool = False) -> tuple[LabFolder, list[str]]:
+        """The folder at ``path`` for ``experiment`` (``games`` per arm
+        overrides the file's).  Without ``resume`` the folder must be new or
+        empty; with it, a folder of the same experiment is continued."""
+        path = Path(path).expanduser()
+        configs = experiment.configs(games)
+        if path.exists() and not path.is_dir():
+            raise ExperimentError(f"{path}: not a folder; results go to a folder of their own")
+        if path.is_dir() and any(path.iterdir()) and not resume:
+            raise ExperimentError(f"{path}: already holds a run; add --resume to finish it, or choose "
+                                  f"another --out")
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ExperimentError(f"{path}: cannot make it ({error.strerror or error})") from None
+        copy = path / EXPERIMENT_FILE
+        if copy.exists():
+            try:
+                held = copy.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                held = None
+            if held != experiment.text:
+                raise ExperimentError(f"{path}: holds a run of another experiment (its {EXPERIMENT_FILE} "
+                                      f"differs); choose another --out")
+        else:
+            try:
+                with open(copy, "x", encoding="utf-8") as handle:
+                    handle.write(experiment.text)
+            except OSError as error:
+                raise ExperimentError(f"{copy}: cannot write it ({error.strerror or error})") from None
+        run, notes = Run.open(configs, path / RESULTS_FILE, resume=True,
+                              event=f"tui-games experiment {experiment.name}")
+        return cls(experiment, path, run, games), notes

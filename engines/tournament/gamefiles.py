@@ -1,0 +1,137 @@
+"""Every game of a match, tournament or experiment as a game record: PGN
+(chess), PDN (checkers) or the Quixo move list, one file holding them all.
+
+Each game is written from its results record (:func:`game_record`): from the
+standard start, the random opening's plies first (the last one commented
+``random opening``), then every engine move with its comment -- the
+evaluation for the first player as ``[%eval 0.35]`` (``#3`` for a mate; the
+tag lichess and most GUIs read), then ``depth 5, 12,345 nodes, 0.120 s``.
+The tags name the engines (``White``/``Black``, Quixo ``X``/``O``), the
+event (the match, the tournament or the experiment), and the ``Round``: the
+game's number in its match (index + 1), with the pairing in ``Event``.
+
+:class:`GameRecordsFile` appends the games as they finish (the parent process
+only), flushed and synced; on ``--resume`` it first adds the games of the
+results file that it lacks (a run killed between the two writes), found by
+their ``Event`` and ``Round``.  Nothing in it is ever rewritten.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any, Iterable
+
+from games import new_game
+from games.records import EXTENSIONS, RecordNotes, record_text
+
+from ..review import EVAL_UNIT
+from .match import MatchError
+
+__all__ = ["GameRecordsFile", "game_record", "move_comment", "records_path"]
+
+
+def records_path(results: str | Path, game_name: str) -> Path:
+    """The records file beside a results file: ``ab.jsonl`` -> ``ab.pgn``."""
+    return Path(results).with_suffix("." + EXTENSIONS[game_name])
+
+
+def move_comment(game_name: str, entry: list[Any], first_to_move: bool) -> str:
+    """``[%eval 0.35] depth 5, 12,345 nodes, 0.120 s`` for one engine move's
+    log entry (score and mate for the mover, depth, nodes, seconds)."""
+    score, mate, depth, nodes, seconds = entry
+    sign = 1 if first_to_move else -1
+    if mate is not None:
+        value = f"#{sign * mate}" if mate else ""
+    else:
+        unit = EVAL_UNIT[game_name]
+        scaled = sign * score / unit
+        value = f"{scaled:.2f}" if unit != 1.0 else f"{scaled:g}"
+    head = f"[%eval {value}] " if value else ""
+    return f"{head}depth {depth}, {nodes:,} nodes, {seconds:.3f} s"
+
+
+def _event(record: dict[str, Any], event: str) -> str:
+    match = record["match"]
+    return f"{event}: {match['a']} vs {match['b']}"
+
+
+def game_record(record: dict[str, Any], event: str = "tui-games match") -> str:
+    """The record text of one game of a results file (see the module doc)."""
+    name = record["match"]["game"]
+    game = new_game(name)
+    comments: list[str] = []
+    for ply, text in enumerate(record["opening"]):
+        game.play(game.parse_move(text))
+        comments.append("random opening" if ply == len(record["opening"]) - 1 else "")
+    log = record.get("log") or []
+    for ply, text in enumerate(record["moves"]):
+        first_to_move = game.turn == 0
+        game.play(game.parse_move(text))
+        comments.append(move_comment(name, log[ply], first_to_move) if ply < len(log) else "")
+    by_colour = {colour: record["engines"][agent] for agent, colour in record["colours"].items()}
+    first, second = (by_colour[colour] for colour in type(game).PLAYERS)
+    tags = {"Round": str(record["index"] + 1)}
+    return record_text(name, game, first_player=first, second_player=second, event=_event(record, event),
+                       notes=RecordNotes(comments=comments, tags=tags))
+
+
+_PGN_KEYS_RE = re.compile(r'^\[(Event|Round) "((?:[^"\\]|\\.)*)"\]\s*$', re.MULTILINE)
+_QUIXO_KEYS_RE = re.compile(r"^# (Event|Round): (.*)$", re.MULTILINE)
+
+
+def _written(text: str) -> set[tuple[str, str]]:
+    """The (event, round) of every game in a records file's text."""
+    found: set[tuple[str, str]] = set()
+    event = None
+    for regex in (_PGN_KEYS_RE, _QUIXO_KEYS_RE):
+        for match in regex.finditer(text):
+            value = match.group(2).replace('\\"', '"').replace("\\\\", "\\").strip()
+            if match.group(1) == "Event":
+                event = value
+            elif event is not None:
+                found.add((event, value))
+    return found
+
+
+class GameRecordsFile:
+    """The records file of a run: appended game by game, never rewritten."""
+
+    def __init__(self, path: Path, event: str) -> None:
+        self.path = path
+        self.event = event
+
+    @classmethod
+    def open(cls, path: str | Path, event: str, *, resume: bool,
+             records: Iterable[dict[str, Any]] = ()) -> GameRecordsFile:
+        """The file at ``path``; without ``resume`` it must not hold anything
+        yet.  With it, the games of ``records`` it lacks are added first."""
+        path = Path(path)
+        if path.is_dir():
+            raise MatchError(f"{path}: is a directory, not a game records file")
+        exists = path.exists() and path.stat().st_size > 0
+        if exists and not resume:
+            raise MatchError(f"{path}: already holds games; add --resume to finish that run, or choose "
+                             f"another --out")
+        try:
+            text = path.read_bytes().decode("utf-8", "replace") if exists else ""
+            open(path, "ab").close()
+        except OSError as error:
+            raise MatchError(f"{path}: cannot write it ({error.strerror or error})") from None
+        file = cls(path, event)
+        written = _written(text)
+        for record in sorted(records, key=lambda r: (r["match"]["a"], r["match"]["b"], r["index"])):
+            if (_event(record, event), str(record["index"] + 1)) not in written:
+                file.append(record)
+        return file
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Write one game, flushed and synced; a blank line separates games."""
+        text = game_record(record, self.event)
+        with open(self.path, "a", encoding="utf-8", newline="\n") as handle:
+            if handle.tell() > 0:
+                handle.write("\n")
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())

@@ -1,0 +1,161 @@
+"""An experiment's tables, claims and charts, for the command line, the app's
+lab screen and the results folder's ``summary.txt``/``summary.json``."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any, Sequence
+
+from rich.console import Console
+from rich.table import Table
+
+from engines.lab import ArmResult, Experiment, Verdict, arm_results, judge
+
+from .charts import cost_chart, save_images, score_chart
+
+__all__ = ["ExperimentReport", "arm_table", "claims_table", "render_text", "write_outputs"]
+
+#: The cutoff counters shown per move when an arm has any.
+_CUTOFFS = ("h0_evals", "h0_pruned", "hl_evals", "hl_pruned", "hr_evals", "hr_pruned")
+
+
+def _pct(rate: float) -> str:
+    return f"{100 * rate:.1f}%"
+
+
+def _elo(value: float) -> str:
+    return ("+inf" if value > 0 else "-inf") if math.isinf(value) else f"{value:+.0f}"
+
+
+def _count(value: float) -> str:
+    return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}"
+
+
+class ExperimentReport:
+    """An experiment's results so far: arms, verdicts, and their renderings."""
+
+    def __init__(self, experiment: Experiment, records: Sequence[dict[str, Any]], games: int | None = None):
+        self.experiment = experiment
+        self.results: list[ArmResult] = arm_results(experiment, records, games)
+        self.verdicts: list[Verdict] = [judge(claim, self.results) for claim in experiment.claims]
+
+    def charts(self, width: int = 76) -> dict[str, str]:
+        """The text charts by file stem."""
+        x = self.experiment.x
+        return {
+            "chart-score": score_chart(self.results, x, width=width, title=f"{self.experiment.name}: "
+                                       f"score % against {self._opponents()} (95% interval)"),
+            "chart-time": cost_chart(self.results, x, stat="time_s", width=width,
+                                     title=f"{self.experiment.name}: ms per move (log scale)"),
+            "chart-nodes": cost_chart(self.results, x, stat="nodes", width=width,
+                                      title=f"{self.experiment.name}: nodes per move (log scale)"),
+        }
+
+    def _opponents(self) -> str:
+        opponents = sorted({arm.opponent for arm in self.experiment.arms})
+        return opponents[0] if len(opponents) == 1 else "their opponents"
+
+    def to_dict(self) -> dict[str, Any]:
+        def finite(value: float) -> float | None:
+            return round(value, 1) if math.isfinite(value) else None
+
+        arms = []
+        for result in self.results:
+            low, high = result.interval()
+            elo, elo_low, elo_high = result.elo
+            arms.append({
+                "label": result.arm.label, "engine": result.arm.engine, "opponent": result.arm.opponent,
+                "x": result.arm.x, "series": result.arm.series, "games": result.games,
+                "wdl": list(result.wdl), "score": round(result.rate(), 4),
+                "score_interval": [round(low, 4), round(high, 4)],
+                "elo": finite(elo), "elo_interval": [finite(elo_low), finite(elo_high)],
+                "per_move": {name: round(result.per_move(name), 6)
+                             for name in ("time_s", "nodes", "evals", "prunes", "depth", *_CUTOFFS)},
+            })
+        claims = [{"text": v.claim.text, "kind": v.claim.kind, "arms": list(v.claim.arms),
+                   "measure": v.claim.measure, "value": v.claim.value, "figure": v.figure,
+                   "verdict": v.verdict} for v in self.verdicts]
+        return {"experiment": self.experiment.name, "title": self.experiment.title,
+                "source": self.experiment.source, "game": self.experiment.game, "arms": arms, "claims": claims}
+
+
+def arm_table(report: ExperimentReport) -> Table:
+    """One row per arm: games, W-D-L, score and Elo with intervals, cost per move."""
+    experiment = report.experiment
+    table = Table(title=f"{experiment.name}: {experiment.title}", title_justify="left")
+    for column in ("arm", "engine", "opponent"):
+        table.add_column(column)
+    cutoffs = [name for name in _CUTOFFS if any(r.per_move(name) for r in report.results)]
+    for column in ("games", "W-D-L", "score % [95% CI]", "Elo [95% CI]", "ms/move", "nodes/move",
+                   "evals/move", "prunes/move", "depth", *(c.replace("_", " ") for c in cutoffs)):
+        table.add_column(column, justify="right")
+    for result in report.results:
+        low, high = result.interval()
+        elo, elo_low, elo_high = result.elo
+        played = result.games > 0
+        table.add_row(
+            result.arm.label, result.arm.engine, result.arm.opponent, str(result.games),
+            "-".join(map(str, result.wdl)),
+            f"{_pct(result.rate())} [{_pct(low)}, {_pct(high)}]" if played else "-",
+            f"{_elo(elo)} [{_elo(elo_low)}, {_elo(elo_high)}]" if played else "-",
+            f"{1000 * result.per_move('time_s'):.1f}", *(_count(result.per_move(n)) for n in ("nodes", "evals",
+                                                                                              "prunes")),
+            f"{result.per_move('depth'):.1f}", *(_count(result.per_move(name)) for name in cutoffs),
+        )
+    return table
+
+
+def claims_table(report: ExperimentReport) -> Table:
+    """The seed's claims, our figures, the verdicts."""
+    source = report.experiment.source or "the claim"
+    table = Table(title=f"claims ({source}) and verdicts at 95%", title_justify="left")
+    table.add_column("the seed says")
+    table.add_column("we measure")
+    table.add_column("verdict")
+    colour = {"agrees": "green", "disagrees": "red", "inconclusive": "yellow"}
+    for verdict in report.verdicts:
+        style = colour.get(verdict.verdict, "dim")
+        table.add_row(verdict.claim.text, verdict.figure, f"[{style}]{verdict.verdict}[/]")
+    return table
+
+
+def render_text(report: ExperimentReport, *, width: int = 120, charts: bool = True) -> str:
+    """The whole report as plain text (``summary.txt``)."""
+    console = Console(width=width, record=True, file=open(os.devnull, "w"), highlight=False,
+                      color_system=None)
+    if report.experiment.about:
+        console.print(" ".join(report.experiment.about.split()))
+        console.print()
+    console.print(arm_table(report))
+    if report.experiment.claims:
+        console.print()
+        console.print(claims_table(report))
+    text = console.export_text()
+    console.file.close()
+    if charts:
+        text += "\n" + "\n\n".join(report.charts().values()) + "\n"
+    return text
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write a derived file whole (a temporary file renamed over it)."""
+    temporary = path.with_name(path.name + ".part")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def write_outputs(report: ExperimentReport, folder: Path) -> list[Path]:
+    """``summary.txt``, ``summary.json`` and the charts (text, and PNG/SVG with
+    matplotlib) in ``folder``; returns the files written."""
+    written = []
+    _replace(folder / "summary.txt", render_text(report))
+    _replace(folder / "summary.json", json.dumps(report.to_dict(), indent=1) + "\n")
+    written += [folder / "summary.txt", folder / "summary.json"]
+    for stem, text in report.charts().items():
+        _replace(folder / f"{stem}.txt", text + "\n")
+        written.append(folder / f"{stem}.txt")
+    written += save_images(report.results, report.experiment.x, folder, report.experiment.name)
+    return written
