@@ -60,6 +60,8 @@ def score_chart(results: Sequence[ArmResult], x_name: str, *, measure: str = "sc
                 height: int = 18, title: str = "") -> str:
     """The arms' ``measure`` rate with interval bars, as text."""
     played = [r for r in results if r.games]
+    if not played:
+        return f"{title or measure}\n(no games yet)"
     plt = _figure(width, height)
     colours = ["blue", "red", "green", "magenta", "cyan", "orange"]
     for number, (name, group) in enumerate(_series(played).items()):
@@ -84,18 +86,23 @@ def score_chart(results: Sequence[ArmResult], x_name: str, *, measure: str = "sc
 def cost_chart(results: Sequence[ArmResult], x_name: str, *, stat: str = "time_s", width: int = 76,
                height: int = 16, title: str = "") -> str:
     """The arms' average ``stat`` per move (``time_s`` or ``nodes``) on a log scale, as text."""
-    plt = _figure(width, height)
     scale = 1000.0 if stat == "time_s" else 1.0
-    for name, group in _series([r for r in results if r.games]).items():
-        points = [(r.arm.x, r.per_move(stat) * scale) for r in group if r.per_move(stat) > 0]
+    title = title or ("milliseconds per move (log scale)" if stat == "time_s" else "nodes per move (log scale)")
+    lines = {name: [(r.arm.x, r.per_move(stat) * scale) for r in group if r.per_move(stat) > 0]
+             for name, group in _series([r for r in results if r.games]).items()}
+    if not any(lines.values()):
+        return f"{title}\n(no figures yet)"
+    plt = _figure(width, height)
+    for name, points in lines.items():
         if points:
-            plt.plot([x for x, _ in points], [y for _, y in points], marker="O", label=name or None)
+            plt.plot([x for x, _ in points], [y for _, y in points], label=name or None)
+            plt.scatter([x for x, _ in points], [y for _, y in points], marker="●")
     xs, labels = _ticks(results, x_name)
     if xs:
         plt.xticks(xs, labels)
         plt.xlim(min(xs) - 0.5, max(xs) + 0.5)
     plt.yscale("log")
-    plt.title(title or ("milliseconds per move (log scale)" if stat == "time_s" else "nodes per move (log scale)"))
+    plt.title(title)
     plt.xlabel(x_name)
     return _ANSI_RE.sub("", plt.build())
 

@@ -16,7 +16,7 @@ from engines.lab import ArmResult, Experiment, Verdict, arm_results, judge
 
 from .charts import cost_chart, save_images, score_chart
 
-__all__ = ["ExperimentReport", "arm_table", "claims_table", "render_text", "write_outputs"]
+__all__ = ["ExperimentReport", "arm_table", "arms_table", "cost_table", "claims_table", "render_text", "write_outputs"]
 
 #: The cutoff counters shown per move when an arm has any.
 _CUTOFFS = ("h0_evals", "h0_pruned", "hl_evals", "hl_pruned", "hr_evals", "hr_pruned")
@@ -37,9 +37,10 @@ def _count(value: float) -> str:
 class ExperimentReport:
     """An experiment's results so far: arms, verdicts, and their renderings."""
 
-    def __init__(self, experiment: Experiment, records: Sequence[dict[str, Any]], games: int | None = None):
+    def __init__(self, experiment: Experiment, records: Sequence[dict[str, Any]], games: int | None = None,
+                 configs: Sequence[Any] | None = None):
         self.experiment = experiment
-        self.results: list[ArmResult] = arm_results(experiment, records, games)
+        self.results: list[ArmResult] = arm_results(experiment, records, games, configs)
         self.verdicts: list[Verdict] = [judge(claim, self.results) for claim in experiment.claims]
 
     def charts(self, width: int = 76) -> dict[str, str]:
@@ -83,28 +84,53 @@ class ExperimentReport:
 
 
 def arm_table(report: ExperimentReport) -> Table:
-    """One row per arm: games, W-D-L, score and Elo with intervals, cost per move."""
-    experiment = report.experiment
-    table = Table(title=f"{experiment.name}: {experiment.title}", title_justify="left")
-    for column in ("arm", "engine", "opponent"):
-        table.add_column(column)
-    cutoffs = [name for name in _CUTOFFS if any(r.per_move(name) for r in report.results)]
-    for column in ("games", "W-D-L", "score % [95% CI]", "Elo [95% CI]", "ms/move", "nodes/move",
-                   "evals/move", "prunes/move", "depth", *(c.replace("_", " ") for c in cutoffs)):
-        table.add_column(column, justify="right")
+    """One row per arm: games, W-D-L, score and Elo with their 95% intervals."""
+    table = Table(title=f"{report.experiment.name}: results of each arm's engine", title_justify="left")
+    table.add_column("arm", no_wrap=True, min_width=max(len(arm.label) for arm in report.experiment.arms))
+    for column in ("games", "W-D-L", "score % [95% CI]", "Elo [95% CI]"):
+        table.add_column(column, justify="right", no_wrap=True)
     for result in report.results:
         low, high = result.interval()
         elo, elo_low, elo_high = result.elo
         played = result.games > 0
         table.add_row(
-            result.arm.label, result.arm.engine, result.arm.opponent, str(result.games),
-            "-".join(map(str, result.wdl)),
+            result.arm.label, str(result.games), "-".join(map(str, result.wdl)),
             f"{_pct(result.rate())} [{_pct(low)}, {_pct(high)}]" if played else "-",
             f"{_elo(elo)} [{_elo(elo_low)}, {_elo(elo_high)}]" if played else "-",
-            f"{1000 * result.per_move('time_s'):.1f}", *(_count(result.per_move(n)) for n in ("nodes", "evals",
-                                                                                              "prunes")),
+        )
+    return table
+
+
+def cost_table(report: ExperimentReport) -> Table:
+    """One row per arm: its engine's averages per move (time, nodes, evaluations,
+    prunes, depth, and the cutoff counters when an arm has any: ``h0 ev`` the
+    children H0 evaluated, ``h0 cut`` those it cut, and so for Hl and Hr)."""
+    table = Table(title=f"{report.experiment.name}: per move of each arm's engine (averages)",
+                  title_justify="left")
+    table.add_column("arm", no_wrap=True, min_width=max(len(arm.label) for arm in report.experiment.arms))
+    cutoffs = [name for name in _CUTOFFS if any(r.per_move(name) for r in report.results)]
+    short = {"evals": "ev", "pruned": "cut"}
+    for column in ("moves", "ms", "nodes", "evals", "prunes", "depth",
+                   *(c.split("_")[0] + " " + short[c.split("_")[1]] for c in cutoffs)):
+        table.add_column(column, justify="right", no_wrap=True)
+    for result in report.results:
+        moves = int(result.summary.a.totals["moves"]) if result.summary else 0
+        table.add_row(
+            result.arm.label, str(moves), f"{1000 * result.per_move('time_s'):,.1f}",
+            *(_count(result.per_move(name)) for name in ("nodes", "evals", "prunes")),
             f"{result.per_move('depth'):.1f}", *(_count(result.per_move(name)) for name in cutoffs),
         )
+    return table
+
+
+def arms_table(report: ExperimentReport) -> Table:
+    """Each arm's engine and opponent."""
+    experiment = report.experiment
+    table = Table(title=f"{experiment.name}: {experiment.title} ({experiment.game})", title_justify="left")
+    for column in ("arm", "engine", "opponent"):
+        table.add_column(column)
+    for arm in experiment.arms:
+        table.add_row(arm.label, arm.engine, arm.opponent)
     return table
 
 
@@ -129,7 +155,8 @@ def render_text(report: ExperimentReport, *, width: int = 120, charts: bool = Tr
     if report.experiment.about:
         console.print(" ".join(report.experiment.about.split()))
         console.print()
-    console.print(arm_table(report))
+    for table in (arms_table(report), arm_table(report), cost_table(report)):
+        console.print(table)
     if report.experiment.claims:
         console.print()
         console.print(claims_table(report))

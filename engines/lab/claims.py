@@ -36,6 +36,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from ..tournament.match import MatchConfig
 from ..tournament.summary import Z95, MatchSummary, elo_difference, summarize, wilson_interval
 from .experiment import Arm, Claim, Experiment
 
@@ -95,16 +96,16 @@ class ArmResult:
         return (side.wins, side.draws, side.losses) if side else (0, 0, 0)
 
 
-def arm_results(experiment: Experiment, records: Iterable[dict[str, Any]], games: int | None = None
-                ) -> list[ArmResult]:
+def arm_results(experiment: Experiment, records: Iterable[dict[str, Any]], games: int | None = None,
+                configs: Sequence[MatchConfig] | None = None) -> list[ArmResult]:
     """The results of every arm from the experiment's records (games of other
-    matches are ignored)."""
+    matches are ignored); ``configs``: the arms' matches when already built."""
     by_key: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for record in records:
         match = record["match"]
         by_key.setdefault((match["a"], match["b"]), []).append(record)
     results = []
-    for arm, config in zip(experiment.arms, experiment.configs(games)):
+    for arm, config in zip(experiment.arms, configs if configs is not None else experiment.configs(games)):
         found = sorted(by_key.get((config.a, config.b), []), key=lambda record: record["index"])
         summaries = summarize(found)
         scores = [1.0 if r["result"] == "a" else 0.5 if r["result"] == "draw" else 0.0 for r in found]
@@ -214,12 +215,16 @@ def judge(claim: Claim, results: Sequence[ArmResult]) -> Verdict:
         above_all = all(compare(first.values(measure), o.values(measure)) == 1 for o in others)
         return Verdict(claim, AGREES if above_all else INCONCLUSIVE, figure)
     # balance
-    times = "; ".join(f"{r.arm.label} {r.per_move('time_s') * 1000:.1f} ms/move" for r in results)
+    times = "; ".join(f"{r.arm.label} {_ms(r.move_times)} ms/move" for r in results)
     if stronger:
         return Verdict(claim, DISAGREES, f"{figure}; {times}")
-    cheaper = [o for o in others if o.per_move("time_s") < first.per_move("time_s")]
+    cheaper = [o for o in others if _mean(o.move_times) < _mean(first.move_times)]
     weaker = all(compare(first.values(measure), o.values(measure)) == 1 for o in cheaper)
     return Verdict(claim, AGREES if weaker else INCONCLUSIVE, f"{figure}; {times}")
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
 
 
 def _ms(times: Sequence[float]) -> str:

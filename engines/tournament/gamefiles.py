@@ -39,8 +39,11 @@ def records_path(results: str | Path, game_name: str) -> Path:
 
 def move_comment(game_name: str, entry: list[Any], first_to_move: bool) -> str:
     """``[%eval 0.35] depth 5, 12,345 nodes, 0.120 s`` for one engine move's
-    log entry (score and mate for the mover, depth, nodes, seconds)."""
+    log entry (score and mate for the mover, depth, nodes, seconds); ``""``
+    for a move chosen without a search."""
     score, mate, depth, nodes, seconds = entry
+    if depth == 0 and nodes <= 1 and mate is None:
+        return ""  # a move chosen without a search (random)
     sign = 1 if first_to_move else -1
     if mate is not None:
         value = f"#{sign * mate}" if mate else ""

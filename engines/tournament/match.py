@@ -43,7 +43,7 @@ from ..spec import EngineSpec, SpecError
 __all__ = [
     "AGENTS", "TOTALS", "MatchConfig", "MatchError", "parallel_games", "random_opening", "play_game",
     "play_games", "play_tasks", "Task", "LOG_FIELDS", "move_log", "derived_seed", "effective_spec",
-    "add_stats", "missing_games",
+    "add_stats", "missing_games", "stop_workers",
 ]
 
 #: The two sides of a match, as records name them.
@@ -258,13 +258,27 @@ def play_games(config: MatchConfig, indices: Sequence[int], *, jobs: int = 1,
 Task = tuple[MatchConfig, int]
 
 
-def play_tasks(tasks: Sequence[Task], *, jobs: int = 1, dask: str | None = None) -> Iterator[dict[str, Any]]:
+def play_tasks(tasks: Sequence[Task], *, jobs: int = 1, dask: str | None = None,
+               workers_only: bool = False) -> Iterator[dict[str, Any]]:
     """The records of the games ``tasks`` (of one match or of several: a
     tournament's pairings, an experiment's arms), as they finish; ``jobs``
-    and ``dask`` as for :func:`play_games`."""
+    and ``dask`` as for :func:`play_games`.  ``workers_only``: even one job
+    plays in a worker process (so :func:`stop_workers` can stop it at once)."""
     if dask is not None:
         return _play_on_dask(tasks, _dask_client(dask))
-    return parallel_games(_play_task, None, tasks, jobs=jobs, ordered=False)
+    return parallel_games(_play_task, None, tasks, jobs=jobs, ordered=False, workers_only=workers_only)
+
+
+def stop_workers() -> None:
+    """Kill the worker processes playing games (from any thread): the games
+    being played are lost, and the generator of :func:`play_tasks` raises."""
+    executor = _running.get("executor")
+    if executor is not None:
+        executor.shutdown(wait=False, kill_workers=True)
+
+
+#: The executor of the games being played (for :func:`stop_workers`).
+_running: dict[str, Any] = {}
 
 
 def _play_task(_: None, task: Task) -> dict[str, Any]:
@@ -272,7 +286,7 @@ def _play_task(_: None, task: Task) -> dict[str, Any]:
 
 
 def parallel_games(play: Callable[[Any, Any], T], config: Any, indices: Sequence[Any], *,
-                   jobs: int, ordered: bool) -> Iterator[T]:
+                   jobs: int, ordered: bool, workers_only: bool = False) -> Iterator[T]:
     """``play(config, index)`` for each of ``indices``: one after the other in
     this process (``jobs <= 1``) or over ``jobs`` worker processes (loky, the
     executor joblib runs on), yielded in index order (``ordered``) or as they
@@ -283,9 +297,11 @@ def parallel_games(play: Callable[[Any, Any], T], config: Any, indices: Sequence
     -- Ctrl-C, an error while writing -- the games still being played are
     stopped: their workers are killed.  Idle workers exit after a few seconds.
     """
-    if jobs <= 1 or len(indices) <= 1:
+    if not indices:
+        return iter(())
+    if not workers_only and (jobs <= 1 or len(indices) <= 1):
         return (play(config, index) for index in indices)
-    return _on_workers(play, config, indices, min(jobs, len(indices)), ordered)
+    return _on_workers(play, config, indices, max(1, min(jobs, len(indices))), ordered)
 
 
 def _on_workers(play: Callable[[Any, Any], T], config: Any, indices: Sequence[Any], workers: int,
@@ -298,6 +314,7 @@ def _on_workers(play: Callable[[Any, Any], T], config: Any, indices: Sequence[An
     # while the worker is still starting up).
     executor = get_reusable_executor(max_workers=workers, timeout=IDLE_WORKER_TIMEOUT,
                                      initializer=exit_with_parent, initargs=(os.getpid(),))
+    _running["executor"] = executor
     futures = [executor.submit(play, config, index) for index in indices]
     finished = False
     try:

@@ -18,6 +18,7 @@ from textual.screen import Screen
 
 from .screens.dialogs import ConfirmDialog, GuardedDialog
 from .screens.game import GameScreen
+from .screens.lab import LabScreen
 from .screens.start import StartScreen
 from .search_service import SearchService
 from .session import GameSetup
@@ -32,14 +33,17 @@ class TuiGamesApp(App):
     TITLE = "tui-games"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
-    def __init__(self, setup: GameSetup | None = None, *, ascii: bool = False) -> None:
+    def __init__(self, setup: GameSetup | None = None, *, ascii: bool = False, lab: bool = False) -> None:
         super().__init__()
         self.initial_setup = setup
+        self.initial_lab = lab
         self.ascii = ascii
         self.search_service = SearchService()
 
     def on_mount(self) -> None:
-        if self.initial_setup is None:
+        if self.initial_lab:
+            self.push_screen(LabScreen())
+        elif self.initial_setup is None:
             self.push_screen(StartScreen())
         else:
             self.push_screen(self._game_screen(self.initial_setup))
@@ -59,10 +63,18 @@ class TuiGamesApp(App):
         self.search_service.cancel()
         self.switch_screen(StartScreen(setup))
 
+    def open_lab(self) -> None:
+        """The lab screen (experiments and tournaments) in place of this one."""
+        self.search_service.cancel()
+        self.switch_screen(LabScreen())
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """The palette (ctrl+p): the game's commands by name, then Textual's own."""
+        """The palette (ctrl+p): the game's commands by name, the lab, then Textual's own."""
         if isinstance(screen, GameScreen):
             yield from screen.palette_commands()
+        if isinstance(screen, StartScreen):
+            yield SystemCommand("Lab", "experiments and tournaments: run, watch, stop, resume (ctrl+l)",
+                                self.open_lab)
         yield from super().get_system_commands(screen)
 
     async def on_event(self, event: events.Event) -> None:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import PROG, UsageError, path_arg, whole
+from .common import PROG, UsageError, game_name, path_arg, whole
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -40,7 +40,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                     "intervals (the first engine at --anchor).  --out keeps every game (JSON lines "
                     "and game records) and lets --resume finish a broken run.",
     )
-    p.add_argument("game", metavar="GAME")
+    p.add_argument("game", type=game_name, metavar="GAME")
     p.add_argument("--engine", action="append", required=True, metavar="SPEC", dest="engines",
                    help="an engine (give it twice or more)")
     p.add_argument("--gauntlet", action="store_true", help="the first engine plays each other; no other pairs")
@@ -123,10 +123,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     from engines.tournament.crosstable import Tournament
     from engines.tournament.run import Run
 
-    from .common import game_name
-
     prog = f"{PROG} tournament"
-    game = game_name(args.game)
+    game = args.game
     if len(args.engines) < 2:
         raise UsageError(prog, "a tournament needs two --engine specs or more")
     if args.resume and args.out is None:

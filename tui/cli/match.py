@@ -38,6 +38,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--dask", metavar="ADDRESS",
                    help="play the games on this dask.distributed scheduler (extra 'tui-games[dask]')")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--sprt", type=_sprt_arg, metavar="ELO0,ELO1[,ALPHA,BETA]",
+                   help="a sequential test on the paired games (pentanomial GSPRT, alpha=beta=0.05 unless "
+                        "given): stops when H0 (A is ELO0 stronger) or H1 (ELO1) is accepted; --games is "
+                        "then the most it plays")
+    p.add_argument("--records", type=path_arg, metavar="FILE",
+                   help="the game records (PGN/PDN/Quixo); default: beside --out with the game's extension")
     p.set_defaults(run=_cmd_match)
 
     p = sub.add_parser(
@@ -66,36 +72,69 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
 
 
+def _sprt_arg(text: str) -> Any:
+    from engines.tournament.sprt import parse_sprt
+
+    try:
+        return parse_sprt(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _cmd_match(args: argparse.Namespace) -> int:
-    from engines.tournament import MatchConfig, ResultsFile, missing_games, play_games
+    from engines.tournament import MatchConfig, play_tasks
+    from engines.tournament.run import Run
 
     from .report import MatchProgress
 
     prog = f"{PROG} match"
     if args.resume and args.out is None:
         raise UsageError(prog, "--resume needs --out FILE.jsonl, the results file to finish")
+    if args.records is not None and args.out is None:
+        raise UsageError(prog, "--records goes with --out (the games are kept only with a results file)")
     if args.dask is not None and args.jobs != 1:
         raise UsageError(prog, "--jobs and --dask exclude each other (the dask cluster has its own workers)")
     config = MatchConfig.create(args.game, args.a, args.b, args.games, args.openings, args.seed)
-    results = None
-    if args.out is not None:
-        results, note = ResultsFile.open(args.out, config, resume=args.resume)
-        if note:
-            print(f"{prog}: {note}", file=sys.stderr)
-    records = results.records if results is not None else []
-    games = play_games(config, missing_games(config, records), jobs=args.jobs, dask=args.dask)
+    run, notes = Run.open([config], args.out, resume=args.resume, event="tui-games match",
+                          records_file=args.records)
+    for note in notes:
+        print(f"{prog}: {note}", file=sys.stderr)
+    records = run.records
+    sprt = args.sprt
+    state = sprt.state(records) if sprt else None
     interrupted = False
-    try:
-        with MatchProgress(config.games, records) as progress:
-            for record in games:
-                if results is not None:
-                    results.append(record)
-                else:
-                    records.append(record)
-                progress.advance(record)
-    except KeyboardInterrupt:
-        interrupted = True
+    if state is None or state.verdict is None:
+        # With a test, games go in pairs in order (a pair's two games at once with --jobs 2).
+        tasks = sorted(run.missing(), key=lambda task: task[1])
+        games = play_tasks(tasks, jobs=args.jobs, dask=args.dask)
+        try:
+            with MatchProgress(config.games, records) as progress:
+                for record in games:
+                    run.add(record)
+                    progress.advance(record)
+                    if sprt is not None:
+                        state = sprt.state(records)
+                        if state.verdict is not None:
+                            games.close()  # the games still being played are stopped
+                            break
+        except KeyboardInterrupt:
+            games.close()
+            interrupted = True
     _print_summaries(sorted(records, key=lambda record: record["index"]), args.json)
+    if state is not None:
+        state = sprt.state(records)
+        if args.json:
+            print(json.dumps({"sprt": {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
+                                       "beta": sprt.beta, "llr": round(state.llr, 4),
+                                       "bounds": [round(b, 4) for b in sprt.bounds],
+                                       "pentanomial": state.counts, "los": round(state.los, 4),
+                                       "verdict": state.verdict}}))
+        else:
+            print(f"SPRT: A {config.a} vs B {config.b}")
+            for line in state.lines():
+                print(line)
+            if state.verdict is None:
+                print(f"no verdict after {state.games} games, the most --games allows")
     if interrupted:
         where = (f"; they are in {args.out}: run the same command with --resume to play the rest"
                  if args.out else "")

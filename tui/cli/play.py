@@ -16,6 +16,12 @@ SIDE_OPTIONS = ("white", "black", "x", "o")
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
     """Add this module's commands to the ``tui-games`` parser."""
+    lab = sub.add_parser("lab", help="open the app's lab: run and watch experiments and tournaments",
+                         description="The app's lab screen: pick a shipped experiment or lay out a "
+                                     "tournament, run it, watch the table and chart fill in, stop and "
+                                     "resume it, open its games for review.")
+    lab.add_argument("--ascii", action="store_true", help="draw pieces as letters in reviewed games")
+    lab.set_defaults(run=lambda args: run_app(ascii=args.ascii, lab=True))
     p = sub.add_parser(
         "play", help="open a game in the app: each side 'human' or an engine spec",
         description="Open a game directly.  --first is the side that moves first (chess White, "
@@ -70,11 +76,11 @@ def _players(args: argparse.Namespace) -> tuple[str, str]:
             "pvs:time=1" if chosen[1] is None else chosen[1])
 
 
-def run_app(setup: Any = None, *, ascii: bool = False) -> int:
+def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False) -> int:
     """Open the Textual app (imported only here: the other commands never load Textual)."""
     from ..app.app import TuiGamesApp
 
-    TuiGamesApp(setup, ascii=ascii).run()
+    TuiGamesApp(setup, ascii=ascii, lab=lab).run()
     return 0
 
 

@@ -25,7 +25,8 @@ from rich.table import Table
 from engines import STAT_NAMES
 from engines.tournament import MatchSummary, running_score
 
-__all__ = ["DatasetProgress", "MatchProgress", "print_summaries", "summary_tables"]
+__all__ = ["DatasetProgress", "MatchProgress", "print_summaries", "summary_tables", "crosstable",
+           "print_tournament"]
 
 #: Width used when the output is not a terminal (files, pipes, tests).
 PLAIN_WIDTH = 120
@@ -212,3 +213,38 @@ def print_summaries(summaries: Iterable[MatchSummary], *, file: TextIO | None = 
             console.print()
         for renderable in summary_tables(summary):
             console.print(renderable)
+
+
+def crosstable(standings: Any) -> Table:
+    """A tournament's crosstable: engines by rating, their Elo, points, and the
+    points of each row against each column (``·`` where they do not meet)."""
+    order = standings.order()
+    table = Table(title=f"crosstable -- {standings.played} of {standings.planned} games", title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("engine")
+    table.add_column("Elo [95%]", justify="right")
+    table.add_column("points", justify="right")
+    for number in range(1, len(order) + 1):
+        table.add_column(str(number), justify="right")
+    for rank, engine in enumerate(order, 1):
+        rating = standings.rating(engine)
+        if rating is None:
+            elo = "-"
+        elif rating.anchor:
+            elo = f"{rating.elo:.0f} (anchor)"
+        else:
+            elo = f"{rating.elo:.0f} ± {rating.margin:.0f}"
+        cells = []
+        for other in order:
+            cell = standings.cells.get((engine, other))
+            cells.append("" if other == engine else "·" if cell is None else f"{cell[0]:g}/{cell[1]}")
+        table.add_row(str(rank), engine, elo, f"{standings.points(engine):g}/{standings.games(engine)}", *cells)
+    return table
+
+
+def print_tournament(standings: Any, *, file: TextIO | None = None) -> None:
+    """Print a tournament's crosstable on ``file`` (stdout)."""
+    console = _console(file if file is not None else sys.stdout)
+    console.print(crosstable(standings))
+    console.print("Elo: maximum likelihood over all games (one virtual draw per pairing), the first engine "
+                  "at the anchor; cells: points of the row's engine against the column's")

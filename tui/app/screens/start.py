@@ -36,6 +36,7 @@ class StartScreen(Screen):
     BINDINGS = [
         Binding("f10", "start", "Start"),
         Binding("ctrl+s", "start", "Start", show=False),
+        Binding("ctrl+l", "lab", "Lab"),
     ]
 
     def __init__(self, setup: GameSetup | None = None) -> None:
@@ -77,6 +78,7 @@ class StartScreen(Screen):
             yield Static("", id="start-error", markup=False)
             with Horizontal(id="start-buttons"):
                 yield Button("Start", id="start-button", variant="primary", compact=True)
+                yield Button("Lab", id="lab-button", compact=True)
                 yield Button("Quit", id="quit-button", compact=True)
         yield Footer(compact=True)
 
@@ -155,8 +157,14 @@ class StartScreen(Screen):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start-button":
             self.action_start()
+        elif event.button.id == "lab-button":
+            self.action_lab()
         elif event.button.id == "quit-button":
             self.app.exit()
+
+    def action_lab(self) -> None:
+        """The lab: experiments and tournaments."""
+        self.app.open_lab()
 
     # -- start -------------------------------------------------------------------
 

@@ -1,0 +1,326 @@
+"""The lab screen: run an experiment or a tournament and watch it fill in.
+
+Pick a shipped experiment (its claims are listed) or lay out a tournament
+(engines separated by ``;``), then Run: the games are played in worker
+processes (a thread of this screen waits for them), each finished game is
+kept in the results folder or file at once, and the progress bar, the table
+(or crosstable) and the chart follow.  Stop kills the workers (the games at
+hand are lost; every finished one is kept); Run again resumes from the
+files.  A finished game can be opened for review by its number.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.console import Group
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import (
+    Button, Checkbox, Footer, Input, Label, ProgressBar, Select, Static, TabbedContent, TabPane,
+)
+from textual.worker import get_current_worker
+
+from games import GAME_NAMES
+
+__all__ = ["LabScreen"]
+
+
+def _start_trackers() -> None:
+    """Start the resource trackers of multiprocessing and loky now, with
+    ``/dev/null`` as their stderr.  Each starts once per process, handing its
+    process ``sys.stderr``'s descriptor; inside the app ``sys.stderr`` is
+    Textual's capture, which has none, and the workers could not start."""
+    import os
+    import sys
+    from multiprocessing import resource_tracker
+
+    from joblib.externals.loky.backend import resource_tracker as loky_tracker
+
+    saved = sys.stderr
+    with open(os.devnull, "w") as devnull:
+        sys.stderr = devnull
+        try:
+            resource_tracker.ensure_running()
+            loky_tracker.ensure_running()
+        finally:
+            sys.stderr = saved
+
+
+class LabScreen(Screen):
+    """Experiments and tournaments, run and watched (see the module doc)."""
+
+    CSS_PATH = "lab.tcss"
+    BINDINGS = [
+        Binding("ctrl+r", "run", "Run/resume"),
+        Binding("ctrl+t", "stop", "Stop"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.running = False
+        self.run_state: Any = None  # the Run (or LabFolder) of the current or last run
+        self.kind = "experiment"
+
+    # ------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        from engines.lab import shipped
+
+        names = list(shipped())
+        with Horizontal(id="lab"):
+            with Vertical(id="lab-form"):
+                with TabbedContent(id="lab-tabs"):
+                    with TabPane("Experiment", id="tab-experiment"):
+                        yield Select([(name, name) for name in names], value=names[0], allow_blank=False,
+                                     id="experiment", compact=True)
+                        yield Static("", id="experiment-about")
+                        yield Label("games per arm (empty: the experiment's)")
+                        yield Input("", id="experiment-games", placeholder="e.g. 4", compact=True)
+                        yield Label("results folder")
+                        yield Input("", id="experiment-out", compact=True)
+                    with TabPane("Tournament", id="tab-tournament"):
+                        yield Select([(name.capitalize(), name) for name in GAME_NAMES], value="quixo",
+                                     allow_blank=False, id="tournament-game", compact=True)
+                        yield Label("engines, separated by ';'")
+                        yield Input("random; alphabeta:depth=1; alphabeta:depth=2", id="tournament-engines",
+                                    compact=True)
+                        yield Label("games per pairing")
+                        yield Input("4", id="tournament-games", compact=True)
+                        yield Checkbox("gauntlet (the first engine against each other)", id="gauntlet",
+                                       compact=True)
+                        yield Label("results file")
+                        yield Input("lab/tournament.jsonl", id="tournament-out", compact=True)
+                yield Label("worker processes")
+                yield Input("1", id="jobs", compact=True)
+                with Horizontal(id="lab-buttons"):
+                    yield Button("Run", id="run", variant="primary", compact=True)
+                    yield Button("Stop", id="stop", compact=True, disabled=True)
+                with Horizontal(id="review-row"):
+                    yield Input("", id="review-number", placeholder="game no.", compact=True)
+                    yield Button("Review", id="review", compact=True)
+                yield Static("", id="lab-message", markup=False)
+            with Vertical(id="lab-output"):
+                yield ProgressBar(id="lab-progress", show_eta=True)
+                with VerticalScroll(id="lab-results"):
+                    yield Static("", id="lab-table")
+                    yield Static("", id="lab-chart", markup=False)
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.title = "tui-games"
+        self.sub_title = "lab"
+        self._describe_experiment()
+
+    # ------------------------------------------------------------ the form
+    def _experiment_name(self) -> str:
+        return str(self.query_one("#experiment", Select).value)
+
+    def _describe_experiment(self) -> None:
+        from engines.lab import load_experiment
+
+        experiment = load_experiment(self._experiment_name())
+        claims = "\n".join(f"• {claim.text}" for claim in experiment.claims)
+        self.query_one("#experiment-about", Static).update(
+            f"[b]{experiment.title}[/b]\n{experiment.source}, {len(experiment.arms)} arms × {experiment.games} "
+            f"games\n[dim]{claims}[/dim]")
+        self.query_one("#experiment-out", Input).value = f"lab/{experiment.name}"
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "experiment":
+            self._describe_experiment()
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self.kind = "tournament" if event.pane.id == "tab-tournament" else "experiment"
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        actions = {"run": self.action_run, "stop": self.action_stop, "review": self.action_review}
+        action = actions.get(event.button.id or "")
+        if action is not None:
+            action()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.input.id == "review-number":
+            self.action_review()
+        else:
+            self.action_run()
+
+    def _say(self, text: str, error: bool = False) -> None:
+        message = self.query_one("#lab-message", Static)
+        message.update(text)
+        message.set_class(error, "-error")
+
+    def _whole(self, widget_id: str, default: int | None, what: str) -> int | None:
+        text = self.query_one(widget_id, Input).value.strip()
+        if not text:
+            return default
+        if not text.isdigit() or int(text) < 1:
+            raise ValueError(f"{what} must be a whole number of 1 or more, not {text!r}")
+        return int(text)
+
+    # ------------------------------------------------------------ running
+    def action_run(self) -> None:
+        """Start the run (or resume it from its files)."""
+        if self.running:
+            self._say("a run is going on; stop it first")
+            return
+        from engines import SpecError
+        from engines.tournament import MatchError
+
+        try:
+            jobs = self._whole("#jobs", 1, "worker processes") or 1
+            state, planned_text = self._open()
+        except (ValueError, SpecError, MatchError, OSError) as error:
+            self._say(str(error), error=True)
+            return
+        _start_trackers()
+        self.run_state = state
+        run = self._run_of(state)
+        self.running = True
+        self.query_one("#stop", Button).disabled = False
+        self.query_one("#run", Button).disabled = True
+        self.query_one("#lab-progress", ProgressBar).update(total=run.planned, progress=len(run.records))
+        self._say(f"{planned_text}: {len(run.records)} of {run.planned} games already played")
+        self._refresh()
+        self._play(run, jobs)
+
+    def _open(self) -> tuple[Any, str]:
+        """The run to play: an experiment's folder or a tournament's files."""
+        if self.kind == "experiment":
+            from engines.lab import load_experiment
+            from engines.lab.folder import LabFolder
+
+            experiment = load_experiment(self._experiment_name())
+            games = self._whole("#experiment-games", None, "games per arm")
+            out = self.query_one("#experiment-out", Input).value.strip() or f"lab/{experiment.name}"
+            folder, _notes = LabFolder.open(experiment, Path(out), games=games, resume=True)
+            return folder, f"{experiment.name} in {out}"
+        from engines.tournament.crosstable import Tournament
+        from engines.tournament.run import Run
+
+        game = str(self.query_one("#tournament-game", Select).value)
+        engines = [spec.strip() for spec in self.query_one("#tournament-engines", Input).value.split(";")
+                   if spec.strip()]
+        games = self._whole("#tournament-games", 4, "games per pairing") or 4
+        tournament = Tournament.create(game, engines, games, gauntlet=self.query_one("#gauntlet", Checkbox).value)
+        out = self.query_one("#tournament-out", Input).value.strip() or None
+        if out:
+            Path(out).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        run, _notes = Run.open(tournament.configs, out, resume=True, event="tui-games tournament")
+        run.tournament = tournament  # type: ignore[attr-defined]
+        return run, f"{game} tournament of {len(engines)} engines"
+
+    @staticmethod
+    def _run_of(state: Any) -> Any:
+        return getattr(state, "run", state)
+
+    @work(thread=True, exclusive=True, group="lab")
+    def _play(self, run: Any, jobs: int) -> None:
+        from engines.tournament.match import play_tasks
+
+        worker = get_current_worker()
+        error = ""
+        try:
+            for record in play_tasks(run.missing(), jobs=jobs, workers_only=True):
+                if worker.is_cancelled:
+                    break
+                run.add(record)
+                self.app.call_from_thread(self._game_finished)
+        except Exception as exc:  # the workers were killed (Stop) or a game failed: say so, keep what is done
+            error = "" if not self.running else f"{type(exc).__name__}: {' '.join(str(exc).split())[:120]}"
+        self.app.call_from_thread(self._run_ended, error)
+
+    def _game_finished(self) -> None:
+        self.query_one("#lab-progress", ProgressBar).advance(1)
+        self._refresh()
+
+    def _run_ended(self, error: str) -> None:
+        run = self._run_of(self.run_state)
+        stopped = not self.running
+        self.running = False
+        self.query_one("#stop", Button).disabled = True
+        self.query_one("#run", Button).disabled = False
+        self._refresh(final=True)
+        done = f"{len(run.records)} of {run.planned} games"
+        if error:
+            self._say(f"the run failed after {done}: {error}", error=True)
+        elif stopped or len(run.records) < run.planned:
+            self._say(f"stopped after {done}; Run resumes")
+        else:
+            self._say(f"finished: {done}" + (f"; results in {self.run_state.path}" if self.kind == "experiment"
+                                             and hasattr(self.run_state, "path") else ""))
+
+    def action_stop(self) -> None:
+        """Stop the run: its worker processes are killed; finished games are kept."""
+        if not self.running:
+            return
+        from engines.tournament.match import stop_workers
+
+        self.running = False
+        stop_workers()
+        self._say("stopping ...")
+
+    def on_unmount(self) -> None:
+        if self.running:
+            self.action_stop()
+
+    def action_back(self) -> None:
+        if self.running:
+            self._say("a run is going on; stop it first (ctrl+t)")
+            return
+        self.app.open_start()
+
+    # ------------------------------------------------------------ output
+    def _refresh(self, final: bool = False) -> None:
+        state = self.run_state
+        if state is None:
+            return
+        table = self.query_one("#lab-table", Static)
+        chart = self.query_one("#lab-chart", Static)
+        if hasattr(state, "experiment"):
+            from tui.lab_report import ExperimentReport, arm_table, claims_table, cost_table, write_outputs
+
+            report = ExperimentReport(state.experiment, state.run.records, state.games, state.run.configs)
+            table.update(Group(arm_table(report), cost_table(report), claims_table(report)))
+            width = max(40, self.query_one("#lab-results").size.width - 4)
+            chart.update(report.charts(width=width)["chart-score"])
+            if final:
+                write_outputs(report, state.path)
+        else:
+            from tui.cli.report import crosstable
+
+            table.update(crosstable(state.tournament.standings(state.records)))
+            chart.update("")
+
+    def action_review(self) -> None:
+        """Open finished game N of the run in the game screen."""
+        if self.running:
+            self._say("a run is going on; stop it first")
+            return
+        state = self.run_state
+        run = self._run_of(state) if state is not None else None
+        if run is None or run.games is None:
+            self._say("run or resume something first: its games are then numbered 1, 2, ...")
+            return
+        from dataclasses import replace
+
+        from games.reading import load_record_file
+        from games.records import RecordError
+
+        from ..session import GameSetup
+
+        try:
+            number = self._whole("#review-number", 1, "the game number") or 1
+            loaded, _count = load_record_file(run.games.path, run.configs[0].game, number)
+        except (ValueError, RecordError) as error:
+            self._say(str(error), error=True)
+            return
+        setup = GameSetup.checked(run.configs[0].game, "human", "human")
+        setup = replace(setup, position=loaded.start, moves=loaded.moves, source=str(run.games.path),
+                        outcome=loaded.outcome)
+        self.app.open_game(setup)
