@@ -1,5 +1,5 @@
 """Snapshots (pytest-textual-snapshot) of every game's screens at 80x24 and 120x40:
-the start screen, a game in progress, a review, the result dialog.
+the start screen, a game in progress, a review, the result dialog; and the lab screen.
 
 Human players only, so nothing depends on a search's timing.  After a
 deliberate change of the look, ``pytest tests/test_snapshots.py
@@ -89,3 +89,10 @@ def test_result_dialog(snap_compare, game: str, size: tuple[int, int]) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=ended)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_lab_screen(snap_compare, size: tuple[int, int]) -> None:
+    app = TuiGamesApp(lab=True)
+    app.animation_level = "none"
+    assert snap_compare(app, terminal_size=size, run_before=steady)

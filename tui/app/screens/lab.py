@@ -73,7 +73,7 @@ class LabScreen(Screen):
 
         names = list(shipped())
         with Horizontal(id="lab"):
-            with Vertical(id="lab-form"):
+            with VerticalScroll(id="lab-form"):
                 with TabbedContent(id="lab-tabs"):
                     with TabPane("Experiment", id="tab-experiment"):
                         yield Select([(name, name) for name in names], value=names[0], allow_blank=False,
@@ -105,7 +105,7 @@ class LabScreen(Screen):
                     yield Button("Review", id="review", compact=True)
                 yield Static("", id="lab-message", markup=False)
             with Vertical(id="lab-output"):
-                yield ProgressBar(id="lab-progress", show_eta=True)
+                yield ProgressBar(total=1, id="lab-progress", show_eta=True)  # total 1: no animation while idle
                 with VerticalScroll(id="lab-results"):
                     yield Static("", id="lab-table")
                     yield Static("", id="lab-chart", markup=False)

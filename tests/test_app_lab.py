@@ -1,0 +1,101 @@
+"""The app's lab screen: run an experiment or a tournament, stop and resume it, review its games."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textual.widgets import Checkbox, Input, Select, Static, TabbedContent
+
+from app_pilot import wait_for
+from tui.app.app import TuiGamesApp
+from tui.app.screens.game import GameScreen
+from tui.app.screens.lab import LabScreen
+
+TIMEOUT = 120.0
+
+
+def lab_app() -> TuiGamesApp:
+    app = TuiGamesApp(lab=True)
+    app.animation_level = "none"
+    return app
+
+
+def _text(app: TuiGamesApp, selector: str) -> str:
+    static = app.screen.query_one(selector, Static)
+    return str(static.render())
+
+
+async def _ready(pilot) -> LabScreen:
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, LabScreen), "the lab screen")
+    for box in pilot.app.query(Input):
+        box.cursor_blink = False
+    return pilot.app.screen
+
+
+async def _set(pilot, selector: str, value: str) -> None:
+    pilot.app.screen.query_one(selector, Input).value = value
+    await pilot.pause()
+
+
+async def test_an_experiment_runs_stops_resumes_and_opens_a_game(tmp_path: Path) -> None:
+    out = tmp_path / "quixo"
+    async with lab_app().run_test(size=(120, 40)) as pilot:
+        screen = await _ready(pilot)
+        screen.query_one("#experiment", Select).value = "seed004-quixo"
+        await pilot.pause()
+        assert "Quixo minimax" in _text(pilot.app, "#experiment-about")
+        await _set(pilot, "#experiment-games", "3")
+        await _set(pilot, "#experiment-out", str(out))
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: screen.running, "the run to start")
+        await wait_for(pilot, lambda: len(screen.run_state.run.records) >= 1, "a first game", TIMEOUT)
+        await pilot.press("ctrl+t")
+        await wait_for(pilot, lambda: not screen.query_one("#run").disabled, "the run to stop", TIMEOUT)
+        kept = len((out / "games.jsonl").read_text().splitlines())
+        assert 1 <= kept <= 12
+        if kept < 12:
+            assert "stopped after" in _text(pilot.app, "#lab-message")
+        # Run again: it resumes, and plays only the games still missing.
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: "finished: 12 of 12" in _text(pilot.app, "#lab-message"), "the end",
+                       TIMEOUT)
+        records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+        assert len(records) == 12
+        assert len({(r["match"]["a"], r["index"]) for r in records}) == 12
+        summary = json.loads((out / "summary.json").read_text())
+        assert [arm["games"] for arm in summary["arms"]] == [3, 3, 3, 3]
+        assert (out / "chart-score.txt").exists()
+        assert "depth 4" in _text(pilot.app, "#lab-table") or screen.query_one("#lab-table").render()
+        # A game number the run does not have is one line; game 2 opens in the game screen.
+        await _set(pilot, "#review-number", "99")
+        await pilot.click("#review")
+        assert "there is no game 99" in _text(pilot.app, "#lab-message")
+        await _set(pilot, "#review-number", "2")
+        screen.query_one("#review-number", Input).focus()
+        await pilot.press("enter")  # Enter in the number box reviews too
+        await wait_for(pilot, lambda: any(isinstance(s, GameScreen) for s in pilot.app.screen_stack),
+                       "the reviewed game")
+
+
+async def test_a_tournament_runs_and_bad_input_is_one_line(tmp_path: Path) -> None:
+    async with lab_app().run_test(size=(120, 40)) as pilot:
+        screen = await _ready(pilot)
+        screen.query_one("#lab-tabs", TabbedContent).active = "tab-tournament"
+        await pilot.pause()
+        await _set(pilot, "#tournament-engines", "random; alphabeta:depth=1; nonsense")
+        await _set(pilot, "#tournament-out", str(tmp_path / "t.jsonl"))
+        await pilot.press("ctrl+r")
+        assert "nonsense" in _text(pilot.app, "#lab-message") and not screen.running
+        await _set(pilot, "#tournament-engines", "random; alphabeta:depth=1")
+        await _set(pilot, "#jobs", "x")
+        await pilot.press("ctrl+r")
+        assert "worker processes must be a whole number" in _text(pilot.app, "#lab-message")
+        await _set(pilot, "#jobs", "2")
+        await _set(pilot, "#tournament-games", "2")
+        screen.query_one("#gauntlet", Checkbox).value = True
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: "finished: 2 of 2" in _text(pilot.app, "#lab-message"), "the tournament",
+                       TIMEOUT)
+        assert len((tmp_path / "t.jsonl").read_text().splitlines()) == 2
+        assert (tmp_path / "t.txt").exists()
