@@ -83,6 +83,16 @@ def test_parse_sprt_refuses_bad_tests(text: str, needle: str) -> None:
     assert parse_sprt("0,5,0.1,0.2") == SPRT(0, 5, 0.1, 0.2)
 
 
+@given(st.text(max_size=40))
+def test_any_sprt_text_is_a_test_or_a_one_line_error(text: str) -> None:
+    try:
+        test = parse_sprt(text)
+    except ValueError as error:
+        assert "\n" not in str(error)
+    else:
+        assert test.elo0 < test.elo1 and 0 < test.alpha < 0.5 and 0 < test.beta < 0.5
+
+
 def test_match_sprt_stops_at_a_verdict_and_prints_it(tmp_path: Path, capsys) -> None:
     out = tmp_path / "s.jsonl"
     code, text, _ = run(capsys, "match", "quixo", "--a", "alphabeta:depth=2", "--b", "random", "--games", "200",

@@ -174,7 +174,7 @@ def test_an_experiment_run_fills_its_folder_and_resumes(tmp_path: Path, capsys) 
     source = tmp_path / "tiny.toml"
     source.write_text(GOOD)
     out = tmp_path / "run"
-    code, text, _ = run(capsys, "experiment", str(source), "--out", str(out))
+    code, text, _ = run(capsys, "experiment", str(source), "--out", str(out), "--games", "2")
     assert code == 0
     assert "depth 1 wins everything" in text and "verdict" in text
     names = {path.name for path in out.iterdir()}
@@ -190,14 +190,17 @@ def test_an_experiment_run_fills_its_folder_and_resumes(tmp_path: Path, capsys) 
     games = read_records("quixo", (out / "games.txt").read_text())
     assert len(games) == 4
     # Resuming a finished run plays nothing and rewrites only the summaries.
-    code, _, _ = run(capsys, "experiment", str(source), "--out", str(out), "--resume")
+    code, _, _ = run(capsys, "experiment", str(source), "--out", str(out), "--resume", "--games", "2")
     assert code == 0
     assert (out / "games.jsonl").read_text().splitlines() == lines
+    # Resuming with other games per arm says which it needs.
+    assert_usage_error(capsys, ["experiment", str(source), "--out", str(out), "--resume", "--games", "3"],
+                       "resume it with --games 2")
     # Without --resume the folder is refused; another experiment's folder too.
-    assert_usage_error(capsys, ["experiment", str(source), "--out", str(out)], "already holds a run")
+    assert_usage_error(capsys, ["experiment", str(source), "--out", str(out), "--games", "2"], "already holds a run")
     other = tmp_path / "other.toml"
     other.write_text(GOOD.replace("values = [1, 2]", "values = [1, 3]"))
-    assert_usage_error(capsys, ["experiment", str(other), "--out", str(out), "--resume"],
+    assert_usage_error(capsys, ["experiment", str(other), "--out", str(out), "--resume", "--games", "2"],
                        "another experiment")
 
 

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from ..tournament.run import Run
@@ -66,6 +67,20 @@ class LabFolder:
                     handle.write(experiment.text)
             except OSError as error:
                 raise ExperimentError(f"{copy}: cannot write it ({error.strerror or error})") from None
+        played = _games_per_arm(path / RESULTS_FILE)
+        if played is not None and played != configs[0].games:
+            raise ExperimentError(f"{path}: its run plays {played} games an arm, not {configs[0].games}; "
+                                  f"resume it with --games {played}, or choose another --out")
         run, notes = Run.open(configs, path / RESULTS_FILE, resume=True,
                               event=f"tui-games experiment {experiment.name}")
         return cls(experiment, path, run, games), notes
+
+
+def _games_per_arm(results: Path) -> int | None:
+    """The games per arm of the run in a results file (its first record's), if any."""
+    try:
+        with open(results, encoding="utf-8") as handle:
+            first = handle.readline()
+        return int(json.loads(first)["match"]["games"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # no file, or a bad one: Run.open says what is wrong with it
