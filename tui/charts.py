@@ -24,6 +24,9 @@ __all__ = ["CHARTS", "score_chart", "cost_chart", "save_images", "has_matplotlib
 
 _ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
 
+#: Each series' marker in text (colours do not survive a text file).
+MARKERS = ("●", "x", "+", "◆", "▲", "■")
+
 #: The charts of an experiment: file stem -> (what, title).
 CHARTS = {
     "chart-score": ("score", "score with 95% interval"),
@@ -70,8 +73,8 @@ def score_chart(results: Sequence[ArmResult], x_name: str, *, measure: str = "sc
         for result in group:  # the interval: a vertical bar (plotext's own bars are symmetric)
             low, high = result.interval(measure)
             plt.plot([result.arm.x + offset] * 2, [100 * low, 100 * high], marker="│", color=colour)
-        plt.scatter([r.arm.x + offset for r in group], [100 * r.rate(measure) for r in group], marker="●",
-                    color=colour, label=name or None)
+        plt.scatter([r.arm.x + offset for r in group], [100 * r.rate(measure) for r in group],
+                    marker=MARKERS[number % len(MARKERS)], color=colour, label=name or None)
     xs, labels = _ticks(results, x_name)
     if xs:
         plt.xticks(xs, labels)
@@ -93,10 +96,13 @@ def cost_chart(results: Sequence[ArmResult], x_name: str, *, stat: str = "time_s
     if not any(lines.values()):
         return f"{title}\n(no figures yet)"
     plt = _figure(width, height)
-    for name, points in lines.items():
-        if points:
-            plt.plot([x for x, _ in points], [y for _, y in points], label=name or None)
-            plt.scatter([x for x, _ in points], [y for _, y in points], marker="●")
+    for number, (name, points) in enumerate(lines.items()):
+        marker = MARKERS[number % len(MARKERS)]
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        if points and x_name != "arm":  # a line only along a real axis, not between unrelated arms
+            plt.plot(xs, ys, marker=marker, label=name or None)
+        elif points:
+            plt.scatter(xs, ys, marker=marker, label=name or None)
     xs, labels = _ticks(results, x_name)
     if xs:
         plt.xticks(xs, labels)
@@ -138,7 +144,7 @@ def save_images(results: Sequence[ArmResult], x_name: str, folder: Path, title: 
             else:
                 scale = 1000.0 if what == "time_s" else 1.0
                 y = [max(r.per_move(what) * scale, math.ulp(1.0)) for r in group]
-                axes.plot(x, y, marker="o", label=name or None)
+                axes.plot(x, y, marker="o", linestyle="-" if x_name != "arm" else "none", label=name or None)
         if what == "score":
             axes.set_ylim(0, 100)
             axes.set_ylabel("score %")
