@@ -81,7 +81,7 @@ def score_chart(results: Sequence[ArmResult], x_name: str, *, measure: str = "sc
         plt.xlim(min(xs) - 0.5, max(xs) + 0.5)
     plt.ylim(0, 100)
     plt.yticks([0, 25, 50, 75, 100])
-    plt.title(title or f"{measure} % of {', '.join(sorted({r.arm.opponent for r in results}))[:40]}")
+    plt.title(_fit(title or f"{measure} %", width))
     plt.xlabel(x_name)
     return _ANSI_RE.sub("", plt.build())
 
@@ -108,9 +108,14 @@ def cost_chart(results: Sequence[ArmResult], x_name: str, *, stat: str = "time_s
         plt.xticks(xs, labels)
         plt.xlim(min(xs) - 0.5, max(xs) + 0.5)
     plt.yscale("log")
-    plt.title(title)
+    plt.title(_fit(title, width))
     plt.xlabel(x_name)
     return _ANSI_RE.sub("", plt.build())
+
+
+def _fit(title: str, width: int) -> str:
+    """A title plotext shows (it drops one wider than the chart)."""
+    return title if len(title) <= width - 4 else title[: width - 5] + "…"
 
 
 def has_matplotlib() -> bool:

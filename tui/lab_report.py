@@ -47,8 +47,8 @@ class ExperimentReport:
         """The text charts by file stem."""
         x = self.experiment.x
         return {
-            "chart-score": score_chart(self.results, x, width=width, title=f"{self.experiment.name}: "
-                                       f"score % against {self._opponents()} (95% interval)"),
+            "chart-score": score_chart(self.results, x, width=width, title=f"{self.experiment.name}: score % "
+                                       f"(95% interval) against {self._opponents()}"),
             "chart-time": cost_chart(self.results, x, stat="time_s", width=width,
                                      title=f"{self.experiment.name}: ms per move (log scale)"),
             "chart-nodes": cost_chart(self.results, x, stat="nodes", width=width,
