@@ -100,8 +100,8 @@ def cost_chart(results: Sequence[ArmResult], x_name: str, *, stat: str = "time_s
         marker = MARKERS[number % len(MARKERS)]
         xs, ys = [x for x, _ in points], [y for _, y in points]
         if points and x_name != "arm":  # a line only along a real axis, not between unrelated arms
-            plt.plot(xs, ys, marker=marker, label=name or None)
-        elif points:
+            plt.plot(xs, ys)
+        if points:  # the points in the series' marker, which its legend shows
             plt.scatter(xs, ys, marker=marker, label=name or None)
     xs, labels = _ticks(results, x_name)
     if xs:
