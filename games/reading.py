@@ -42,6 +42,18 @@ class LoadedGame:
     #: (a resignation, an agreed draw, a flag fall); ``None`` otherwise.
     outcome: Outcome | None = None
 
+    @property
+    def player_names(self) -> tuple[str, str]:
+        """The players the record names, first mover first (``""`` where it
+        names none: PGN's ``?``)."""
+        keys = _PLAYER_TAGS[self.game_name]
+        names = [self.tags.get(key, "").strip() for key in keys]
+        return (names[0] if names[0] != "?" else "", names[1] if names[1] != "?" else "")
+
+
+#: The tags of the first and the second player, per game (checkers: Black moves first).
+_PLAYER_TAGS = {"chess": ("White", "Black"), "checkers": ("Black", "White"), "quixo": ("X", "O")}
+
 
 def _checked(loaded: LoadedGame, index: int) -> LoadedGame:
     """``loaded`` if every move is legal in turn; RecordError otherwise."""

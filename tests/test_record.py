@@ -284,3 +284,21 @@ def test_date_defaults_to_today():
     text = record_text("chess", new_game("chess"), first_player="a", second_player="b")
     after = datetime.date.today()
     assert tags(text)["Date"] in {before.strftime("%Y.%m.%d"), after.strftime("%Y.%m.%d")}
+
+
+@pytest.mark.parametrize("game_name", ["chess", "checkers", "quixo"])
+def test_a_loaded_record_keeps_its_player_names_for_a_resave(game_name: str) -> None:
+    from games import new_game
+    from games.reading import read_records
+    from tui.app.session import GameSetup
+
+    game = new_game(game_name)
+    game.play(game.legal_moves()[0])
+    text = record_text(game_name, game, first_player="pvs:time=1,seed=7", second_player="Ada")
+    loaded = read_records(game_name, text)[0]
+    assert loaded.player_names == ("pvs:time=1,seed=7", "Ada")
+    setup = GameSetup.checked(game_name, "human", "pvs:time=1").with_record(loaded, "x")
+    assert setup.record_name(0) == "pvs:time=1,seed=7"  # the human seat replays the record's player
+    assert setup.record_name(1) == "pvs:time=1"  # an engine seat is that engine
+    assert setup.swapped().names == ("Ada", "pvs:time=1,seed=7")
+    assert setup.fresh().record_name(0) == "human"

@@ -15,6 +15,7 @@ from engines.learning.learned import EngineModelError
 from engines.levels import SCALES, levels_for
 from games import GAME_NAMES, GameError, Outcome, game_class
 from games.clock import ClockError, TimeControl
+from games.reading import LoadedGame
 
 from ..format import default_text
 
@@ -120,6 +121,9 @@ class GameSetup:
     analysis: str | None = None
     #: A result the record states off the board (resignation, agreement, time).
     outcome: Outcome | None = None
+    #: The players a loaded record names, first mover first: a human seat
+    #: replaying the record saves under that name ("" for none).
+    names: tuple[str, str] = ("", "")
 
     @classmethod
     def checked(cls, game: str, first: str, second: str, position: str | None = None, *,
@@ -164,11 +168,24 @@ class GameSetup:
     def swapped(self) -> GameSetup:
         """The same game with the players changing sides."""
         return replace(self, players=(self.players[1], self.players[0]),
-                       notices=(self.notices[1], self.notices[0]))
+                       notices=(self.notices[1], self.notices[0]), names=(self.names[1], self.names[0]))
 
     def fresh(self) -> GameSetup:
         """The same players, start and clock, without the moves read from a file (a rematch)."""
-        return replace(self, moves=(), source="", outcome=None)
+        return replace(self, moves=(), source="", outcome=None, names=("", ""))
+
+    def with_record(self, loaded: LoadedGame, source: str) -> GameSetup:
+        """This setup replaying a game read from ``source``: its start, moves,
+        stated result and player names."""
+        return replace(self, position=loaded.start, moves=loaded.moves, source=source,
+                       outcome=loaded.outcome, names=loaded.player_names)
+
+    def record_name(self, side: int) -> str:
+        """The name a saved record gives ``side``: the loaded record's for a
+        human seat replaying it, else the player's spec (``human``)."""
+        if self.is_human(side) and self.names[side]:
+            return self.names[side]
+        return self.players[side]
 
     @property
     def bottom_side(self) -> int:

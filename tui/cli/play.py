@@ -96,8 +96,6 @@ def _cmd_play(args: argparse.Namespace) -> int:
     except SetupError as error:
         raise UsageError(f"{PROG} play", str(error)) from None
     if args.load is not None:
-        from dataclasses import replace
-
         from games.reading import load_record_file
         from games.records import RecordError
 
@@ -105,6 +103,5 @@ def _cmd_play(args: argparse.Namespace) -> int:
             loaded, _count = load_record_file(args.load, args.game, args.game_number)
         except RecordError as error:
             raise UsageError(f"{PROG} play", str(error)) from None
-        setup = replace(setup, position=loaded.start, moves=loaded.moves, source=str(args.load),
-                        outcome=loaded.outcome)
+        setup = setup.with_record(loaded, str(args.load))
     return run_app(setup, ascii=args.ascii)

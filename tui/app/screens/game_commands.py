@@ -10,7 +10,6 @@ or quitting.
 from __future__ import annotations
 
 import datetime
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from textual.app import SystemCommand
@@ -209,7 +208,7 @@ class GameCommands:
         now = datetime.datetime.now()
         text = record_text(
             self.setup.game, self.game,
-            first_player=self.setup.players[0], second_player=self.setup.players[1], date=now.date(),
+            first_player=self.setup.record_name(0), second_player=self.setup.record_name(1), date=now.date(),
             notes=self.record_notes(),
         )
         what = f"{RECORD_NAMES[self.setup.game]} (.{EXTENSIONS[self.setup.game]})"
@@ -251,8 +250,7 @@ class GameCommands:
             loaded, path = result
             # Another game's file keeps that game's default players.
             setup = self.setup if loaded.game_name == self.setup.game else GameSetup(loaded.game_name)
-            new = replace(setup, position=loaded.start, moves=loaded.moves, source=str(path),
-                          outcome=loaded.outcome)
+            new = setup.with_record(loaded, str(path))
             self.guard_unsaved("opening another game", lambda: self.app.open_game(new))
 
         self.app.push_screen(OpenDialog(self.setup.game), opened)

@@ -307,8 +307,6 @@ class LabScreen(Screen):
         if run is None or run.games is None:
             self._say("run or resume something first: its games are then numbered 1, 2, ...")
             return
-        from dataclasses import replace
-
         from games.reading import load_record_file
         from games.records import RecordError
 
@@ -320,7 +318,5 @@ class LabScreen(Screen):
         except (ValueError, RecordError) as error:
             self._say(str(error), error=True)
             return
-        setup = GameSetup.checked(run.configs[0].game, "human", "human")
-        setup = replace(setup, position=loaded.start, moves=loaded.moves, source=str(run.games.path),
-                        outcome=loaded.outcome)
+        setup = GameSetup.checked(run.configs[0].game, "human", "human").with_record(loaded, str(run.games.path))
         self.app.open_game(setup)
