@@ -99,3 +99,25 @@ async def test_a_tournament_runs_and_bad_input_is_one_line(tmp_path: Path) -> No
                        TIMEOUT)
         assert len((tmp_path / "t.jsonl").read_text().splitlines()) == 2
         assert (tmp_path / "t.txt").exists()
+
+
+async def test_an_experiment_file_runs_and_the_charts_cycle(tmp_path: Path) -> None:
+    source = tmp_path / "tiny.toml"
+    source.write_text('name = "tiny"\ngame = "quixo"\ngames = 2\nopenings = 0\nopponent = "random"\n'
+                      'x = "depth"\n[sweep]\nengine = "alphabeta:depth={depth}"\nvalues = [1, 2]\n')
+    async with lab_app().run_test(size=(120, 40)) as pilot:
+        screen = await _ready(pilot)
+        await _set(pilot, "#experiment-file", str(tmp_path / "missing.toml"))
+        assert "no such file" in _text(pilot.app, "#experiment-about")
+        await _set(pilot, "#experiment-file", str(source))
+        assert "tiny" in _text(pilot.app, "#experiment-about")
+        await _set(pilot, "#experiment-out", str(tmp_path / "out"))
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: "finished: 4 of 4" in _text(pilot.app, "#lab-message"), "the run",
+                       TIMEOUT)
+        assert "score %" in _text(pilot.app, "#lab-chart")
+        await pilot.press("ctrl+g")
+        assert "ms per move" in _text(pilot.app, "#lab-chart")
+        await pilot.press("ctrl+g")
+        assert "nodes per move" in _text(pilot.app, "#lab-chart")
+        assert (tmp_path / "out" / "summary.json").exists()

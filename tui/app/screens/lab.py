@@ -1,10 +1,11 @@
 """The lab screen: run an experiment or a tournament and watch it fill in.
 
-Pick a shipped experiment (its claims are listed) or lay out a tournament
+Pick a shipped experiment (its claims are listed) or type an experiment
+file's path, or lay out a tournament
 (engines separated by ``;``), then Run: the games are played in worker
 processes (a thread of this screen waits for them), each finished game is
 kept in the results folder or file at once, and the progress bar, the table
-(or crosstable) and the chart follow.  Stop kills the workers (the games at
+(or crosstable) and the chart (ctrl+g: score, time, nodes) follow.  Stop kills the workers (the games at
 hand are lost; every finished one is kept); Run again resumes from the
 files.  A finished game can be opened for review by its number.
 """
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Group
+from rich.markup import escape
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -58,6 +60,7 @@ class LabScreen(Screen):
     BINDINGS = [
         Binding("ctrl+r", "run", "Run/resume"),
         Binding("ctrl+t", "stop", "Stop"),
+        Binding("ctrl+g", "next_chart", "Chart"),
         Binding("escape", "back", "Back"),
     ]
 
@@ -66,6 +69,8 @@ class LabScreen(Screen):
         self.running = False
         self.run_state: Any = None  # the Run (or LabFolder) of the current or last run
         self.kind = "experiment"
+        #: The chart shown: the score, or the time or nodes per move.
+        self.chart = "chart-score"
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -78,6 +83,8 @@ class LabScreen(Screen):
                     with TabPane("Experiment", id="tab-experiment"):
                         yield Select([(name, name) for name in names], value=names[0], allow_blank=False,
                                      id="experiment", compact=True)
+                        yield Input("", id="experiment-file", placeholder="or an experiment FILE.toml",
+                                    compact=True)
                         yield Static("", id="experiment-about")
                         yield Label("games per arm (empty: the experiment's)")
                         yield Input("", id="experiment-games", placeholder="e.g. 4", compact=True)
@@ -117,18 +124,31 @@ class LabScreen(Screen):
         self._describe_experiment()
 
     # ------------------------------------------------------------ the form
-    def _experiment_name(self) -> str:
-        return str(self.query_one("#experiment", Select).value)
-
-    def _describe_experiment(self) -> None:
+    def _experiment(self) -> Any:
+        """The experiment picked: the file typed, else the shipped one selected
+        (an :class:`~engines.lab.ExperimentError` for a bad file)."""
         from engines.lab import load_experiment
 
-        experiment = load_experiment(self._experiment_name())
-        claims = "\n".join(f"• {claim.text}" for claim in experiment.claims)
-        self.query_one("#experiment-about", Static).update(
-            f"[b]{experiment.title}[/b]\n{experiment.source}, {len(experiment.arms)} arms × {experiment.games} "
-            f"games\n[dim]{claims}[/dim]")
+        path = self.query_one("#experiment-file", Input).value.strip()
+        return load_experiment(path or str(self.query_one("#experiment", Select).value))
+
+    def _describe_experiment(self) -> None:
+        from engines.lab import ExperimentError
+
+        about = self.query_one("#experiment-about", Static)
+        try:
+            experiment = self._experiment()
+        except ExperimentError as error:
+            about.update(f"[red]{escape(str(error))}[/red]")
+            return
+        claims = "\n".join(f"• {escape(claim.text)}" for claim in experiment.claims)
+        about.update(f"[b]{escape(experiment.title)}[/b]\n{escape(experiment.source)}, {len(experiment.arms)} "
+                     f"arms × {experiment.games} games\n[dim]{claims}[/dim]")
         self.query_one("#experiment-out", Input).value = f"lab/{experiment.name}"
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "experiment-file":
+            self._describe_experiment()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "experiment":
@@ -192,10 +212,9 @@ class LabScreen(Screen):
     def _open(self) -> tuple[Any, str]:
         """The run to play: an experiment's folder or a tournament's files."""
         if self.kind == "experiment":
-            from engines.lab import load_experiment
             from engines.lab.folder import LabFolder
 
-            experiment = load_experiment(self._experiment_name())
+            experiment = self._experiment()
             games = self._whole("#experiment-games", None, "games per arm")
             out = self.query_one("#experiment-out", Input).value.strip() or f"lab/{experiment.name}"
             folder, _notes = LabFolder.open(experiment, Path(out), games=games, resume=True)
@@ -288,7 +307,7 @@ class LabScreen(Screen):
             report = ExperimentReport(state.experiment, state.run.records, state.games, state.run.configs)
             table.update(Group(arm_table(report), cost_table(report), claims_table(report)))
             width = max(40, self.query_one("#lab-results").size.width - 4)
-            chart.update(report.charts(width=width)["chart-score"])
+            chart.update(report.charts(width=width)[self.chart])
             if final:
                 write_outputs(report, state.path)
         else:
@@ -296,6 +315,12 @@ class LabScreen(Screen):
 
             table.update(crosstable(state.tournament.standings(state.records)))
             chart.update("")
+
+    def action_next_chart(self) -> None:
+        """Show the next chart: score, then time per move, then nodes per move."""
+        order = ["chart-score", "chart-time", "chart-nodes"]
+        self.chart = order[(order.index(self.chart) + 1) % len(order)]
+        self._refresh()
 
     def action_review(self) -> None:
         """Open finished game N of the run in the game screen."""
