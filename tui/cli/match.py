@@ -111,12 +111,15 @@ def _cmd_match(args: argparse.Namespace) -> int:
             with MatchProgress(config.games, records) as progress:
                 for record in games:
                     run.add(record)
-                    progress.advance(record)
-                    if sprt is not None:
-                        state = sprt.state(records)
-                        if state.verdict is not None:
-                            games.close()  # the games still being played are stopped
-                            break
+                    if sprt is None:
+                        progress.advance(record)
+                        continue
+                    state = sprt.state(records)
+                    lower, upper = sprt.bounds
+                    progress.advance(record, f"LLR {state.llr:+.2f} ({lower:.2f}, {upper:.2f})")
+                    if state.verdict is not None:
+                        games.close()  # the games still being played are stopped
+                        break
         except KeyboardInterrupt:
             games.close()
             interrupted = True

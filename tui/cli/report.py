@@ -65,6 +65,7 @@ class MatchProgress:
     def __init__(self, total: int, done: Sequence[dict[str, Any]], *, file: TextIO | None = None,
                  score: bool = True) -> None:
         self.show_score = score
+        self.extra = ""
         self.points = list(running_score(done))
         self.progress = _games_progress("{task.fields[score]}", file)
         self.task = self.progress.add_task("games", total=total, completed=len(done),
@@ -77,15 +78,19 @@ class MatchProgress:
     def __exit__(self, *exc: object) -> None:
         self.progress.stop()
 
-    def advance(self, record: dict[str, Any]) -> None:
+    def advance(self, record: dict[str, Any], extra: str | None = None) -> None:
+        """One more game; ``extra`` replaces the text after the score (a test's LLR)."""
         a, b = running_score([record])
         self.points[0] += a
         self.points[1] += b
+        if extra is not None:
+            self.extra = extra
         self.progress.update(self.task, advance=1, score=self._score())
 
     def _score(self) -> str:
         """The running score (of a match; a run of several pairings shows none)."""
-        return _score_text(*self.points) if self.show_score else ""
+        score = _score_text(*self.points) if self.show_score else ""
+        return f"{score}  {self.extra}" if self.extra else score
 
 
 class DatasetProgress:
