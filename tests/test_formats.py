@@ -130,6 +130,9 @@ def test_standings_add_up_and_rate_the_strongest_first() -> None:
     assert standings.played == standings.planned == 12
     assert sum(standings.points(e) for e in standings.engines) == 12
     assert all(standings.games(e) == 8 for e in standings.engines)
+    drawn = sum(1 for record in records if record["result"] == "draw")
+    assert sum(standings.draws.values()) == 2 * drawn
+    assert all(0 <= standings.draw_rate(e) <= 1 for e in standings.engines)
     assert standings.order()[-1] == "random"
     assert standings.rating("random").anchor and standings.rating("random").elo == 0
     assert json.loads(json.dumps(standings.to_dict()))["games"] == 12

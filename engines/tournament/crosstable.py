@@ -13,7 +13,7 @@ the first engine held at the anchor).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Iterable, Sequence
 
@@ -33,9 +33,16 @@ class Standings:
     ratings: tuple[Rating, ...]
     planned: int
     played: int
+    #: engine -> its drawn games
+    draws: dict[str, int] = field(default_factory=dict)
 
     def points(self, engine: str) -> float:
         return sum(cell[0] for (row, _), cell in self.cells.items() if row == engine)
+
+    def draw_rate(self, engine: str) -> float:
+        """The share of the engine's games drawn."""
+        games = self.games(engine)
+        return self.draws.get(engine, 0) / games if games else 0.0
 
     def games(self, engine: str) -> int:
         return int(sum(cell[1] for (row, _), cell in self.cells.items() if row == engine))
@@ -57,6 +64,7 @@ class Standings:
                            for row in self.engines},
             "ratings": [{"engine": r.name, "elo": round(r.elo, 1), "margin": round(r.margin, 1),
                          "games": r.games, "anchor": r.anchor} for r in self.ratings],
+            "draws": dict(self.draws),
         }
 
 
@@ -98,12 +106,16 @@ class Tournament:
             cells[(config.a, config.b)] = [0.0, 0]
             cells[(config.b, config.a)] = [0.0, 0]
         played = 0
+        draws = dict.fromkeys(self.engines, 0)
         for record in records:
             config = keys.get(tuple(sorted(record["match"].items())))
             if config is None:
                 continue
             played += 1
             a_points = 1.0 if record["result"] == "a" else 0.5 if record["result"] == "draw" else 0.0
+            if record["result"] == "draw":
+                draws[config.a] += 1
+                draws[config.b] += 1
             for row, column, points in ((config.a, config.b, a_points), (config.b, config.a, 1 - a_points)):
                 cells[(row, column)][0] += points
                 cells[(row, column)][1] += 1
@@ -115,4 +127,4 @@ class Tournament:
                 ratings = tuple(fit_ratings(pairings, {self.engines[0]: anchor}))
             except ValueError:  # early in a run: some engine not yet linked to the anchor by games
                 ratings = ()
-        return Standings(self.engines, cells, ratings, sum(c.games for c in self.configs), played)
+        return Standings(self.engines, cells, ratings, sum(c.games for c in self.configs), played, draws)

@@ -229,6 +229,8 @@ def crosstable(standings: Any) -> Table:
     table.add_column("engine")
     table.add_column("Elo [95%]", justify="right")
     table.add_column("points", justify="right")
+    table.add_column("score", justify="right")
+    table.add_column("draws", justify="right")
     for number in range(1, len(order) + 1):
         table.add_column(str(number), justify="right")
     for rank, engine in enumerate(order, 1):
@@ -243,7 +245,10 @@ def crosstable(standings: Any) -> Table:
         for other in order:
             cell = standings.cells.get((engine, other))
             cells.append("" if other == engine else "·" if cell is None else f"{cell[0]:g}/{cell[1]}")
-        table.add_row(str(rank), engine, elo, f"{standings.points(engine):g}/{standings.games(engine)}", *cells)
+        games = standings.games(engine)
+        score = f"{100 * standings.points(engine) / games:.1f}%" if games else "-"
+        table.add_row(str(rank), engine, elo, f"{standings.points(engine):g}/{games}", score,
+                      f"{100 * standings.draw_rate(engine):.0f}%", *cells)
     return table
 
 
