@@ -28,6 +28,7 @@ from games.records import EXTENSIONS, RecordNotes, record_text
 
 from ..review import EVAL_UNIT
 from .match import MatchError
+from .results import claim_output
 
 __all__ = ["GameRecordsFile", "game_record", "move_comment", "records_path"]
 
@@ -111,17 +112,11 @@ class GameRecordsFile:
         """The file at ``path``; without ``resume`` it must not hold anything
         yet.  With it, the games of ``records`` it lacks are added first."""
         path = Path(path)
-        if path.is_dir():
-            raise MatchError(f"{path}: is a directory, not a game records file")
-        exists = path.exists() and path.stat().st_size > 0
-        if exists and not resume:
-            raise MatchError(f"{path}: already holds games; add --resume to finish that run, or choose "
-                             f"another --out")
+        exists = claim_output(path, resume=resume, what="a game records file", holds="games", run="run")
         try:
             text = path.read_bytes().decode("utf-8", "replace") if exists else ""
-            open(path, "ab").close()
         except OSError as error:
-            raise MatchError(f"{path}: cannot write it ({error.strerror or error})") from None
+            raise MatchError(f"{path}: cannot read it ({error.strerror or error})") from None
         file = cls(path, event)
         written = _written(text)
         for record in sorted(records, key=lambda r: (r["match"]["a"], r["match"]["b"], r["index"])):

@@ -12,8 +12,8 @@ from typing import Any, Sequence
 
 from .match import AGENTS, MatchConfig, MatchError
 
-__all__ = ["RECORD_KEYS", "MATCH_KEYS", "RESULTS", "ResultsFileError", "ResultsFile", "read_results",
-           "read_results_files"]
+__all__ = ["RECORD_KEYS", "MATCH_KEYS", "RESULTS", "ResultsFileError", "ResultsFile", "claim_output",
+           "read_results", "read_results_files"]
 
 #: What every record carries; :func:`read_results` checks for these.
 RECORD_KEYS = ("match", "index", "colours", "first", "engines", "opening", "moves", "plies",
@@ -147,20 +147,8 @@ class ResultsFile:
         """
         configs = [config] if isinstance(config, MatchConfig) else list(config)
         path = Path(path)
-        if path.is_dir():
-            raise ResultsFileError(f"{path}: is a directory, not a results file")
-        exists = path.exists() and path.stat().st_size > 0
-        if exists and not resume:
-            raise ResultsFileError(f"{path}: already holds results; add --resume to finish that match, "
-                                   f"or choose another --out")
-        # Before any game is played: a run whose results could not be kept is not started.
-        if not path.exists() or path.is_file():
-            try:
-                open(path, "ab").close()  # refused here by what cannot be appended to
-            except OSError as error:
-                raise ResultsFileError(f"{path}: cannot write it ({error.strerror or error})") from None
-        if not path.is_file():
-            raise ResultsFileError(f"{path}: not a regular file; results go to a file of their own")
+        exists = claim_output(path, resume=resume, what="a results file", holds="results", run="match",
+                              error=ResultsFileError)
         if not exists:
             return cls(path, []), None
         records, partial = read_results(path)
@@ -194,6 +182,28 @@ class ResultsFile:
             handle.flush()
             os.fsync(handle.fileno())
         self.records.append(record)
+
+
+def claim_output(path: Path, *, resume: bool, what: str, holds: str, run: str,
+                 error: type[MatchError] = MatchError) -> bool:
+    """Check that a run's output file (``what``: its results, its game
+    records) can be appended to, before any game is played: not a directory
+    nor another special file, and empty unless ``resume``.  Creates it when
+    absent; returns whether it already holds something (``holds``)."""
+    if path.is_dir():
+        raise error(f"{path}: is a directory, not {what}")
+    exists = path.exists() and path.stat().st_size > 0
+    if exists and not resume:
+        raise error(f"{path}: already holds {holds}; add --resume to finish that {run}, or choose another --out")
+    # Before any game is played: a run whose output could not be kept is not started.
+    if not path.exists() or path.is_file():
+        try:
+            open(path, "ab").close()  # refused here by what cannot be appended to
+        except OSError as failure:
+            raise error(f"{path}: cannot write it ({failure.strerror or failure})") from None
+    if not path.is_file():
+        raise error(f"{path}: not a regular file; {holds} go to a file of their own")
+    return exists
 
 
 def _describe(key: dict[str, Any]) -> str:
