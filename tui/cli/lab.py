@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .common import PROG, UsageError, game_name, path_arg, whole
+from .report import play_run
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -78,31 +79,13 @@ def _cmd_experiment(args: argparse.Namespace) -> int:
     folder, notes = LabFolder.open(experiment, out, games=args.games, resume=args.resume)
     for note in notes:
         print(f"{prog}: {note}", file=sys.stderr)
-    interrupted = _play(folder.run, args.jobs, args.dask)
+    interrupted = play_run(folder.run, jobs=args.jobs, dask=args.dask, score=False)
     _finish_experiment(folder, args.json)
     if interrupted:
         print(f"{prog}: interrupted after {len(folder.run.records)} of {folder.run.planned} games; they are "
               f"in {out}: run the same command with --resume to play the rest", file=sys.stderr)
         return 130
     return 0
-
-
-def _play(run: Any, jobs: int, dask: str | None) -> bool:
-    """Play the run's missing games with a progress bar; True when Ctrl-C stopped it."""
-    from engines.tournament import play_tasks
-
-    from .report import MatchProgress
-
-    games = play_tasks(run.missing(), jobs=jobs, dask=dask)
-    try:
-        with MatchProgress(run.planned, run.records, score=False) as progress:
-            for record in games:
-                run.add(record)
-                progress.advance(record)
-    except KeyboardInterrupt:
-        games.close()
-        return True
-    return False
 
 
 def _finish_experiment(folder: Any, as_json: bool) -> None:
@@ -136,7 +119,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     run, notes = Run.open(tournament.configs, args.out, resume=args.resume, event="tui-games tournament")
     for note in notes:
         print(f"{prog}: {note}", file=sys.stderr)
-    interrupted = _play(run, args.jobs, args.dask)
+    interrupted = play_run(run, jobs=args.jobs, dask=args.dask, score=False)
     standings = tournament.standings(run.records, anchor=args.anchor)
     if args.json:
         print(json.dumps(standings.to_dict()))

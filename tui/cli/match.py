@@ -82,10 +82,10 @@ def _sprt_arg(text: str) -> Any:
 
 
 def _cmd_match(args: argparse.Namespace) -> int:
-    from engines.tournament import MatchConfig, play_tasks
+    from engines.tournament import MatchConfig
     from engines.tournament.run import Run
 
-    from .report import MatchProgress
+    from .report import play_run
 
     prog = f"{PROG} match"
     if args.resume and args.out is None:
@@ -102,30 +102,20 @@ def _cmd_match(args: argparse.Namespace) -> int:
     records = run.records
     sprt = args.sprt
     state = sprt.state(records) if sprt else None
+
+    def test(records: list[dict[str, Any]]) -> tuple[str | None, bool]:
+        """The test after another game: its LLR beside the score, and whether it decided."""
+        nonlocal state
+        state = sprt.state(records)
+        lower, upper = sprt.bounds
+        return f"LLR {state.llr:+.2f} ({lower:.2f}, {upper:.2f})", state.verdict is not None
+
     interrupted = False
     if state is None or state.verdict is None:
-        # With a test, games go in pairs in order (a pair's two games at once with --jobs 2).
-        tasks = sorted(run.missing(), key=lambda task: task[1])
-        games = play_tasks(tasks, jobs=args.jobs, dask=args.dask)
-        try:
-            with MatchProgress(config.games, records) as progress:
-                for record in games:
-                    run.add(record)
-                    if sprt is None:
-                        progress.advance(record)
-                        continue
-                    state = sprt.state(records)
-                    lower, upper = sprt.bounds
-                    progress.advance(record, f"LLR {state.llr:+.2f} ({lower:.2f}, {upper:.2f})")
-                    if state.verdict is not None:
-                        games.close()  # the games still being played are stopped
-                        break
-        except KeyboardInterrupt:
-            games.close()
-            interrupted = True
+        # One pairing's games go in index order: with a test, pair by pair (both at once with --jobs 2).
+        interrupted = play_run(run, jobs=args.jobs, dask=args.dask, after=test if sprt else None)
     _print_summaries(sorted(records, key=lambda record: record["index"]), args.json)
     if state is not None:
-        state = sprt.state(records)
         if args.json:
             print(json.dumps({"sprt": {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
                                        "beta": sprt.beta, "llr": round(state.llr, 4),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Any, Iterable, Sequence, TextIO
+from typing import Any, Callable, Iterable, Sequence, TextIO
 
 from rich.console import Console
 from rich.progress import (
@@ -25,7 +25,7 @@ from rich.table import Table
 from engines import STAT_NAMES
 from engines.tournament import MatchSummary, running_score
 
-__all__ = ["DatasetProgress", "MatchProgress", "print_summaries", "summary_tables", "crosstable",
+__all__ = ["DatasetProgress", "MatchProgress", "play_run", "print_summaries", "summary_tables", "crosstable",
            "print_tournament"]
 
 #: Width used when the output is not a terminal (files, pipes, tests).
@@ -91,6 +91,31 @@ class MatchProgress:
         """The running score (of a match; a run of several pairings shows none)."""
         score = _score_text(*self.points) if self.show_score else ""
         return f"{score}  {self.extra}" if self.extra else score
+
+
+def play_run(run: Any, *, jobs: int, dask: str | None, score: bool = True,
+             after: Callable[[list[dict[str, Any]]], tuple[str | None, bool]] | None = None) -> bool:
+    """Play the missing games of ``run`` (an :class:`engines.tournament.run.Run`:
+    pairing by pairing, each in index order), keeping each as it ends, with a progress bar (``score``: a
+    match's running score).  ``after(records)`` is called after each game and
+    gives the text to show beside the score and whether to stop now (the games
+    still being played are then stopped).  True when Ctrl-C stopped the run."""
+    from engines.tournament import play_tasks
+
+    games = play_tasks(run.missing(), jobs=jobs, dask=dask)
+    try:
+        with MatchProgress(run.planned, run.records, score=score) as progress:
+            for record in games:
+                run.add(record)
+                extra, stop = after(run.records) if after is not None else (None, False)
+                progress.advance(record, extra)
+                if stop:
+                    games.close()
+                    break
+    except KeyboardInterrupt:
+        games.close()
+        return True
+    return False
 
 
 class DatasetProgress:
