@@ -11,7 +11,7 @@ from typing import Any, Iterator, NoReturn, Sequence
 
 from games import GAME_NAMES, Game, GameError, new_game
 
-__all__ = ["PROG", "UsageError", "Parser", "game_name", "depth_type", "whole", "fraction", "integer", "path_arg",
+__all__ = ["PROG", "UsageError", "Parser", "check_workers", "game_name", "depth_type", "whole", "fraction", "integer", "path_arg",
            "add_position", "add_game_filter", "position_of", "play_moves", "stop_on_interrupt"]
 
 PROG = "tui-games"
@@ -149,3 +149,9 @@ def stop_on_interrupt() -> Iterator[threading.Event]:
         yield stop
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def check_workers(prog: str, args: argparse.Namespace) -> None:
+    """``--jobs`` and ``--dask`` of a command that plays games: one or the other."""
+    if args.dask is not None and args.jobs != 1:
+        raise UsageError(prog, "--jobs and --dask exclude each other (the dask cluster has its own workers)")

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import PROG, UsageError, game_name, path_arg, whole
+from .common import PROG, UsageError, check_workers, game_name, path_arg, whole
 from .report import play_run
 
 
@@ -72,8 +72,7 @@ def _cmd_experiment(args: argparse.Namespace) -> int:
             for claim in experiment.claims:
                 print(f"{'':<19}- {claim.text}")
         return 0
-    if args.dask is not None and args.jobs != 1:
-        raise UsageError(prog, "--jobs and --dask exclude each other (the dask cluster has its own workers)")
+    check_workers(prog, args)
     experiment = load_experiment(args.name)
     out = Path(args.out) if args.out else Path("lab") / experiment.name
     folder, notes = LabFolder.open(experiment, out, games=args.games, resume=args.resume)
@@ -112,8 +111,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         raise UsageError(prog, "a tournament needs two --engine specs or more")
     if args.resume and args.out is None:
         raise UsageError(prog, "--resume needs --out FILE.jsonl, the results file to finish")
-    if args.dask is not None and args.jobs != 1:
-        raise UsageError(prog, "--jobs and --dask exclude each other (the dask cluster has its own workers)")
+    check_workers(prog, args)
     tournament = Tournament.create(game, args.engines, args.games, gauntlet=args.gauntlet,
                                    openings=args.openings, seed=args.seed)
     run, notes = Run.open(tournament.configs, args.out, resume=args.resume, event="tui-games tournament")

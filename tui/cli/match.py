@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from .common import PROG, path_arg, UsageError, game_name, whole
+from .common import PROG, path_arg, UsageError, check_workers, game_name, whole
 
 
 
@@ -92,8 +92,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
         raise UsageError(prog, "--resume needs --out FILE.jsonl, the results file to finish")
     if args.records is not None and args.out is None:
         raise UsageError(prog, "--records goes with --out (the games are kept only with a results file)")
-    if args.dask is not None and args.jobs != 1:
-        raise UsageError(prog, "--jobs and --dask exclude each other (the dask cluster has its own workers)")
+    check_workers(prog, args)
     config = MatchConfig.create(args.game, args.a, args.b, args.games, args.openings, args.seed)
     run, notes = Run.open([config], args.out, resume=args.resume, event="tui-games match",
                           records_file=args.records)
