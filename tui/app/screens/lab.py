@@ -67,7 +67,11 @@ class LabScreen(Screen):
     def __init__(self) -> None:
         super().__init__()
         self.running = False
-        self.run_state: Any = None  # the Run (or LabFolder) of the current or last run
+        #: The current or last run: its games and files; with its experiment's
+        #: folder or its tournament (the other is ``None``).
+        self.run: Any = None
+        self.folder: Any = None
+        self.tournament: Any = None
         self.kind = "experiment"
         #: The chart shown: the score, or the time or nodes per move.
         self.chart = "chart-score"
@@ -194,13 +198,12 @@ class LabScreen(Screen):
 
         try:
             jobs = self._whole("#jobs", 1, "worker processes") or 1
-            state, planned_text = self._open()
+            planned_text = self._open()
         except (ValueError, SpecError, MatchError, OSError) as error:
             self._say(str(error), error=True)
             return
         _start_trackers()
-        self.run_state = state
-        run = self._run_of(state)
+        run = self.run
         self.running = True
         self.query_one("#stop", Button).disabled = False
         self.query_one("#run", Button).disabled = True
@@ -209,16 +212,18 @@ class LabScreen(Screen):
         self._refresh()
         self._play(run, jobs)
 
-    def _open(self) -> tuple[Any, str]:
-        """The run to play: an experiment's folder or a tournament's files."""
+    def _open(self) -> str:
+        """Open the run to play (an experiment's folder or a tournament's files)
+        and say what it is."""
         if self.kind == "experiment":
             from engines.lab.folder import LabFolder
 
             experiment = self._experiment()
             games = self._whole("#experiment-games", None, "games per arm")
             out = self.query_one("#experiment-out", Input).value.strip() or f"lab/{experiment.name}"
-            folder, _notes = LabFolder.open(experiment, Path(out), games=games, resume=True)
-            return folder, f"{experiment.name} in {out}"
+            self.folder, _notes = LabFolder.open(experiment, Path(out), games=games, resume=True)
+            self.run, self.tournament = self.folder.run, None
+            return f"{experiment.name} in {out}"
         from engines.tournament.crosstable import Tournament
         from engines.tournament.run import Run
 
@@ -230,13 +235,9 @@ class LabScreen(Screen):
         out = self.query_one("#tournament-out", Input).value.strip() or None
         if out:
             Path(out).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        run, _notes = Run.open(tournament.configs, out, resume=True, event="tui-games tournament")
-        run.tournament = tournament  # type: ignore[attr-defined]
-        return run, f"{game} tournament of {len(engines)} engines"
-
-    @staticmethod
-    def _run_of(state: Any) -> Any:
-        return getattr(state, "run", state)
+        self.run, _notes = Run.open(tournament.configs, out, resume=True, event="tui-games tournament")
+        self.folder, self.tournament = None, tournament
+        return f"{game} tournament of {len(engines)} engines"
 
     @work(thread=True, exclusive=True, group="lab")
     def _play(self, run: Any, jobs: int) -> None:
@@ -259,7 +260,7 @@ class LabScreen(Screen):
         self._refresh()
 
     def _run_ended(self, error: str) -> None:
-        run = self._run_of(self.run_state)
+        run = self.run
         stopped = not self.running
         self.running = False
         self.query_one("#stop", Button).disabled = True
@@ -271,8 +272,7 @@ class LabScreen(Screen):
         elif stopped or len(run.records) < run.planned:
             self._say(f"stopped after {done}; Run resumes")
         else:
-            self._say(f"finished: {done}" + (f"; results in {self.run_state.path}" if self.kind == "experiment"
-                                             and hasattr(self.run_state, "path") else ""))
+            self._say(f"finished: {done}" + (f"; results in {self.folder.path}" if self.folder else ""))
 
     def action_stop(self) -> None:
         """Stop the run: its worker processes are killed; finished games are kept."""
@@ -296,24 +296,24 @@ class LabScreen(Screen):
 
     # ------------------------------------------------------------ output
     def _refresh(self, final: bool = False) -> None:
-        state = self.run_state
-        if state is None:
+        if self.run is None:
             return
         table = self.query_one("#lab-table", Static)
         chart = self.query_one("#lab-chart", Static)
-        if hasattr(state, "experiment"):
+        folder = self.folder
+        if folder is not None:
             from tui.lab_report import ExperimentReport, arm_table, claims_table, cost_table, write_outputs
 
-            report = ExperimentReport(state.experiment, state.run.records, state.games, state.run.configs)
+            report = ExperimentReport(folder.experiment, self.run.records, folder.games, self.run.configs)
             table.update(Group(arm_table(report), cost_table(report), claims_table(report)))
             width = max(40, self.query_one("#lab-results").size.width - 4)
             chart.update(report.charts(width=width)[self.chart])
             if final:
-                write_outputs(report, state.path)
+                write_outputs(report, folder.path)
         else:
             from tui.cli.report import crosstable
 
-            table.update(crosstable(state.tournament.standings(state.records)))
+            table.update(crosstable(self.tournament.standings(self.run.records)))
             chart.update("")
 
     def action_next_chart(self) -> None:
@@ -327,8 +327,7 @@ class LabScreen(Screen):
         if self.running:
             self._say("a run is going on; stop it first")
             return
-        state = self.run_state
-        run = self._run_of(state) if state is not None else None
+        run = self.run
         if run is None or run.games is None:
             self._say("run or resume something first: its games are then numbered 1, 2, ...")
             return
