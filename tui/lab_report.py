@@ -3,6 +3,7 @@ lab screen and the results folder's ``summary.txt``/``summary.json``."""
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -42,9 +43,16 @@ class ExperimentReport:
         self.experiment = experiment
         self.results: list[ArmResult] = arm_results(experiment, records, games, configs)
         self.verdicts: list[Verdict] = [judge(claim, self.results) for claim in experiment.claims]
+        self._charts: dict[int, dict[str, str]] = {}
 
     def charts(self, width: int = 76) -> dict[str, str]:
-        """The text charts by file stem."""
+        """The text charts by file stem (drawn once per width: the summary,
+        the chart files and the printout share them)."""
+        if width not in self._charts:
+            self._charts[width] = self._draw(width)
+        return self._charts[width]
+
+    def _draw(self, width: int) -> dict[str, str]:
         x = self.experiment.x
         return {
             "chart-score": score_chart(self.results, x, width=width, title=f"{self.experiment.name}: score % "
@@ -150,7 +158,7 @@ def claims_table(report: ExperimentReport) -> Table:
 
 def render_text(report: ExperimentReport, *, width: int = 120, charts: bool = True) -> str:
     """The whole report as plain text (``summary.txt``)."""
-    console = Console(width=width, record=True, file=open(os.devnull, "w"), highlight=False,
+    console = Console(width=width, record=True, file=io.StringIO(), highlight=False,
                       color_system=None)
     if report.experiment.about:
         console.print(" ".join(report.experiment.about.split()))
@@ -161,7 +169,6 @@ def render_text(report: ExperimentReport, *, width: int = 120, charts: bool = Tr
         console.print()
         console.print(claims_table(report))
     text = console.export_text()
-    console.file.close()
     if charts:
         text += "\n" + "\n\n".join(report.charts().values()) + "\n"
     return text
