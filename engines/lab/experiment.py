@@ -121,12 +121,6 @@ class Experiment:
         return [MatchConfig.create(self.game, arm.engine, arm.opponent, count, self.openings, self.seed)
                 for arm in self.arms]
 
-    def arm(self, label: str) -> Arm:
-        for arm in self.arms:
-            if arm.label == label:
-                return arm
-        raise KeyError(label)
-
 
 def _fail(where: str, message: str) -> ExperimentError:
     return ExperimentError(f"{where}: {message}")
