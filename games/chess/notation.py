@@ -49,8 +49,11 @@ class MoveReading:
         """Read a move in SAN or UCI and check that it is legal here.
 
         Accepts ``O-O``/``0-0``, check marks and annotation glyphs
-        (``Nf3+``, ``e4!?``), long algebraic (``Ng1-f3``, ``e2xe4``), ``e8Q``
-        for ``e8=Q``, and lowercase piece letters other than ``b`` (``nf3``).
+        (``Nf3+``, ``e4!?``), any disambiguation by file, rank or square
+        (``Nbd2``, ``B8d5``, ``Bb8d5``), long algebraic (``Ng1-f3``,
+        ``e2xe4``), ``e8Q`` for ``e8=Q``, and lowercase piece letters other
+        than ``b`` (``nf3``).  Text with a capital piece letter is SAN whenever
+        SAN can read it, so ``B8d5`` is never the square move ``b8d5``.
         """
         if not isinstance(text, str):
             raise MoveSyntaxError(f"{_SYNTAX_HINT}, got {type(text).__name__}")
@@ -59,8 +62,11 @@ class MoveReading:
         if not core:
             raise MoveSyntaxError(f"{_SYNTAX_HINT}, got {quote_input(text)}")
         board = self.board
-        if _UCI_RE.match(core.lower()):
-            return self._parse_uci(core.lower(), text)
+        lowered = core.lower()
+        # "B8d5" is SAN (a bishop from the 8th rank), not the square move "b8d5":
+        # a capital piece letter reads as SAN whenever SAN can read it.
+        if _UCI_RE.match(lowered) and (core[0] not in "NBRQK" or chess.SAN_REGEX.match(core) is None):
+            return self._parse_uci(lowered, text)
         if core in _KINGSIDE or core in _QUEENSIDE:
             return self._parse_castling(core in _KINGSIDE, text)
         match = chess.SAN_REGEX.match(core)
