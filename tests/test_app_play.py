@@ -71,6 +71,51 @@ async def test_promotion_by_clicks_asks_for_the_piece() -> None:
         await wait_for(pilot, lambda: screen.moves == ["e8=N"], "the knight promotion")
 
 
+@pytest.mark.parametrize("piece", ["Q", "R", "B", "N"])
+async def test_each_promotion_by_clicks_keeps_the_game_screen(piece: str) -> None:
+    # The choice dialog was dismissed twice (its own handler and its base class's both ran),
+    # and the second dismissal popped the game screen: a blank screen, then a quit without asking.
+    app = make_app("chess", "human", "human", "4k3/1P6/8/4Pp2/8/8/8/R3K2R w KQ f6 0 1")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        stack = list(app.screen_stack)
+        await click_square(pilot, screen.board, (1, 1))
+        await click_square(pilot, screen.board, (1, 0))
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), "the promotion choice")
+        index = next(i for i, label in enumerate(app.screen.labels) if f"={piece}" in label)
+        await pilot.click(f"#choice-{index}")
+        await wait_for(pilot, lambda: len(screen.moves) == 1, "the promotion")
+        await pilot.pause()
+        assert screen.moves[0].startswith(f"b8={piece}")
+        assert list(app.screen_stack) == stack and app.screen is screen
+
+
+async def test_every_two_path_checkers_capture_by_clicks_keeps_the_game_screen() -> None:
+    position = "B:W6,14,15,22,23:BK17"
+    labels = None
+    index = 0
+    while labels is None or index < len(labels):
+        app = make_app("checkers", "human", "human", position)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await ready(pilot)
+            stack = list(app.screen_stack)
+            painter = screen.board.painter
+            paths = [m for m in screen.game.legal_moves() if screen.game.format_move(m).startswith("17x")
+                     and screen.game.format_move(m).endswith("x1")]
+            assert len(paths) >= 2
+            start, end = painter.move_squares(screen.game, paths[0])
+            await click_square(pilot, screen.board, start)
+            await click_square(pilot, screen.board, end)
+            await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), "the path choice")
+            labels = list(app.screen.labels)
+            await pilot.click(f"#choice-{index}")
+            await wait_for(pilot, lambda: len(screen.moves) == 1, "the capture")
+            await pilot.pause()
+            assert screen.moves == [labels[index]]
+            assert list(app.screen_stack) == stack and app.screen is screen
+        index += 1
+
+
 async def test_keyboard_selection_on_the_board() -> None:
     app = make_app("quixo", "human", "human")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -318,3 +363,46 @@ async def test_play_load_opens_the_game_paused_for_review(tmp_path: Path) -> Non
         screen = await ready(pilot)
         assert screen.game.key() == game.key() and not screen.unsaved
         assert "read 2 moves from x.pdn" in screen.message_text
+
+
+def _every_dialog(game: str) -> dict[str, object]:
+    from engines.review import GameReport
+    from tui.app.screens.report import ReportDialog
+
+    return {
+        "result": ResultDialog("White wins", "checkmate"),
+        "confirm": ConfirmDialog("Quit?", [("stay", "Stay"), ("quit", "Quit")]),
+        "choice": ChoiceDialog("Which move?", ["a", "b"]),
+        "save": SaveDialog("/tmp/none.pgn", "text", "PGN"),
+        "open": OpenDialog(game),
+        "help": HelpDialog(game),
+        "moves": MovesDialog("Legal moves", ["e4", "d4"]),
+        "report": ReportDialog(GameReport(game, (), (0.5,), 1), ("White", "Black"), 1, 0),
+    }
+
+
+@pytest.mark.parametrize("name", ["result", "confirm", "choice", "save", "open", "help", "moves", "report"])
+async def test_every_dialog_closes_once_and_leaves_the_game_screen(name: str) -> None:
+    app = make_app("chess", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        stack = list(app.screen_stack)
+        answers = []
+        dialog = _every_dialog("chess")[name]
+        app.push_screen(dialog, answers.append)
+        await wait_for(pilot, lambda: app.screen is dialog and dialog.is_mounted, f"the {name} dialog")
+        await pilot.pause()
+        # Two dismissals in one frame (a click's handlers, a key and a click): the second does nothing.
+        dialog.dismiss(None)
+        dialog.dismiss(None)
+        await wait_for(pilot, lambda: app.screen is screen, "the game screen")
+        await pilot.pause()
+        assert list(app.screen_stack) == stack and len(answers) == 1
+        # and by Escape, the way a player leaves it
+        dialog = _every_dialog("chess")[name]
+        app.push_screen(dialog)
+        await wait_for(pilot, lambda: app.screen is dialog and dialog.is_mounted, f"the {name} dialog")
+        await pilot.pause(0.35)  # past the guarded dialogs' grace for keys typed before they opened
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen, "the game screen after escape")
+        assert list(app.screen_stack) == stack

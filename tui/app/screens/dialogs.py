@@ -9,19 +9,44 @@ between its buttons.  A dialog opens on its harmless choice.
 from __future__ import annotations
 
 import time
-from typing import ClassVar, Sequence
+from typing import Any, ClassVar, Sequence, TypeVar
 
-from textual import events
+from textual import events, on
+from textual.await_complete import AwaitComplete
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
-__all__ = ["ChoiceDialog", "ConfirmDialog", "GuardedDialog", "ResultDialog"]
+__all__ = ["ChoiceDialog", "ConfirmDialog", "Dialog", "GuardedDialog", "ResultDialog"]
+
+ResultType = TypeVar("ResultType")
 
 
-class GuardedDialog(ModalScreen[str]):
+async def _nothing() -> None:
+    return None
+
+
+class Dialog(ModalScreen[ResultType]):
+    """A modal screen that is dismissed at most once, and only while it is on top.
+
+    Textual's :meth:`~textual.screen.Screen.dismiss` pops whatever screen is on
+    top, so a dialog dismissed twice (two handlers of one click, a key and a
+    click in the same frame) would pop the game screen below it.  Every modal
+    screen of the app derives from this class.
+    """
+
+    dismissed: bool = False
+
+    def dismiss(self, result: Any = None) -> AwaitComplete:
+        if self.dismissed or self.app.screen is not self:
+            return AwaitComplete(_nothing())
+        self.dismissed = True
+        return super().dismiss(result)
+
+
+class GuardedDialog(Dialog[str]):
     """A modal dialog of buttons that ignores keys typed before it was ready.
 
     It is dismissed with the id of the button pressed, or :attr:`ESCAPE_CHOICE`
@@ -59,12 +84,20 @@ class GuardedDialog(ModalScreen[str]):
         """Whether a key event was typed before the dialog was ready for it."""
         return event.time < self.opened_at + self.GRACE
 
+    def answer(self, button: Button) -> str:
+        """What pressing ``button`` answers: its id (subclasses may say otherwise)."""
+        return button.id or self.ESCAPE_CHOICE
+
     def action_escape(self) -> None:
         self.dismiss(self.ESCAPE_CHOICE)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        # The one handler of every dialog's buttons: subclasses override answer(),
+        # never this (Textual calls a handler of each class in the MRO, so a
+        # subclass's own on_button_pressed would dismiss a second time).
         event.stop()
-        self.dismiss(event.button.id or self.ESCAPE_CHOICE)
+        self.dismiss(self.answer(event.button))
 
 
 class ResultDialog(GuardedDialog):
@@ -132,6 +165,5 @@ class ChoiceDialog(GuardedDialog):
                 for index, label in enumerate(self.labels):
                     yield Button(label, id=f"choice-{index}")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss((event.button.id or "").removeprefix("choice-"))
+    def answer(self, button: Button) -> str:
+        return (button.id or "").removeprefix("choice-")

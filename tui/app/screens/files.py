@@ -7,11 +7,12 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from games.reading import LoadedGame, load_record_file
 from games.records import EXTENSIONS, RecordError, save_record
+
+from .dialogs import Dialog
 
 __all__ = ["OpenDialog", "SaveDialog", "game_for_path"]
 
@@ -35,7 +36,7 @@ def game_for_path(path: str, default: str) -> str:
     return default
 
 
-class SaveDialog(ModalScreen["Path | None"]):
+class SaveDialog(Dialog["Path | None"]):
     """Ask where to save the game; never overwrites a file."""
 
     DEFAULT_CSS = _FILE_DIALOG_CSS.format(name="SaveDialog")
@@ -74,7 +75,7 @@ class SaveDialog(ModalScreen["Path | None"]):
         self.dismiss(saved.resolve())
 
 
-class OpenDialog(ModalScreen[tuple[LoadedGame, Path] | None]):
+class OpenDialog(Dialog[tuple[LoadedGame, Path] | None]):
     """Ask for a record file (and which of its games) and read it.
 
     The game is told by the file's extension (``.pgn``, ``.pdn``, ``.txt``),

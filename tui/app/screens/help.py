@@ -7,10 +7,10 @@ from typing import Sequence
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from .commands import COMMANDS
+from .dialogs import Dialog
 
 __all__ = ["HelpDialog", "MovesDialog", "NOTATION_HELP", "PANEL_LEGEND", "move_columns"]
 
@@ -60,7 +60,7 @@ def move_columns(moves: Sequence[str], width: int) -> str:
     return "\n".join(lines)
 
 
-class _ScrollDialog(ModalScreen[None]):
+class _ScrollDialog(Dialog[None]):
     DEFAULT_CSS = """
     _ScrollDialog { align: center middle; }
     _ScrollDialog > VerticalScroll {

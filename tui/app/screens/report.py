@@ -13,13 +13,13 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from engines.review import CLASSES, MARKS, GameReport, MoveReport
 
 from ..widgets.score_chart import ScoreChart
+from .dialogs import Dialog
 
 __all__ = ["ReportDialog", "move_line", "side_summary"]
 
@@ -45,7 +45,7 @@ def move_line(move: MoveReport, number: int, first_of_pair: bool) -> str:
     return text
 
 
-class ReportDialog(ModalScreen[int | None]):
+class ReportDialog(Dialog[int | None]):
     """The report of a game; dismissed with the ply to show (the position after a move) or ``None``."""
 
     DEFAULT_CSS = """
