@@ -5,7 +5,9 @@ the app's search process, the joblib workers of a match or a dataset -- calls
 :func:`exit_with_parent` first.  A daemon thread then looks at the process's
 parent every :data:`CHECK_INTERVAL` seconds and ends the process at once
 (``os._exit``) when the parent is gone, whatever killed it: SIGKILL leaves no
-chance to clean up, so the children must notice by themselves.  The thread
+chance to clean up, so the children must notice by themselves.  Such a
+process ignores SIGINT: a terminal's Ctrl-C reaches the whole process group,
+and only the parent decides what it means (it stops its children itself).  The thread
 gets the interpreter's lock between the search's bytecodes like any other, so
 a process busy searching still exits within a fraction of a second.
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import threading
 import time
 
@@ -54,6 +57,10 @@ def exit_with_parent(parent: int | None = None, interval: float = CHECK_INTERVAL
         if watching():
             return
         _watched = os.getpid()
+    # Ctrl-C in a terminal signals the whole process group: the parent decides
+    # what an interrupt means (print what is finished, stop this process).
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent is None:
         recorded = multiprocessing.parent_process()
         parent = recorded.pid if recorded is not None and recorded.pid else os.getppid()

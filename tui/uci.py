@@ -20,9 +20,10 @@ one move to go), less a 50 ms safety margin.
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
-from typing import Iterator, Iterable, TextIO
+from typing import Any, Iterator, Iterable, TextIO
 
 import chess
 
@@ -241,18 +242,52 @@ class UciServer:
     def run(self, lines: Iterable[str]) -> int:
         """Serve commands until ``quit`` or the end of input.  A command that
         fails, whatever the reason, is answered with one ``info string error``
-        line and the session carries on."""
+        line and the session carries on.
+
+        Ctrl-C (SIGINT) ends the session as ``quit`` does -- the search running
+        answers its ``bestmove`` and the engine's helpers are stopped -- and
+        then raises :class:`KeyboardInterrupt`.  Only a wait for input is
+        interrupted at once; a signal at any other moment is noted and acted
+        on at the next command, so it never cuts the ``bestmove`` or the
+        cleanup short."""
+        interrupted = False
+        waiting = False
+
+        def on_sigint(signum: int, frame: Any) -> None:
+            nonlocal interrupted
+            interrupted = True
+            if waiting:
+                raise KeyboardInterrupt
+
+        previous = None
+        if threading.current_thread() is threading.main_thread():
+            previous = signal.signal(signal.SIGINT, on_sigint)
         try:
-            for line in lines:
+            commands = iter(lines)
+            while not interrupted:
+                waiting = True
+                try:
+                    line = next(commands, None)
+                finally:
+                    waiting = False
+                if line is None or interrupted:
+                    break
                 try:
                     if not self.handle(line):
                         break
                 except Exception as error:  # one bad command must not end a GUI's engine
                     text = " ".join(str(error).split()) or type(error).__name__
                     self.send(f"info string error: {text[:200]}")
+        except KeyboardInterrupt:
+            interrupted = True
         finally:
+            waiting = False
             self.finish_search()
             self.engine.close()
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
+        if interrupted:
+            raise KeyboardInterrupt
         return 0
 
 

@@ -1,0 +1,94 @@
+"""Ctrl-C in a terminal: SIGINT to the whole process group.
+
+Each command prints what is finished, exits 130 with no traceback, and leaves
+no process behind (its helpers ignore SIGINT and are stopped by their parent).
+Real processes in a session of their own, signalled with ``os.killpg``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+COMMAND = [sys.executable, "-m", "tui.cli"]
+
+
+def _start(*argv: str, stdin: int | None = None) -> subprocess.Popen[str]:
+    return subprocess.Popen([*COMMAND, *argv], stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+
+
+def _interrupt(process: subprocess.Popen[str]) -> tuple[str, str]:
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    return out, err
+
+
+def _group_gone(pgid: int) -> bool:
+    deadline = time.monotonic() + 2.0
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize("engine", ["pvs", "pvs:workers=2"])
+def test_search_prints_its_last_completed_depth(engine: str) -> None:
+    process = _start("search", "chess", "--engine", engine)
+    assert process.stdout is not None
+    lines = [process.stdout.readline(), process.stdout.readline()]  # depths 1 and 2 are done
+    out, err = _interrupt(process)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "interrupted" in err
+    def progress(line: str) -> bool:  # "depth 5  score 23  nodes ...  pv Nf3 Nf6 d4 d5 Nc3"
+        return line.startswith("depth ") and " pv " in line
+
+    last = [" ".join(line.split()) for line in lines + out.splitlines() if progress(line)][-1]
+    summary = dict(line.split(None, 1) for line in out.splitlines() if line.strip() and not progress(line))
+    # The summary is the deepest completed depth: its score and its whole line.
+    assert summary["pv"].split() == last.split(" pv ", 1)[1].split()
+    assert summary["score"].split()[0] == last.split()[3]
+    assert _group_gone(process.pid)
+
+
+def test_uci_answers_bestmove_and_ends() -> None:
+    process = _start("uci", "--engine", "pvs:workers=2", stdin=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write("uci\nisready\nposition startpos\ngo infinite\n")
+    process.stdin.flush()
+    while not process.stdout.readline().startswith("info depth 2"):
+        pass
+    out, err = _interrupt(process)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    assert any(line.startswith("bestmove ") for line in out.splitlines()), (out[-800:], err[-1500:])
+    assert _group_gone(process.pid)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_match_keeps_its_finished_games(tmp_path: Path, jobs: str) -> None:
+    out = tmp_path / "r.jsonl"
+    process = _start("match", "quixo", "--a", "pvs:depth=2", "--b", "pvs:depth=2", "--games", "200",
+                     "--jobs", jobs, "--out", str(out))
+    deadline = time.monotonic() + 60
+    while (not out.exists() or out.stat().st_size == 0) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    _, err = _interrupt(process)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "interrupted after" in err
+    assert _group_gone(process.pid)
+    from engines.tournament.results import read_results
+
+    records, partial = read_results(out)
+    assert records and partial is None
