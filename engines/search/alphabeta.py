@@ -212,10 +212,12 @@ class AlphaBetaEngine(Engine):
                 try:
                     score = self._root_search(searcher, depth, state)
                 except Stopped:
-                    if predict and searcher.root_exact and state["move"] is not None:
-                        # The unfinished depth proved a move inside its window: it
+                    best = searcher.root_best
+                    if (predict and searcher.root_exact and state["move"] is not None
+                            and best != state["move"]):
+                        # The unfinished depth proved another move inside its window: it
                         # is at least as good as the last depth's choice, so take it.
-                        best = searcher.root_best
+                        # (The same move keeps the completed depth's line and score.)
                         state.update(move=best, score=searcher.root_best_value, line=[best],
                                      pv=[texts[best]])
                     break
