@@ -144,3 +144,26 @@ def test_bench_perft_quick_smoke(capsys) -> None:
     quixo = by[("quixo", "start")]
     assert quixo.leaves == 76596 and quixo.ref_leaves == 1836
     assert all(r.rate > 0 for r in rows)
+
+
+class _ClosedPipe:
+    """A standard output whose reader has gone (``… | head -1``)."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def fileno(self) -> int:
+        raise ValueError("no file")
+
+
+@pytest.mark.parametrize("argv", [["engines"], ["moves", "chess"], ["experiment", "list"]])
+def test_a_closed_pipe_ends_quietly(monkeypatch, capsys, argv: list[str]) -> None:
+    # It printed "error: Broken pipe" and exited 2, where Unix tools stop quietly.
+    from tui.cli import main
+
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    assert main(argv) == 0
+    assert capsys.readouterr().err == ""

@@ -38,6 +38,7 @@ far and exits with status 130.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Sequence
 
@@ -81,6 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (GameError, SpecError, MatchError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. `tui-games moves chess | head -1`: the reader has all it wants
+        _quiet_stdout()
+        return 0
     except OSError as exc:  # a file the system refuses (a special file, a full disk, ...): one line
         where = f" ({str(exc.filename)[:80]})" if exc.filename else ""
         print(f"{PROG}: error: {exc.strerror or exc}{where}", file=sys.stderr)
@@ -88,9 +92,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # e.g. `tui-games moves chess | head -1`
-        sys.stderr.close()
-        return 0
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush of
+    what the closed pipe did not take raises nothing more (as Unix tools go quiet)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover
