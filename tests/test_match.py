@@ -304,7 +304,7 @@ def test_results_file_refuses_a_directory(tmp_path: Path) -> None:
     config = MatchConfig.create("quixo", "random", "random", 2)
     with pytest.raises(MatchError, match="directory"):
         ResultsFile.open(tmp_path, config, resume=True)
-    assert missing_games(config, []) == [0, 1]
+    assert list(missing_games(config, [])) == [0, 1]
 
 
 # ----------------------------------------------------------------------- dask

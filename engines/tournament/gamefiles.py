@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, BinaryIO, Iterable
 
 from games import new_game
 from games.records import EXTENSIONS, RecordNotes, record_text
@@ -30,7 +30,7 @@ from ..review import EVAL_UNIT
 from .match import MatchError
 from .results import claim_output
 
-__all__ = ["GameRecordsFile", "game_record", "move_comment", "records_path"]
+__all__ = ["GameRecordsFile", "complete_length", "game_record", "move_comment", "records_path"]
 
 
 def records_path(results: str | Path, game_name: str) -> Path:
@@ -99,12 +99,41 @@ def _written(text: str) -> set[tuple[str, str]]:
     return found
 
 
-class GameRecordsFile:
-    """The records file of a run: appended game by game, never rewritten."""
+_GAME_START_RE = re.compile(rb"^(?:\[Event |# tui-games Quixo)", re.MULTILINE)
+_DATE_RE = re.compile(r'^(?:\[Date "[^"\n]*"\]|# Date: .*)$', re.MULTILINE)
 
-    def __init__(self, path: Path, event: str) -> None:
+
+def complete_length(data: bytes, records: Iterable[dict[str, Any]], event: str) -> int:
+    """How many bytes of a records file's ``data`` hold complete games: all of
+    it, unless its last game is one of ``records`` written only in part (a
+    run stopped by a full disk or a kill while writing it), which is then cut
+    off with the blank line before it.  A game is complete when it reads as
+    :func:`game_record` writes it (its date aside)."""
+    starts = [match.start() for match in _GAME_START_RE.finditer(data)]
+    if not starts:
+        return len(data)
+    last = starts[-1]
+    tail = data[last:].decode("utf-8", "replace")
+    by_key = {(_event(record, event), str(record["index"] + 1)): record for record in records}
+    keys = _written(tail)
+    if len(keys) == 1 and next(iter(keys)) in by_key:
+        expected = game_record(by_key[next(iter(keys))], event)
+        if _DATE_RE.sub("", tail).strip() == _DATE_RE.sub("", expected).strip():
+            return len(data)
+    elif keys or tail.endswith("\n"):
+        return len(data)  # a whole game of another run, or not one of ours: not ours to cut
+    return last - 1 if last > 0 and data[last - 1:last] == b"\n" else last
+
+
+class GameRecordsFile:
+    """The records file of a run: appended game by game, never rewritten
+    (except that ``--resume`` cuts off a game written only in part)."""
+
+    def __init__(self, path: Path, event: str, lock: BinaryIO | None = None) -> None:
         self.path = path
         self.event = event
+        #: The open handle holding the file's lock (see :func:`claim_output`), while the run lasts.
+        self.lock = lock
 
     @classmethod
     def open(cls, path: str | Path, event: str, *, resume: bool,
@@ -112,17 +141,30 @@ class GameRecordsFile:
         """The file at ``path``; without ``resume`` it must not hold anything
         yet.  With it, the games of ``records`` it lacks are added first."""
         path = Path(path)
-        exists = claim_output(path, resume=resume, what="a game records file", holds="games", run="run")
+        records = list(records)
+        exists, lock = claim_output(path, resume=resume, what="a game records file", holds="games", run="run")
         try:
-            text = path.read_bytes().decode("utf-8", "replace") if exists else ""
+            data = path.read_bytes() if exists else b""
+            keep = complete_length(data, records, event)
+            if keep < len(data):
+                with open(path, "r+b") as handle:
+                    handle.truncate(keep)
+                data = data[:keep]
         except OSError as error:
+            lock.close()
             raise MatchError(f"{path}: cannot read it ({error.strerror or error})") from None
-        file = cls(path, event)
-        written = _written(text)
+        file = cls(path, event, lock)
+        written = _written(data.decode("utf-8", "replace"))
         for record in sorted(records, key=lambda r: (r["match"]["a"], r["match"]["b"], r["index"])):
             if (_event(record, event), str(record["index"] + 1)) not in written:
                 file.append(record)
         return file
+
+    def close(self) -> None:
+        """Release the file's lock: the run writes no more."""
+        if self.lock is not None:
+            self.lock.close()
+            self.lock = None
 
     def append(self, record: dict[str, Any]) -> None:
         """Write one game, flushed and synced; a blank line separates games."""

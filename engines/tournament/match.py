@@ -24,13 +24,16 @@ interval, the Elo difference and the average cost per move of each side.
 
 from __future__ import annotations
 
+import collections
 import hashlib
+import itertools
 import multiprocessing
 import os
 import random
+import threading
 import time
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from games import GAME_NAMES, Game, game_class, new_game
 
@@ -59,6 +62,14 @@ TOTALS: tuple[str, ...] = COUNTERS + ("depth", "time_s")
 _OPENING_TRIES = 1000
 #: Seconds a joblib worker waits for another game before it exits.
 IDLE_WORKER_TIMEOUT = 5
+
+#: The most games one match may have: a million games at a millisecond each is a quarter of an
+#: hour of play, and every finished record is kept in memory for the report.
+MAX_GAMES = 1_000_000
+
+#: Games handed to the workers ahead of those being played, per worker: the games are
+#: listed lazily, so memory does not grow with ``--games``.
+QUEUED_PER_WORKER = 2
 #: What a game played by :func:`parallel_games` returns.
 T = TypeVar("T")
 #: Seconds to wait for a dask scheduler to answer.
@@ -95,6 +106,9 @@ class MatchConfig:
             raise MatchError(f"unknown game {game!r}; expected one of: {', '.join(GAME_NAMES)}")
         if games < 1:
             raise MatchError(f"a match needs at least 1 game, got {games}")
+        if games > MAX_GAMES:
+            raise MatchError(f"a match of {games:,} games is more than this runner plays "
+                             f"(at most {MAX_GAMES:,}); split it into matches with other seeds")
         if openings < 0:
             raise MatchError(f"the random opening cannot have {openings} plies; expected 0 or more")
         cls_ = game_class(game)
@@ -241,7 +255,7 @@ def add_stats(totals: dict[str, Any], stats: SearchStats) -> None:
         totals[name] += getattr(stats, name) or 0
 
 
-def play_games(config: MatchConfig, indices: Sequence[int], *, jobs: int = 1,
+def play_games(config: MatchConfig, indices: Iterable[int], *, jobs: int = 1,
                dask: str | None = None) -> Iterator[dict[str, Any]]:
     """The records of games ``indices``, as they finish (in any order).
 
@@ -251,14 +265,14 @@ def play_games(config: MatchConfig, indices: Sequence[int], *, jobs: int = 1,
     connected to before this returns (a :class:`MatchError` if it cannot be).
     Only the caller writes the records: one writer, no interleaving.
     """
-    return play_tasks([(config, index) for index in indices], jobs=jobs, dask=dask)
+    return play_tasks(((config, index) for index in indices), jobs=jobs, dask=dask)
 
 
 #: One game to play: a match and the game's index in it.
 Task = tuple[MatchConfig, int]
 
 
-def play_tasks(tasks: Sequence[Task], *, jobs: int = 1, dask: str | None = None,
+def play_tasks(tasks: Iterable[Task], *, jobs: int = 1, dask: str | None = None,
                workers_only: bool = False) -> Iterator[dict[str, Any]]:
     """The records of the games ``tasks`` (of one match or of several: a
     tournament's pairings, an experiment's arms), as they finish; ``jobs``
@@ -285,28 +299,32 @@ def _play_task(_: None, task: Task) -> dict[str, Any]:
     return play_game(*task)
 
 
-def parallel_games(play: Callable[[Any, Any], T], config: Any, indices: Sequence[Any], *,
+def parallel_games(play: Callable[[Any, Any], T], config: Any, indices: Iterable[Any], *,
                    jobs: int, ordered: bool, workers_only: bool = False) -> Iterator[T]:
     """``play(config, index)`` for each of ``indices``: one after the other in
     this process (``jobs <= 1``) or over ``jobs`` worker processes (loky, the
     executor joblib runs on), yielded in index order (``ordered``) or as they
-    finish.
+    finish.  ``indices`` is read lazily: only :data:`QUEUED_PER_WORKER` games a
+    worker are handed out ahead, so a long match costs no memory before it plays.
 
     The workers end with this process, however it dies (see
     :mod:`engines.lifetime`), and when the generator is closed before the end
     -- Ctrl-C, an error while writing -- the games still being played are
     stopped: their workers are killed.  Idle workers exit after a few seconds.
     """
-    if not indices:
+    pending = iter(indices)
+    head = list(itertools.islice(pending, 2))
+    if not head:
         return iter(())
-    if not workers_only and (jobs <= 1 or len(indices) <= 1):
+    indices = itertools.chain(head, pending)
+    if not workers_only and (jobs <= 1 or len(head) <= 1):
         return (play(config, index) for index in indices)
-    return _on_workers(play, config, indices, max(1, min(jobs, len(indices))), ordered)
+    return _on_workers(play, config, indices, max(1, jobs), ordered)
 
 
-def _on_workers(play: Callable[[Any, Any], T], config: Any, indices: Sequence[Any], workers: int,
+def _on_workers(play: Callable[[Any, Any], T], config: Any, indices: Iterator[Any], workers: int,
                 ordered: bool) -> Iterator[T]:
-    from concurrent.futures import as_completed
+    from concurrent.futures import FIRST_COMPLETED, wait
 
     from joblib.externals.loky import get_reusable_executor
 
@@ -315,15 +333,48 @@ def _on_workers(play: Callable[[Any, Any], T], config: Any, indices: Sequence[An
     executor = get_reusable_executor(max_workers=workers, timeout=IDLE_WORKER_TIMEOUT,
                                      initializer=exit_with_parent, initargs=(os.getpid(),))
     _running["executor"] = executor
-    futures = [executor.submit(play, config, index) for index in indices]
+    window = workers * QUEUED_PER_WORKER
+    queued: collections.deque[Any] = collections.deque()  # in submission order
+
+    def refill() -> None:
+        for index in itertools.islice(indices, window - len(queued)):
+            queued.append(executor.submit(play, config, index))
+
     finished = False
     try:
-        for future in futures if ordered else as_completed(futures):
-            yield future.result()
+        refill()
+        while queued:
+            if ordered:
+                future = queued.popleft()
+            else:
+                done, _ = wait(queued, return_when=FIRST_COMPLETED)
+                future = next(f for f in queued if f in done)
+                queued.remove(future)
+            result = future.result()
+            refill()
+            yield result
         finished = True
     finally:
         if not finished:  # stopped early: the games at hand have nobody to go to
-            executor.shutdown(wait=False, kill_workers=True)
+            _kill_workers(executor)
+
+
+def _kill_workers(executor: Any) -> None:
+    """Shut ``executor`` down, killing its workers, without the traceback that
+    loky's manager thread may print when the work items it was handing out are
+    cleared under it (a KeyError or InvalidStateError: a race inside loky, of
+    no consequence, that must not reach the user on an early stop)."""
+    previous = threading.excepthook
+
+    def quiet(args: threading.ExceptHookArgs) -> None:
+        if args.thread is None or args.thread.name != "ExecutorManagerThread":
+            previous(args)
+
+    threading.excepthook = quiet
+    try:
+        executor.shutdown(wait=True, kill_workers=True)  # the manager thread ends before we go on
+    finally:
+        threading.excepthook = previous
 
 
 def _dask_client(address: str) -> Any:
@@ -339,29 +390,37 @@ def _dask_client(address: str) -> Any:
                          f"({' '.join(str(error).split())[:120]})") from None
 
 
-def _play_on_dask(tasks: Sequence[Task], client: Any) -> Iterator[dict[str, Any]]:
+def _play_on_dask(tasks: Iterable[Task], client: Any) -> Iterator[dict[str, Any]]:
     from distributed import as_completed
 
+    pending = iter(tasks)
     with client:
-        futures = [client.submit(play_game, config, index, pure=False) for config, index in tasks]
+        window = max(1, sum(client.nthreads().values())) * QUEUED_PER_WORKER
+        futures = [client.submit(play_game, config, index, pure=False)
+                   for config, index in itertools.islice(pending, window)]
+        running = as_completed(futures)
         try:
-            for future in as_completed(futures):
+            for future in running:
                 try:
                     record = future.result()
                 except Exception as error:  # raised on the worker: say which game, in one line
                     raise MatchError(f"--dask: a worker failed a game: {type(error).__name__}: "
                                      f"{' '.join(str(error).split())[:160]}") from None
+                futures.remove(future)
+                for config, index in itertools.islice(pending, 1):
+                    added = client.submit(play_game, config, index, pure=False)
+                    futures.append(added)
+                    running.add(added)
                 yield record
         finally:
             client.cancel([future for future in futures if not future.done()])
 
 
-
-def missing_games(config: MatchConfig, records: Iterable[dict[str, Any]]) -> list[int]:
+def missing_games(config: MatchConfig, records: Iterable[dict[str, Any]]) -> Iterator[int]:
     """The indices of the games of ``config`` not among ``records`` (which may
-    hold the games of other matches too)."""
+    hold the games of other matches too), in order and lazily."""
     key = config.key()
     done = {record["index"] for record in records if record["match"] == key}
-    return [index for index in range(config.games) if index not in done]
+    return (index for index in range(config.games) if index not in done)
 
 

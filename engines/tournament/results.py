@@ -5,10 +5,11 @@ finished game, and ``--resume`` reads the file back and plays only the rest.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, BinaryIO, Sequence
 
 from .match import AGENTS, MatchConfig, MatchError
 
@@ -130,10 +131,13 @@ class ResultsFile:
     killed while writing it; that game is played again).
     """
 
-    def __init__(self, path: Path, records: list[dict[str, Any]], *, newline_first: bool = False) -> None:
+    def __init__(self, path: Path, records: list[dict[str, Any]], *, newline_first: bool = False,
+                 lock: BinaryIO | None = None) -> None:
         self.path = path
         self.records = records
         self._newline_first = newline_first
+        #: The open handle holding the file's lock (see :func:`claim_output`), while the run lasts.
+        self.lock = lock
 
     @classmethod
     def open(cls, path: str | Path, config: MatchConfig | Sequence[MatchConfig], *,
@@ -147,29 +151,39 @@ class ResultsFile:
         """
         configs = [config] if isinstance(config, MatchConfig) else list(config)
         path = Path(path)
-        exists = claim_output(path, resume=resume, what="a results file", holds="results", run="match",
-                              error=ResultsFileError)
+        exists, lock = claim_output(path, resume=resume, what="a results file", holds="results", run="match",
+                                    error=ResultsFileError)
         if not exists:
-            return cls(path, []), None
-        records, partial = read_results(path)
-        keys = [config.key() for config in configs]
-        for number, record in enumerate(records, 1):
-            if record["match"] not in keys:
-                theirs = record["match"]
-                ours = _describe(keys[0]) if len(keys) == 1 else f"one of its {len(keys)} pairings"
-                raise ResultsFileError(
-                    f"{path}:{number}: a game of another match ({_describe(theirs)}), not of this one "
-                    f"({ours}); choose another --out")
-        note = None
-        newline_first = False
-        if partial is not None:
-            note = (f"{path}: dropped its cut-off last line (line {_last_line_number(path)}, a game being "
-                    f"written when the run stopped); that game is played again")
-            with open(path, "r+b") as handle:
-                handle.truncate(partial)
-        else:
-            newline_first = not path.read_bytes().endswith(b"\n")
-        return cls(path, records, newline_first=newline_first), note
+            return cls(path, [], lock=lock), None
+        try:
+            records, partial = read_results(path)
+            keys = [config.key() for config in configs]
+            for number, record in enumerate(records, 1):
+                if record["match"] not in keys:
+                    theirs = record["match"]
+                    ours = _describe(keys[0]) if len(keys) == 1 else f"one of its {len(keys)} pairings"
+                    raise ResultsFileError(
+                        f"{path}:{number}: a game of another match ({_describe(theirs)}), not of this one "
+                        f"({ours}); choose another --out")
+            note = None
+            newline_first = False
+            if partial is not None:
+                note = (f"{path}: dropped its cut-off last line (line {_last_line_number(path)}, a game being "
+                        f"written when the run stopped); that game is played again")
+                with open(path, "r+b") as handle:
+                    handle.truncate(partial)
+            else:
+                newline_first = not path.read_bytes().endswith(b"\n")
+        except BaseException:
+            lock.close()
+            raise
+        return cls(path, records, newline_first=newline_first, lock=lock), note
+
+    def close(self) -> None:
+        """Release the file's lock: the run writes no more."""
+        if self.lock is not None:
+            self.lock.close()
+            self.lock = None
 
     def append(self, record: dict[str, Any]) -> None:
         """Write one record as a line, flushed and synced to disk."""
@@ -185,25 +199,34 @@ class ResultsFile:
 
 
 def claim_output(path: Path, *, resume: bool, what: str, holds: str, run: str,
-                 error: type[MatchError] = MatchError) -> bool:
-    """Check that a run's output file (``what``: its results, its game
-    records) can be appended to, before any game is played: not a directory
-    nor another special file, and empty unless ``resume``.  Creates it when
-    absent; returns whether it already holds something (``holds``)."""
+                 error: type[MatchError] = MatchError) -> tuple[bool, BinaryIO]:
+    """Claim a run's output file (``what``: its results, its game records)
+    before any game is played: not a directory nor another special file, not
+    being written by another run, and empty unless ``resume``.  Creates it
+    when absent.  Returns whether it already holds something (``holds``) and
+    the open handle that holds the file's lock: an advisory ``flock`` that
+    lasts as long as the handle (the run; the system drops it when the process
+    dies, however it dies), so two runs never append to one file."""
     if path.is_dir():
         raise error(f"{path}: is a directory, not {what}")
-    exists = path.exists() and path.stat().st_size > 0
-    if exists and not resume:
-        raise error(f"{path}: already holds {holds}; add --resume to finish that {run}, or choose another --out")
-    # Before any game is played: a run whose output could not be kept is not started.
-    if not path.exists() or path.is_file():
-        try:
-            open(path, "ab").close()  # refused here by what cannot be appended to
-        except OSError as failure:
-            raise error(f"{path}: cannot write it ({failure.strerror or failure})") from None
-    if not path.is_file():
+    if path.exists() and not path.is_file():
         raise error(f"{path}: not a regular file; {holds} go to a file of their own")
-    return exists
+    # Before any game is played: a run whose output could not be kept is not started.
+    try:
+        handle = open(path, "ab")  # refused here by what cannot be appended to
+    except OSError as failure:
+        raise error(f"{path}: cannot write it ({failure.strerror or failure})") from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise error(f"{path}: another run is writing it; wait until it ends (then --resume) "
+                    f"or choose another --out") from None
+    exists = path.stat().st_size > 0
+    if exists and not resume:
+        handle.close()
+        raise error(f"{path}: already holds {holds}; add --resume to finish that {run}, or choose another --out")
+    return exists, handle
 
 
 def _describe(key: dict[str, Any]) -> str:

@@ -10,10 +10,10 @@ output path the games are only kept in memory.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from .gamefiles import GameRecordsFile, records_path
-from .match import MatchConfig, Task, missing_games
+from .match import MatchConfig, MatchError, Task, missing_games
 from .results import ResultsFile
 
 __all__ = ["Run"]
@@ -38,18 +38,32 @@ class Run:
         :class:`~engines.tournament.MatchError` for files that cannot be used."""
         if out is None:
             return cls(configs, None, None, []), []
+        target = Path(records_file) if records_file is not None else records_path(out, configs[0].game)
+        if _same_file(Path(out), target):
+            raise MatchError(f"{out}: would hold both the results and the game records; give the results "
+                             f"a .jsonl name, or the records (--records) a file of their own")
         results, note = ResultsFile.open(out, configs, resume=resume)
-        target = records_file if records_file is not None else records_path(out, configs[0].game)
-        games = GameRecordsFile.open(target, event, resume=resume, records=results.records)
+        try:
+            games = GameRecordsFile.open(target, event, resume=resume, records=results.records)
+        except BaseException:
+            if results.lock is not None:
+                results.lock.close()
+            raise
         return cls(configs, results, games, results.records), [note] if note else []
 
-    def missing(self) -> list[Task]:
-        """The games not played yet, pairing by pairing."""
-        return [(config, index) for config in self.configs for index in missing_games(config, self.records)]
+    def missing(self) -> Iterator[Task]:
+        """The games not played yet, pairing by pairing, listed lazily."""
+        return ((config, index) for config in self.configs for index in missing_games(config, self.records))
 
     @property
     def planned(self) -> int:
         return sum(config.games for config in self.configs)
+
+    def close(self) -> None:
+        """Let other runs have the files: release their locks (the run's end)."""
+        for file in (self.results, self.games):
+            if file is not None:
+                file.close()
 
     def add(self, record: dict[str, Any]) -> None:
         """Keep a finished game: its JSON line, then its game record."""
@@ -59,3 +73,13 @@ class Run:
             self.records.append(record)
         if self.games is not None:
             self.games.append(record)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file (the same path, through links or ``..``, or hard links)."""
+    try:
+        if a.exists() and b.exists():
+            return a.samefile(b)
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False

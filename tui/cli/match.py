@@ -196,8 +196,11 @@ def _measure_levels(args: argparse.Namespace) -> int:
     for a, b, config, results in planned:
         parallel = "workers=" in config.a + config.b
         missing = missing_games(config, results.records)
-        for record in play_games(config, missing, jobs=1 if parallel else args.jobs):
-            results.append(record)
+        try:
+            for record in play_games(config, missing, jobs=1 if parallel else args.jobs):
+                results.append(record)
+        finally:
+            results.close()
         points, _ = running_score(results.records)
         games = len(results.records)
         print(f"{a} - {b}: {points:g} / {games}", flush=True)

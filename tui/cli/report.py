@@ -102,8 +102,9 @@ def play_run(run: Any, *, jobs: int, dask: str | None, score: bool = True,
     still being played are then stopped).  True when Ctrl-C stopped the run."""
     from engines.tournament import play_tasks
 
-    games = play_tasks(run.missing(), jobs=jobs, dask=dask)
+    games = None
     try:
+        games = play_tasks(run.missing(), jobs=jobs, dask=dask)
         with MatchProgress(run.planned, run.records, score=score) as progress:
             for record in games:
                 run.add(record)
@@ -113,8 +114,11 @@ def play_run(run: Any, *, jobs: int, dask: str | None, score: bool = True,
                     games.close()
                     break
     except KeyboardInterrupt:
-        games.close()
+        if games is not None:
+            games.close()
         return True
+    finally:
+        run.close()
     return False
 
 

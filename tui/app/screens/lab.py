@@ -253,6 +253,8 @@ class LabScreen(Screen):
                 self.app.call_from_thread(self._game_finished)
         except Exception as exc:  # the workers were killed (Stop) or a game failed: say so, keep what is done
             error = "" if not self.running else f"{type(exc).__name__}: {' '.join(str(exc).split())[:120]}"
+        finally:
+            run.close()
         self.app.call_from_thread(self._run_ended, error)
 
     def _game_finished(self) -> None:
