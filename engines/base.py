@@ -152,11 +152,15 @@ class Limits:
 
     ``None`` means no limit of that kind.  With ``time`` or ``nodes`` the search
     deepens iteratively and returns the best move of the last completed depth.
+    A ``time`` is used in full (a fixed time: UCI's ``movetime``, a spec's
+    ``time=``) unless ``flexible``: a budget derived from a clock, which the
+    search may end early when its next depth would not finish in it.
     """
 
     depth: int | None = None
     time: float | None = None
     nodes: int | None = None
+    flexible: bool = False
 
 
 @dataclass
@@ -253,6 +257,11 @@ class Engine(ABC):
 
     def new_game(self) -> None:
         """Forget what earlier searches learned (a new game starts cold)."""
+
+    def prepare(self) -> None:
+        """Get ready to search at once (start worker processes), so that the
+        first search's clock pays nothing for it; idempotent.  UCI calls it on
+        ``isready``."""
 
     def close(self) -> None:
         """Release what the engine holds (worker processes); it may not search again."""

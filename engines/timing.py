@@ -1,30 +1,47 @@
-"""How long to think with a clock: one budget for UCI and the app's clocks.
+"""How long to think: one budget for UCI and the app's clocks.
 
 :func:`time_for_move` spreads the time left over the moves still to go (30
 when nobody says) and spends 80% of the increment on top, never more than
-half the time left (90% when one move remains), less a safety margin for the
-latency of processes and pipes.
+half the time left (90% when one move remains), after keeping back a reserve
+for the latency of processes and pipes: 50 ms, or a tenth of the time left
+when that is less, so the budget follows the clock down to :data:`LEAST_TIME`
+(1 ms) instead of stopping at a floor the clock no longer has.  Such a budget is
+*flexible*: the search may end early when its next depth would not finish.
+
+:func:`fixed_time` is the budget for a fixed time (UCI's ``movetime``): used
+in full, less a margin of at most 5% of it.
 """
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_MOVES_TO_GO", "FOREVER", "INCREMENT_SHARE", "SAFETY_MARGIN", "time_for_move"]
+__all__ = ["DEFAULT_MOVES_TO_GO", "FOREVER", "INCREMENT_SHARE", "LEAST_TIME", "SAFETY_MARGIN", "fixed_time",
+           "time_for_move"]
 
-#: Seconds kept back from every clock-derived budget (process and pipe latency).
+#: Seconds kept back from every clock-derived budget (process and pipe latency), at most.
 SAFETY_MARGIN = 0.05
 #: Moves the remaining time is spread over when nobody says.
 DEFAULT_MOVES_TO_GO = 30
 #: Share of the increment spent on top of the base budget.
 INCREMENT_SHARE = 0.8
+#: The least budget, in seconds: a search always gets to choose a move.
+LEAST_TIME = 0.001
 #: A budget no search reaches: search until told to stop (UCI's ``go infinite``, analysis).
 FOREVER = 1e9
 
 
 def time_for_move(remaining_ms: float, increment_ms: float = 0, moves_to_go: int | None = None) -> float:
-    """Seconds to think with ``remaining_ms`` on the clock (never below 10 ms)."""
+    """Seconds to think with ``remaining_ms`` on the clock (never below :data:`LEAST_TIME`)."""
     remaining = max(0.0, remaining_ms) / 1000
+    usable = remaining - min(SAFETY_MARGIN, remaining / 10)  # the reserve stays on the clock
     increment = max(0.0, increment_ms) / 1000
     horizon = moves_to_go if moves_to_go and moves_to_go > 0 else DEFAULT_MOVES_TO_GO
-    budget = remaining / horizon + INCREMENT_SHARE * increment
-    budget = min(budget, remaining * (0.9 if horizon == 1 else 0.5))
-    return max(0.01, budget - SAFETY_MARGIN)
+    budget = usable / horizon + INCREMENT_SHARE * increment
+    budget = min(budget, usable * (0.9 if horizon == 1 else 0.5))
+    return max(LEAST_TIME, budget)
+
+
+def fixed_time(milliseconds: float) -> float:
+    """Seconds to search for a fixed ``milliseconds`` (UCI ``movetime``): all of
+    it but a margin of 5% (at most :data:`SAFETY_MARGIN`) for the answer to arrive."""
+    seconds = max(0.0, milliseconds) / 1000
+    return max(LEAST_TIME, seconds - min(SAFETY_MARGIN, 0.05 * seconds))

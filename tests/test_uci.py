@@ -197,8 +197,37 @@ def test_quit_stops_a_running_search() -> None:
         (60_000, 1_000, None, 2.7, 2.8),   # plus 80% of the increment
         (10_000, 0, 5, 1.9, 2.0),          # over the moves to go
         (1_000, 0, 1, 0.8, 0.9),           # the last move before the time control: most of it
-        (100, 5_000, None, 0.01, 0.01),    # never more than half the clock; at least 10 ms
+        (100, 5_000, None, 0.0449, 0.0451),  # never more than half the clock after its reserve (a tenth)
+        (20, 0, None, 0.001, 0.001),       # 20 ms left: 1 ms (it took 13-24 ms with a 10 ms floor)
+        (500, 10, None, 0.022, 0.024),     # 0.2 s + 0.01 late in a game: the reserve shrinks with the clock
     ],
 )
 def test_time_for_move(remaining: int, increment: int, to_go: int | None, low: float, high: float) -> None:
     assert low <= time_for_move(remaining, increment, to_go) <= high
+
+
+@pytest.mark.parametrize("remaining", [0, 1, 5, 20, 100, 1_000, 10_000, 100_000])
+def test_a_clock_budget_leaves_time_on_the_clock(remaining: int) -> None:
+    budget = time_for_move(remaining)
+    assert 0.001 <= budget and (remaining < 20 or budget <= 0.9 * remaining / 1000 / 2)
+
+
+@pytest.mark.parametrize(("movetime", "seconds"), [(500, 0.475), (100, 0.095), (5_000, 4.95), (1, 0.001)])
+def test_a_fixed_time_is_used_in_full(movetime: int, seconds: float) -> None:
+    from engines.timing import fixed_time
+
+    assert fixed_time(movetime) == pytest.approx(seconds)
+
+
+def test_a_fixed_time_search_uses_its_time() -> None:
+    # go movetime 500 used 0.30 s on average: the search stopped when it predicted the next
+    # depth would not finish, which only a clock's budget may do.
+    from engines import Limits, create_engine
+    from engines.registry import parse_engine_spec
+    from games.chess import ChessGame
+
+    engine = create_engine(parse_engine_spec("pvs"), ChessGame)
+    fixed = engine.search(ChessGame(), Limits(time=0.3))
+    assert fixed.stats.time_s >= 0.27
+    flexible = engine.search(ChessGame(), Limits(time=0.3, flexible=True))
+    assert flexible.stats.time_s <= 0.35

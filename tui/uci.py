@@ -28,7 +28,7 @@ from typing import Any, Iterator, Iterable, TextIO
 import chess
 
 from engines import Engine, GameOverError, Limits, SearchStats, SpecError, create_engine
-from engines.timing import FOREVER, SAFETY_MARGIN, time_for_move
+from engines.timing import FOREVER, fixed_time, time_for_move
 from games import GameError
 from games.chess import ChessGame
 
@@ -72,6 +72,8 @@ class UciServer:
             self.send(f"option name Engine type string default {self.spec}")
             self.send("uciok")
         elif command == "isready":
+            if self.thread is None:
+                self.engine.prepare()  # helpers start here, not on the clock of the first move
             self.send("readyok")
         elif command == "ucinewgame":
             self.finish_search()
@@ -182,15 +184,17 @@ class UciServer:
         if "mate" in values and depth is None:
             depth = 2 * values["mate"] - 1
         seconds: float | None = None
+        flexible = False
         if "movetime" in values:
-            seconds = max(0.01, values["movetime"] / 1000 - SAFETY_MARGIN)
+            seconds = fixed_time(values["movetime"])
         elif clock is not None:
             seconds = time_for_move(clock, increment, values.get("movestogo"))
+            flexible = True
         nodes = values.get("nodes")
         if depth is None and seconds is None and nodes is None:
             return None, moves, False
         return Limits(depth=depth if depth is None else max(1, depth), time=seconds,
-                      nodes=nodes if nodes is None else max(1, nodes)), moves, False
+                      nodes=nodes if nodes is None else max(1, nodes), flexible=flexible), moves, False
 
     def _go(self, args: list[str]) -> None:
         limits, moves, infinite = self._limits(args)

@@ -233,7 +233,7 @@ class AlphaBetaEngine(Engine):
                     break  # a forced win or loss within the searched depth: final
                 elapsed = control.elapsed()
                 finished.append(elapsed)
-                if limits.time is not None:
+                if limits.time is not None and limits.flexible:
                     if predict:
                         if elapsed + FIRST_MOVE_SHARE * next_depth_time(finished) > limits.time:
                             break  # not even its first move would be searched

@@ -70,13 +70,15 @@ def _helper(index: int, game_name: str, spec: EngineSpec, config: SearchConfig, 
         if task is None:
             engine.table.close()
             return
-        search_id, game, depth, nodes = task
+        search_id, game, depth, seconds, nodes = task
 
         def on_info(info: SearchStats) -> None:
             counts[base:base + len(SUMMED)] = [info[name] for name in SUMMED]
 
         try:
-            result = engine.search(game, Limits(depth, None, nodes), stop=stop, on_info=on_info)
+            # The main search's time too: near its end a helper looks at the clock
+            # every few nodes, so it has stopped by itself when the main one asks.
+            result = engine.search(game, Limits(depth, seconds, nodes), stop=stop, on_info=on_info)
         except Exception as error:  # pragma: no cover - reported to the parent
             where = traceback.extract_tb(error.__traceback__)[-1]
             results.put(("error", search_id, index,
@@ -142,7 +144,7 @@ class HelperPool:
         self.finished.clear()
         self.counts[:] = [0] * len(self.counts)
         for tasks in self.tasks:
-            tasks.put((self.search_id, game, limits.depth, nodes))
+            tasks.put((self.search_id, game, limits.depth, limits.time, nodes))
         return self.search_id
 
     def running_counts(self) -> dict[str, int]:
@@ -202,17 +204,11 @@ class ParallelEngine(AlphaBetaEngine):
         limits = limits if limits is not None else self.limits()
         if len(legal) == 1 and limits.depth is None:
             return super().search(game, limits, stop=stop, on_info=on_info)
-        if not isinstance(self.table, SharedTable):
-            self.table = SharedTable()  # from now on every search of this engine fills it
-        if self.pool is None:
-            self.pool = HelperPool(self.workers - 1, game.NAME, self.spec, self.config,
-                                   self.table.name)  # type: ignore[union-attr]
-            self.table.unlink()  # type: ignore[union-attr]  # every process has it mapped
-        pool = self.pool
+        pool = self._pool()
         share = None if limits.nodes is None else max(1, limits.nodes // self.workers)
         self.table.clear_busy()  # marks a stopped search left  # type: ignore[union-attr]
         search_id = pool.start(game.copy(), limits, share)
-        mine = Limits(limits.depth, limits.time, share)
+        mine = Limits(limits.depth, limits.time, share, limits.flexible)
 
         def report(info: SearchStats) -> None:
             on_info(_combined(info, [pool.running_counts()]))  # type: ignore[misc]
@@ -227,6 +223,21 @@ class ParallelEngine(AlphaBetaEngine):
         if on_info is not None:
             on_info(stats.copy())
         return SearchResult(result.move, result.score, result.pv, stats)
+
+    def prepare(self) -> None:
+        """Start the helpers now (once per engine): a search at a tight clock
+        does not wait for processes to start."""
+        if self.workers >= 2 and self.table is not None:
+            self._pool()
+
+    def _pool(self) -> HelperPool:
+        if not isinstance(self.table, SharedTable):
+            self.table = SharedTable()  # from now on every search of this engine fills it
+        if self.pool is None:
+            self.pool = HelperPool(self.workers - 1, self.game_class.NAME, self.spec, self.config,
+                                   self.table.name)
+            self.table.unlink()  # every process has it mapped
+        return self.pool
 
     def close(self) -> None:
         """Stop the helper processes and free the shared table."""

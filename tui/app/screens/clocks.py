@@ -68,7 +68,7 @@ class Clocks:
         given = parse_engine_spec(self.setup.players[side]).options
         if given.get("time") is not None:
             budget = min(budget, float(given["time"]))
-        return Limits(depth=given.get("depth"), time=budget, nodes=given.get("nodes"))
+        return Limits(depth=given.get("depth"), time=budget, nodes=given.get("nodes"), flexible=True)
 
     def tick_clock(self: GameScreen) -> None:
         """Run the right clock, redraw both, and end the game when one falls (a timer calls this)."""
