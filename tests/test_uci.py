@@ -231,3 +231,36 @@ def test_a_fixed_time_search_uses_its_time() -> None:
     assert fixed.stats.time_s >= 0.27
     flexible = engine.search(ChessGame(), Limits(time=0.3, flexible=True))
     assert flexible.stats.time_s <= 0.35
+
+
+def test_ponderhit_turns_pondering_into_a_timed_search() -> None:
+    # 'go ponder' searched for ever and 'ponderhit' was ignored: a GUI with pondering on lost on time.
+    session = Session("pvs")
+    session("position startpos moves e2e4 e7e5", "go ponder wtime 3000 btime 3000")
+    time.sleep(0.2)
+    assert session.server.thread is not None and session.server.thread.is_alive()
+    assert not any(line.startswith("bestmove") for line in session.out.getvalue().splitlines())
+    started = time.monotonic()
+    session("ponderhit")
+    lines = session.wait()
+    elapsed = time.monotonic() - started
+    assert lines[-1].startswith("bestmove ")
+    assert elapsed < time_for_move(3000) + 1.0  # the clock's budget from the ponderhit on
+
+
+def test_stop_while_pondering_answers_bestmove() -> None:
+    session = Session("pvs")
+    session("position startpos", "go ponder wtime 60000 btime 60000")
+    time.sleep(0.1)
+    lines = session("stop")
+    assert lines[-1].startswith("bestmove ")
+    assert session.server.thread is None
+
+
+def test_a_ponder_search_that_ends_early_waits_for_ponderhit() -> None:
+    session = Session("alphabeta:depth=1")
+    session("position fen " + MATE_IN_ONE, "go ponder wtime 1000 btime 1000")
+    time.sleep(0.2)
+    assert not any(line.startswith("bestmove") for line in session.out.getvalue().splitlines())
+    session("ponderhit")
+    assert session.wait()[-1].startswith("bestmove a1a8")

@@ -49,6 +49,11 @@ class UciServer:
         self.game = ChessGame()
         self.thread: threading.Thread | None = None
         self.stop_event = threading.Event()
+        #: Set when the running search may answer (at once, or after stop/ponderhit).
+        self.release = threading.Event()
+        #: The limits a 'ponderhit' gives the running ponder search.
+        self.after_ponderhit: Limits | None = None
+        self.timer: threading.Timer | None = None
 
     # ------------------------------------------------------------------ output
     def send(self, line: str) -> None:
@@ -89,7 +94,9 @@ class UciServer:
             self._go(args)
         elif command == "stop":
             self.finish_search()
-        # debug, register, ponderhit and anything unknown: ignored (UCI says so).
+        elif command == "ponderhit":
+            self.ponderhit()
+        # debug, register and anything unknown: ignored (UCI says so).
         return True
 
     def _replace_engine(self, spec: str) -> None:
@@ -147,17 +154,19 @@ class UciServer:
             game.play(move)
         self.game = game
 
-    def _limits(self, args: list[str]) -> tuple[Limits | None, list[chess.Move] | None, bool]:
+    def _limits(self, args: list[str]) -> tuple[Limits | None, list[chess.Move] | None, str]:
         """The limits ``go`` asks for (``None``: the engine's own), the
-        ``searchmoves`` and whether it is ``infinite``."""
+        ``searchmoves`` and the mode: ``"infinite"``, ``"ponder"`` (the
+        limits are then those of the search a ``ponderhit`` turns it into) or
+        ``""``."""
         values: dict[str, int] = {}
         searchmoves: list[chess.Move] = []
-        infinite = False
+        mode = ""
         i = 0
         while i < len(args):
             word = args[i]
             if word in ("infinite", "ponder"):
-                infinite = True
+                mode = mode or word
             elif word == "searchmoves":
                 i += 1
                 while i < len(args):
@@ -175,8 +184,8 @@ class UciServer:
                     pass
             i += 1
         moves = searchmoves or None
-        if infinite:
-            return Limits(time=FOREVER), moves, True
+        if mode == "infinite":
+            return Limits(time=FOREVER), moves, mode
         white = self.game.board.turn == chess.WHITE
         clock = values.get("wtime" if white else "btime")
         increment = values.get("winc" if white else "binc", 0)
@@ -192,12 +201,21 @@ class UciServer:
             flexible = True
         nodes = values.get("nodes")
         if depth is None and seconds is None and nodes is None:
-            return None, moves, False
+            return None, moves, mode
         return Limits(depth=depth if depth is None else max(1, depth), time=seconds,
-                      nodes=nodes if nodes is None else max(1, nodes), flexible=flexible), moves, False
+                      nodes=nodes if nodes is None else max(1, nodes), flexible=flexible), moves, mode
 
     def _go(self, args: list[str]) -> None:
-        limits, moves, infinite = self._limits(args)
+        limits, moves, mode = self._limits(args)
+        # Pondering searches without a limit until 'ponderhit' gives it the one
+        # this 'go' names (counted from the ponderhit) or 'stop' ends it.
+        self.after_ponderhit = limits if mode == "ponder" else None
+        if mode == "ponder":
+            limits = Limits(time=FOREVER)
+        # UCI: no bestmove before 'stop' (or 'ponderhit') when infinite or pondering.
+        release = self.release = threading.Event()
+        if not mode:
+            release.set()
         game = self.game.copy()
         outcome = game.outcome()
         if outcome is not None and outcome.reason in _CLAIMABLE:
@@ -217,8 +235,7 @@ class UciServer:
                 result = engine.search(game, limits, stop=stop, on_info=on_info, moves=moves)
             except GameOverError as error:
                 self.send(f"info string {error}")
-                if infinite:
-                    stop.wait()
+                release.wait()
                 self.send("bestmove 0000")
                 return
             except Exception as error:  # pragma: no cover - a bug: say so, keep the GUI going
@@ -226,8 +243,7 @@ class UciServer:
                 self.send("bestmove 0000")
                 return
             self.send(info_line(result.stats, root))
-            if infinite:
-                stop.wait()  # UCI: no bestmove before 'stop' in infinite mode
+            release.wait()
             line = f"bestmove {result.move.uci()}"
             if len(result.pv) > 1 and result.pv[0] == result.move:
                 line += f" ponder {result.pv[1].uci()}"
@@ -236,12 +252,31 @@ class UciServer:
         self.thread = threading.Thread(target=search, name="uci-search", daemon=True)
         self.thread.start()
 
+    def ponderhit(self) -> None:
+        """The opponent played the move pondered on: the search goes on as the
+        ``go`` that started it asked, its time counted from now."""
+        limits, self.after_ponderhit = self.after_ponderhit, None
+        if self.thread is None or limits is None:
+            return
+        if limits.time is not None:
+            self.timer = threading.Timer(limits.time, self.stop_event.set)
+            self.timer.daemon = True
+            self.timer.start()
+        else:  # no clock was given with 'go ponder': what pondering found is the answer
+            self.stop_event.set()
+        self.release.set()
+
     def finish_search(self) -> None:
         """Stop a running search and wait for its ``bestmove``."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
         if self.thread is not None:
             self.stop_event.set()
+            self.release.set()
             self.thread.join()
             self.thread = None
+        self.after_ponderhit = None
 
     def run(self, lines: Iterable[str]) -> int:
         """Serve commands until ``quit`` or the end of input.  A command that
