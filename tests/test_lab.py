@@ -217,3 +217,25 @@ def test_an_experiment_file_that_is_not_utf8_is_one_line(tmp_path: Path, capsys)
     bad = tmp_path / "bad.toml"
     bad.write_bytes(b"name = \"\xff\"\n")
     assert_usage_error(capsys, ["experiment", str(bad)], "not UTF-8")
+
+
+def test_an_experiment_that_failed_at_its_start_leaves_a_folder_a_corrected_run_takes(
+        tmp_path: Path, capsys, monkeypatch) -> None:
+    import engines.tournament.match as match
+    from engines.tournament import MatchError
+
+    def unreachable(address: str) -> None:
+        raise MatchError(f"--dask: no dask scheduler reachable at {address!r}")
+
+    monkeypatch.setattr(match, "_dask_client", unreachable)
+    source = tmp_path / "tiny.toml"
+    source.write_text(GOOD)
+    out = tmp_path / "run"
+    assert_usage_error(capsys, ["experiment", str(source), "--out", str(out), "--games", "2",
+                                "--dask", "tcp://127.0.0.1:1"], "no dask scheduler")
+    # The corrected run (here: the experiment file edited too) is accepted, with or without --resume.
+    source.write_text(GOOD.replace("values = [1, 2]", "values = [1, 3]"))
+    code, _, err = run(capsys, "experiment", str(source), "--out", str(out), "--games", "2")
+    assert code == 0, err
+    assert len((out / "games.jsonl").read_text().splitlines()) == 4
+    assert (out / "experiment.toml").read_text() == source.read_text()

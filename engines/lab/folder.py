@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from games.records import EXTENSIONS
+
 from ..tournament.run import Run
 from .experiment import Experiment, ExperimentError
 
@@ -45,7 +47,9 @@ class LabFolder:
         configs = experiment.configs(games)
         if path.exists() and not path.is_dir():
             raise ExperimentError(f"{path}: not a folder; results go to a folder of their own")
-        if path.is_dir() and any(path.iterdir()) and not resume:
+        if path.is_dir() and _unplayed(path):  # a run that failed before its first game: start afresh
+            (path / EXPERIMENT_FILE).unlink(missing_ok=True)
+        elif path.is_dir() and any(path.iterdir()) and not resume:
             raise ExperimentError(f"{path}: already holds a run; add --resume to finish it, or choose "
                                   f"another --out")
         try:
@@ -84,3 +88,17 @@ def _games_per_arm(results: Path) -> int | None:
         return int(json.loads(first)["match"]["games"])
     except (OSError, ValueError, KeyError, TypeError):
         return None  # no file, or a bad one: Run.open says what is wrong with it
+
+
+def _unplayed(path: Path) -> bool:
+    """Whether the folder ``path`` holds a run that ended before its first
+    game (it failed at its start): only the files a run makes, its results
+    and records empty.  A new run takes it over, even of an edited experiment."""
+    made = {EXPERIMENT_FILE, RESULTS_FILE} | {f"games.{extension}" for extension in EXTENSIONS.values()}
+    try:
+        files = list(path.iterdir())
+        return (any(file.name == EXPERIMENT_FILE for file in files)
+                and all(file.name in made and file.is_file() and not file.is_symlink()
+                        and (file.name == EXPERIMENT_FILE or file.stat().st_size == 0) for file in files))
+    except OSError:
+        return False
