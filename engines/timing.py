@@ -1,11 +1,15 @@
 """How long to think: one budget for UCI and the app's clocks.
 
-:func:`time_for_move` spreads the time left over the moves still to go (30
-when nobody says) and spends 80% of the increment on top, never more than
+:func:`time_for_move` spreads the time left over the moves still to go (when
+nobody says: 30 with an increment, 50 in sudden death, where the clock must
+last a long game) and spends 80% of the increment on top, never more than
 half the time left (90% when one move remains), after keeping back a reserve
 for the latency of processes and pipes: 50 ms, or a tenth of the time left
 when that is less, so the budget follows the clock down to :data:`LEAST_TIME`
-(1 ms) instead of stopping at a floor the clock no longer has.  Such a budget is
+(1 ms) instead of stopping at a floor the clock no longer has.  Every budget
+is less :data:`MOVE_OVERHEAD` (5 ms), what a move costs beyond its search
+(measured through python-chess with two processes searching): at 1 s + 0 a
+game of 100 moves a side then fits on the clock.  Such a budget is
 *flexible*: the search may end early when its next depth would not finish.
 
 :func:`fixed_time` is the budget for a fixed time (UCI's ``movetime``): used
@@ -14,13 +18,17 @@ in full, less a margin of at most 5% of it.
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_MOVES_TO_GO", "FOREVER", "INCREMENT_SHARE", "LEAST_TIME", "SAFETY_MARGIN", "fixed_time",
-           "time_for_move"]
+__all__ = ["DEFAULT_MOVES_TO_GO", "FOREVER", "INCREMENT_SHARE", "LEAST_TIME", "MOVE_OVERHEAD", "SAFETY_MARGIN",
+           "SUDDEN_DEATH_MOVES_TO_GO", "fixed_time", "time_for_move"]
 
 #: Seconds kept back from every clock-derived budget (process and pipe latency), at most.
 SAFETY_MARGIN = 0.05
-#: Moves the remaining time is spread over when nobody says.
+#: Moves the remaining time is spread over when nobody says and an increment comes with each move.
 DEFAULT_MOVES_TO_GO = 30
+#: The same without an increment (sudden death): the clock must last a long game, 60 moves and more.
+SUDDEN_DEATH_MOVES_TO_GO = 50
+#: Seconds each move costs beyond its search (our process and the GUI's pipes), taken off every budget.
+MOVE_OVERHEAD = 0.005
 #: Share of the increment spent on top of the base budget.
 INCREMENT_SHARE = 0.8
 #: The least budget, in seconds: a search always gets to choose a move.
@@ -34,10 +42,13 @@ def time_for_move(remaining_ms: float, increment_ms: float = 0, moves_to_go: int
     remaining = max(0.0, remaining_ms) / 1000
     usable = remaining - min(SAFETY_MARGIN, remaining / 10)  # the reserve stays on the clock
     increment = max(0.0, increment_ms) / 1000
-    horizon = moves_to_go if moves_to_go and moves_to_go > 0 else DEFAULT_MOVES_TO_GO
+    if moves_to_go and moves_to_go > 0:
+        horizon = moves_to_go
+    else:
+        horizon = DEFAULT_MOVES_TO_GO if increment > 0 else SUDDEN_DEATH_MOVES_TO_GO
     budget = usable / horizon + INCREMENT_SHARE * increment
     budget = min(budget, usable * (0.9 if horizon == 1 else 0.5))
-    return max(LEAST_TIME, budget)
+    return max(LEAST_TIME, budget - MOVE_OVERHEAD)
 
 
 def fixed_time(milliseconds: float) -> float:

@@ -193,13 +193,13 @@ def test_quit_stops_a_running_search() -> None:
 @pytest.mark.parametrize(
     ("remaining", "increment", "to_go", "low", "high"),
     [
-        (60_000, 0, None, 1.9, 2.0),       # a thirtieth of a minute, less the margin
+        (60_000, 0, None, 1.18, 1.2),      # sudden death: a fiftieth of a minute, less the overhead
         (60_000, 1_000, None, 2.7, 2.8),   # plus 80% of the increment
         (10_000, 0, 5, 1.9, 2.0),          # over the moves to go
         (1_000, 0, 1, 0.8, 0.9),           # the last move before the time control: most of it
-        (100, 5_000, None, 0.0449, 0.0451),  # never more than half the clock after its reserve (a tenth)
+        (100, 5_000, None, 0.0399, 0.0401),  # never more than half the clock after its reserve (a tenth)
         (20, 0, None, 0.001, 0.001),       # 20 ms left: 1 ms (it took 13-24 ms with a 10 ms floor)
-        (500, 10, None, 0.022, 0.024),     # 0.2 s + 0.01 late in a game: the reserve shrinks with the clock
+        (500, 10, None, 0.017, 0.019),     # 0.2 s + 0.01 late in a game: the reserve shrinks with the clock
     ],
 )
 def test_time_for_move(remaining: int, increment: int, to_go: int | None, low: float, high: float) -> None:
@@ -264,3 +264,20 @@ def test_a_ponder_search_that_ends_early_waits_for_ponderhit() -> None:
     assert not any(line.startswith("bestmove") for line in session.out.getvalue().splitlines())
     session("ponderhit")
     assert session.wait()[-1].startswith("bestmove a1a8")
+
+
+def test_a_position_extending_the_last_one_plays_only_the_new_moves() -> None:
+    session = Session()
+    session("position startpos moves e2e4 e7e5")
+    game = session.server.game
+    session("position startpos moves e2e4 e7e5 g1f3")
+    assert session.server.game is game and game.board.fen() == chess.Board(
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2").fen()
+    session("position startpos moves d2d4")  # another game: read from the start
+    assert session.server.game.board.fen() == chess.Board("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1").fen()
+    session("ucinewgame", "position startpos moves e2e4")
+    assert session.server.game.ply == 1
+    lines = session("position startpos moves e2e4 e2e4")
+    assert "illegal move 'e2e4'" in lines[0] and session.server.game.ply == 1
+    session("position startpos moves e2e4 e7e5")
+    assert session.server.game.ply == 2

@@ -54,6 +54,15 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     add_game_filter(b)
     b.add_argument("--quick", action="store_true", help="fewer positions (a smoke run, not a measurement)")
     b.set_defaults(run=_cmd_bench_models)
+    b = bench_sub.add_parser(
+        "clock", help="chess games on a real clock against Stockfish (UCI_Elo): score and losses on time"
+    )
+    b.add_argument("--engine", default="pvs:workers=2", metavar="SPEC", help="our engine (default pvs:workers=2)")
+    b.add_argument("--games", type=depth_type, default=20, metavar="N", help="games (default 20)")
+    b.add_argument("--base", type=float, default=1.0, metavar="S", help="seconds a side (default 1)")
+    b.add_argument("--inc", type=float, default=0.0, metavar="S", help="increment a move (default 0)")
+    b.add_argument("--elo", type=depth_type, default=1350, metavar="ELO", help="Stockfish's UCI_Elo (default 1350)")
+    b.set_defaults(run=_cmd_bench_clock)
 
 
 
@@ -104,3 +113,26 @@ def _cmd_bench_keys(args: argparse.Namespace) -> int:
     except NoPty as error:
         raise UsageError(f"{PROG} bench keys", str(error)) from None
     return 1 if any(run.error or run.killed for run in runs) else 0
+
+
+def _cmd_bench_clock(args: argparse.Namespace) -> int:
+    import sys
+
+    from ..bench.clock import play_clock_games, stockfish_path
+
+    prog = f"{PROG} bench clock"
+    if not args.base > 0 or args.inc < 0:
+        raise UsageError(prog, "--base must be above 0 and --inc at least 0")
+    stockfish = stockfish_path()
+    if stockfish is None:
+        raise UsageError(prog, "needs Stockfish (Debian's stockfish package)")
+    ours = [sys.executable, "-m", "tui.cli", "uci", "--engine", args.engine]
+    games = play_clock_games(ours, [stockfish], {"UCI_LimitStrength": True, "UCI_Elo": args.elo},
+                             args.games, args.base, args.inc)
+    points = sum(game.points for game in games)
+    lost = sum(1 for game in games if game.reason == "time" and game.points == 0)
+    won = sum(1 for game in games if game.reason == "time" and game.points == 1)
+    print(f"{args.engine} vs Stockfish UCI_Elo {args.elo} at {args.base:g} s + {args.inc:g} s: "
+          f"{points:g} / {len(games)}; lost on time {lost}, won on time {won}; "
+          f"least clock left {min(game.least_clock for game in games):.3f} s")
+    return 0
