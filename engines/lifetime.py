@@ -18,13 +18,15 @@ dies and quits.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
 import threading
 import time
+from typing import Iterator
 
-__all__ = ["CHECK_INTERVAL", "exit_with_parent", "watching"]
+__all__ = ["CHECK_INTERVAL", "exit_with_parent", "sigint_blocked", "watching"]
 
 #: Seconds between two looks at the parent.
 CHECK_INTERVAL = 0.2
@@ -73,3 +75,21 @@ def exit_with_parent(parent: int | None = None, interval: float = CHECK_INTERVAL
         os._exit(ORPHANED)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+@contextlib.contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """Block SIGINT in this thread while starting processes (and threads).
+
+    A process started here inherits the blocked signal through its exec, so a
+    Ctrl-C that reaches the process group while the new process is still
+    importing (before :func:`exit_with_parent` makes it ignore SIGINT) is
+    held, then dropped, instead of printing a KeyboardInterrupt traceback
+    from the middle of an import.  This process loses nothing: the signal is
+    taken by another of its threads, or waits until the block ends.
+    """
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterable, Iterator, TypeVar
 from games import GAME_NAMES, Game, game_class, new_game
 
 from ..base import COUNTERS, SearchStats
-from ..lifetime import exit_with_parent
+from ..lifetime import exit_with_parent, sigint_blocked
 from ..registry import create_engine, parse_engine_spec
 from ..spec import EngineSpec, SpecError
 
@@ -330,15 +330,23 @@ def _on_workers(play: Callable[[Any, Any], T], config: Any, indices: Iterator[An
 
     # Each worker watches this process from its start (even if this one dies
     # while the worker is still starting up).
-    executor = get_reusable_executor(max_workers=workers, timeout=IDLE_WORKER_TIMEOUT,
-                                     initializer=exit_with_parent, initargs=(os.getpid(),))
+    # Workers (started by ``submit``) begin with SIGINT blocked: see :func:`sigint_blocked`.  The
+    # standard library's resource tracker, which loky starts with the first worker, unblocks SIGINT
+    # once it is started: it is started first.
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    with sigint_blocked():
+        executor = get_reusable_executor(max_workers=workers, timeout=IDLE_WORKER_TIMEOUT,
+                                         initializer=exit_with_parent, initargs=(os.getpid(),))
     _running["executor"] = executor
     window = workers * QUEUED_PER_WORKER
     queued: collections.deque[Any] = collections.deque()  # in submission order
 
     def refill() -> None:
         for index in itertools.islice(indices, window - len(queued)):
-            queued.append(executor.submit(play, config, index))
+            with sigint_blocked():
+                queued.append(executor.submit(play, config, index))
 
     finished = False
     try:

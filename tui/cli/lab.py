@@ -126,6 +126,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 
         print_tournament(standings)
     if interrupted:
-        print(f"{prog}: interrupted after {len(run.records)} of {run.planned} games", file=sys.stderr)
+        where = (f"; they are in {args.out}: run the same command with --resume to play the rest"
+                 if args.out else "")
+        print(f"{prog}: interrupted after {len(run.records)} of {run.planned} games{where}", file=sys.stderr)
         return 130
     return 0

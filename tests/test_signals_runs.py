@@ -1,0 +1,96 @@
+"""Ctrl-C during a tournament or an experiment, as a terminal sends it.
+
+SIGINT goes to the whole process group: the command prints what is finished,
+exits 130 with no traceback (none from loky's workers either, even from one
+still starting up), its results file stays valid, and no process of the group
+is left 2 s later.  Real processes in a session of their own, signalled with
+``os.killpg`` once the first game is in the results file.  (``match`` is in
+test_signals.py.)
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engines.tournament.results import read_results
+
+pytestmark = pytest.mark.slow
+
+COMMAND = [sys.executable, "-m", "tui.cli"]
+
+
+def _interrupt_after_first_game(argv: list[str], results: Path, cwd: Path) -> tuple[int, str, str, int]:
+    process = subprocess.Popen([*COMMAND, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True, cwd=cwd)
+    deadline = time.monotonic() + 60
+    while ((not results.exists() or results.stat().st_size == 0) and process.poll() is None
+           and time.monotonic() < deadline):
+        time.sleep(0.02)
+    assert process.poll() is None, process.communicate()
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    return process.returncode, out, err, process.pid
+
+
+def _group_gone(pgid: int) -> bool:
+    deadline = time.monotonic() + 2.0
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _check(code: int, err: str, pgid: int, results: Path) -> None:
+    assert code == 130, err
+    assert "Traceback" not in err and "interrupted after" in err and "--resume" in err, err
+    assert _group_gone(pgid)
+    records, partial = read_results(results)
+    assert records and partial is None
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_tournament_keeps_its_finished_games(tmp_path: Path, jobs: str) -> None:
+    out = tmp_path / "t.jsonl"
+    code, text, err, pgid = _interrupt_after_first_game(
+        ["tournament", "quixo", "--engine", "pvs:depth=2", "--engine", "pvs:depth=1", "--games", "200",
+         "--jobs", jobs, "--out", str(out)], out, tmp_path)
+    _check(code, err, pgid, out)
+    assert "pvs:depth=1" in text  # the crosstable of the games finished
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_experiment_keeps_its_finished_games(tmp_path: Path, jobs: str) -> None:
+    folder = tmp_path / "run"
+    code, text, err, pgid = _interrupt_after_first_game(
+        ["experiment", "seed004-quixo", "--games", "100", "--jobs", jobs, "--out", str(folder)],
+        folder / "games.jsonl", tmp_path)
+    _check(code, err, pgid, folder / "games.jsonl")
+    assert "depth 1" in text  # the summary of the games finished
+
+
+def _blocked_signals(_: None, index: int) -> int:
+    """The signal mask this worker process started with (its main thread's)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        return next(int(line.split()[1], 16) for line in status if line.startswith("SigBlk:"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_match_workers_start_deaf_to_ctrl_c() -> None:
+    """A worker still importing when Ctrl-C reaches the group must not print a
+    KeyboardInterrupt traceback: it starts with SIGINT blocked (the parent's
+    own SIGINT handling is unchanged)."""
+    from engines.tournament.match import parallel_games
+
+    masks = list(parallel_games(_blocked_signals, None, range(4), jobs=2, ordered=True, workers_only=True))
+    assert all(mask & (1 << (signal.SIGINT - 1)) for mask in masks), [hex(mask) for mask in masks]
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
