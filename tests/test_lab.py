@@ -70,6 +70,8 @@ def test_a_sweep_makes_one_arm_per_value() -> None:
     (("games = 2", "games = \"two\""), "'games' must be a whole number"),
     (("engine = \"alphabeta:depth={depth}\"", "engine = \"alphabeta\""), "needs one {parameter}"),
     (("[sweep]", "[sweep\n"), "not valid TOML"),
+    (("engine = \"alphabeta:depth={depth}\"", "engine = \"alphabeta:depth={dpth}\""),
+     "names {depth}, which is not the parameter swept in the engine ({dpth})"),
 ])
 def test_bad_experiment_files_are_one_line_errors(change: tuple[str, str], needle: str) -> None:
     with pytest.raises(ExperimentError) as error:
@@ -211,6 +213,12 @@ def test_an_experiment_run_fills_its_folder_and_resumes(tmp_path: Path, capsys) 
 ])
 def test_experiment_bad_input_is_one_line_and_exit_2(capsys, argv: list[str], needle: str) -> None:
     assert_usage_error(capsys, argv, needle)
+
+
+@pytest.mark.parametrize("anchor", ["nan", "inf", "-inf", "NaN", "1e999"])
+def test_a_tournament_anchor_must_be_a_number(capsys, anchor: str) -> None:
+    assert_usage_error(capsys, ["tournament", "quixo", "--engine", "random", "--engine", "pvs:depth=1",
+                                "--games", "2", f"--anchor={anchor}"], f"got {anchor!r}")
 
 
 def test_an_experiment_file_that_is_not_utf8_is_one_line(tmp_path: Path, capsys) -> None:

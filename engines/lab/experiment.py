@@ -180,6 +180,10 @@ def parse_experiment(text: str, where: str = "experiment") -> Experiment:
         if len(set(fields)) != 1:
             raise _fail(f"{where} [sweep]", f"the engine {template!r} needs one {{parameter}} to sweep")
         parameter = fields[0]
+        unknown = sorted(set(re.findall(r"\{(\w+)\}", label or "")) - {parameter})
+        if unknown:
+            raise _fail(f"{where} [sweep]", f"the label {label!r} names {{{unknown[0]}}}, which is not the "
+                                            f"parameter swept in the engine ({{{parameter}}})")
         for value in values:
             if isinstance(value, bool) or not isinstance(value, (int, float, str)):
                 raise _fail(f"{where} [sweep]", f"value {value!r} is not a number or a word")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import signal
 import threading
@@ -11,7 +12,7 @@ from typing import Any, Iterator, NoReturn, Sequence
 
 from games import GAME_NAMES, Game, GameError, new_game
 
-__all__ = ["PROG", "UsageError", "Parser", "check_workers", "game_name", "depth_type", "whole", "fraction", "integer", "path_arg",
+__all__ = ["PROG", "UsageError", "Parser", "check_workers", "game_name", "depth_type", "whole", "fraction", "integer", "finite", "path_arg",
            "add_position", "add_game_filter", "position_of", "play_moves", "stop_on_interrupt"]
 
 PROG = "tui-games"
@@ -69,6 +70,16 @@ def fraction(text: str) -> float:
         value = float("nan")
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"expected a fraction between 0 and 1 like 0.2, got {text!r}")
+    return value
+
+def finite(text: str) -> float:
+    """An argparse type: a number, not nan nor infinite."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a number like 1500, got {text!r}")
     return value
 
 def integer(text: str) -> int:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import PROG, UsageError, check_workers, game_name, path_arg, whole
+from .common import PROG, UsageError, check_workers, finite, game_name, path_arg, whole
 from .report import play_run
 
 
@@ -50,7 +50,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--openings", type=whole(0), default=4, metavar="PLIES",
                    help="random plies before the engines take over (default 4)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of openings and tie-breaks (default 0)")
-    p.add_argument("--anchor", type=float, default=0.0, metavar="ELO",
+    p.add_argument("--anchor", type=finite, default=0.0, metavar="ELO",
                    help="the first engine's rating (default 0)")
     p.add_argument("--out", type=path_arg, metavar="FILE.jsonl", help="keep every game here (and records beside)")
     p.add_argument("--resume", action="store_true", help="play only the games missing from --out")
