@@ -334,3 +334,18 @@ def test_an_unreachable_dask_scheduler_is_one_line(capsys, monkeypatch) -> None:
 def test_play_games_yields_every_requested_game_once() -> None:
     config = MatchConfig.create("quixo", "random", "random", 5, openings=1)
     assert sorted(r["index"] for r in play_games(config, [4, 0, 2])) == [0, 2, 4]
+
+
+def test_report_shows_the_sprt_of_a_match_file_as_match_does(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "s.jsonl"
+    code, played, _ = run(capsys, "match", "quixo", "--a", "pvs:depth=2", "--b", "random", "--games", "6",
+                          "--sprt", "0,200", "--out", str(out))
+    assert code == 0
+    sprt = played[played.index("SPRT: "):]
+    assert "LLR: " in sprt
+    code, reported, _ = run(capsys, "report", str(out))
+    assert code == 0
+    assert reported.endswith(sprt)
+    code, as_json, _ = run(capsys, "report", str(out), "--json")
+    test = json.loads(as_json.splitlines()[-1])["sprt"]
+    assert (test["elo0"], test["elo1"], test["alpha"]) == (0, 200, 0.05)

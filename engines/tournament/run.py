@@ -23,21 +23,25 @@ class Run:
     """The games of ``configs``: those finished, and where new ones go."""
 
     def __init__(self, configs: Sequence[MatchConfig], results: ResultsFile | None,
-                 games: GameRecordsFile | None, records: list[dict[str, Any]]) -> None:
+                 games: GameRecordsFile | None, records: list[dict[str, Any]],
+                 tag: dict[str, Any] | None = None) -> None:
         self.configs = list(configs)
+        #: Keys added to every new record (``match --sprt`` keeps its test there for ``report``).
+        self.tag = dict(tag or {})
         self.results = results
         self.games = games
         self.records = records
 
     @classmethod
     def open(cls, configs: Sequence[MatchConfig], out: str | Path | None, *, resume: bool,
-             event: str, records_file: str | Path | None = None) -> tuple[Run, list[str]]:
+             event: str, records_file: str | Path | None = None,
+             tag: dict[str, Any] | None = None) -> tuple[Run, list[str]]:
         """The run writing to ``out`` (a results file; ``None``: nothing
         written) and the game records to ``records_file`` (default: beside
         ``out``, the game's extension), with notes for the user.  Raises
         :class:`~engines.tournament.MatchError` for files that cannot be used."""
         if out is None:
-            return cls(configs, None, None, []), []
+            return cls(configs, None, None, [], tag), []
         target = Path(records_file) if records_file is not None else records_path(out, configs[0].game)
         if _same_file(Path(out), target):
             raise MatchError(f"{out}: would hold both the results and the game records; give the results "
@@ -49,7 +53,7 @@ class Run:
             if results.lock is not None:
                 results.lock.close()
             raise
-        return cls(configs, results, games, results.records), [note] if note else []
+        return cls(configs, results, games, results.records, tag), [note] if note else []
 
     def missing(self) -> Iterator[Task]:
         """The games not played yet, pairing by pairing, listed lazily."""
@@ -67,6 +71,8 @@ class Run:
 
     def add(self, record: dict[str, Any]) -> None:
         """Keep a finished game: its JSON line, then its game record."""
+        if self.tag:
+            record = {**record, **self.tag}
         if self.results is not None:
             self.results.append(record)
         else:

@@ -94,12 +94,13 @@ def _cmd_match(args: argparse.Namespace) -> int:
         raise UsageError(prog, "--records goes with --out (the games are kept only with a results file)")
     check_workers(prog, args)
     config = MatchConfig.create(args.game, args.a, args.b, args.games, args.openings, args.seed)
+    sprt = args.sprt
+    tag = {"sprt": [sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta]} if sprt else None  # for `report`
     run, notes = Run.open([config], args.out, resume=args.resume, event="tui-games match",
-                          records_file=args.records)
+                          records_file=args.records, tag=tag)
     for note in notes:
         print(f"{prog}: {note}", file=sys.stderr)
     records = run.records
-    sprt = args.sprt
     state = sprt.state(records) if sprt else None
 
     def test(records: list[dict[str, Any]]) -> tuple[str | None, bool]:
@@ -115,24 +116,52 @@ def _cmd_match(args: argparse.Namespace) -> int:
         interrupted = play_run(run, jobs=args.jobs, dask=args.dask, after=test if sprt else None)
     _print_summaries(sorted(records, key=lambda record: record["index"]), args.json)
     if state is not None:
-        if args.json:
-            print(json.dumps({"sprt": {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
-                                       "beta": sprt.beta, "llr": round(state.llr, 4),
-                                       "bounds": [round(b, 4) for b in sprt.bounds],
-                                       "pentanomial": state.counts, "los": round(state.los, 4),
-                                       "verdict": state.verdict}}))
-        else:
-            print(f"SPRT: A {config.a} vs B {config.b}")
-            for line in state.lines():
-                print(line)
-            if state.verdict is None:
-                print(f"no verdict after {state.games} games, the most --games allows")
+        _print_sprt(state, config.a, config.b, args.json, ended=len(records) >= config.games)
     if interrupted:
         where = (f"; they are in {args.out}: run the same command with --resume to play the rest"
                  if args.out else "")
         print(f"{prog}: interrupted after {len(records)} of {config.games} games{where}", file=sys.stderr)
         return 130
     return 0
+
+
+def _print_sprt(state: Any, a: str, b: str, as_json: bool, *, ended: bool) -> None:
+    """A sequential test's standing (``ended``: the match played all its games)."""
+    sprt = state.test
+    if as_json:
+        print(json.dumps({"sprt": {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
+                                   "beta": sprt.beta, "llr": round(state.llr, 4),
+                                   "bounds": [round(b, 4) for b in sprt.bounds],
+                                   "pentanomial": state.counts, "los": round(state.los, 4),
+                                   "verdict": state.verdict}}))
+        return
+    print(f"SPRT: A {a} vs B {b}")
+    for line in state.lines():
+        print(line)
+    if state.verdict is None and ended:
+        print(f"no verdict after {state.games} games, the most --games allows")
+
+
+def _report_sprts(records: list[dict[str, Any]], as_json: bool) -> None:
+    """The sequential test of each match of ``records`` played with ``match --sprt``, as it showed it."""
+    from engines.tournament.sprt import parse_sprt
+
+    matches: dict[str, list[dict[str, Any]]] = {}
+    for record in records:
+        matches.setdefault(json.dumps(record["match"], sort_keys=True), []).append(record)
+    for games in matches.values():
+        tests = [record["sprt"] for record in games if "sprt" in record]
+        if not tests:
+            continue
+        try:
+            sprt = parse_sprt(",".join(str(float(number)) for number in tests[-1]))
+        except (TypeError, ValueError):
+            print(f"{PROG} report: {games[0]['match']['a']} vs {games[0]['match']['b']}: its SPRT "
+                  f"{str(tests[-1])[:40]} is not a test; left out", file=sys.stderr)
+            continue
+        key = games[0]["match"]
+        state = sprt.state(sorted(games, key=lambda record: record["index"]))
+        _print_sprt(state, key["a"], key["b"], as_json, ended=len(games) >= key["games"])
 
 
 def _print_summaries(records: list[dict[str, Any]], as_json: bool) -> None:
@@ -157,6 +186,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     if not records:
         raise UsageError(f"{PROG} report", f"no finished games in {', '.join(args.files)}")
     _print_summaries(records, args.json)
+    _report_sprts(records, args.json)
     return 0
 
 
