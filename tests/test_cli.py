@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -167,3 +168,14 @@ def test_a_closed_pipe_ends_quietly(monkeypatch, capsys, argv: list[str]) -> Non
     monkeypatch.setattr(sys, "stdout", _ClosedPipe())
     assert main(argv) == 0
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("command", [["report"], ["experiment", "seed004-quixo", "--resume", "--out"]])
+def test_a_fifo_for_a_results_file_is_refused_not_waited_on(tmp_path: Path, command: list[str]) -> None:
+    fifo = tmp_path / "games.jsonl"
+    os.mkfifo(fifo)
+    target = fifo if command[0] == "report" else tmp_path
+    process = subprocess.run([sys.executable, "-m", "tui.cli", *command, str(target)], capture_output=True,
+                             text=True, timeout=60)
+    assert process.returncode == 2
+    assert process.stderr.count("\n") == 1 and "not a regular file" in process.stderr

@@ -83,6 +83,8 @@ class LabFolder:
 def _games_per_arm(results: Path) -> int | None:
     """The games per arm of the run in a results file (its first record's), if any."""
     try:
+        if not results.is_file():  # absent, or not a file (a FIFO would block): Run.open says
+            return None
         with open(results, encoding="utf-8") as handle:
             first = handle.readline()
         return int(json.loads(first)["match"]["games"])

@@ -60,6 +60,8 @@ def read_results(path: str | Path) -> tuple[list[dict[str, Any]], int | None]:
     """
     path = Path(path)
     try:
+        if path.exists() and not path.is_file():  # a FIFO or a device would be waited on for ever
+            raise ResultsFileError(f"{path}: not a regular file; a results file is a file of JSON lines")
         data = path.read_bytes()
     except OSError as error:
         raise ResultsFileError(f"{path}: cannot read it ({error.strerror or error})") from None
