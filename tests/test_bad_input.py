@@ -95,6 +95,20 @@ def test_bad_paths_and_sizes_are_one_line(argv: list[str], needle: str, capsys) 
     assert_usage_error(capsys, argv, needle)
 
 
+HUGE_MOVE = "Zz9" * 13_000  # 39 kB
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["show", "chess", "--moves", "e4", HUGE_MOVE], "move 2 ('Zz9"),
+    (["show", "quixo", "--moves", HUGE_MOVE], "move 1 ('Zz9"),
+    (["moves", "chess", "--moves", HUGE_MOVE], "unrecognized arguments"),
+])
+def test_a_huge_bad_argument_is_quoted_in_part(argv: list[str], needle: str, capsys) -> None:
+    assert_usage_error(capsys, argv, needle)
+    _, _, err = run(capsys, *argv)
+    assert len(err) < 400
+
+
 def test_uci_answers_bad_commands_in_one_line_and_carries_on() -> None:
     out = io.StringIO()
     server = UciServer("alphabeta:depth=1", out)

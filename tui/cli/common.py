@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator, NoReturn, Sequence
 
 from games import GAME_NAMES, Game, GameError, new_game
+from games.base import quote_input
 
 __all__ = ["PROG", "UsageError", "Parser", "check_workers", "game_name", "depth_type", "whole", "fraction", "integer", "finite", "path_arg",
            "add_position", "add_game_filter", "position_of", "play_moves", "stop_on_interrupt"]
@@ -28,7 +29,13 @@ class Parser(argparse.ArgumentParser):
     """An ArgumentParser that reports errors as one line instead of usage + message."""
 
     def error(self, message: str) -> NoReturn:
+        if len(message) > _ARGPARSE_MESSAGE:  # argparse quotes what it refuses whole ("unrecognized arguments: ...")
+            message = message[:_ARGPARSE_MESSAGE - 3] + "..."
         raise UsageError(self.prog, f"{message} (see '{self.prog} --help')")
+
+
+#: Characters of an argparse error message shown (it may quote a whole argument).
+_ARGPARSE_MESSAGE = 160
 
 def game_name(text: str) -> str:
     name = text.strip().lower()
@@ -135,7 +142,7 @@ def play_moves(game: Game, texts: Sequence[str]) -> None:
         try:
             game.play_text(text)
         except GameError as exc:
-            raise type(exc)(f"move {number} ({text!r}): {exc}") from None
+            raise type(exc)(f"move {number} ({quote_input(text)}): {exc}") from None
 
 
 @contextmanager
