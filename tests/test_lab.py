@@ -172,6 +172,14 @@ def test_experiment_list_names_the_seed_experiments(capsys) -> None:
     assert "seed004-quixo" in out and "seed002-depths" in out and "100%" in out
 
 
+def test_experiment_list_json_is_one_json_object(capsys) -> None:
+    code, out, _ = run(capsys, "experiment", "list", "--json")
+    assert code == 0
+    listed = {entry["name"]: entry for entry in json.loads(out)["experiments"]}
+    assert "seed004-quixo" in listed and listed["seed004-quixo"]["arms"][0] == "depth 1"
+    assert listed["seed004-quixo"]["claims"]
+
+
 def test_an_experiment_run_fills_its_folder_and_resumes(tmp_path: Path, capsys) -> None:
     source = tmp_path / "tiny.toml"
     source.write_text(GOOD)

@@ -66,6 +66,13 @@ def _cmd_experiment(args: argparse.Namespace) -> int:
 
     prog = f"{PROG} experiment"
     if args.name == "list":
+        if args.json:  # one JSON object: every shipped experiment, its arms and the claims it checks
+            listed = [load_experiment(name) for name in shipped()]
+            print(json.dumps({"experiments": [
+                {"name": e.name, "title": e.title, "source": e.source, "game": e.game, "games": e.games,
+                 "arms": [arm.label for arm in e.arms], "claims": [claim.text for claim in e.claims]}
+                for e in listed]}))
+            return 0
         for name in shipped():
             experiment = load_experiment(name)
             print(f"{name:<17} {experiment.source}: {experiment.title}")
