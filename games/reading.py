@@ -11,19 +11,31 @@ checks a file from elsewhere needs.
 
 from __future__ import annotations
 
+import copy
 import io
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import chess
 import chess.pgn
 
 from . import game_class
-from .base import GameError, Outcome
-from .records import RecordError, outcome_from_record, pdn_tags, read_checkers_record, read_quixo_record
+from .base import Game, GameError, Outcome
+from .records import (
+    WRAP,
+    RecordError,
+    RecordNotes,
+    describe_outcome,
+    outcome_from_record,
+    pdn_tags,
+    read_pdn_game,
+    read_quixo_record,
+    record_text,
+    result_token,
+)
 
-__all__ = ["LoadedGame", "MAX_RECORD_BYTES", "load_record_file", "read_records"]
+__all__ = ["LoadedGame", "MAX_RECORD_BYTES", "load_record_file", "read_record_text", "read_records", "resaved_record", "scan_records"]
 
 #: Record files larger than this are refused (a long PGN database is far smaller).
 MAX_RECORD_BYTES = 20_000_000
@@ -41,6 +53,11 @@ class LoadedGame:
     #: A result the record states that the moves do not reach on the board
     #: (a resignation, an agreed draw, a flag fall); ``None`` otherwise.
     outcome: Outcome | None = None
+    #: The comment after each move of the main line (``""`` for none): PDN and Quixo.
+    comments: tuple[str, ...] = ()
+    #: Chess: the whole game as python-chess read it (headers, comments, NAGs,
+    #: variations, ``%clk``/``%eval``), which a re-save writes back.
+    pgn: chess.pgn.Game | None = field(default=None, compare=False, repr=False)
 
     @property
     def player_names(self) -> tuple[str, str]:
@@ -73,55 +90,99 @@ def _checked(loaded: LoadedGame, index: int) -> LoadedGame:
     declared = None
     if game.outcome() is None:
         declared = outcome_from_record(loaded.tags.get("Result", "*"), loaded.tags.get("Termination", ""))
-    return LoadedGame(loaded.game_name, loaded.start, tuple(moves), loaded.tags, declared)
+    return replace(loaded, moves=tuple(moves), outcome=declared)
 
 
-def _chess_games(text: str) -> list[LoadedGame]:
-    games = []
+#: The seven-tag roster's values when a PGN game does not give them.
+_UNSET = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?",
+          "Result": "*"}
+
+
+def _chess_game(pgn: chess.pgn.Game | None, index: int) -> LoadedGame:
+    """A game python-chess read, or RecordError: its errors, or nothing of a game in it."""
+    if pgn is None:
+        raise RecordError(f"game {index + 1}: no chess game found")
+    if pgn.errors:
+        raise RecordError(f"game {index + 1}: {' '.join(str(pgn.errors[0]).split())[:160]}")
+    if not pgn.variations and all(pgn.headers.get(key) == value for key, value in _UNSET.items()) \
+            and len(pgn.headers) == len(_UNSET):
+        raise RecordError(f"game {index + 1}: neither tags nor moves: not a PGN game")
+    board = pgn.board()
+    start = None if board.fen() == chess.STARTING_FEN else board.fen()
+    moves = []
+    for move in pgn.mainline_moves():
+        moves.append(board.san(move))
+        board.push(move)
+    return LoadedGame("chess", start, tuple(moves), dict(pgn.headers), pgn=pgn)
+
+
+class _QuietBuilder(chess.pgn.GameBuilder):
+    """python-chess's game builder without its log line per error: the errors
+    stay on the game (``errors``) and are reported as one line each."""
+
+    def handle_error(self, error: Exception) -> None:
+        self.game.errors.append(error)
+
+
+def _read_pgn(stream: io.StringIO) -> chess.pgn.Game | None:
+    return chess.pgn.read_game(stream, Visitor=_QuietBuilder)
+
+
+def _chess_games(text: str) -> list[LoadedGame | RecordError]:
+    games: list[LoadedGame | RecordError] = []
     stream = io.StringIO(text)
     while True:
-        pgn = chess.pgn.read_game(stream)
+        try:
+            pgn = _read_pgn(stream)
+        except (ValueError, RecursionError) as error:  # python-chess is lenient; be safe with garbage
+            games.append(RecordError(f"game {len(games) + 1}: {error}"))
+            break
         if pgn is None:
             break
-        if pgn.errors:
-            raise RecordError(f"game {len(games) + 1}: {pgn.errors[0]}")
-        board = pgn.board()
-        start = None if board.fen() == chess.STARTING_FEN else board.fen()
-        moves = []
-        for move in pgn.mainline_moves():
-            moves.append(board.san(move))
-            board.push(move)
-        games.append(LoadedGame("chess", start, tuple(moves), dict(pgn.headers)))
+        try:
+            games.append(_chess_game(pgn, len(games)))
+        except RecordError as error:
+            games.append(error)
     return games
 
 
 _PDN_GAME_START = re.compile(r"^\s*\[Event\s", re.MULTILINE)
 
 
-def _checkers_games(text: str) -> list[LoadedGame]:
+def _pdn_chunks(text: str) -> list[str]:
     starts = [match.start() for match in _PDN_GAME_START.finditer(text)] or [0]
     if starts[0] != 0 and text[:starts[0]].strip():
         starts.insert(0, 0)
-    chunks = [text[a:b] for a, b in zip(starts, starts[1:] + [len(text)])]
-    games = []
-    for chunk in chunks:
-        if not chunk.strip():
+    return [chunk for chunk in (text[a:b] for a, b in zip(starts, starts[1:] + [len(text)])) if chunk.strip()]
+
+
+def _checkers_games(text: str) -> list[LoadedGame | RecordError]:
+    games: list[LoadedGame | RecordError] = []
+    for index, chunk in enumerate(_pdn_chunks(text)):
+        try:
+            start, moves, comments = read_pdn_game(chunk)
+        except RecordError as error:
+            games.append(RecordError(f"game {index + 1}: {error}"))
             continue
-        start, moves = read_checkers_record(chunk)
-        games.append(LoadedGame("checkers", start, tuple(moves), pdn_tags(chunk)))
+        games.append(LoadedGame("checkers", start, tuple(moves), pdn_tags(chunk), comments=tuple(comments)))
     return games
 
 
 _QUIXO_HEADER_RE = re.compile(r"^#\s*tui-games Quixo\s*$", re.MULTILINE)
 
 
-def _quixo_games(text: str) -> list[LoadedGame]:
+def _quixo_games(text: str) -> list[LoadedGame | RecordError]:
     """One game per ``# tui-games Quixo`` header (a file of a match holds
     many); a text without one is a single game."""
     starts = [match.start() for match in _QUIXO_HEADER_RE.finditer(text)]
-    if len(starts) <= 1:
-        return [_quixo_game(text)]
-    return [_quixo_game(text[start:end]) for start, end in zip(starts, starts[1:] + [len(text)])]
+    chunks = [text] if len(starts) <= 1 else [text[a:b] for a, b in zip(starts, starts[1:] + [len(text)])]
+    games: list[LoadedGame | RecordError] = []
+    for index, chunk in enumerate(chunks):
+        try:
+            games.append(_quixo_game(chunk))
+        except RecordError as error:
+            games.append(RecordError(f"game {index + 1}: {error}"))
+    return games
 
 
 def _quixo_game(text: str) -> LoadedGame:
@@ -141,39 +202,160 @@ def _quixo_game(text: str) -> LoadedGame:
 _READERS = {"chess": _chess_games, "checkers": _checkers_games, "quixo": _quixo_games}
 
 
+def scan_records(game_name: str, text: str) -> list[LoadedGame | RecordError]:
+    """Every game in a record text of ``game_name``, each replayed and checked
+    on its own: a game that cannot be read is its :class:`RecordError` (which
+    names it by number) in its place, and the others still load."""
+    name = game_name.strip().lower()
+    if "\x00" in text:
+        raise RecordError("not a text file (it holds NUL bytes)")
+    scanned: list[LoadedGame | RecordError] = []
+    for index, item in enumerate(_READERS[name](text)):
+        if isinstance(item, LoadedGame):
+            try:
+                item = _checked(item, index)
+            except RecordError as error:
+                item = error
+        scanned.append(item)
+    return scanned
+
+
 def read_records(game_name: str, text: str) -> list[LoadedGame]:
     """Every game in a record text of ``game_name``, each replayed and checked.
 
     Raises :class:`RecordError` (one line) for a text with no game, a syntax
-    error or an illegal move."""
+    error or an illegal move in any game (see :func:`scan_records` to read the
+    good games of a file that holds bad ones)."""
     name = game_name.strip().lower()
-    games = _READERS[name](text)
+    games = scan_records(name, text)
     if not games:
         raise RecordError(f"no {name} game found in the record")
-    return [_checked(loaded, index) for index, loaded in enumerate(games)]
+    for item in games:
+        if isinstance(item, RecordError):
+            raise item
+    return games  # type: ignore[return-value]
+
+
+def read_record_text(path: str | Path) -> str:
+    """The text of a record file, with the checks a file from elsewhere needs:
+    it exists, is a regular file, is at most :data:`MAX_RECORD_BYTES`, is
+    UTF-8 text and not binary.  Every problem is a one-line :class:`RecordError`."""
+    file = Path(path).expanduser()
+    try:
+        if file.is_dir():
+            raise RecordError(f"{file} is a directory, not a record file")
+        if file.exists() and not file.is_file():
+            raise RecordError(f"{file} is not a regular file")
+        size = file.stat().st_size
+        if size > MAX_RECORD_BYTES:
+            raise RecordError(f"{file} is {size:,} bytes; records over {MAX_RECORD_BYTES:,} are refused")
+        data = file.read_bytes()
+    except FileNotFoundError:
+        raise RecordError(f"{file} does not exist") from None
+    except OSError as error:
+        raise RecordError(f"cannot read {file}: {error.strerror or error}") from None
+    if b"\x00" in data[:65536]:
+        raise RecordError(f"{file} is not a text file (it holds NUL bytes)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise RecordError(f"{file} is not UTF-8 text (byte {error.start})") from None
 
 
 def load_record_file(path: str | Path, game_name: str, number: int = 1) -> tuple[LoadedGame, int]:
     """Game ``number`` (1-based) of the record file at ``path`` and how many
     games the file holds.  Every problem -- a missing or unreadable file, one
-    too large, not UTF-8, no such game, a bad record -- is a one-line
-    :class:`RecordError`."""
+    too large, binary or not UTF-8, no such game, that game's bad record -- is
+    a one-line :class:`RecordError`; bad games other than ``number`` do not
+    matter.  Chess files are streamed: the games before ``number`` are skipped
+    unread (python-chess's ``skip_game``), so game 60,000 of a 10 MB file
+    opens in a fraction of a second."""
     file = Path(path).expanduser()
-    try:
-        size = file.stat().st_size
-        if size > MAX_RECORD_BYTES:
-            raise RecordError(f"{file} is {size:,} bytes; records over {MAX_RECORD_BYTES:,} are refused")
-        text = file.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise RecordError(f"{file} is not UTF-8 text (byte {error.start})") from None
-    except IsADirectoryError:
-        raise RecordError(f"{file} is a directory, not a record file") from None
-    except FileNotFoundError:
-        raise RecordError(f"{file} does not exist") from None
-    except OSError as error:
-        raise RecordError(f"cannot read {file}: {error.strerror or error}") from None
-    games = read_records(game_name, text)
-    if not 1 <= number <= len(games):
-        raise RecordError(f"{file} holds {len(games)} game{'s' if len(games) != 1 else ''}; "
-                          f"there is no game {number}")
-    return games[number - 1], len(games)
+    text = read_record_text(file)
+    name = game_name.strip().lower()
+    if name == "chess":
+        loaded, count = _chess_game_at(text, number)
+    else:
+        games = scan_records(name, text)
+        count = len(games)
+        item = games[number - 1] if 1 <= number <= count else None
+        loaded = None
+        if isinstance(item, RecordError):
+            raise RecordError(f"{file}: {item}")
+        if item is not None:
+            loaded = item
+    if count == 0:
+        raise RecordError(f"{file}: no {name} game found in it")
+    if loaded is None:
+        raise RecordError(f"{file} holds {count} game{'s' if count != 1 else ''}; there is no game {number}")
+    return loaded, count
+
+
+def _chess_game_at(text: str, number: int) -> tuple[LoadedGame | None, int]:
+    """Game ``number`` of a PGN text, checked (``None`` if there is no such
+    game), and how many games the text holds; the others are skipped unread."""
+    if "\x00" in text:
+        raise RecordError("not a text file (it holds NUL bytes)")
+    stream = io.StringIO(text)
+    count = 0
+    loaded = None
+    while True:
+        count += 1
+        if count == number:
+            pgn = _read_pgn(stream)
+            if pgn is None:
+                return None, count - 1
+            loaded = _checked(_chess_game(pgn, count - 1), count - 1)
+        elif not chess.pgn.skip_game(stream):
+            return loaded, count - 1
+
+
+#: Tags a record writer sets from the game itself; a re-save computes them again.
+_COMPUTED_TAGS = frozenset({"Result", "Termination", "SetUp", "FEN", "GameType"})
+
+
+def resaved_record(loaded: LoadedGame, game: Game, notes: RecordNotes) -> str:
+    """The record of ``game``, which started as ``loaded`` (read from a file)
+    and may have gone on since, written so that nothing read is lost.
+
+    Chess: the PGN model python-chess read -- every header, comment, NAG,
+    variation, ``%clk`` and ``%eval`` -- with the moves played since added
+    (a move off the record's main line becomes the main line, the record's
+    own continuation a variation), ``notes``' comments on those new moves, and
+    the ``Result`` (with a ``Termination``) only when the game reached a result
+    the record did not state.  Unchanged, it writes the record back as read
+    (the move text may be re-wrapped).  Checkers and Quixo: the tags and the
+    comments read, the app's comments on the moves after them."""
+    outcome = notes.outcome or game.outcome()
+    if loaded.pgn is not None:
+        pgn = copy.deepcopy(loaded.pgn)
+        node: chess.pgn.GameNode = pgn
+        board: chess.Board = game.board  # type: ignore[attr-defined]
+        changed = False
+        for ply, move in enumerate(board.move_stack):
+            following = next((variation for variation in node.variations if variation.move == move), None)
+            if following is None:
+                following = node.add_main_variation(move, comment=notes.move_comment(ply))
+                changed = True
+            elif not following.is_main_variation():
+                node.promote_to_main(following)
+                changed = True
+            node = following
+        token = result_token(game, notes.outcome)
+        if outcome is not None and node.is_end() and (changed or pgn.headers.get("Result", "*") == "*"):
+            pgn.headers["Result"] = token
+            pgn.headers["Termination"] = describe_outcome(game, notes.outcome) or ""
+        elif changed:
+            pgn.headers["Result"] = "*"  # the game goes on past the record's result
+        return pgn.accept(chess.pgn.StringExporter(columns=WRAP)) + "\n"
+    kept = {name: value for name, value in loaded.tags.items() if name not in _COMPUTED_TAGS}
+    comments = list(loaded.comments[:len(loaded.moves)])
+    comments += [notes.move_comment(ply) for ply in range(len(comments), len(game.move_stack))]
+    first, second = loaded.player_names
+    reason = loaded.tags.get("Termination") or None
+    if outcome is not None and len(game.move_stack) != len(loaded.moves):
+        reason = None  # the game ended elsewhere than the record: say how
+    return record_text(loaded.game_name, game, first_player=first or "?", second_player=second or "?",
+                       event=loaded.tags.get("Event", "?"), result_reason=reason,
+                       notes=RecordNotes(outcome=notes.outcome, comments=comments, tags=kept,
+                                         comment=notes.comment))

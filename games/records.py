@@ -62,6 +62,7 @@ __all__ = [
     "outcome_from_record",
     "pdn_tags",
     "read_checkers_record",
+    "read_pdn_game",
     "read_quixo_record",
     "record_text",
     "result_token",
@@ -241,21 +242,14 @@ def _checkers_record(
 ) -> str:
     start, moves = _numbered_moves(game)
     result = result_token(game, notes.outcome)
-    lines = [
-        _tag("Event", event),
-        _tag("Site", SITE),
-        _tag("Date", date.strftime("%Y.%m.%d")),
-        _tag("Round", notes.tags.get("Round", "-")),
-        _tag("Black", first),
-        _tag("White", second),
-        _tag("Result", result),
-        _tag("GameType", "21"),
-    ]
+    header = {"Event": event, "Site": SITE, "Date": date.strftime("%Y.%m.%d"), "Round": "-", "Black": first,
+              "White": second, "Result": result, "GameType": "21"}
     start_text = start.to_text()
     if start_text != new_game("checkers").to_text():
-        lines += [_tag("SetUp", "1"), _tag("FEN", start_text)]
-    lines.append(_tag("Termination", _termination(game, reason, notes)))
-    lines += [_tag(name, value) for name, value in notes.tags.items() if name != "Round"]
+        header.update(SetUp="1", FEN=start_text)
+    header["Termination"] = _termination(game, reason, notes)
+    header.update(notes.tags)  # a tag given replaces the default in its place (a loaded record's Date ...)
+    lines = [_tag(name, value) for name, value in header.items()]
     tokens = [_braced(notes.comment)] if notes.comment else []
     for index, (number, player, text) in enumerate(moves):
         if player == 0:
@@ -277,18 +271,12 @@ def _quixo_record(
     start, moves = _numbered_moves(game)
     result = result_token(game, notes.outcome)
     described = reason or describe_outcome(game, notes.outcome) or "unfinished"
-    lines = [
-        "# tui-games Quixo",
-        f"# Event: {event}",
-        f"# Date: {date.isoformat()}",
-        f"# X: {first}",
-        f"# O: {second}",
-        f"# Result: {result} {described}",
-    ]
+    header = {"Event": event, "Date": date.isoformat(), "X": first, "O": second, "Result": f"{result} {described}"}
     start_text = start.to_text()
     if start_text != new_game("quixo").to_text():
-        lines.append(f"# Start: {start_text}")
-    lines += [f"# {name}: {value}" for name, value in notes.tags.items()]
+        header["Start"] = start_text
+    header.update(notes.tags)  # a tag given replaces the default in its place
+    lines = ["# tui-games Quixo"] + [f"# {name}: {value}" for name, value in header.items()]
     if notes.comment:
         lines.append(f"# Note: {notes.comment}")
     pairs: dict[int, list[str]] = {}
@@ -395,18 +383,44 @@ def pdn_tags(text: str) -> dict[str, str]:
 
 def read_checkers_record(text: str) -> tuple[str | None, list[str]]:
     """The ``FEN`` tag (``None`` if absent) and the move texts of one PDN game,
-    such as those :func:`record_text` writes.  Comments in braces, move
-    numbers and the result token are skipped."""
-    start = pdn_tags(text).get("FEN")
-    body = [line for line in text.splitlines() if not _TAG_RE.match(line)]
-    moves = []
-    for token in _PDN_TOKEN_RE.findall("\n".join(body)):
-        if token.startswith("{") or token in _PDN_RESULTS:
-            continue
-        token = _MOVE_NUMBER_RE.sub("", token)
-        if token and token != "...":
-            moves.append(token)
+    such as those :func:`record_text` writes (see :func:`read_pdn_game`)."""
+    start, moves, _ = read_pdn_game(text)
     return start, moves
+
+
+_PDN_MAIN_TOKEN_RE = re.compile(r"\{[^}]*\}|[()]|[^\s(){}]+")
+_MOVE_MARKS_RE = re.compile(r"[!?]+$")
+
+
+def read_pdn_game(text: str) -> tuple[str | None, list[str], list[str]]:
+    """The ``FEN`` tag (``None`` if absent), the main line's move texts and the
+    comment after each of them (``""`` for none) of one PDN game as programs
+    write them: move numbers (``1.``, ``1...``), the result token, NAGs
+    (``$1``) and move marks (``23-19!``, ``11-15?!``) are read past, variations
+    in parentheses (nested too) are skipped, comments in braces are kept."""
+    start = pdn_tags(text).get("FEN")
+    body = "\n".join(line for line in text.splitlines() if not _TAG_RE.match(line))
+    moves: list[str] = []
+    comments: list[str] = []
+    depth = 0
+    for token in _PDN_MAIN_TOKEN_RE.findall(body):
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth = max(0, depth - 1)
+        elif depth:
+            continue
+        elif token.startswith("{"):
+            if comments:
+                comments[-1] = " ".join(part for part in (comments[-1], token[1:-1].strip()) if part)
+        elif token in _PDN_RESULTS or token.startswith("$"):
+            continue
+        else:
+            token = _MOVE_MARKS_RE.sub("", _MOVE_NUMBER_RE.sub("", token))
+            if token and token.strip(".") and token != "...":
+                moves.append(token)
+                comments.append("")
+    return start, moves, comments
 
 
 # ---------------------------------------------------------------------------

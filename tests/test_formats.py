@@ -168,6 +168,7 @@ def test_every_game_of_a_match_reads_back_with_its_moves_and_comments(game: str,
     file = GameRecordsFile.open(path, "tui-games match", resume=False)
     for record in records:
         file.append(record)
+    file.close()  # the run ends: its lock on the file goes
     text = path.read_text()
     loaded = read_records(game, text)
     assert [list(g.moves) for g in loaded] == [r["opening"] + r["moves"] for r in records]
@@ -175,7 +176,7 @@ def test_every_game_of_a_match_reads_back_with_its_moves_and_comments(game: str,
     assert "random opening" in text and "nodes" in text
     # A resumed run adds the games the file lacks, and only those.
     path.write_text(game_record(records[0]))
-    GameRecordsFile.open(path, "tui-games match", resume=True, records=records)
+    GameRecordsFile.open(path, "tui-games match", resume=True, records=records).close()
     assert len(read_records(game, path.read_text())) == 2
     with pytest.raises(MatchError, match="already holds games"):
         GameRecordsFile.open(path, "tui-games match", resume=False)

@@ -124,6 +124,8 @@ class GameSetup:
     #: The players a loaded record names, first mover first: a human seat
     #: replaying the record saves under that name ("" for none).
     names: tuple[str, str] = ("", "")
+    #: The record those moves were read from, which a save writes back with what followed.
+    record: LoadedGame | None = None
 
     @classmethod
     def checked(cls, game: str, first: str, second: str, position: str | None = None, *,
@@ -172,13 +174,13 @@ class GameSetup:
 
     def fresh(self) -> GameSetup:
         """The same players, start and clock, without the moves read from a file (a rematch)."""
-        return replace(self, moves=(), source="", outcome=None, names=("", ""))
+        return replace(self, moves=(), source="", outcome=None, names=("", ""), record=None)
 
     def with_record(self, loaded: LoadedGame, source: str) -> GameSetup:
         """This setup replaying a game read from ``source``: its start, moves,
         stated result and player names."""
         return replace(self, position=loaded.start, moves=loaded.moves, source=source,
-                       outcome=loaded.outcome, names=loaded.player_names)
+                       outcome=loaded.outcome, names=loaded.player_names, record=loaded)
 
     def record_name(self, side: int) -> str:
         """The name a saved record gives ``side``: the loaded record's for a

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from textual.app import SystemCommand
 
 from games.clock import clk_text
+from games.reading import resaved_record
 from games.records import EXTENSIONS, RecordNotes, default_filename, record_text
 
 from ..session import GameSetup
@@ -206,11 +207,14 @@ class GameCommands:
 
     def action_save(self: GameScreen, then: Callable[[], Any] | None = None) -> None:
         now = datetime.datetime.now()
-        text = record_text(
-            self.setup.game, self.game,
-            first_player=self.setup.record_name(0), second_player=self.setup.record_name(1), date=now.date(),
-            notes=self.record_notes(),
-        )
+        if self.setup.record is not None:  # a game read from a file: keep all it held
+            text = resaved_record(self.setup.record, self.game, self.record_notes())
+        else:
+            text = record_text(
+                self.setup.game, self.game,
+                first_player=self.setup.record_name(0), second_player=self.setup.record_name(1), date=now.date(),
+                notes=self.record_notes(),
+            )
         what = f"{RECORD_NAMES[self.setup.game]} (.{EXTENSIONS[self.setup.game]})"
         moves = list(self.moves)
 

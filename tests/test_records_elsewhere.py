@@ -1,0 +1,139 @@
+"""Files other programs wrote: comments, NAGs, variations, a bad game among
+good ones, binary junk, a large database; and re-saving a loaded game keeps
+all it held (games.reading)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import chess.pgn
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import new_game
+from games.reading import LoadedGame, load_record_file, read_records, resaved_record, scan_records
+from games.records import RecordError, RecordNotes
+
+DATA = Path(__file__).parent / "data"
+
+
+def replay(loaded: LoadedGame):
+    game = new_game(loaded.game_name) if loaded.start is None else type(new_game(loaded.game_name)).from_text(
+        loaded.start)
+    for text in loaded.moves:
+        game.play(game.parse_move(text))
+    return game
+
+
+def test_one_bad_game_is_reported_by_number_and_the_others_load(tmp_path: Path) -> None:
+    # One illegal game made every game of the file unloadable.
+    path = DATA / "annotated.pgn"
+    scanned = scan_records("chess", path.read_text())
+    assert [type(item).__name__ for item in scanned] == ["LoadedGame", "RecordError", "LoadedGame"]
+    assert str(scanned[1]).startswith("game 2: illegal san: 'Ke3'")
+    first, count = load_record_file(path, "chess", 1)
+    assert count == 3 and first.tags["White"] == "Adolf Anderssen" and first.moves[-1] == "Bxe7#"
+    third, _ = load_record_file(path, "chess", 3)
+    assert third.moves == ("d4", "d5", "c4", "c6")
+    with pytest.raises(RecordError, match="game 2: illegal san"):
+        load_record_file(path, "chess", 2)
+    with pytest.raises(RecordError, match="game 2"):
+        read_records("chess", path.read_text())  # the strict reader still refuses the file as a whole
+
+
+def test_a_pdn_from_elsewhere_reads_past_variations_marks_and_nags() -> None:
+    # Variations ( ... ) and move marks (23-19!) were refused.
+    (loaded,) = read_records("checkers", (DATA / "elsewhere.pdn").read_text())
+    assert loaded.moves == ("11-15", "23-19", "8-11", "22-17", "4-8", "17-13", "15-18")
+    assert loaded.comments[0] == "the Old Fourteenth?" and loaded.comments[5] == "a quiet move"
+    assert loaded.tags["Annotator"] == "Someone" and loaded.player_names == ("Tinsley, M.", "Chinook")
+
+
+@pytest.mark.parametrize("junk", [b"\x00\x01\x02\x89PNG\r\n\x1a\n" * 20, b"hello world, no game here\n"])
+def test_binary_or_junk_files_are_refused_with_one_line(tmp_path: Path, junk: bytes) -> None:
+    # Binary junk loaded as an empty game.
+    path = tmp_path / "junk.pgn"
+    path.write_bytes(junk)
+    with pytest.raises(RecordError) as error:
+        load_record_file(path, "chess")
+    message = str(error.value)
+    assert "\n" not in message and ("not a text file" in message or "not a PGN game" in message
+                                    or "not UTF-8" in message)
+
+
+def test_a_loaded_game_resaved_unchanged_keeps_every_header_and_annotation() -> None:
+    # Re-saving replaced Event, Date, Round and the players, dropped comments, NAGs and
+    # variations, and invented a Termination.
+    loaded, _ = load_record_file(DATA / "annotated.pgn", "chess", 1)
+    text = resaved_record(loaded, replay(loaded), RecordNotes())
+    again = chess.pgn.read_game(io.StringIO(text))
+    original = chess.pgn.read_game(io.StringIO((DATA / "annotated.pgn").read_text()))
+    assert dict(again.headers) == dict(original.headers) and "Termination" not in again.headers
+    assert str(again.mainline_moves()) == str(original.mainline_moves())
+    assert again.comment == "The Evergreen game."
+    nodes = list(again.mainline())
+    assert nodes[0].clock() == 300 and nodes[2].nags == {1} and nodes[6].comment == "Evans Gambit"
+    assert nodes[14].eval().white().score() == 42
+    assert [v.san() for v in nodes[8].variations] == ["Ba5", "Be7"]
+    assert [v.san() for v in nodes[8].variations[1].variations] == ["d4", "Qb3"]
+    assert " ".join(text.split()) == " ".join(str(original).split())
+
+
+def test_a_loaded_game_played_on_keeps_the_record_and_adds_the_new_moves() -> None:
+    loaded, _ = load_record_file(DATA / "annotated.pgn", "chess", 3)
+    game = replay(loaded)
+    for san in ("Nf3", "Nf6"):
+        game.play(game.parse_move(san))
+    text = resaved_record(loaded, game, RecordNotes(comments=[""] * 4 + ["[%clk 0:04:58]", ""]))
+    again = chess.pgn.read_game(io.StringIO(text))
+    assert again.headers["Event"] == "Third" and again.headers["White"] == "C"
+    assert again.headers["Result"] == "*"  # it goes on past the record's draw
+    assert [node.san() for node in again.mainline()] == ["d4", "d5", "c4", "c6", "Nf3", "Nf6"]
+    nodes = list(again.mainline())
+    assert nodes[2].comment == "Queen's Gambit" and nodes[4].clock() == 298
+
+
+def test_a_move_off_the_main_line_becomes_it_and_the_record_line_stays_a_variation() -> None:
+    loaded, _ = load_record_file(DATA / "annotated.pgn", "chess", 3)
+    game = new_game("chess")
+    for san in ("d4", "d5", "c4", "e6"):
+        game.play(game.parse_move(san))
+    again = chess.pgn.read_game(io.StringIO(resaved_record(loaded, game, RecordNotes())))
+    assert [node.san() for node in again.mainline()] == ["d4", "d5", "c4", "e6"]
+    third = list(again.mainline())[2]
+    assert [variation.san() for variation in third.variations] == ["e6", "c6"]
+
+
+def test_a_pdn_resaved_keeps_its_tags_and_comments() -> None:
+    (loaded,) = read_records("checkers", (DATA / "elsewhere.pdn").read_text())
+    text = resaved_record(loaded, replay(loaded), RecordNotes())
+    for kept in ('[Event "Club championship"]', '[Date "1999.05.01"]', '[Black "Tinsley, M."]',
+                 '[Annotator "Someone"]', "{the Old Fourteenth?}", "{a quiet move}"):
+        assert kept in text
+    (again,) = read_records("checkers", text)
+    assert again.moves == loaded.moves and again.comments == loaded.comments
+
+
+def test_game_n_of_a_large_database_is_reached_by_streaming(tmp_path: Path) -> None:
+    game = "\n".join(f'[Event "E{n}"]\n[White "W{n}"]\n[Black "B"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 *\n'
+                     for n in range(1, 3001))
+    path = tmp_path / "big.pgn"
+    path.write_text(game)
+    loaded, count = load_record_file(path, "chess", 2999)
+    assert count == 3000 and loaded.tags["Event"] == "E2999" and loaded.moves == ("e4", "e5", "Nf3")
+    with pytest.raises(RecordError, match="holds 3000 games; there is no game 3001"):
+        load_record_file(path, "chess", 3001)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.binary(max_size=300) | st.text(max_size=300).map(str.encode), name=st.sampled_from(
+    ["chess", "checkers", "quixo"]))
+def test_any_bytes_are_read_or_refused_in_one_line(tmp_path_factory, data: bytes, name: str) -> None:
+    path = tmp_path_factory.mktemp("fuzz") / "f.rec"
+    path.write_bytes(data)
+    try:
+        load_record_file(path, name)
+    except RecordError as error:
+        assert "\n" not in str(error)
