@@ -179,3 +179,19 @@ def test_a_fifo_for_a_results_file_is_refused_not_waited_on(tmp_path: Path, comm
                              text=True, timeout=60)
     assert process.returncode == 2
     assert process.stderr.count("\n") == 1 and "not a regular file" in process.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ["tournament", "quixo", "--engine", "random", "--engine", "pvs:depth=1", "--games", "2"],
+    ["match", "quixo", "--a", "random", "--b", "random", "--games", "2"],
+    ["experiment", "list"],
+])
+def test_a_closed_pipe_ends_every_command_quietly(argv: list[str]) -> None:
+    # Tables printed through rich exited with status 1 (rich's own handling of a closed pipe).
+    process = subprocess.Popen([sys.executable, "-m", "tui.cli", *argv], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # as `| head -0` would
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 0, err
+    assert "rror" not in err and "Traceback" not in err

@@ -7,6 +7,7 @@ The progress bar goes to stderr, the tables to stdout.
 
 from __future__ import annotations
 
+import errno
 import math
 import sys
 from typing import Any, Callable, Iterable, Sequence, TextIO
@@ -32,10 +33,19 @@ __all__ = ["DatasetProgress", "MatchProgress", "play_run", "print_summaries", "s
 PLAIN_WIDTH = 120
 
 
+class PipeConsole(Console):
+    """A rich Console that lets a closed pipe (``… | head -1``) reach the
+    command's entry point, which ends quietly with status 0 as every other
+    command does (rich itself would exit with status 1)."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+
 def _console(file: TextIO) -> Console:
-    console = Console(file=file, highlight=False)
+    console = PipeConsole(file=file, highlight=False)
     if not console.is_terminal:
-        console = Console(file=file, highlight=False, width=PLAIN_WIDTH)
+        console = PipeConsole(file=file, highlight=False, width=PLAIN_WIDTH)
     return console
 
 

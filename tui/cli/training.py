@@ -33,6 +33,8 @@ from engines.learning.models import (
 from engines.learning.train import TrainError, grid_candidates, read_dataset, train_model
 from games import GAME_NAMES, game_class
 
+from .report import PipeConsole
+
 __all__ = ["run_train", "run_models", "size_text", "bundled_models"]
 
 #: Width used when the output is not a terminal (files, pipes, tests).
@@ -41,9 +43,9 @@ PLAIN_WIDTH = 120
 
 def _console(file: TextIO | None = None) -> Console:
     file = file if file is not None else sys.stdout
-    console = Console(file=file, highlight=False, markup=False, soft_wrap=True)
+    console = PipeConsole(file=file, highlight=False, markup=False, soft_wrap=True)
     if not console.is_terminal:
-        console = Console(file=file, highlight=False, markup=False, soft_wrap=True, width=PLAIN_WIDTH)
+        console = PipeConsole(file=file, highlight=False, markup=False, soft_wrap=True, width=PLAIN_WIDTH)
     return console
 
 
