@@ -194,6 +194,8 @@ async def test_a_short_clock_flag_falls(tmp_path: Path) -> None:
         top, bottom = app.screen.query_one("#clock-top", ClockView), app.screen.query_one("#clock-bottom", ClockView)
         assert {top.side, bottom.side} == {0, 1}
         await type_move(pilot, "0 0 bottom")
+        await type_move(pilot, "4 4 left")
+        await type_move(pilot, "4 0 bottom")  # both sides have moved: O's clock runs
         await wait_for(pilot, lambda: screen.outcome() is not None, "the flag", 15)
         assert screen.outcome() == Outcome(0, "time")   # O ran out: X wins
         await close_result(pilot, app)
@@ -207,6 +209,8 @@ async def test_a_flag_against_a_bare_king_is_a_draw_in_chess() -> None:
     app = coach_app("chess", "human", "human", position="k7/8/8/8/8/8/8/KQ6 w - - 0 1", clock="0.02+0")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
+        await type_move(pilot, "Qb2")
+        await type_move(pilot, "Ka7")  # both sides have moved: White's clock runs
         await wait_for(pilot, lambda: screen.outcome() is not None, "White's flag", 15)
         assert screen.outcome() == Outcome(None, "time, but Black cannot mate")
 
@@ -216,10 +220,16 @@ async def test_clocks_stop_for_dialogs_and_pause_and_go_back_on_undo(tmp_path: P
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         clock = screen.clock
-        await wait_for(pilot, lambda: clock.running == 0, "White's clock")
+        await pilot.pause(0.3)
+        assert clock.running is None and clock.left(0, 0) == 60.0  # no clock runs before the first moves
         await type_move(pilot, "e4")
-        await wait_for(pilot, lambda: clock.running == 1, "Black's clock")
         assert clock.history[1][0] > 60.0  # the increment came on
+        await pilot.pause(0.3)
+        assert clock.running is None       # nor before Black's first move (as on lichess)
+        await type_move(pilot, "e5")
+        await wait_for(pilot, lambda: clock.running == 0, "White's clock")
+        await type_move(pilot, "Nf3")
+        await wait_for(pilot, lambda: clock.running == 1, "Black's clock")
         await pilot.press("ctrl+g")        # help: a dialog stops the clock
         await wait_for(pilot, lambda: clock.running is None, "the clock stopping behind a dialog")
         await pilot.press("escape")
@@ -227,18 +237,18 @@ async def test_clocks_stop_for_dialogs_and_pause_and_go_back_on_undo(tmp_path: P
         await pilot.press("ctrl+b")        # pause
         await wait_for(pilot, lambda: clock.running is None, "the paused clock")
         await pilot.press("ctrl+b")
-        await type_move(pilot, "e5")
+        await type_move(pilot, "Nc6")
         await pilot.press("ctrl+z")
-        assert len(clock.history) == 2 and screen.moves == ["e4"]
+        assert len(clock.history) == 4 and screen.moves == ["e4", "e5", "Nf3"]
         await pilot.press("up")
         await wait_for(pilot, lambda: clock.running is None, "the clock stopped in review")
         view = app.screen.query_one("#clock-bottom", ClockView)
-        assert view.seconds == 60.0 or view.side == 1
+        assert view.seconds == 62.0 or view.side == 1  # after e4 e5: the increment, no time used yet
         await pilot.press("escape")
-        await type_move(pilot, "e5")
+        await type_move(pilot, "Nc6")
         await save_to(pilot, app, tmp_path / "clocked.pgn")
     text = (tmp_path / "clocked.pgn").read_text()
-    assert '[TimeControl "60+2"]' in text and text.count("[%clk") == 2
+    assert '[TimeControl "60+2"]' in text and text.count("[%clk") == 4
 
 
 async def test_an_engine_budgets_from_its_clock() -> None:
@@ -252,7 +262,10 @@ async def test_an_engine_budgets_from_its_clock() -> None:
         assert capped is not None and capped.time == 0.05 and capped.depth == 3
         await type_move(pilot, "11-15")
         await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's move")
-        assert screen.clock.history[2][1] < 12.0
+        assert screen.clock.history[2][1] == 12.0  # its first move is not timed (as on lichess)
+        await type_move(pilot, screen.game.format_move(screen.game.legal_moves()[0]))
+        await wait_for(pilot, lambda: len(screen.moves) == 4, "the engine's second move")
+        assert screen.clock.history[4][1] < 12.0
 
 
 # -- resign and draw -----------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 :class:`Clocks` is mixed into :class:`~tui.app.screens.game.GameScreen`.  A
 timer (every :data:`CLOCK_INTERVAL` seconds) runs the clock of the side to
 move -- except while the game is over, paused, reviewed, reported on or behind
-a dialog -- redraws both :class:`~tui.app.widgets.clock_view.ClockView` s and
+a dialog, and until both sides have made their first move (as on lichess) --
+redraws both :class:`~tui.app.widgets.clock_view.ClockView` s and
 ends the game when a clock falls: the other side wins on time (chess: a draw
 when it has no mating material).  An engine side thinks for the share of its
 clock :func:`engines.timing.time_for_move` gives, no longer than the time its
@@ -49,9 +50,10 @@ class Clocks:
 
     def clock_side(self: GameScreen) -> int | None:
         """The side whose clock runs now: the side to move, unless the game is over,
-        paused, reviewed, reported on or behind a dialog."""
+        paused, reviewed, reported on or behind a dialog -- or both sides have not
+        made their first move yet (as on lichess: nobody loses on time before moving)."""
         if (self.clock is None or self.outcome() is not None or not self.is_active or self.review is not None
-                or (self.paused and not self.stepping) or self.report_running):
+                or (self.paused and not self.stepping) or self.report_running or len(self.moves) < 2):
             return None
         return self.game.turn
 
