@@ -220,6 +220,9 @@ async def test_open_explains_a_bad_file_and_stays(tmp_path: Path) -> None:
         for path, words in ((tmp_path / "none.pgn", "does not exist"), (bad, "illegal"), (tmp_path, "directory")):
             app.screen.query_one("#open-path", Input).value = str(path)
             await pilot.press("enter")
+            # the file is read in a worker: the answer comes when it is done
+            await app.workers.wait_for_complete()
+            await pilot.pause()
             text = str(app.screen.query_one("#open-error").render())
             assert words in text and "\n" not in text, text
         await pilot.press("escape")
@@ -406,3 +409,60 @@ async def test_every_dialog_closes_once_and_leaves_the_game_screen(name: str) ->
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen, "the game screen after escape")
         assert list(app.screen_stack) == stack
+
+
+
+def _database(path: Path, games: int) -> None:
+    path.write_text("\n".join(
+        f'[Event "Club {n % 7}"]\n[Date "2024.01.{n % 28 + 1:02d}"]\n[White "Player{n}"]\n[Black "Rival"]\n'
+        f'[Result "1-0"]\n[PlyCount "3"]\n\n1. e4 e5 2. Qh5 1-0\n' for n in range(1, games + 1)))
+
+
+async def test_ctrl_o_lists_the_games_of_a_file_filters_them_and_opens_the_one_chosen(tmp_path: Path) -> None:
+    # ctrl+o on a multi-game file silently opened game 1.
+    path = tmp_path / "db.pgn"
+    _database(path, 300)
+    app = make_app("chess", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog), "the open dialog")
+        dialog = app.screen
+        dialog.query_one("#open-path", Input).value = str(path)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: dialog.listed is not None, "the list of games")
+        table = dialog.query_one("#open-games")
+        assert table.row_count == 300 and "300 games" in str(dialog.query_one("#open-error").render())
+        dialog.query_one("#open-filter", Input).value = "player123"
+        await wait_for(pilot, lambda: table.row_count == 1, "the filtered list")
+        table.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: game_screen(app) is not screen, "the game chosen")
+        opened = game_screen(app)
+        assert opened.setup.names == ("Player123", "Rival") and opened.moves == ["e4", "e5", "Qh5"]
+
+
+async def test_a_game_number_opens_that_game_directly(tmp_path: Path) -> None:
+    path = tmp_path / "db.pgn"
+    _database(path, 50)
+    app = make_app("chess", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog), "the open dialog")
+        app.screen.query_one("#open-path", Input).value = str(path)
+        app.screen.query_one("#open-number", Input).value = "42"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: game_screen(app) is not screen, "game 42")
+        assert game_screen(app).setup.names[0] == "Player42"
+
+
+async def test_load_of_a_multi_game_file_opens_the_list(tmp_path: Path) -> None:
+    path = tmp_path / "db.pgn"
+    _database(path, 20)
+    app = TuiGamesApp(GameSetup.checked("chess", "human", "human"), pick_from=str(path))
+    app.animation_level = "none"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog) and app.screen.listed is not None,
+                       "the list of the file's games")
+        assert app.screen.query_one("#open-games").row_count == 20

@@ -137,3 +137,17 @@ def test_any_bytes_are_read_or_refused_in_one_line(tmp_path_factory, data: bytes
         load_record_file(path, name)
     except RecordError as error:
         assert "\n" not in str(error)
+
+
+def test_a_file_s_games_are_listed_from_their_tags() -> None:
+    from games.reading import index_records
+
+    chess_games = index_records(DATA / "annotated.pgn", "chess")
+    assert [(g.number, g.players, g.result, g.event) for g in chess_games] == [
+        (1, ("Adolf Anderssen", "Jean Dufresne"), "1-0", "Casual Game"), (2, ("A", "B"), "*", "Bad game"),
+        (3, ("C", "D"), "1/2-1/2", "Third")]
+    (pdn,) = index_records(DATA / "elsewhere.pdn", "checkers")
+    assert pdn.players == ("Tinsley, M.", "Chinook") and pdn.moves == 4 and "chinook" in pdn.text()
+    seen: list[tuple[int, int]] = []
+    index_records(DATA / "annotated.pgn", "chess", progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1][0] == seen[-1][1]

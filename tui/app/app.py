@@ -33,9 +33,12 @@ class TuiGamesApp(App):
     TITLE = "tui-games"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
-    def __init__(self, setup: GameSetup | None = None, *, ascii: bool = False, lab: bool = False) -> None:
+    def __init__(self, setup: GameSetup | None = None, *, ascii: bool = False, lab: bool = False,
+                 pick_from: str | None = None) -> None:
         super().__init__()
         self.initial_setup = setup
+        #: A record file whose games are listed, to open one, once the game screen is up.
+        self.pick_from = pick_from
         self.initial_lab = lab
         self.ascii = ascii
         self.search_service = SearchService()
@@ -46,7 +49,10 @@ class TuiGamesApp(App):
         elif self.initial_setup is None:
             self.push_screen(StartScreen())
         else:
-            self.push_screen(self._game_screen(self.initial_setup))
+            screen = self._game_screen(self.initial_setup)
+            self.push_screen(screen)
+            if self.pick_from:
+                self.call_after_refresh(screen.action_open, self.pick_from)
         if self.initial_setup is not None and self.initial_setup.engine_sides:
             self.search_service.start()
 

@@ -39,8 +39,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--load", metavar="FILE", type=path_arg,
                    help="open a saved game to review or play on: PGN for chess, PDN for checkers, "
                    "the Quixo record the app saves")
-    p.add_argument("--game", dest="game_number", metavar="N", type=whole(1), default=1,
-                   help="which game of a file holding several (default 1)")
+    p.add_argument("--game", dest="game_number", metavar="N", type=whole(1), default=None,
+                   help="which game of a file holding several (default: list them and pick one)")
     p.add_argument("--clock", metavar="MIN+INC",
                    help="clocks for both sides: minutes each plus seconds added a move (5+3; 0.1+0 is six "
                    "seconds); engines then budget their time from their clock")
@@ -76,11 +76,12 @@ def _players(args: argparse.Namespace) -> tuple[str, str]:
             "pvs:time=1" if chosen[1] is None else chosen[1])
 
 
-def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False) -> int:
-    """Open the Textual app (imported only here: the other commands never load Textual)."""
+def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False, pick_from: str | None = None) -> int:
+    """Open the Textual app (imported only here: the other commands never load Textual);
+    ``pick_from``: a record file whose games the app lists to pick one."""
     from ..app.app import TuiGamesApp
 
-    TuiGamesApp(setup, ascii=ascii, lab=lab).run()
+    TuiGamesApp(setup, ascii=ascii, lab=lab, pick_from=pick_from).run()
     return 0
 
 
@@ -96,11 +97,13 @@ def _cmd_play(args: argparse.Namespace) -> int:
     except SetupError as error:
         raise UsageError(f"{PROG} play", str(error)) from None
     if args.load is not None:
-        from games.reading import load_record_file
+        from games.reading import index_records, load_record_file
         from games.records import RecordError
 
         try:
-            loaded, _count = load_record_file(args.load, args.game, args.game_number)
+            if args.game_number is None and len(index_records(args.load, args.game)) > 1:
+                return run_app(setup, ascii=args.ascii, pick_from=str(args.load))  # the app lists them
+            loaded, _count = load_record_file(args.load, args.game, args.game_number or 1)
         except RecordError as error:
             raise UsageError(f"{PROG} play", str(error)) from None
         setup = setup.with_record(loaded, str(args.load))

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Input, Label, Static
+from textual.widgets import DataTable, Input, Label, Static
+from textual.worker import get_current_worker
 
-from games.reading import LoadedGame, load_record_file
+from games.reading import LoadedGame, RecordSummary, index_records, load_record_file
 from games.records import EXTENSIONS, RecordError, save_record
 
+from ..session import side_names
 from .dialogs import Dialog
 
 __all__ = ["OpenDialog", "SaveDialog", "game_for_path"]
@@ -76,50 +79,131 @@ class SaveDialog(Dialog["Path | None"]):
 
 
 class OpenDialog(Dialog[tuple[LoadedGame, Path] | None]):
-    """Ask for a record file (and which of its games) and read it.
+    """Ask for a record file, list its games, and read the one chosen.
 
     The game is told by the file's extension (``.pgn``, ``.pdn``, ``.txt``),
-    else it is the game being played.  Dismissed with the game read and its
-    path, or ``None``; a file that cannot be read is explained in one line and
-    the dialog stays.
+    else it is the game being played.  A file of one game opens at once; a
+    file of several is listed (number, players, result, date, event, moves),
+    filtered by the text typed above the list, and the game chosen (Enter or
+    a click) opens; a number typed beside the path opens that game directly.
+    Files are read in a worker thread with the progress shown, so a large
+    database never blocks the app.  Dismissed with the game read and its path,
+    or ``None``; a file or game that cannot be read is explained in one line
+    and the dialog stays.
     """
 
     DEFAULT_CSS = _FILE_DIALOG_CSS.format(name="OpenDialog") + """
+    OpenDialog > Vertical { width: 110; }
     OpenDialog Horizontal { height: auto; }
     OpenDialog #open-number { width: 12; margin-left: 2; }
+    OpenDialog #open-games { height: 14; display: none; }
+    OpenDialog #open-filter { display: none; }
+    OpenDialog.listing #open-games, OpenDialog.listing #open-filter { display: block; }
     """
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
 
-    def __init__(self, game_name: str) -> None:
+    def __init__(self, game_name: str, path: str = "") -> None:
         super().__init__()
         self.game_name = game_name
+        self.initial_path = path
+        #: The games of the file listed (its path, game and summaries), once read.
+        self.listed: tuple[Path, str, list[RecordSummary]] | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label("Open a game: a PGN (.pgn), PDN (.pdn) or Quixo record (.txt) — "
                         "Enter opens, Escape cancels")
             with Horizontal():
-                yield Input("", id="open-path", placeholder="path of the file")
-                yield Input("1", id="open-number", placeholder="game", type="integer")
+                yield Input(self.initial_path, id="open-path", placeholder="path of the file")
+                yield Input("", id="open-number", placeholder="game #", type="integer")
+            yield Input("", id="open-filter", placeholder="filter the games: players, event, date, result")
+            yield DataTable(id="open-games", cursor_type="row", zebra_stripes=True)
             yield Static("", id="open-error", classes="file-error", markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#open-path", Input).focus()
+        if self.initial_path:
+            self.read(self.initial_path, None)
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        self.query_one("#open-error", Static).update("")
+        if event.input.id == "open-filter":
+            self.show_games(event.value)
+        elif event.input.id == "open-path":
+            self.query_one("#open-error", Static).update("")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        error = self.query_one("#open-error", Static)
+        if event.input.id == "open-filter":
+            self.query_one("#open-games", DataTable).focus()
+            return
         path = self.query_one("#open-path", Input).value.strip()
-        number = self.query_one("#open-number", Input).value.strip() or "1"
+        number = self.query_one("#open-number", Input).value.strip()
         if not path:
-            error.update("type the path of a record file")
+            self.query_one("#open-error", Static).update("type the path of a record file")
             return
+        self.read(path, int(number) if number.isdigit() and int(number) > 0 else None)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if self.listed is not None and event.row_key.value is not None:
+            path, game, _ = self.listed
+            self.read(str(path), int(event.row_key.value))
+
+    def say(self, text: str) -> None:
+        self.query_one("#open-error", Static).update(text)
+
+    def read(self, path: str, number: int | None) -> None:
+        """Read ``path`` in a worker: game ``number``, or the list of its games."""
+        self.say("reading…")
+        self._read(path, game_for_path(path, self.game_name), number)
+
+    @work(thread=True, exclusive=True, group="open")
+    def _read(self, path: str, game: str, number: int | None) -> None:
+        worker = get_current_worker()
+
+        def progress(done: int, total: int) -> None:
+            if not worker.is_cancelled:
+                self.app.call_from_thread(self.say, f"reading… {100 * done // max(total, 1)}%")
+
         try:
-            loaded, _count = load_record_file(path, game_for_path(path, self.game_name), int(number))
-        except (RecordError, ValueError) as problem:
-            error.update(str(problem).splitlines()[0])
+            if number is None:
+                games = index_records(path, game, progress=progress)
+                if len(games) > 1:
+                    self.app.call_from_thread(self.list_games, Path(path).expanduser(), game, games)
+                    return
+                number = 1
+            loaded, _count = load_record_file(path, game, number)
+        except RecordError as problem:
+            self.app.call_from_thread(self.say, str(problem).splitlines()[0])
             return
-        self.dismiss((loaded, Path(path).expanduser().resolve()))
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self.dismiss, (loaded, Path(path).expanduser().resolve()))
+
+    def list_games(self, path: Path, game: str, games: list[RecordSummary]) -> None:
+        self.listed = (path, game, games)
+        self.add_class("listing")
+        table = self.query_one("#open-games", DataTable)
+        if not table.columns:
+            first, second = side_names(game)
+            table.add_columns("#", first, second, "result", "date", "event", "moves")
+        self.show_games(self.query_one("#open-filter", Input).value)
+        self.query_one("#open-filter", Input).focus()
+
+    def show_games(self, text: str) -> None:
+        """Fill the list with the games whose text holds every word of ``text``."""
+        if self.listed is None:
+            return
+        path, _, games = self.listed
+        words = text.lower().split()
+        shown = [game for game in games if all(word in game.text() for word in words)]
+        table = self.query_one("#open-games", DataTable)
+        table.clear()
+        for game in shown[:MAX_LISTED]:
+            table.add_row(str(game.number), *game.players, game.result, game.date, game.event[:30],
+                          "" if game.moves is None else str(game.moves), key=str(game.number))
+        more = f" (the first {MAX_LISTED:,} shown: filter to find the others)" if len(shown) > MAX_LISTED else ""
+        self.say(f"{path.name}: {len(games):,} games, {len(shown):,} shown{more} — Enter or a click opens one")
+
+
+#: Rows the game list shows at most (a filter finds the others).
+MAX_LISTED = 2_000

@@ -247,7 +247,7 @@ class GameCommands:
         comment = f"hints used: {', '.join(used)}" if used else ""
         return RecordNotes(outcome=self.verdict, comments=comments, tags=tags, comment=comment)
 
-    def action_open(self: GameScreen) -> None:
+    def action_open(self: GameScreen, path: str = "") -> None:
         def opened(result: Any) -> None:
             if result is None:
                 return
@@ -257,7 +257,7 @@ class GameCommands:
             new = setup.with_record(loaded, str(path))
             self.guard_unsaved("opening another game", lambda: self.app.open_game(new))
 
-        self.app.push_screen(OpenDialog(self.setup.game), opened)
+        self.app.push_screen(OpenDialog(self.setup.game, path), opened)
 
     def action_new_game(self: GameScreen) -> None:
         self.guard_unsaved("a new game", lambda: self.app.open_start(self.setup.fresh()))
