@@ -87,8 +87,10 @@ def test_clock_flag_falls() -> None:
 
 
 def test_time_budget_from_the_clock() -> None:
-    assert time_for_move(60_000, 0) == pytest.approx(60 / 30 - 0.05)
-    assert time_for_move(100, 0) == pytest.approx(0.01)
+    # sudden death: the clock less its 50 ms reserve over 50 moves, less 5 ms of per-move overhead
+    assert time_for_move(60_000, 0) == pytest.approx((60 - 0.05) / 50 - 0.005)
+    assert time_for_move(100, 0) == pytest.approx(0.001)  # the least budget, 1 ms
+    assert time_for_move(60_000, 2_000) == pytest.approx((60 - 0.05) / 30 + 0.8 * 2 - 0.005)
 
 
 # -- winning chances and classes ------------------------------------------------

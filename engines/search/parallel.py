@@ -42,7 +42,7 @@ from typing import Any, Sequence
 from games import Game, GameError, game_class
 
 from ..base import COUNTERS, InfoCallback, Limits, SearchResult, SearchStats, StopFlag, check_playable
-from ..lifetime import exit_with_parent
+from ..lifetime import exit_with_parent, sigint_blocked
 from ..spec import EngineSpec
 from .alphabeta import AlphaBetaEngine, SearchConfig
 from .table import SHARED_ENTRIES, SharedTable
@@ -114,8 +114,9 @@ class HelperPool:
                 args=(i, game_name, helper_spec, config, table_name, self.tasks[i], self.results,
                       self.stop, self.finished, self.counts),
                 daemon=True))
-        for process in self.processes:
-            process.start()
+        with sigint_blocked():  # a Ctrl-C while a helper still imports must not end it with a traceback
+            for process in self.processes:
+                process.start()
         self.search_id = 0
         try:
             deadline = time.monotonic() + HELPER_START
