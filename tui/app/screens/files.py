@@ -95,6 +95,7 @@ class OpenDialog(Dialog[tuple[LoadedGame, Path] | None]):
     DEFAULT_CSS = _FILE_DIALOG_CSS.format(name="OpenDialog") + """
     OpenDialog > Vertical { width: 110; }
     OpenDialog Horizontal { height: auto; }
+    OpenDialog #open-path { width: 1fr; }
     OpenDialog #open-number { width: 12; margin-left: 2; }
     OpenDialog #open-games { height: 14; display: none; }
     OpenDialog #open-filter { display: none; }
