@@ -255,7 +255,7 @@ def read_record_text(path: str | Path) -> str:
         raise RecordError(f"{file} does not exist") from None
     except OSError as error:
         raise RecordError(f"cannot read {file}: {error.strerror or error}") from None
-    if b"\x00" in data[:65536]:
+    if b"\x00" in data:
         raise RecordError(f"{file} is not a text file (it holds NUL bytes)")
     try:
         return data.decode("utf-8-sig")
@@ -295,8 +295,6 @@ def load_record_file(path: str | Path, game_name: str, number: int = 1) -> tuple
 def _chess_game_at(text: str, number: int) -> tuple[LoadedGame | None, int]:
     """Game ``number`` of a PGN text, checked (``None`` if there is no such
     game), and how many games the text holds; the others are skipped unread."""
-    if "\x00" in text:
-        raise RecordError("not a text file (it holds NUL bytes)")
     stream = io.StringIO(text)
     count = 0
     loaded = None
