@@ -349,3 +349,13 @@ def test_report_shows_the_sprt_of_a_match_file_as_match_does(tmp_path: Path, cap
     code, as_json, _ = run(capsys, "report", str(out), "--json")
     test = json.loads(as_json.splitlines()[-1])["sprt"]
     assert (test["elo0"], test["elo1"], test["alpha"]) == (0, 200, 0.05)
+
+
+def test_a_run_refused_for_its_records_file_leaves_no_results_file(tmp_path: Path, capsys) -> None:
+    records = tmp_path / "r.txt"
+    records.write_text("not ours\n")
+    out = tmp_path / "r.jsonl"
+    assert_usage_error(capsys, ["match", "quixo", "--a", "random", "--b", "random", "--games", "2",
+                                "--out", str(out)], "r.txt: already holds games")
+    assert not out.exists()
+    assert records.read_text() == "not ours\n"

@@ -46,10 +46,13 @@ class Run:
         if _same_file(Path(out), target):
             raise MatchError(f"{out}: would hold both the results and the game records; give the results "
                              f"a .jsonl name, or the records (--records) a file of their own")
+        made = not Path(out).exists()
         results, note = ResultsFile.open(out, configs, resume=resume)
         try:
             games = GameRecordsFile.open(target, event, resume=resume, records=results.records)
         except BaseException:
+            if made and Path(out).is_file() and Path(out).stat().st_size == 0:
+                Path(out).unlink()  # refused before any game: leave nothing behind
             if results.lock is not None:
                 results.lock.close()
             raise
