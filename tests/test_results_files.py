@@ -32,7 +32,7 @@ def test_a_second_run_on_a_results_file_in_use_is_refused(tmp_path: Path, capsys
         other = tmp_path / "other.jsonl"
         assert_usage_error(capsys, [*MATCH, "--games", "2", "--out", str(other), "--records",
                                     str(tmp_path / "r.txt")], "another run is writing it")
-        assert not other.read_bytes()  # refused before anything was written to it
+        assert not other.exists()  # refused before anything was written: nothing left behind
     finally:
         first.close()
     code, _, _ = run(capsys, *MATCH, "--games", "2", "--out", str(out), "--resume")
