@@ -39,12 +39,30 @@ def _interrupt_after_first_game(argv: list[str], results: Path, cwd: Path) -> tu
     return process.returncode, out, err, process.pid
 
 
+def _alive_in_group(pgid: int) -> list[int]:
+    """The processes of group ``pgid`` still running: a zombie has ended (only
+    its reaping by init, which may take a second in a container, is pending)."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()  # state, ppid, pgrp, ...
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                alive.append(int(entry.name))
+    return alive
+
+
 def _group_gone(pgid: int) -> bool:
     deadline = time.monotonic() + 2.0
     while time.monotonic() < deadline:
         try:
             os.killpg(pgid, 0)
         except ProcessLookupError:
+            return True
+        if Path("/proc/self/stat").exists() and not _alive_in_group(pgid):
             return True
         time.sleep(0.05)
     return False
