@@ -195,3 +195,9 @@ def test_a_closed_pipe_ends_every_command_quietly(argv: list[str]) -> None:
     err = process.stderr.read()
     assert process.wait(timeout=60) == 0, err
     assert "rror" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("extra", [["--base", "nan"], ["--inc", "nan"], ["--base", "0"], ["--inc", "-1"],
+                                   ["--base", "inf"]])
+def test_bench_clock_refuses_a_clock_that_is_not_one(capsys, extra: list[str]) -> None:
+    assert_usage_error(capsys, ["bench", "clock", *extra], "--base must be a number of seconds above 0")

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from processes import group_gone
+
 pytestmark = pytest.mark.slow
 
 COMMAND = [sys.executable, "-m", "tui.cli"]
@@ -30,17 +32,6 @@ def _interrupt(process: subprocess.Popen[str]) -> tuple[str, str]:
     os.killpg(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=30)
     return out, err
-
-
-def _group_gone(pgid: int) -> bool:
-    deadline = time.monotonic() + 2.0
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.05)
-    return False
 
 
 @pytest.mark.parametrize("engine", ["pvs", "pvs:workers=2"])
@@ -59,7 +50,7 @@ def test_search_prints_its_last_completed_depth(engine: str) -> None:
     # The summary is the deepest completed depth: its score and its whole line.
     assert summary["pv"].split() == last.split(" pv ", 1)[1].split()
     assert summary["score"].split()[0] == last.split()[3]
-    assert _group_gone(process.pid)
+    assert group_gone(process.pid)
 
 
 def test_uci_answers_bestmove_and_ends() -> None:
@@ -73,7 +64,7 @@ def test_uci_answers_bestmove_and_ends() -> None:
     assert process.returncode == 130, err
     assert "Traceback" not in err
     assert any(line.startswith("bestmove ") for line in out.splitlines()), (out[-800:], err[-1500:])
-    assert _group_gone(process.pid)
+    assert group_gone(process.pid)
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -87,7 +78,7 @@ def test_match_keeps_its_finished_games(tmp_path: Path, jobs: str) -> None:
     _, err = _interrupt(process)
     assert process.returncode == 130, err
     assert "Traceback" not in err and "interrupted after" in err
-    assert _group_gone(process.pid)
+    assert group_gone(process.pid)
     from engines.tournament.results import read_results
 
     records, partial = read_results(out)

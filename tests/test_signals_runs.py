@@ -21,6 +21,8 @@ import pytest
 
 from engines.tournament.results import read_results
 
+from processes import group_gone
+
 pytestmark = pytest.mark.slow
 
 COMMAND = [sys.executable, "-m", "tui.cli"]
@@ -39,39 +41,10 @@ def _interrupt_after_first_game(argv: list[str], results: Path, cwd: Path) -> tu
     return process.returncode, out, err, process.pid
 
 
-def _alive_in_group(pgid: int) -> list[int]:
-    """The processes of group ``pgid`` still running: a zombie has ended (only
-    its reaping by init, which may take a second in a container, is pending)."""
-    alive = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2:].split()  # state, ppid, pgrp, ...
-            if int(fields[2]) == pgid and fields[0] != "Z":
-                alive.append(int(entry.name))
-    return alive
-
-
-def _group_gone(pgid: int) -> bool:
-    deadline = time.monotonic() + 2.0
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            return True
-        if Path("/proc/self/stat").exists() and not _alive_in_group(pgid):
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def _check(code: int, err: str, pgid: int, results: Path) -> None:
     assert code == 130, err
     assert "Traceback" not in err and "interrupted after" in err and "--resume" in err, err
-    assert _group_gone(pgid)
+    assert group_gone(pgid)
     records, partial = read_results(results)
     assert records and partial is None
 

@@ -116,13 +116,15 @@ def _cmd_bench_keys(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench_clock(args: argparse.Namespace) -> int:
+    import math
     import sys
 
     from ..bench.clock import play_clock_games, stockfish_path
 
     prog = f"{PROG} bench clock"
-    if not args.base > 0 or args.inc < 0:
-        raise UsageError(prog, "--base must be above 0 and --inc at least 0")
+    if not (math.isfinite(args.base) and math.isfinite(args.inc) and args.base > 0 and args.inc >= 0):
+        raise UsageError(prog, f"--base must be a number of seconds above 0 and --inc at least 0, "
+                               f"got {args.base:g} and {args.inc:g}")
     stockfish = stockfish_path()
     if stockfish is None:
         raise UsageError(prog, "needs Stockfish (Debian's stockfish package)")
