@@ -275,7 +275,10 @@ def load_record_file(path: str | Path, game_name: str, number: int = 1) -> tuple
     text = read_record_text(file)
     name = game_name.strip().lower()
     if name == "chess":
-        loaded, count = _chess_game_at(text, number)
+        try:
+            loaded, count = _chess_game_at(text, number)
+        except RecordError as problem:
+            raise RecordError(f"{file}: {problem}") from None
     else:
         games = scan_records(name, text)
         count = len(games)
