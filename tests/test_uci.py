@@ -281,3 +281,12 @@ def test_a_position_extending_the_last_one_plays_only_the_new_moves() -> None:
     assert "illegal move 'e2e4'" in lines[0] and session.server.game.ply == 1
     session("position startpos moves e2e4 e7e5")
     assert session.server.game.ply == 2
+
+
+def test_ponderhit_without_a_clock_searches_with_the_engine_s_own_limits() -> None:
+    session = Session("pvs:time=0.2")
+    session("position startpos", "go ponder")
+    time.sleep(0.1)
+    assert not any(line.startswith("bestmove") for line in session.out.getvalue().splitlines())
+    session("ponderhit")
+    assert session.wait()[-1].startswith("bestmove ")

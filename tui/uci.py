@@ -51,7 +51,8 @@ class UciServer:
         self.stop_event = threading.Event()
         #: Set when the running search may answer (at once, or after stop/ponderhit).
         self.release = threading.Event()
-        #: The limits a 'ponderhit' gives the running ponder search.
+        #: Whether the running search ponders, and the limits a 'ponderhit' gives it.
+        self.pondering = False
         self.after_ponderhit: Limits | None = None
         self.timer: threading.Timer | None = None
         #: The last 'position' read: its start words and the moves played on :attr:`game`.
@@ -224,7 +225,8 @@ class UciServer:
         limits, moves, mode = self._limits(args)
         # Pondering searches without a limit until 'ponderhit' gives it the one
         # this 'go' names (counted from the ponderhit) or 'stop' ends it.
-        self.after_ponderhit = limits if mode == "ponder" else None
+        self.pondering = mode == "ponder"
+        self.after_ponderhit = limits
         if mode == "ponder":
             limits = Limits(time=FOREVER)
         # UCI: no bestmove before 'stop' (or 'ponderhit') when infinite or pondering.
@@ -270,9 +272,10 @@ class UciServer:
     def ponderhit(self) -> None:
         """The opponent played the move pondered on: the search goes on as the
         ``go`` that started it asked, its time counted from now."""
-        limits, self.after_ponderhit = self.after_ponderhit, None
-        if self.thread is None or limits is None:
+        if self.thread is None or not self.pondering:
             return
+        self.pondering = False
+        limits = self.after_ponderhit or self.engine.limits()  # no limit given: the engine's own
         if limits.time is not None:
             self.timer = threading.Timer(limits.time, self.stop_event.set)
             self.timer.daemon = True
@@ -291,7 +294,7 @@ class UciServer:
             self.release.set()
             self.thread.join()
             self.thread = None
-        self.after_ponderhit = None
+        self.pondering = False
 
     def run(self, lines: Iterable[str]) -> int:
         """Serve commands until ``quit`` or the end of input.  A command that
