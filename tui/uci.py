@@ -3,7 +3,7 @@
 Commands read from stdin, one per line: ``uci``, ``isready``, ``ucinewgame``,
 ``position startpos|fen FEN [moves M ...]``, ``go`` with ``depth``, ``nodes``,
 ``movetime``, ``wtime``/``btime``/``winc``/``binc``/``movestogo``,
-``infinite`` and ``searchmoves``, ``stop``, ``quit`` and
+``infinite``, ``ponder`` and ``searchmoves``, ``ponderhit``, ``stop``, ``quit`` and
 ``setoption name Engine value SPEC`` (any engine spec of ``tui-games
 engines``; a bad one is answered with ``info string error ...`` and the
 previous engine stays).  Unknown commands are ignored, as UCI asks.
@@ -13,9 +13,11 @@ The search runs in a thread with a stop event, so ``stop``, ``isready`` and
 nodes, nps, time, score in centipawns or mate in moves, PV in long algebraic
 notation) follow the engine's live statistics, about ten a second.
 
-Time from the clock: the remaining time over the moves to go (30 when not
-given) plus 80% of the increment, at most half the remaining time (90% with
-one move to go), less a 50 ms safety margin.
+Time from the clock: :func:`engines.timing.time_for_move`, a budget the
+search may end early; ``movetime`` is a fixed time, used in full
+(:func:`engines.timing.fixed_time`).  ``go ponder`` searches without a limit
+until ``ponderhit`` gives it the limits its ``go`` named, counted from then.
+Ctrl-C answers the running search's ``bestmove`` and ends the session.
 """
 
 from __future__ import annotations
@@ -280,7 +282,7 @@ class UciServer:
             self.timer = threading.Timer(limits.time, self.stop_event.set)
             self.timer.daemon = True
             self.timer.start()
-        else:  # no clock was given with 'go ponder': what pondering found is the answer
+        else:  # a depth or node limit only: what pondering found is the answer
             self.stop_event.set()
         self.release.set()
 
