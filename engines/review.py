@@ -1,19 +1,17 @@
 """Judging moves: winning chances, the game report, and when an engine takes a draw.
 
-Scores are in each game's heuristic units (chess centipawns, checkers a man =
-100, Quixo's line potential), which mean different things.  To compare moves
-across games a score becomes a **winning chance** for the side to move, the
-expected result between 0 (lost) and 1 (won)::
+Scores are in each game's heuristic units, which mean different things.  To
+compare moves across games a score becomes a **winning chance** for the side
+to move, the expected result between 0 (lost) and 1 (won)::
 
-    chance = 1 / (1 + exp(-score / SCALE[game]))
+    chance = 1 / (1 + exp(-score / win_scale))
 
-``SCALE`` is the score worth about a 73% chance: 272 centipawns in chess (the
-curve lichess fits to its games), 150 in checkers (a man and a half: one man up
-in an endgame usually wins) and 250 in Quixo (a line of four).  A proved mate
-is a chance of 1 (or 0); a finished game is its result.
+where ``win_scale``, the score worth about a 73% chance, is the game's own
+(its kind's :class:`~games.kind.ScoreScale`).  A proved mate is a chance of 1
+(or 0); a finished game is its result.
 
-**The report.**  Every position of a game is searched at a fixed depth
-(:data:`REPORT_DEPTH`).  A move's *loss* is the mover's chance before it
+**The report.**  Every position of a game is searched at the fixed depth its
+score scale gives (``report_depth``).  A move's *loss* is the mover's chance before it
 minus the mover's chance after it (0 when it gained): the best move loses
 about nothing, a move that throws the game away loses up to 1.  The
 classification, on that scale, with lichess's thresholds halved to fit 0..1:
@@ -24,8 +22,8 @@ loss ≥ 0.10     mistake
 loss ≥ 0.05     inaccuracy
 ==============  ==========
 
-**Draw offers.**  An engine accepts a draw once at least
-:data:`DRAW_MIN_PLIES` moves have been played (both sides' moves count) and
+**Draw offers.**  An engine accepts a draw once at least the game's
+``draw_min_plies`` moves have been played (both sides' moves count) and
 its own last score is no better than a small margin above level: a winning
 chance of at most ``0.5 + DRAW_MARGIN``, i.e. within ±0.05 of even or worse.
 It never takes a draw when it has a mate.
@@ -37,21 +35,18 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
-from games import Game, new_game
+from games import Game, game_kind, new_game
 
 from .base import Limits, SearchStats
 
 __all__ = [
     "CLASSES",
     "DRAW_MARGIN",
-    "DRAW_MIN_PLIES",
     "GameReport",
     "MARKS",
     "MoveReport",
     "PositionScore",
-    "REPORT_DEPTH",
     "REPORT_ENGINE",
-    "SCALE",
     "accepts_draw",
     "classify",
     "eval_text",
@@ -60,28 +55,21 @@ __all__ = [
     "win_chance",
 ]
 
-#: The score (heuristic units) worth a winning chance of 1 / (1 + e^-1) ≈ 73%.
-SCALE: dict[str, float] = {"chess": 272.0, "checkers": 150.0, "quixo": 250.0}
-#: The engine and the depth a report searches every position with.
+#: The engine a report searches every position with (at the game's report depth).
 REPORT_ENGINE = "pvs"
-REPORT_DEPTH: dict[str, int] = {"chess": 4, "checkers": 8, "quixo": 4}
 #: The loss (in winning chance) from which a move is each class, worst first.
 CLASSES: tuple[tuple[str, float], ...] = (("blunder", 0.15), ("mistake", 0.10), ("inaccuracy", 0.05))
 #: The NAG-like marks written after moves of each class.
 MARKS = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
-#: Moves (plies) to play before an engine accepts a draw.
-DRAW_MIN_PLIES: dict[str, int] = {"chess": 40, "checkers": 30, "quixo": 20}
 #: How far above an even chance an engine still accepts a draw.
 DRAW_MARGIN = 0.05
-#: What an eval is divided by in a record: pawns in chess, men in checkers, raw in Quixo.
-EVAL_UNIT: dict[str, float] = {"chess": 100.0, "checkers": 100.0, "quixo": 1.0}
 
 
 def win_chance(game_name: str, score: float, mate: int | None = None) -> float:
     """The side to move's winning chance (0..1) for a ``score`` (and a proved ``mate``)."""
     if mate is not None:
         return 1.0 if mate > 0 else 0.0
-    scaled = max(-50.0, min(50.0, score / SCALE[game_name]))
+    scaled = max(-50.0, min(50.0, score / game_kind(game_name).scores.win_scale))
     return 1.0 / (1.0 + math.exp(-scaled))
 
 
@@ -95,7 +83,7 @@ def classify(loss: float) -> str:
 
 def accepts_draw(game_name: str, plies: int, score: float | None, mate: int | None) -> bool:
     """Whether an engine whose last score (for itself) is ``score`` accepts a draw after ``plies`` moves."""
-    if score is None or mate is not None or plies < DRAW_MIN_PLIES[game_name]:
+    if score is None or mate is not None or plies < game_kind(game_name).scores.draw_min_plies:
         return False
     return win_chance(game_name, score) <= 0.5 + DRAW_MARGIN
 
@@ -170,8 +158,7 @@ def eval_text(game_name: str, score: PositionScore, first_to_move: bool) -> str:
         return ""
     if score.mate is not None:
         return f"#{sign * score.mate}"
-    value = sign * score.score / EVAL_UNIT[game_name]
-    return f"{value:.2f}" if EVAL_UNIT[game_name] != 1.0 else f"{value:g}"
+    return game_kind(game_name).scores.in_units(sign * score.score)
 
 
 @dataclass(frozen=True)
@@ -241,9 +228,9 @@ def score_game(game_name: str, start: str | None, moves: Sequence[str], engine: 
                depth: int | None = None,
                on_progress: Callable[[int, int], None] | None = None) -> GameReport:
     """Search every position of a game with ``engine`` at ``depth`` (default
-    :data:`REPORT_DEPTH`) and judge its moves; the app walks the same
+    the game's report depth) and judge its moves; the app walks the same
     :func:`game_positions` in its search process, one position at a time."""
-    depth = depth or REPORT_DEPTH[game_name]
+    depth = depth or game_kind(game_name).scores.report_depth
     first_mover = new_game(game_name, start).turn
     scores = []
     for ply, game in enumerate(game_positions(game_name, start, moves)):

@@ -34,7 +34,7 @@ from games import WIN, Game
 from .base import Engine, InfoCallback, Limits, SearchResult, SearchStats, StopFlag, root_moves
 from .spec import EngineSpec, Option, SpecError
 
-__all__ = ["ENVIRONMENT_VARIABLE", "OPTIONS", "StockfishEngine", "find_stockfish"]
+__all__ = ["ENVIRONMENT_VARIABLE", "OPTIONS", "StockfishEngine", "UCI_GAME", "check_game", "find_stockfish"]
 
 #: Names the stockfish binary to use (a path), before the ``PATH`` is searched.
 ENVIRONMENT_VARIABLE = "TUI_GAMES_STOCKFISH"
@@ -77,13 +77,22 @@ def find_stockfish(path: str | None = None) -> str:
     return found
 
 
+#: The game UCI engines play (Stockfish, sunfish, our own UCI front end).
+UCI_GAME = "chess"
+
+
+def check_game(game_class: type[Game]) -> None:
+    """Stockfish plays chess only: a :class:`SpecError` for any other game."""
+    if game_class.NAME != UCI_GAME:
+        raise SpecError(f"stockfish: plays chess only, not {game_class.NAME}")
+
+
 class StockfishEngine(Engine):
     """A UCI chess engine process (Stockfish) behind the :class:`Engine` interface."""
 
     def __init__(self, spec: EngineSpec, game_class: type[Game]) -> None:
         super().__init__(spec, game_class)
-        if game_class.NAME != "chess":
-            raise SpecError(f"stockfish: plays chess only, not {game_class.NAME}")
+        check_game(game_class)
         self.path = find_stockfish(spec.get("path"))
         import chess.engine
 

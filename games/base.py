@@ -247,6 +247,12 @@ class Game(ABC):
         score = self.capture_score
         return [score(move) for move in moves]
 
+    def can_win(self, player: int) -> bool:
+        """Whether ``player`` could still win by some series of legal moves: when
+        the opponent's clock falls, ``player`` wins on time only if so (chess:
+        not without mating material).  The default: always."""
+        return True
+
     def can_stand_pat(self) -> bool:
         """Whether a quiescence search may trust the static evaluation here.
 

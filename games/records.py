@@ -1,77 +1,52 @@
-"""Game records: a finished or unfinished game written to a text file.
+"""Game records: a game written as text, and read back -- the model every format shares.
 
-One format per game:
+Each game has one record format, a :class:`RecordFormat` its package defines
+(chess PGN, checkers PDN, Quixo and Othello move lists): it writes a game
+with its header and notes (:meth:`RecordFormat.text`) and reads a file's text
+into the games it holds (:class:`LoadedGame`: the start position, the moves
+as the game writes them, the tags, what the record says beyond the moves).
+:mod:`games.reading` replays what a format read and checks it; this module
+knows no game in particular.
 
-chess -- PGN
-    Written by python-chess (:meth:`chess.pgn.Game.from_board`), which also
-    writes the ``SetUp``/``FEN`` tags when the game did not start from the
-    standard position.  Tags: the seven-tag roster (``Event``, ``Site``
-    "tui-games", ``Date``, ``Round`` "-", ``White`` = the first player,
-    ``Black`` = the second, ``Result`` ``1-0``/``0-1``/``1/2-1/2``/``*``) and
-    ``Termination``: how the game ended (``"White wins (checkmate)"``, ``"draw
-    (threefold repetition)"``, or the caller's ``result_reason``), or
-    ``"unterminated"`` for a game still going on.
-checkers -- PDN (Portable Draughts Notation)
-    Tags ``Event``, ``Site``, ``Date``, ``Round``, ``Black`` = the first player
-    (Black moves first), ``White`` = the second, ``Result``, ``GameType "21"``
-    (English draughts), ``SetUp "1"`` and ``FEN`` (the PDN FEN of
-    :meth:`games.checkers.Checkers.to_text`) when the game did not start from
-    the standard position, and ``Termination`` as for chess.  Then the moves,
-    numbered, ``1. 11-15 23-19 2. 8-11 ...`` (``1... 23-19`` when White moved
-    first from a set-up position), multi-jumps with every landing square, and
-    the result token, wrapped at 79 columns.
-
-    *Result convention*: PDN files of English checkers disagree (``2-0`` /
-    ``0-2`` / ``1-1`` in some, chess-style in others); we write the chess-style
-    tokens seen in most English checkers databases, scored for the *first*
-    player: ``1-0`` means Black won, ``0-1`` White won, ``1/2-1/2`` a draw,
-    ``*`` an unfinished game.
-Quixo -- a plain text move list
-    ``#`` comment lines: ``# tui-games Quixo``, ``# Event:``, ``# Date:``,
-    ``# X:`` the first player, ``# O:`` the second, ``# Result:`` (``1-0 X wins
-    (five in a row)``, ``1/2-1/2 draw (move cap)``, ``* unfinished``) and
-    ``# Start:`` with the position text when the game did not start from the
-    empty board.  Then one line per move pair, two spaces between the moves:
-    ``1. 2 0 bottom  4 4 left`` (``1. ...  4 4 left`` when O moved first).
-    :func:`read_quixo_record` reads it back.
-
-The start position of a game is found by undoing every move of a copy.
-:func:`save_record` never overwrites a file.
+Shared by every format: the result token (``1-0`` the first player won,
+``0-1`` the second, ``1/2-1/2``, ``*`` unfinished: :func:`result_token`),
+how an ending reads (``"White wins (checkmate)"``: :func:`describe_outcome`)
+and back (:func:`outcome_from_record`), the notes a game adds to its record
+(:class:`RecordNotes`), tag lines and wrapping, and :func:`save_record`,
+which never overwrites a file.  The start position of a game is found by
+undoing every move of a copy (:func:`start_position`).
 """
 
 from __future__ import annotations
 
 import datetime
 import re
-from pathlib import Path
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
-import chess
-import chess.pgn
-
-from . import new_game
 from .base import Game, Outcome
 
 __all__ = [
-    "EXTENSIONS",
+    "LoadedGame",
     "RecordError",
+    "RecordFormat",
+    "RecordHeader",
     "RecordNotes",
-    "default_filename",
+    "RecordSummary",
+    "SITE",
+    "WRAP",
+    "braced",
     "describe_outcome",
+    "numbered_moves",
     "outcome_from_record",
-    "pdn_tags",
-    "read_checkers_record",
-    "read_pdn_game",
-    "read_quixo_record",
-    "record_text",
     "result_token",
     "save_record",
     "start_position",
+    "tag_line",
+    "wrap_tokens",
 ]
-
-#: File extension of each game's records.
-EXTENSIONS: dict[str, str] = {"chess": "pgn", "checkers": "pdn", "quixo": "txt"}
 
 #: Site tag of every record.
 SITE = "tui-games"
@@ -155,29 +130,38 @@ class RecordNotes:
         return self.comments[ply] if ply < len(self.comments) else ""
 
 
-def _termination(game: Game, result_reason: str | None, notes: RecordNotes) -> str:
-    """The Termination tag: the caller's reason, else the outcome, else ``unterminated``."""
-    if result_reason:
-        return result_reason
-    return describe_outcome(game, notes.outcome) or "unterminated"
+@dataclass(frozen=True)
+class RecordHeader:
+    """Who played, where and when: ``first`` is the side that moved first from
+    the standard start (chess White, checkers Black, Quixo X); ``reason``
+    replaces the outcome's description as the termination text (a game stopped
+    before its end)."""
+
+    first: str
+    second: str
+    event: str = "tui-games"
+    date: datetime.date = field(default_factory=datetime.date.today)
+    reason: str | None = None
+
+    def termination(self, game: Game, notes: RecordNotes) -> str:
+        """The Termination tag: the reason given, else the outcome, else ``unterminated``."""
+        if self.reason:
+            return self.reason
+        return describe_outcome(game, notes.outcome) or "unterminated"
 
 
-def _braced(comment: str) -> str:
+def braced(comment: str) -> str:
     """A comment as a ``{...}`` token (braces inside are dropped: they would end it)."""
     return "{" + comment.replace("{", "(").replace("}", ")") + "}"
 
 
-def _day(date: datetime.date | None) -> datetime.date:
-    return datetime.date.today() if date is None else date
-
-
-def _tag(name: str, value: str) -> str:
+def tag_line(name: str, value: str) -> str:
     """A PGN/PDN tag pair line, the value escaped."""
     escaped = value.replace("\\", "\\\\").replace('"', '\\"')
     return f'[{name} "{escaped}"]'
 
 
-def _wrap(tokens: list[str], width: int = WRAP) -> str:
+def wrap_tokens(tokens: list[str], width: int = WRAP) -> str:
     """Tokens joined by spaces in lines of at most ``width`` columns."""
     lines: list[str] = []
     line = ""
@@ -192,35 +176,7 @@ def _wrap(tokens: list[str], width: int = WRAP) -> str:
     return "\n".join(lines)
 
 
-# ---------------------------------------------------------------------------
-# The formats
-# ---------------------------------------------------------------------------
-
-
-def _chess_record(
-    game: Game, first: str, second: str, event: str, date: datetime.date, reason: str | None,
-    notes: RecordNotes,
-) -> str:
-    board: chess.Board = game.board  # type: ignore[attr-defined]
-    pgn = chess.pgn.Game.from_board(board)
-    for ply, node in enumerate(pgn.mainline()):
-        node.comment = notes.move_comment(ply)
-    pgn.comment = notes.comment
-    headers = pgn.headers
-    headers["Event"] = event
-    headers["Site"] = SITE
-    headers["Date"] = date.strftime("%Y.%m.%d")
-    headers["Round"] = "-"
-    headers["White"] = first
-    headers["Black"] = second
-    headers["Result"] = result_token(game, notes.outcome)
-    headers["Termination"] = _termination(game, reason, notes)
-    for name, value in notes.tags.items():
-        headers[name] = value
-    return pgn.accept(chess.pgn.StringExporter(columns=WRAP)) + "\n"
-
-
-def _numbered_moves(game: Game) -> tuple[Game, list[tuple[int, int, str]]]:
+def numbered_moves(game: Game) -> tuple[Game, list[tuple[int, int, str]]]:
     """The start position and ``(number, player, text)`` for every move played."""
     moves = list(game.move_stack)
     start = start_position(game)
@@ -236,202 +192,162 @@ def _numbered_moves(game: Game) -> tuple[Game, list[tuple[int, int, str]]]:
     return start, numbered
 
 
-def _checkers_record(
-    game: Game, first: str, second: str, event: str, date: datetime.date, reason: str | None,
-    notes: RecordNotes,
-) -> str:
-    start, moves = _numbered_moves(game)
-    result = result_token(game, notes.outcome)
-    header = {"Event": event, "Site": SITE, "Date": date.strftime("%Y.%m.%d"), "Round": "-", "Black": first,
-              "White": second, "Result": result, "GameType": "21"}
-    start_text = start.to_text()
-    if start_text != new_game("checkers").to_text():
-        header.update(SetUp="1", FEN=start_text)
-    header["Termination"] = _termination(game, reason, notes)
-    header.update(notes.tags)  # a tag given replaces the default in its place (a loaded record's Date ...)
-    lines = [_tag(name, value) for name, value in header.items()]
-    tokens = [_braced(notes.comment)] if notes.comment else []
-    for index, (number, player, text) in enumerate(moves):
-        if player == 0:
-            tokens.append(f"{number}. {text}")
-        elif index == 0 or notes.move_comment(index - 1):
-            tokens.append(f"{number}... {text}")
-        else:
-            tokens.append(text)
-        if notes.move_comment(index):
-            tokens.append(_braced(notes.move_comment(index)))
-    tokens.append(result)
-    return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
-
-
-def _quixo_record(
-    game: Game, first: str, second: str, event: str, date: datetime.date, reason: str | None,
-    notes: RecordNotes,
-) -> str:
-    start, moves = _numbered_moves(game)
-    result = result_token(game, notes.outcome)
-    described = reason or describe_outcome(game, notes.outcome) or "unfinished"
-    header = {"Event": event, "Date": date.isoformat(), "X": first, "O": second, "Result": f"{result} {described}"}
-    start_text = start.to_text()
-    if start_text != new_game("quixo").to_text():
-        header["Start"] = start_text
-    header.update(notes.tags)  # a tag given replaces the default in its place
-    lines = ["# tui-games Quixo"] + [f"# {name}: {value}" for name, value in header.items()]
-    if notes.comment:
-        lines.append(f"# Note: {notes.comment}")
-    pairs: dict[int, list[str]] = {}
-    for ply, (number, player, text) in enumerate(moves):
-        pair = pairs.setdefault(number, [])
-        if player == 1 and not pair:
-            pair.append("...")
-        comment = notes.move_comment(ply)
-        pair.append(f"{text} {_braced(comment)}" if comment else text)
-    lines += [f"{number}. " + "  ".join(pair) for number, pair in pairs.items()]
-    return "\n".join(lines) + "\n"
-
-
-_WRITERS: dict[str, Callable[[Game, str, str, str, datetime.date, str | None, RecordNotes], str]] = {
-    "chess": _chess_record,
-    "checkers": _checkers_record,
-    "quixo": _quixo_record,
-}
-
-
-def record_text(
-    game_name: str,
-    game: Game,
-    *,
-    first_player: str,
-    second_player: str,
-    event: str = "tui-games",
-    date: datetime.date | None = None,
-    result_reason: str | None = None,
-    notes: RecordNotes | None = None,
-) -> str:
-    """The record of ``game`` in its game's format (PGN, PDN or a Quixo move list).
-
-    ``first_player`` is the side that moved first from the standard start
-    (chess White, checkers Black, Quixo X).  ``date`` defaults to today.
-    ``result_reason`` replaces the outcome's description as the termination
-    text, e.g. for a game stopped before its end.  ``notes`` adds a result
-    decided off the board, comments and tags (:class:`RecordNotes`).
-    """
-    key = game_name.strip().lower()
-    try:
-        writer = _WRITERS[key]
-    except KeyError:
-        raise ValueError(f"unknown game {game_name!r}; expected one of: {', '.join(_WRITERS)}") from None
-    if game.NAME != key:
-        raise ValueError(f"cannot write a {game.NAME} game as a {key} record")
-    return writer(game, first_player, second_player, event, _day(date), result_reason,
-                  notes or RecordNotes())
-
-
 # ---------------------------------------------------------------------------
-# Reading records back
+# What a format reads
 # ---------------------------------------------------------------------------
 
-_QUIXO_MOVE_RE = re.compile(r"([0-9]+)[ ,]+([0-9]+)[ ,]+([A-Za-z]+)")
-_MOVE_NUMBER_RE = re.compile(r"^\s*[0-9]+\.(?:\.\.)?\s*")
-_COMMENT_RE = re.compile(r"\{[^}]*\}")
+
+@dataclass(frozen=True)
+class LoadedGame:
+    """One game of a record: where it started, its moves (as the game writes
+    them) and its tags (``White``, ``Result``, ...)."""
+
+    game_name: str
+    start: str | None
+    moves: tuple[str, ...]
+    tags: dict[str, str] = field(default_factory=dict)
+    #: A result the record states that the moves do not reach on the board
+    #: (a resignation, an agreed draw, a flag fall); ``None`` otherwise.
+    outcome: Outcome | None = None
+    #: The comment after each move of the main line (``""`` for none), where
+    #: the format keeps them apart from its model.
+    comments: tuple[str, ...] = ()
+    #: The format's own model of the whole game where it has one (chess: the
+    #: game as python-chess read it, with its headers, comments, NAGs,
+    #: variations, ``%clk``/``%eval``), which a re-save writes back.
+    model: Any = field(default=None, compare=False, repr=False)
+    #: The tags naming the first and the second player.
+    player_tags: tuple[str, str] = field(default=("", ""), compare=False, repr=False)
+
+    @property
+    def player_names(self) -> tuple[str, str]:
+        """The players the record names, first mover first (``""`` where it
+        names none: PGN's ``?``)."""
+        names = [self.tags.get(key, "").strip() if key else "" for key in self.player_tags]
+        return (names[0] if names[0] != "?" else "", names[1] if names[1] != "?" else "")
 
 
-def read_quixo_record(text: str) -> tuple[str | None, list[str]]:
-    """The start position text (``None`` for the empty board) and the move texts
-    of a Quixo record written by :func:`record_text`.
+@dataclass(frozen=True)
+class RecordSummary:
+    """One game of a record file as a list of games shows it (read from its tags only)."""
 
-    Raises :class:`RecordError` for a line that is neither a comment nor a
-    numbered line of moves.
+    number: int
+    players: tuple[str, str]
+    result: str
+    date: str
+    event: str
+    #: Moves (a move is both sides' plies), when the record says or they are cheap to count.
+    moves: int | None
+
+    def text(self) -> str:
+        """Everything shown of the game, for filtering by text."""
+        return " ".join((str(self.number), *self.players, self.result, self.date, self.event)).lower()
+
+
+#: Called now and then while a long text is read: ``progress(done, total)`` in characters.
+Progress = Callable[[int, int], None]
+
+
+class RecordFormat(ABC):
+    """How one game's records are written and read.
+
+    Subclasses name the format and implement :meth:`write` and :meth:`read`;
+    a format that can do better than reading every game (chess streams its
+    files) overrides :meth:`game_at` and :meth:`summaries`, and one that keeps
+    a model of what it read overrides :meth:`resave`.
     """
-    start: str | None = None
-    moves: list[str] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if not stripped:
-            continue
-        if stripped.startswith("#"):
-            key, _, value = stripped[1:].partition(":")
-            if key.strip().lower() == "start" and value.strip():
-                start = value.strip()
-            continue
-        match = _MOVE_NUMBER_RE.match(stripped)
-        if match is None:
-            raise RecordError(f"line {number}: expected a numbered move line like '1. 2 0 bottom  4 4 left', got {stripped!r}")
-        rest = _COMMENT_RE.sub(" ", stripped[match.end():])
-        found = _QUIXO_MOVE_RE.findall(rest)
-        leftover = _QUIXO_MOVE_RE.sub("", rest).replace("...", "").strip()
-        if leftover or not found:
-            raise RecordError(f"line {number}: expected moves like '2 0 bottom', got {rest!r}")
-        moves.extend(" ".join(parts) for parts in found)
-    return start, moves
 
+    #: The registry name of the game whose records these are.
+    game_name: ClassVar[str]
+    #: What the format is called: ``PGN``, ``PDN``, ``a Quixo move list``.
+    name: ClassVar[str]
+    #: The file extension of its records, without the dot.
+    extension: ClassVar[str]
+    #: The tags that name the first and the second player.
+    player_tags: ClassVar[tuple[str, str]]
+    #: A regular expression matching the first line of each game in a file of several.
+    game_start: ClassVar[str]
+    #: A regular expression matching the line that gives a record's date.
+    date_line: ClassVar[str]
 
-_TAG_RE = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
-_PDN_TOKEN_RE = re.compile(r"\{[^}]*\}|\S+")
-_PDN_RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1", "0-0"})
+    # -- writing ---------------------------------------------------------------
+    @abstractmethod
+    def write(self, game: Game, header: RecordHeader, notes: RecordNotes) -> str:
+        """The record of ``game`` (ending with a newline)."""
 
+    def text(
+        self,
+        game: Game,
+        *,
+        first_player: str,
+        second_player: str,
+        event: str = "tui-games",
+        date: datetime.date | None = None,
+        result_reason: str | None = None,
+        notes: RecordNotes | None = None,
+    ) -> str:
+        """The record of ``game``: ``first_player`` moved first from the standard
+        start, ``date`` defaults to today, ``result_reason`` replaces the
+        outcome's description as the termination text (a game stopped before
+        its end), ``notes`` adds a result decided off the board, comments and
+        tags (:class:`RecordNotes`)."""
+        if game.NAME != self.game_name:
+            raise ValueError(f"cannot write a {game.NAME} game as a {self.game_name} record")
+        header = RecordHeader(first_player, second_player, event,
+                              datetime.date.today() if date is None else date, result_reason)
+        return self.write(game, header, notes or RecordNotes())
 
-def pdn_tags(text: str) -> dict[str, str]:
-    """The tag pairs (``[Name "value"]`` lines) of a PDN game, values unescaped."""
-    tags = {}
-    for line in text.splitlines():
-        match = _TAG_RE.match(line)
-        if match:
-            tags[match.group(1)] = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
-    return tags
+    def recognises(self, text: str) -> bool:
+        """Whether ``text`` (the start of a file) looks like this format's records:
+        a game starts in it as :attr:`game_start` says."""
+        return re.search(self.game_start, text, re.MULTILINE) is not None
 
+    def filename(self, when: datetime.datetime) -> str:
+        """``chess-20261122-153012.pgn``: a new record's default file name."""
+        return f"{self.game_name}-{when:%Y%m%d-%H%M%S}.{self.extension}"
 
-def read_checkers_record(text: str) -> tuple[str | None, list[str]]:
-    """The ``FEN`` tag (``None`` if absent) and the move texts of one PDN game,
-    such as those :func:`record_text` writes (see :func:`read_pdn_game`)."""
-    start, moves, _ = read_pdn_game(text)
-    return start, moves
+    # -- reading ---------------------------------------------------------------
+    @abstractmethod
+    def read(self, text: str) -> list[LoadedGame | RecordError]:
+        """Every game of a file's text, in order, as written (not yet replayed):
+        a game that cannot be read is its :class:`RecordError` (naming it by
+        number) in its place."""
 
+    def game_at(self, text: str, number: int) -> tuple[LoadedGame | RecordError | None, int]:
+        """Game ``number`` (1-based) of ``text`` (``None`` if there is none) and how
+        many games the text holds."""
+        games = self.read(text)
+        return (games[number - 1] if 1 <= number <= len(games) else None), len(games)
 
-_PDN_MAIN_TOKEN_RE = re.compile(r"\{[^}]*\}|[()]|[^\s(){}]+")
-_MOVE_MARKS_RE = re.compile(r"[!?]+$")
+    def summaries(self, text: str, progress: Progress | None = None) -> list[RecordSummary]:
+        """A summary of every game of ``text`` from its tags (a bad game is listed
+        with what little is known of it: it shows up when it is opened)."""
+        summaries = []
+        for item in self.read(text):
+            if isinstance(item, LoadedGame):
+                summaries.append(self.summary(len(summaries) + 1, item.tags, (len(item.moves) + 1) // 2))
+            else:
+                summaries.append(self.summary(len(summaries) + 1, {}, None))
+        if progress is not None:
+            progress(len(text), len(text))
+        return summaries
 
+    def summary(self, number: int, tags: Mapping[str, str], moves: int | None) -> RecordSummary:
+        """Game ``number`` as a list shows it, from its ``tags``."""
+        names = tuple("" if tags.get(key, "?") == "?" else tags.get(key, "") for key in self.player_tags)
+        return RecordSummary(number, names, tags.get("Result", "*").split(" ")[0],  # type: ignore[arg-type]
+                             tags.get("Date", ""), tags.get("Event", ""), moves)
 
-def read_pdn_game(text: str) -> tuple[str | None, list[str], list[str]]:
-    """The ``FEN`` tag (``None`` if absent), the main line's move texts and the
-    comment after each of them (``""`` for none) of one PDN game as programs
-    write them: move numbers (``1.``, ``1...``), the result token, NAGs
-    (``$1``) and move marks (``23-19!``, ``11-15?!``) are read past, variations
-    in parentheses (nested too) are skipped, comments in braces are kept."""
-    start = pdn_tags(text).get("FEN")
-    body = "\n".join(line for line in text.splitlines() if not _TAG_RE.match(line))
-    moves: list[str] = []
-    comments: list[str] = []
-    depth = 0
-    for token in _PDN_MAIN_TOKEN_RE.findall(body):
-        if token == "(":
-            depth += 1
-        elif token == ")":
-            depth = max(0, depth - 1)
-        elif depth:
-            continue
-        elif token.startswith("{"):
-            if comments:
-                comments[-1] = " ".join(part for part in (comments[-1], token[1:-1].strip()) if part)
-        elif token in _PDN_RESULTS or token.startswith("$"):
-            continue
-        else:
-            token = _MOVE_MARKS_RE.sub("", _MOVE_NUMBER_RE.sub("", token))
-            if token and token.strip(".") and token != "...":
-                moves.append(token)
-                comments.append("")
-    return start, moves, comments
+    def resave(self, loaded: LoadedGame, game: Game, notes: RecordNotes) -> str | None:
+        """The record of ``game`` that started as ``loaded``, written from the
+        format's own model of it; ``None`` when the format keeps none (the
+        tags and comments read are then written back around the moves)."""
+        return None
 
 
 # ---------------------------------------------------------------------------
 # Files
 # ---------------------------------------------------------------------------
-
-
-def default_filename(game_name: str, when: datetime.datetime) -> str:
-    """``chess-20261122-153012.pgn``, ``checkers-....pdn``, ``quixo-....txt``."""
-    key = game_name.strip().lower()
-    return f"{key}-{when:%Y%m%d-%H%M%S}.{EXTENSIONS[key]}"
 
 
 def save_record(path: str | Path, text: str) -> Path:

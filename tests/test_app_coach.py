@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from engines.review import DRAW_MIN_PLIES
+from games import game_kind
 from games import Outcome, new_game
 from games.reading import read_records
 from tui.app.app import TuiGamesApp
@@ -316,7 +316,7 @@ async def test_an_engine_declines_an_early_draw_and_accepts_a_level_one() -> Non
         await pilot.press("ctrl+d")
         assert "declines the draw" in screen.message_text and "too early" in screen.message_text
         assert screen.outcome() is None
-    moves = quiet_quixo_game(DRAW_MIN_PLIES["quixo"])
+    moves = quiet_quixo_game(game_kind("quixo").scores.draw_min_plies)
     app = TuiGamesApp(replace(GameSetup.checked("quixo", "human", "random"), moves=moves, source="test"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)

@@ -15,7 +15,16 @@ from games import UnknownGameError, new_game
 from games.checkers import SQUARES
 from games.quixo import MOVES
 from tui.app.widgets.board import BoardView
-from tui.app.widgets.painters import CheckersPainter, ChessPainter, QuixoPainter, painter_for
+from games import game_kind
+from games.board import Tint
+from games.checkers.board import CELLS as CHECKERS_CELLS
+from games.chess.board import cell_of
+from tui.app.widgets.painting import BoardPainter, painter_for
+
+#: Each game's own colours.
+CHESS = game_kind("chess").board.layout.colours
+CHECKERS = game_kind("checkers").board.layout.colours
+QUIXO = game_kind("quixo").board.layout.colours
 
 #: Board regions of an 80x24 and a 120x40 terminal once the move list and panels take their share.
 SMALL = (40, 18)
@@ -63,12 +72,12 @@ def glyph_style(rows, box: tuple[int, int, int, int]) -> Style:
     return rows[y + h // 2][x + w // 2][1]
 
 
-def chess_box(painter: ChessPainter, square: chess.Square, size=SMALL, flipped=False):
-    return painter.cell_box(*painter.coords(square), width=size[0], height=size[1], flipped=flipped)
+def chess_box(painter: BoardPainter, square: chess.Square, size=SMALL, flipped=False):
+    return painter.cell_box(*cell_of(square), width=size[0], height=size[1], flipped=flipped)
 
 
-def checkers_box(painter: CheckersPainter, square: int, size=SMALL, flipped=False):
-    return painter.cell_box(*painter.coords(square), width=size[0], height=size[1], flipped=flipped)
+def checkers_box(painter: BoardPainter, square: int, size=SMALL, flipped=False):
+    return painter.cell_box(*CHECKERS_CELLS[square], width=size[0], height=size[1], flipped=flipped)
 
 
 def lines_of(text: Text) -> list[str]:
@@ -140,9 +149,9 @@ def test_too_small_an_area_gets_the_smallest_drawing(name):
 
 
 def test_painter_for_names_and_unknown_games():
-    assert isinstance(painter_for(" Chess "), ChessPainter)
-    assert isinstance(painter_for("checkers"), CheckersPainter)
-    assert isinstance(painter_for("QUIXO"), QuixoPainter)
+    assert painter_for(" Chess ").description is game_kind("chess").board
+    assert painter_for("checkers").description is game_kind("checkers").board
+    assert painter_for("QUIXO").description is game_kind("quixo").board
     with pytest.raises(UnknownGameError, match="expected one of: chess, checkers, quixo"):
         painter_for("go")
 
@@ -160,7 +169,7 @@ def test_painting_leaves_the_game_alone(name):
 
 @pytest.mark.parametrize("size", [SMALL, LARGE, (28, 10)])
 def test_chess_coordinates(size):
-    lines = lines_of(ChessPainter().paint(new_game("chess"), width=size[0], height=size[1]))
+    lines = lines_of(painter_for("chess").paint(new_game("chess"), width=size[0], height=size[1]))
     assert lines[0].split() == list("abcdefgh")
     assert lines[-1].split() == list("abcdefgh")
     ranks = [line.split()[0] for line in lines[1:-1] if line.strip() and line.split()[0].isdigit()]
@@ -170,7 +179,7 @@ def test_chess_coordinates(size):
 
 
 def test_chess_flipped_has_rank_1_on_top_and_file_h_on_the_left():
-    painter = ChessPainter()
+    painter = painter_for("chess")
     text = painter.paint(new_game("chess"), width=40, height=18, flipped=True)
     lines = lines_of(text)
     assert lines[0].split() == list("hgfedcba")
@@ -189,7 +198,7 @@ def test_chess_flipped_has_rank_1_on_top_and_file_h_on_the_left():
 
 
 def test_chess_pieces_and_squares():
-    painter = ChessPainter()
+    painter = painter_for("chess")
     rows = cells_of(painter.paint(new_game("chess"), width=60, height=34))
     expected = {chess.E1: "♚", chess.D8: "♛", chess.B1: "♞", chess.C8: "♝", chess.E2: "♟", chess.H7: "♟"}
     for square, glyph in expected.items():
@@ -197,46 +206,46 @@ def test_chess_pieces_and_squares():
         assert box_chars(rows, box).strip() == glyph
         colour = "#ffffff" if chess.square_rank(square) < 2 else "#000000"
         assert glyph_style(rows, box).color.name == colour
-    assert box_backgrounds(rows, chess_box(painter, chess.A1, LARGE)) == {ChessPainter.DARK}
-    assert box_backgrounds(rows, chess_box(painter, chess.H1, LARGE)) == {ChessPainter.LIGHT}
+    assert box_backgrounds(rows, chess_box(painter, chess.A1, LARGE)) == {CHESS.dark}
+    assert box_backgrounds(rows, chess_box(painter, chess.H1, LARGE)) == {CHESS.light}
     assert box_chars(rows, chess_box(painter, chess.E4, LARGE)).strip() == ""
 
 
 def test_chess_last_move_squares_are_highlighted():
-    painter = ChessPainter()
+    painter = painter_for("chess")
     game = new_game("chess")
     game.play_all(["Nf3"])
     rows = cells_of(painter.paint(game, width=40, height=18))
-    assert box_backgrounds(rows, chess_box(painter, chess.G1)) == {ChessPainter.LAST_DARK}
-    assert box_backgrounds(rows, chess_box(painter, chess.F3)) == {ChessPainter.LAST_LIGHT}
+    assert box_backgrounds(rows, chess_box(painter, chess.G1)) == {CHESS.tints[Tint.TO][1]}
+    assert box_backgrounds(rows, chess_box(painter, chess.F3)) == {CHESS.tints[Tint.TO][0]}
     for square in (chess.E4, chess.F1, chess.G2, chess.E2, chess.F2):
-        assert box_backgrounds(rows, chess_box(painter, square)) <= {ChessPainter.LIGHT, ChessPainter.DARK}
+        assert box_backgrounds(rows, chess_box(painter, square)) <= {CHESS.light, CHESS.dark}
     game.play_all(["e5"])
     rows = cells_of(painter.paint(game, width=40, height=18))
-    assert box_backgrounds(rows, chess_box(painter, chess.E7)) == {ChessPainter.LAST_DARK}
-    assert box_backgrounds(rows, chess_box(painter, chess.E5)) == {ChessPainter.LAST_DARK}
-    assert box_backgrounds(rows, chess_box(painter, chess.F3)) == {ChessPainter.LIGHT}
+    assert box_backgrounds(rows, chess_box(painter, chess.E7)) == {CHESS.tints[Tint.TO][1]}
+    assert box_backgrounds(rows, chess_box(painter, chess.E5)) == {CHESS.tints[Tint.TO][1]}
+    assert box_backgrounds(rows, chess_box(painter, chess.F3)) == {CHESS.light}
 
 
 def test_chess_king_in_check_is_red_and_marked_in_ascii():
-    painter = ChessPainter()
+    painter = painter_for("chess")
     game = new_game("chess")
     game.play_all(["f3", "e5", "g4", "Qh4#"])
     for ascii in (False, True):
         rows = cells_of(painter.paint(game, width=40, height=18, ascii=ascii))
-        assert box_backgrounds(rows, chess_box(painter, chess.E1)) == {ChessPainter.CHECK}
-        assert box_backgrounds(rows, chess_box(painter, chess.E8)) != {ChessPainter.CHECK}
+        assert box_backgrounds(rows, chess_box(painter, chess.E1)) == {CHESS.tints[Tint.ALERT][0]}
+        assert box_backgrounds(rows, chess_box(painter, chess.E8)) != {CHESS.tints[Tint.ALERT][0]}
         if ascii:
             assert box_chars(rows, chess_box(painter, chess.E1)).strip() == "!K!"
             assert box_chars(rows, chess_box(painter, chess.H4)).strip() == "[q]"
             assert box_chars(rows, chess_box(painter, chess.D8)).strip() == "[.]"
     game.undo()
     rows = cells_of(painter.paint(game, width=40, height=18))
-    assert ChessPainter.CHECK not in box_backgrounds(rows, chess_box(painter, chess.E1))
+    assert CHESS.tints[Tint.ALERT][0] not in box_backgrounds(rows, chess_box(painter, chess.E1))
 
 
 def test_chess_ascii_uses_fen_letters_only():
-    painter = ChessPainter()
+    painter = painter_for("chess")
     game = sample_game("chess")
     for size in (SMALL, LARGE):
         text = painter.paint(game, width=size[0], height=size[1], ascii=True)
@@ -254,7 +263,7 @@ def test_chess_position_drawn_matches_the_board():
     """Every square shows the piece python-chess has there (a random middlegame)."""
     import random
 
-    painter = ChessPainter()
+    painter = painter_for("chess")
     game = new_game("chess")
     rng = random.Random(7)
     for _ in range(30):
@@ -275,7 +284,7 @@ def numbers_in(rows, painter, size, squares=SQUARES):
 
 @pytest.mark.parametrize("size", [SMALL, LARGE])
 def test_checkers_numbers_on_every_dark_square(size):
-    painter = CheckersPainter()
+    painter = painter_for("checkers")
     rows = cells_of(painter.paint(new_game("checkers"), width=size[0], height=size[1]))
     assert numbers_in(rows, painter, size) == set(SQUARES)
     # the corner number sits on the square's first line
@@ -284,7 +293,7 @@ def test_checkers_numbers_on_every_dark_square(size):
 
 
 def test_checkers_smallest_size_numbers_only_the_empty_squares():
-    painter = CheckersPainter()
+    painter = painter_for("checkers")
     size = painter.min_size()
     rows = cells_of(painter.paint(new_game("checkers"), width=size[0], height=size[1]))
     assert numbers_in(rows, painter, size) == set(range(13, 21))
@@ -293,7 +302,7 @@ def test_checkers_smallest_size_numbers_only_the_empty_squares():
 
 
 def test_checkers_square_1_is_top_left_dark_and_flipped_turns_it_round():
-    painter = CheckersPainter()
+    painter = painter_for("checkers")
     x1, y1, _, _ = checkers_box(painter, 1)
     x32, y32, _, _ = checkers_box(painter, 32)
     assert y1 < y32 and x1 < x32
@@ -306,7 +315,7 @@ def test_checkers_square_1_is_top_left_dark_and_flipped_turns_it_round():
 
 
 def test_checkers_pieces_and_colours():
-    painter = CheckersPainter()
+    painter = painter_for("checkers")
     game = new_game("checkers", "B:WK10,24:B5,K14")
     rows = cells_of(painter.paint(game, width=40, height=18))
     expected = {10: ("◉", "#ffffff"), 24: ("●", "#ffffff"), 5: ("●", "#000000"), 14: ("◉", "#000000")}
@@ -320,7 +329,7 @@ def test_checkers_pieces_and_colours():
 
 
 def test_checkers_last_move_path_and_captures_are_highlighted():
-    painter = CheckersPainter()
+    painter = painter_for("checkers")
     game = sample_game("checkers")
     path, _ = game.move_stack[-1]
     assert path == (14, 23, 30)
@@ -329,16 +338,16 @@ def test_checkers_last_move_path_and_captures_are_highlighted():
         for square in SQUARES:
             backgrounds = box_backgrounds(rows, checkers_box(painter, square, size))
             if square in (14, 23, 30):
-                assert backgrounds == {CheckersPainter.PATH}, square
+                assert backgrounds == {CHECKERS.tints[Tint.TO][0]}, square
             elif square in (18, 26):
-                assert backgrounds == {CheckersPainter.CAPTURED}, square
+                assert backgrounds == {CHECKERS.tints[Tint.TAKEN][0]}, square
             else:
-                assert backgrounds == {CheckersPainter.DARK}, square
+                assert backgrounds == {CHECKERS.dark}, square
     assert "◉" in box_chars(cells_of(painter.paint(game, width=40, height=18)), checkers_box(painter, 30))
 
 
 def test_checkers_ascii_marks_the_path_and_the_captures():
-    painter = CheckersPainter()
+    painter = painter_for("checkers")
     game = sample_game("checkers")
     for size in (SMALL, LARGE):
         text = painter.paint(game, width=size[0], height=size[1], ascii=True)
@@ -358,13 +367,13 @@ def test_checkers_ascii_marks_the_path_and_the_captures():
 # ------------------------------------------------------------------ quixo
 
 
-def quixo_box(painter: QuixoPainter, col: int, row: int, size=SMALL, flipped=False):
+def quixo_box(painter: BoardPainter, col: int, row: int, size=SMALL, flipped=False):
     return painter.cell_box(col, row, width=size[0], height=size[1], flipped=flipped)
 
 
 @pytest.mark.parametrize("size", [SMALL, LARGE])
 def test_quixo_indices_and_edge_names(size):
-    painter = QuixoPainter()
+    painter = painter_for("quixo")
     lines = lines_of(painter.paint(new_game("quixo"), width=size[0], height=size[1]))
     assert lines[0].strip() == "top"
     assert lines[-1].strip() == "bottom"
@@ -377,7 +386,7 @@ def test_quixo_indices_and_edge_names(size):
 
 
 def test_quixo_flipped_turns_indices_and_edges_round():
-    painter = QuixoPainter()
+    painter = painter_for("quixo")
     game = new_game("quixo")
     game.play_text("0 0 bottom")  # X at (0, 4)
     text = painter.paint(game, width=40, height=18, flipped=True)
@@ -393,7 +402,7 @@ def test_quixo_flipped_turns_indices_and_edges_round():
 
 
 def test_quixo_cubes_and_last_move_highlights():
-    painter = QuixoPainter()
+    painter = painter_for("quixo")
     game = sample_game("quixo")  # the last move: O takes 3 4 and pushes it in at the top
     move = MOVES[game.move_stack[-1]]
     assert (move.col, move.row, move.edge) == (3, 4, "top")
@@ -406,18 +415,18 @@ def test_quixo_cubes_and_last_move_highlights():
                 shown = box_chars(rows, box).strip("[] ")
                 assert shown == ("X" if owner == 0 else "O" if owner == 1 else "." if ascii else "·")
                 if owner is not None:
-                    assert glyph_style(rows, box).color == (QuixoPainter.O_CUBE if owner else QuixoPainter.X_CUBE).color
+                    assert glyph_style(rows, box).color == Style(color=QUIXO.pieces[1 if owner else 0]).color
                 backgrounds = box_backgrounds(rows, box)
                 if (col, row) == (3, 0):
-                    assert backgrounds == {QuixoPainter.TARGET}
+                    assert backgrounds == {QUIXO.tints[Tint.TO][0]}
                     assert not ascii or box_chars(rows, box).strip() == "[O]"
                 elif (col, row) == (3, 4):
-                    assert backgrounds == {QuixoPainter.SOURCE}
+                    assert backgrounds == {QUIXO.tints[Tint.FROM][0]}
                     assert not ascii or box_chars(rows, box).strip() == "[.]"
                 elif col == 3:
-                    assert backgrounds <= {QuixoPainter.SHIFTED_LIGHT, QuixoPainter.SHIFTED_DARK}
+                    assert backgrounds <= set(QUIXO.tints[Tint.ALONG])
                 else:
-                    assert backgrounds <= {QuixoPainter.LIGHT, QuixoPainter.DARK}
+                    assert backgrounds <= {QUIXO.light, QUIXO.dark}
         if ascii:
             assert "".join(char for line in rows for char, _ in line).isascii()
 
@@ -427,7 +436,7 @@ def test_no_move_no_highlight():
         painter = painter_for(name)
         rows = cells_of(painter.paint(new_game(name), width=60, height=34))
         backgrounds = {style.bgcolor.name for line in rows for _, style in line if style.bgcolor}
-        assert backgrounds == {painter.LIGHT, painter.DARK}, name
+        assert backgrounds == {painter.layout.colours.light, painter.layout.colours.dark}, name
 
 
 # ------------------------------------------------------------------ the widget
@@ -465,7 +474,7 @@ def test_board_view_shows_a_copy_flips_and_follows_resizes():
             assert first is view.render()  # drawn once per change
             assert drawn_lines(view)[0].split() == list("abcdefgh")
             assert (view.size.width, view.size.height) == (80, 24)
-            assert ChessPainter().paint(game, width=80, height=24).plain.split("\n") == drawn_lines(view)
+            assert painter_for("chess").paint(game, width=80, height=24).plain.split("\n") == drawn_lines(view)
             # the view keeps its own copy
             game.play_all(["Nf3"])
             assert view.game is not game and view.game.to_text() != game.to_text()
@@ -493,7 +502,7 @@ def test_board_view_shows_a_copy_flips_and_follows_resizes():
                 for segment in strip
                 if segment.style is not None and segment.style.bgcolor is not None
             }
-            assert {ChessPainter.LIGHT, ChessPainter.DARK, ChessPainter.LAST_LIGHT} <= backgrounds
+            assert {CHESS.light, CHESS.dark, CHESS.tints[Tint.TO][0]} <= backgrounds
             await pilot.resize_terminal(120, 40)
             await pilot.pause()
             assert (view.size.width, view.size.height) == (120, 40)

@@ -8,7 +8,6 @@ from hypothesis import given, strategies as st
 
 from engines import create_engine
 from engines.review import (
-    DRAW_MIN_PLIES,
     GameReport,
     PositionScore,
     accepts_draw,
@@ -20,7 +19,12 @@ from engines.timing import time_for_move
 from games import GAME_NAMES, Outcome, game_class, new_game
 from games.clock import Clock, ClockError, TimeControl, clock_text
 from games.reading import read_records
-from games.records import RecordNotes, outcome_from_record, record_text
+from games import game_kind
+from games.records import RecordNotes, outcome_from_record
+
+
+def record_text(name: str, game, **kwargs) -> str:
+    return game_kind(name).records.text(game, **kwargs)
 
 
 # -- clocks -------------------------------------------------------------------
@@ -109,7 +113,7 @@ def test_classes() -> None:
 
 
 def test_draw_acceptance_needs_moves_and_a_level_score() -> None:
-    plies = DRAW_MIN_PLIES["chess"]
+    plies = game_kind("chess").scores.draw_min_plies
     assert not accepts_draw("chess", plies - 1, 0, None)
     assert accepts_draw("chess", plies, 0, None)
     assert accepts_draw("chess", plies, -300, None)        # worse: takes it

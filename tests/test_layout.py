@@ -190,3 +190,35 @@ def test_nothing_cites_a_document_outside_the_repository() -> None:
         for match in CITATION.finditer(path.read_text(encoding="utf-8"))
     ]
     assert cited == []
+
+
+#: Where a game may be named in code: its own package, the registry that lists
+#: the games, and the chess-only front ends (the UCI protocol and the adapter
+#: for UCI engines such as Stockfish).
+NAMED_GAMES_ALLOWED = ("games", "tui.uci", "engines.stockfish")
+
+
+def _game_names() -> set[str]:
+    """The registry's names, read from its source (importing it is not needed)."""
+    tree = ast.parse(MODULES["games"].read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "_REGISTRY":
+            return {key.value for key in node.value.keys}  # type: ignore[union-attr]
+    raise AssertionError("games/__init__.py has no _REGISTRY")
+
+
+def test_no_game_is_named_outside_its_package() -> None:
+    """Nothing above ``games/<name>/`` asks which game it is: it asks the game's kind.
+    A string equal to a game's name is a test of that name (or a table keyed by it)."""
+    names = _game_names()
+    assert {"chess", "checkers", "quixo"} <= names
+    packages = {f"games.{name}" for name in names}
+    wrong = []
+    for module, path in MODULES.items():
+        if module in NAMED_GAMES_ALLOWED or any(module == p or module.startswith(p + ".") for p in packages):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.lower() in names:
+                wrong.append(f"{module}:{node.lineno} {node.value!r}")
+    assert wrong == []

@@ -11,20 +11,27 @@ import chess.pgn
 import pytest
 
 from playouts import play_randomly
-from games import new_game
+from games import game_kind, new_game
+from games.checkers.records import read_checkers_record
+from games.quixo.records import read_quixo_record
 from games.records import (
     RecordError,
-    default_filename,
     describe_outcome,
-    read_checkers_record,
-    read_quixo_record,
-    record_text,
     result_token,
     save_record,
     start_position,
 )
 
 DAY = datetime.date(2026, 11, 22)
+
+
+def record_text(name: str, game, **kwargs) -> str:
+    """The record of ``game`` in the format of the game called ``name``."""
+    return game_kind(name).records.text(game, **kwargs)
+
+
+def default_filename(name: str, when) -> str:
+    return game_kind(name).records.filename(when)
 
 
 def record(name: str, game, **kwargs) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from games.records import EXTENSIONS
+from games import GAME_NAMES, game_kind
 
 from ..tournament.run import Run
 from .experiment import Experiment, ExperimentError
@@ -96,7 +96,7 @@ def _unplayed(path: Path) -> bool:
     """Whether the folder ``path`` holds a run that ended before its first
     game (it failed at its start): only the files a run makes, its results
     and records empty.  A new run takes it over, even of an edited experiment."""
-    made = {EXPERIMENT_FILE, RESULTS_FILE} | {f"games.{extension}" for extension in EXTENSIONS.values()}
+    made = {EXPERIMENT_FILE, RESULTS_FILE} | {f"games.{game_kind(name).records.extension}" for name in GAME_NAMES}
     try:
         files = list(path.iterdir())
         return (any(file.name == EXPERIMENT_FILE for file in files)

@@ -48,7 +48,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterator
 
-from games import GAME_NAMES, Game, GameError, game_class, new_game
+from games import GAME_NAMES, Game, GameError, game_class, game_kind, new_game
 
 from ..base import Engine, mate_in
 from ..registry import create_engine, parse_engine_spec
@@ -165,9 +165,12 @@ class DatasetConfig:
             spec = parse_engine_spec(text)
         except SpecError as error:
             raise DatasetError(f"label: {error}") from None
-        if self.game != "chess":
-            raise DatasetError(f"label {self.label!r}: stockfish labels chess only, not {self.game}")
-        from ..stockfish import find_stockfish
+        from ..stockfish import check_game, find_stockfish
+
+        try:
+            check_game(game_class(self.game))
+        except SpecError:
+            raise DatasetError(f"label {self.label!r}: stockfish labels chess only, not {self.game}") from None
 
         try:
             find_stockfish(spec.get("path"))
@@ -411,9 +414,9 @@ def _csv_bytes(rows: list[list[Any]]) -> bytes:
     return buffer.getvalue().encode("utf-8")
 
 
-def _versions(engine_name: str | None) -> dict[str, str]:
-    versions = package_versions({"tui_games": "tui-games", "numpy": "numpy", "joblib": "joblib",
-                                 "chess": "chess"})
+def _versions(game: str, engine_name: str | None) -> dict[str, str]:
+    libraries = {name: name for name in game_kind(game).libraries}  # the game's rules (python-chess)
+    versions = package_versions({"tui_games": "tui-games", "numpy": "numpy", "joblib": "joblib", **libraries})
     if engine_name is not None:
         versions["label_engine"] = engine_name
     return versions
@@ -464,7 +467,7 @@ def _meta(config: DatasetConfig, out: Path, command: str | None, engine_name: st
         "decisive_score": config.decisive_score, "features": list(config.game_class.FEATURE_NAMES),
         "columns": config.columns, "command": command or config.command(out),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
-        "versions": _versions(engine_name),
+        "versions": _versions(config.game, engine_name),
     }
 
 

@@ -37,10 +37,9 @@ from games import WIN, Game
 from ..base import COUNTERS, MATE_BOUND, MAX_PLY, InfoCallback, SearchStats, StopFlag
 
 if TYPE_CHECKING:
-    from .selectors import Selector
     from .table import SharedTable
 
-__all__ = ["INF", "POLL_NODES", "TT_CAPACITY", "TranspositionTable", "Stopped", "Control", "Searcher"]
+__all__ = ["INF", "POLL_NODES", "TT_CAPACITY", "TranspositionTable", "Stopped", "Control", "Searcher", "Selector"]
 
 INF = 10 * WIN
 #: Nodes between two looks at the clock, the stop flag and the callback.
@@ -126,6 +125,20 @@ class Control:
     def counters(self) -> dict[str, int]:
         """Every counter (:data:`COUNTERS`) by name."""
         return {name: getattr(self, name) for name in COUNTERS}
+
+
+class Selector:
+    """Chooses and orders the children of a node: what the core asks of the
+    pluggable child selection (the selectors are in :mod:`engines.search.selectors`).
+
+    ``select(search, depth, ply, tt_move)`` returns the moves to search, most
+    promising first (a list or a lazy iterable); it may drop some (a cutoff)
+    and must count what it scored and dropped in ``search.control``.  The
+    node's legal moves come from ``search.node_moves(ply)``.
+    """
+
+    def select(self, search: Searcher, depth: int, ply: int, tt_move: Any) -> Iterable[Any]:
+        raise NotImplementedError
 
 
 class Searcher:

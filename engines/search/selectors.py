@@ -1,6 +1,6 @@
 """Child selection: which children of a node the core searches, in what order.
 
-A :class:`Selector` is what distinguishes most of the minimax family: full
+A :class:`~engines.search.core.Selector` is what distinguishes most of the minimax family: full
 width with staged move ordering (:class:`FullWidth`), the seeds' branching
 limit (:class:`BranchingLimit`, ``bl``), the H0 cutoff (:class:`H0Cutoff`,
 ``h0``), the Hl cutoff (:class:`HlCutoff`, ``hl``) and the regressor cutoff
@@ -11,31 +11,15 @@ the search's :class:`~engines.search.core.Control`.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from games import Game, Heuristic
 
 from ..spec import EngineSpec
-from .core import INF
-
-if TYPE_CHECKING:
-    from .core import Searcher
+from .core import INF, Searcher, Selector
 
 __all__ = ["Selector", "FullWidth", "BranchingLimit", "Cutoff", "H0Cutoff", "HrCutoff", "HlCutoff",
            "branching_limit", "h0_cutoff", "hl_cutoff", "cut_heuristic"]
-
-
-class Selector:
-    """Chooses and orders the children of a node.
-
-    ``select(search, depth, ply, tt_move)`` returns the moves to search, most
-    promising first (a list or a lazy iterable); it may drop some (a cutoff)
-    and must count what it scored and dropped in ``search.control``.  The
-    node's legal moves come from ``search.node_moves(ply)``.
-    """
-
-    def select(self, search: Searcher, depth: int, ply: int, tt_move: Any) -> Iterable[Any]:
-        raise NotImplementedError
 
 
 class FullWidth(Selector):

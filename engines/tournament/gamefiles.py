@@ -23,10 +23,9 @@ import re
 from pathlib import Path
 from typing import Any, BinaryIO, Iterable
 
-from games import new_game
-from games.records import EXTENSIONS, RecordNotes, record_text
+from games import game_kind, new_game
+from games.records import RecordNotes
 
-from ..review import EVAL_UNIT
 from .match import MatchError
 from .results import claim_output
 
@@ -35,7 +34,7 @@ __all__ = ["GameRecordsFile", "complete_length", "game_record", "move_comment", 
 
 def records_path(results: str | Path, game_name: str) -> Path:
     """The records file beside a results file: ``ab.jsonl`` -> ``ab.pgn``."""
-    return Path(results).with_suffix("." + EXTENSIONS[game_name])
+    return Path(results).with_suffix("." + game_kind(game_name).records.extension)
 
 
 def move_comment(game_name: str, entry: list[Any], first_to_move: bool) -> str:
@@ -49,9 +48,7 @@ def move_comment(game_name: str, entry: list[Any], first_to_move: bool) -> str:
     if mate is not None:
         value = f"#{sign * mate}" if mate else ""
     else:
-        unit = EVAL_UNIT[game_name]
-        scaled = sign * score / unit
-        value = f"{scaled:.2f}" if unit != 1.0 else f"{scaled:g}"
+        value = game_kind(game_name).scores.in_units(sign * score)
     head = f"[%eval {value}] " if value else ""
     return f"{head}depth {depth}, {nodes:,} nodes, {seconds:.3f} s"
 
@@ -77,8 +74,8 @@ def game_record(record: dict[str, Any], event: str = "tui-games match") -> str:
     by_colour = {colour: record["engines"][agent] for agent, colour in record["colours"].items()}
     first, second = (by_colour[colour] for colour in type(game).PLAYERS)
     tags = {"Round": str(record["index"] + 1)}
-    return record_text(name, game, first_player=first, second_player=second, event=_event(record, event),
-                       notes=RecordNotes(comments=comments, tags=tags))
+    return game_kind(name).records.text(game, first_player=first, second_player=second,
+                                        event=_event(record, event), notes=RecordNotes(comments=comments, tags=tags))
 
 
 _PGN_KEYS_RE = re.compile(r'^\[(Event|Round) "((?:[^"\\]|\\.)*)"\]\s*$', re.MULTILINE)

@@ -5,7 +5,7 @@ Both score from ``player``'s side, in units where a man is 100.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .bitboards import (
     BLACK,
@@ -29,8 +29,18 @@ from .bitboards import (
     up_right,
 )
 
-if TYPE_CHECKING:
-    from .game import Checkers
+class Checkers(Protocol):
+    """What the heuristics read of a checkers position (:class:`games.checkers.Checkers`)."""
+
+    @property
+    def black(self) -> int: ...
+    @property
+    def white(self) -> int: ...
+    @property
+    def kings(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+
 
 # ---------------------------------------------------------------- heuristics
 MAN_VALUE = 100

@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
-from ..base import MAX_MOVE_TEXT, IllegalMoveError, MoveSyntaxError, check_length, quote_input
+from ..base import MAX_MOVE_TEXT, Game, IllegalMoveError, MoveSyntaxError, check_length, quote_input
 from .bitboards import JUMPED, Move
-
-if TYPE_CHECKING:
-    from .game import Checkers
 
 __all__ = ["parse_move"]
 
@@ -18,7 +14,7 @@ _NUMBER_RE = re.compile(r"[0-9]+")
 _MOVE_HINT = "expected a move like '11-15' or '15x24x31'"
 
 
-def parse_move(game: Checkers, text: str) -> Move:
+def parse_move(game: Game, text: str) -> Move:
     """The legal move typed as ``11-15``, ``15x24``, ``15x24x31`` or short ``15x31``.
 
     A king's ring of captures may be typed the other way round, and a capture

@@ -10,7 +10,7 @@ middlegame; see :func:`_scan`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import chess
 
@@ -24,8 +24,12 @@ from .tables import (
     PESTO_EG_TABLES, PESTO_MG_TABLES, PESTO_PHASE, SOFT_KING_END, SOFT_KING_MIDDLE, SOFT_TABLES,
 )
 
-if TYPE_CHECKING:
-    from .game import ChessGame
+class ChessGame(Protocol):
+    """What the heuristics read of a chess position (:class:`games.chess.ChessGame`)."""
+
+    @property
+    def board(self) -> chess.Board: ...
+
 
 __all__ = ["HEURISTICS", "features", "pawn_terms", "material", "sef", "sef_phase", "soft", "hard", "pesto"]
 

@@ -326,6 +326,10 @@ class ChessGame(MoveReading, Game):
             append(score)
         return scores
 
+    def can_win(self, player: int) -> bool:
+        """Whether ``player`` has mating material (python-chess's rule for a flag fall)."""
+        return not self._board.has_insufficient_material(player == WHITE_PLAYER)
+
     def can_stand_pat(self) -> bool:
         """Not in check."""
         return not self._board.is_check()

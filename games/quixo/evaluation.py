@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .moves import (
     CENTRE,
@@ -11,8 +11,18 @@ from .moves import (
     SIZE,
 )
 
-if TYPE_CHECKING:
-    from .game import Quixo
+class Quixo(Protocol):
+    """What the heuristics read of a Quixo position (:class:`games.quixo.Quixo`)."""
+
+    @property
+    def x(self) -> int: ...
+    @property
+    def o(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def winner(self) -> int | None: ...
+
 
 # ---------------------------------------------------------------- heuristics
 def longest_line(game: Quixo, player: int) -> int:

@@ -3,7 +3,10 @@
 :class:`MovePicker` groups a position's legal moves by the squares they start
 and end on (as a board painter sees them), so that two squares name a move --
 or several: a chess promotion (one per piece), a checkers multi-jump that
-reaches the same square by two paths.  It knows nothing of Textual; the game
+reaches the same square by two paths.  A move that starts and ends on one
+square (a disc placed) is made by choosing that square once; a move on no
+square (a pass) is typed, or made by choosing any square when it is the
+only move.  It knows nothing of Textual; the game
 screen asks it what a click means and the board shows its answers.
 """
 
@@ -14,7 +17,7 @@ from typing import Any
 
 from games import Game, GameError
 
-from .widgets.painters import BoardPainter, Square
+from .widgets.painting import BoardPainter, Square
 
 __all__ = ["MovePicker", "Pick"]
 
@@ -42,8 +45,14 @@ class MovePicker:
         self.game = game
         self.painter = painter
         self.moves: dict[Square, dict[Square, list[Any]]] = {}
+        #: The moves on no square (a pass): when they are all there is, any square chooses them.
+        self.unplaced: tuple[Any, ...] = ()
         for move in game.legal_moves():
-            start, end = painter.move_squares(game, move)
+            squares = painter.move_squares(game, move)
+            if squares is None:
+                self.unplaced += (move,)
+                continue
+            start, end = squares
             self.moves.setdefault(start, {}).setdefault(end, []).append(move)
 
     def targets(self, start: Square) -> frozenset[Square]:
@@ -52,12 +61,17 @@ class MovePicker:
 
     def choose(self, selected: Square | None, square: Square) -> Pick:
         """The result of choosing ``square`` while ``selected`` is picked up."""
+        if self.unplaced and not self.moves:
+            return Pick(moves=self.unplaced)  # nothing to point at: the pass it must make
         if selected is not None and square in self.moves.get(selected, {}):
             return Pick(moves=tuple(self.moves[selected][square]))
         if square == selected:
             return Pick()  # put it back
         if square in self.moves:
-            return Pick(square, self.targets(square))
+            targets = self.targets(square)
+            if targets == {square}:  # placed where it is chosen: one choice makes the move
+                return Pick(moves=tuple(self.moves[square][square]))
+            return Pick(square, targets)
         name = self.painter.square_name(square)
         if selected is None:
             return Pick(error=f"no legal move starts on {name}")

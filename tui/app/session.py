@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from engines import ENGINES, SpecError, create_engine
 from engines import fallback_spec
 from engines.learning.learned import EngineModelError
-from engines.levels import SCALES, levels_for
+from engines.levels import levels_for, scale
 from games import GAME_NAMES, GameError, Outcome, game_class
 from games.clock import ClockError, TimeControl
 from games.reading import LoadedGame
@@ -58,7 +58,7 @@ def level_summary(game: str, spec: str) -> str | None:
     for level in levels_for(game):
         if level.spec == spec:
             rating = "not rated" if level.elo is None else f"rated {level.elo} ± {level.margin}"
-            return f"{level.name}: {level.about}; {rating} ({SCALES[game]})"
+            return f"{level.name}: {level.about}; {rating} ({scale(game)})"
     return None
 
 

@@ -17,15 +17,15 @@ from dataclasses import dataclass
 
 from engines import create_engine
 from engines.base import Limits
-from games import Game, new_game
+from games import GAME_NAMES, Game, game_kind, new_game
 
 from .search import POSITIONS
 
 __all__ = ["DEPTHS", "QUICK_DEPTHS", "ParallelRow", "parallel_rows", "run_parallel_bench"]
 
-#: The depth every position is searched to, per game.
-DEPTHS: dict[str, int] = {"chess": 6, "checkers": 13, "quixo": 7}
-QUICK_DEPTHS: dict[str, int] = {"chess": 3, "checkers": 6, "quixo": 3}
+#: The depth every position is searched to, per game (full and quick).
+DEPTHS: dict[str, int] = {name: game_kind(name).bench.parallel_depth[0] for name in GAME_NAMES}
+QUICK_DEPTHS: dict[str, int] = {name: game_kind(name).bench.parallel_depth[1] for name in GAME_NAMES}
 #: Positions reached by random moves from the start, besides the fixed ones: (seed, plies).
 RANDOM_POSITIONS = ((1, 12), (2, 16), (3, 20))
 

@@ -41,7 +41,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence, TypeVar
 
 from engines import Limits, create_engine, mate_in
-from games import WIN, Game, new_game
+from engines.stockfish import UCI_GAME
+from games import GAME_NAMES, WIN, Game, game_kind, new_game
 from games.perft import perft
 
 from .perft import best_time
@@ -85,59 +86,21 @@ class BenchPosition:
         return new_game(self.game, self.text)
 
 
-#: The fixed positions per game.  ``moves`` document (and a test checks) how
-#: each text is reached from the start; the bench itself starts from the text.
+#: The fixed positions per game (each game's benchmark plan).  ``moves`` document
+#: (and a test checks) how each text is reached from the start; the bench itself
+#: starts from the text.
 POSITIONS: dict[str, tuple[BenchPosition, ...]] = {
-    "chess": (
-        BenchPosition("chess", "start", None),
-        BenchPosition(
-            "chess", "Italian 6...Bb4+",
-            "r1bqk2r/pppp1ppp/2n2n2/8/1bBPP3/5N2/PP3PPP/RNBQK2R w KQkq - 1 7",
-            ("e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d4", "exd4", "cxd4", "Bb4+"),
-        ),
-        BenchPosition(
-            "chess", "QGD 9...Nd5",
-            "r1bq1rk1/pp1nbppp/2p1p3/3n2B1/2BP4/2N1PN2/PP3PPP/2RQK2R w K - 1 10",
-            ("d4", "d5", "c4", "e6", "Nc3", "Nf6", "Bg5", "Be7", "e3", "O-O", "Nf3", "Nbd7",
-             "Rc1", "c6", "Bd3", "dxc4", "Bxc4", "Nd5"),
-        ),
-    ),
-    "checkers": (
-        BenchPosition("checkers", "start", None),
-        BenchPosition(
-            "checkers", "after 8 plies",
-            "B:W18,19,21,23,24,25,28,29,30,31,32:B1,2,3,4,5,7,8,9,10,12,16",
-            ("9-14", "23-19", "6-9", "22-18", "14x23", "27x18", "11-16", "26-23"),
-        ),
-        BenchPosition(
-            "checkers", "after 16 plies",
-            "B:W5,20,21,22,24,25,26,27,28,30,31:B1,2,3,6,8,11,12,15,16",
-            ("12-16", "24-20", "8-12", "21-17", "4-8", "25-21", "9-14", "27-24", "10-15", "17x10",
-             "7x14", "32-27", "5-9", "29-25", "14-18", "23x14x5"),
-        ),
-    ),
-    "quixo": (
-        BenchPosition("quixo", "start", None),
-        BenchPosition(
-            "quixo", "after 8 plies", ".OOXX/O..../...../...../OX.X. X",
-            ("3 0 bottom", "2 4 top", "1 0 right", "4 1 left", "3 0 right", "2 4 top", "2 4 left",
-             "2 4 left"),
-        ),
-        BenchPosition(
-            "quixo", "after 16 plies", "OXOXO/O..../...../....X/X.OXO X",
-            ("1 0 left", "2 0 right", "2 0 bottom", "0 3 top", "0 1 bottom", "0 2 top", "4 2 bottom",
-             "0 1 top", "1 0 right", "3 0 right", "1 4 left", "4 2 bottom", "0 4 right", "2 4 top",
-             "1 4 top", "2 4 right"),
-        ),
-    ),
+    name: tuple(BenchPosition(name, position.label, position.text, position.moves)
+                for position in game_kind(name).bench.positions)
+    for name in GAME_NAMES
 }
 
-#: Search depth per game (the naive chess search deep-copies a python-chess
-#: board per node, which bounds the chess depth).
-DEPTHS: dict[str, int] = {"chess": 4, "checkers": 8, "quixo": 4}
-QUICK_DEPTHS: dict[str, int] = {"chess": 3, "checkers": 6, "quixo": 3}
+#: Search depth per game, full and quick (the naive chess search deep-copies a
+#: python-chess board per node, which bounds the chess depth).
+DEPTHS: dict[str, int] = {name: game_kind(name).bench.search_depth[0] for name in GAME_NAMES}
+QUICK_DEPTHS: dict[str, int] = {name: game_kind(name).bench.search_depth[1] for name in GAME_NAMES}
 #: Perft depth per game for the move-generation rate the engines are compared with.
-PERFT_DEPTHS: dict[str, int] = {"chess": 3, "checkers": 6, "quixo": 3}
+PERFT_DEPTHS: dict[str, int] = {name: game_kind(name).bench.perft_depth for name in GAME_NAMES}
 #: The engines timed at fixed depth, beside the naive reference.
 ENGINE_NAMES: tuple[str, ...] = ("alphabeta", "pvs")
 
@@ -473,7 +436,7 @@ def run_search_bench(games: Sequence[str], *, quick: bool = False, sunfish: str 
                 name, str(PERFT_DEPTHS[name]), _rate(bulk_rate), _rate(played_rate), str(pvs.depth),
                 _rate(pvs.nps), _share(pvs.nps / played_rate),
             )
-        if sunfish and "chess" in games:
+        if sunfish and UCI_GAME in games:
             import chess.engine
 
             status.update("measuring sunfish")
@@ -483,7 +446,7 @@ def run_search_bench(games: Sequence[str], *, quick: bool = False, sunfish: str 
                 sunfish_table.add_column(column, no_wrap=True,
                                          justify="left" if column == "position" else "right")
             try:
-                measured = sunfish_rows(sunfish, POSITIONS["chess"])
+                measured = sunfish_rows(sunfish, POSITIONS[UCI_GAME])
             except (OSError, chess.engine.EngineError) as error:
                 sunfish_failure = f"sunfish ({sunfish}) failed: {error}"
                 measured = []

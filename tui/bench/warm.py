@@ -16,14 +16,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines import create_engine
+from games import GAME_NAMES, game_kind
 
 from .search import POSITIONS, BenchPosition
 
 __all__ = ["WARM_DEPTHS", "QUICK_WARM_DEPTHS", "WarmRow", "warm_row", "warm_rows", "run_warm_bench"]
 
-#: The depth of both moves' searches, per game.
-WARM_DEPTHS: dict[str, int] = {"chess": 5, "checkers": 9, "quixo": 5}
-QUICK_WARM_DEPTHS: dict[str, int] = {"chess": 3, "checkers": 6, "quixo": 3}
+#: The depth of both moves' searches, per game (full and quick).
+WARM_DEPTHS: dict[str, int] = {name: game_kind(name).bench.warm_depth[0] for name in GAME_NAMES}
+QUICK_WARM_DEPTHS: dict[str, int] = {name: game_kind(name).bench.warm_depth[1] for name in GAME_NAMES}
 
 
 @dataclass(frozen=True)

@@ -191,10 +191,10 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_levels(args: argparse.Namespace) -> int:
-    from engines.levels import SCALES, levels_for
+    from engines.levels import levels_for, scale
 
     if not args.measure:
-        print(f"{args.game} levels (ratings: {SCALES[args.game]})")
+        print(f"{args.game} levels (ratings: {scale(args.game)})")
         for level in levels_for(args.game):
             rating = "unrated" if level.elo is None else f"{level.elo} ± {level.margin}"
             print(f"  {level.name:<9} {rating:>12}  {level.spec:<40} {level.about}")
@@ -205,7 +205,7 @@ def _cmd_levels(args: argparse.Namespace) -> int:
 def _measure_levels(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from engines.levels import PAIRINGS, anchors, player_spec
+    from engines import levels
     from engines.tournament import MatchConfig, ResultsFile, missing_games, play_games, running_score
     from engines.tournament.ratings import Pairing, fit_ratings
 
@@ -217,8 +217,8 @@ def _measure_levels(args: argparse.Namespace) -> int:
         raise UsageError(prog, f"cannot make {out}: {error.strerror}") from None
     # Every pairing is checked (specs, a Stockfish binary, the files) before any game is played.
     planned = []
-    for a, b in PAIRINGS[args.game]:
-        config = MatchConfig.create(args.game, player_spec(args.game, a), player_spec(args.game, b),
+    for a, b in levels.pairings(args.game):
+        config = MatchConfig.create(args.game, levels.player_spec(args.game, a), levels.player_spec(args.game, b),
                                     args.games, seed=args.seed)
         results, _ = ResultsFile.open(str(out / f"{args.game}-{a}-{b}.jsonl"), config, resume=True)
         planned.append((a, b, config, results))
@@ -236,6 +236,6 @@ def _measure_levels(args: argparse.Namespace) -> int:
         print(f"{a} - {b}: {points:g} / {games}", flush=True)
         pairings.append(Pairing(a, b, points, games))
     print()
-    for rating in fit_ratings(pairings, anchors(args.game)):
+    for rating in fit_ratings(pairings, levels.anchors(args.game)):
         print(f"  {rating}")
     return 0

@@ -88,10 +88,10 @@ class Clocks:
         self.show_clocks(now)
 
     def flag_outcome(self: GameScreen, side: int) -> Outcome:
-        """``side``'s time ran out: the other side wins, or (chess) draws when it cannot mate."""
+        """``side``'s time ran out: the other side wins, or draws when it cannot win
+        (chess: no mating material)."""
         other = 1 - side
-        board = self.game.board if self.setup.game == "chess" else None  # type: ignore[attr-defined]
-        if board is not None and board.has_insufficient_material(other == 0):  # chess: White is True
+        if not self.game.can_win(other):
             return Outcome(None, f"time, but {self.sides[other]} cannot mate")
         return Outcome(other, "time")
 

@@ -26,8 +26,6 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from engines import Limits
 from engines.review import (
-    DRAW_MIN_PLIES,
-    REPORT_DEPTH,
     REPORT_ENGINE,
     GameReport,
     PositionScore,
@@ -35,7 +33,7 @@ from engines.review import (
     game_positions,
 )
 from engines.timing import FOREVER
-from games import Game, Outcome
+from games import Game, Outcome, game_kind
 
 from ...format import line_text, score_text
 from ..search_service import COACH, SearchDone, SearchEvent, SearchFailed, SearchInfo
@@ -245,18 +243,18 @@ class Coach:
         """Search the next position of the report, or finish it."""
         total = len(job.moves) + 1
         game_name = self.setup.game
+        depth = game_kind(game_name).scores.report_depth
         for position in job.positions:
             ply = len(job.scores)
             if position.outcome() is None:
                 job.request = self.service.search(game_name, COACH, REPORT_ENGINE, self.setup.position,
-                                                  job.moves[:ply], Limits(depth=REPORT_DEPTH[game_name]))
-                self.say(f"report: {REPORT_ENGINE} at depth {REPORT_DEPTH[game_name]}, position "
+                                                  job.moves[:ply], Limits(depth=depth))
+                self.say(f"report: {REPORT_ENGINE} at depth {depth}, position "
                          f"{ply + 1} of {total} {progress_bar(ply / total)} — ctrl+k stops it")
                 return
             job.scores.append(PositionScore.final(position))
         self.coach_job = None
-        self.report = GameReport.build(game_name, self.first_mover, job.moves, job.scores,
-                                       REPORT_DEPTH[game_name])
+        self.report = GameReport.build(game_name, self.first_mover, job.moves, job.scores, depth)
         self.report_moves = job.moves
         self.say("report ready: ctrl+k opens it again; saving writes it into the record")
         self._open_report()
@@ -322,7 +320,7 @@ class Coach:
             self.end_game(Outcome(None, "agreement"),
                           f"{self.sides[other]} ({self.setup.players[other]}) accepts the draw")
             return
-        needed = DRAW_MIN_PLIES[self.setup.game]
+        needed = game_kind(self.setup.game).scores.draw_min_plies
         if plies < needed:
             why = f"too early: it plays on until {needed} moves have been made ({plies} so far)"
         elif stats is None:

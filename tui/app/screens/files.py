@@ -11,13 +11,14 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label, Static
 from textual.worker import get_current_worker
 
-from games.reading import LoadedGame, RecordSummary, index_records, load_record_file
-from games.records import EXTENSIONS, RecordError, save_record
+from games import GAME_NAMES, game_kind
+from games.reading import LoadedGame, RecordSummary, game_for_path, index_records, load_record_file
+from games.records import RecordError, save_record
 
 from ..session import side_names
 from .dialogs import Dialog
 
-__all__ = ["OpenDialog", "SaveDialog", "game_for_path"]
+__all__ = ["OpenDialog", "SaveDialog", "record_kinds"]
 
 _FILE_DIALOG_CSS = """
 {name} {{ align: center middle; }}
@@ -29,14 +30,14 @@ _FILE_DIALOG_CSS = """
 """
 
 
-def game_for_path(path: str, default: str) -> str:
-    """The game a record file holds, by its extension (``.pgn`` chess, ``.pdn``
-    checkers, ``.txt`` Quixo), else ``default``."""
-    suffix = Path(path).suffix.lower().lstrip(".")
-    for game, extension in EXTENSIONS.items():
-        if suffix == extension:
-            return game
-    return default
+def record_kinds() -> str:
+    """The record files the games read: ``a PGN (.pgn), a PDN (.pdn) or a Quixo move list (.txt)``."""
+    kinds = []
+    for name in GAME_NAMES:
+        records = game_kind(name).records
+        article = "" if records.name.startswith("a ") else "a "
+        kinds.append(f"{article}{records.name} (.{records.extension})")
+    return ", ".join(kinds[:-1]) + " or " + kinds[-1] if len(kinds) > 1 else kinds[0]
 
 
 class SaveDialog(Dialog["Path | None"]):
@@ -112,8 +113,7 @@ class OpenDialog(Dialog[tuple[LoadedGame, Path] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("Open a game: a PGN (.pgn), PDN (.pdn) or Quixo record (.txt) — "
-                        "Enter opens, Escape cancels")
+            yield Label(f"Open a game: {record_kinds()} — Enter opens, Escape cancels")
             with Horizontal():
                 yield Input(self.initial_path, id="open-path", placeholder="path of the file")
                 yield Input("", id="open-number", placeholder="game #", type="integer")

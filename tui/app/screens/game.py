@@ -243,7 +243,7 @@ class GameScreen(Coach, Clocks, GameCommands, Screen):
                 text = f"{who} to move — paused: ctrl+b resumes, ctrl+y plays one move"
             else:
                 text = f"{who} to move ({self.setup.players[side]})"
-            if self.setup.game == "chess" and self.game.board.is_check():  # type: ignore[attr-defined]
+            if self.game.in_check():
                 text += " — check!"
         delay = f" · delay {self.delay:g}s" if len(self.setup.engine_sides) == 2 else ""
         prefix = "" if self.review is not None else f"move {number} · "

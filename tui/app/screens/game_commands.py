@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from textual.app import SystemCommand
 
 from games.clock import clk_text
+from games import game_kind
 from games.reading import resaved_record
-from games.records import EXTENSIONS, RecordNotes, default_filename, record_text
+from games.records import RecordNotes
 
 from ..session import GameSetup
 from .commands import COMMANDS, DELAYS
@@ -27,10 +28,7 @@ from .help import HelpDialog, MovesDialog
 if TYPE_CHECKING:
     from .game import GameScreen
 
-__all__ = ["GameCommands", "RECORD_NAMES"]
-
-#: What the record formats are called in the save dialog.
-RECORD_NAMES = {"chess": "PGN", "checkers": "PDN", "quixo": "a Quixo move list"}
+__all__ = ["GameCommands"]
 
 
 class GameCommands:
@@ -207,15 +205,15 @@ class GameCommands:
 
     def action_save(self: GameScreen, then: Callable[[], Any] | None = None) -> None:
         now = datetime.datetime.now()
+        records = game_kind(self.setup.game).records
         if self.setup.record is not None:  # a game read from a file: keep all it held
             text = resaved_record(self.setup.record, self.game, self.record_notes())
         else:
-            text = record_text(
-                self.setup.game, self.game,
-                first_player=self.setup.record_name(0), second_player=self.setup.record_name(1), date=now.date(),
-                notes=self.record_notes(),
+            text = records.text(
+                self.game, first_player=self.setup.record_name(0), second_player=self.setup.record_name(1),
+                date=now.date(), notes=self.record_notes(),
             )
-        what = f"{RECORD_NAMES[self.setup.game]} (.{EXTENSIONS[self.setup.game]})"
+        what = f"{records.name} (.{records.extension})"
         moves = list(self.moves)
 
         def saved(path: Any) -> None:
@@ -227,7 +225,7 @@ class GameCommands:
             if then is not None:
                 then()
 
-        self.app.push_screen(SaveDialog(default_filename(self.setup.game, now), text, what), saved)
+        self.app.push_screen(SaveDialog(records.filename(now), text, what), saved)
 
     def record_notes(self: GameScreen) -> RecordNotes:
         """What the record holds beyond the moves: the result off the board, the

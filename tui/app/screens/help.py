@@ -9,30 +9,12 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from games import game_kind
+
 from .commands import COMMANDS
 from .dialogs import Dialog
 
-__all__ = ["HelpDialog", "MovesDialog", "NOTATION_HELP", "PANEL_LEGEND", "move_columns"]
-
-#: How to type a move, per game (the help dialog and the start screen).
-NOTATION_HELP = {
-    "chess": (
-        "Type moves in SAN — e4, Nf3, exd5, O-O, e8=Q — or UCI — g1f3, e7e8q.\n"
-        "Case matters for pieces (N is a knight, b a file); SAN check marks are optional."
-    ),
-    "checkers": (
-        "Type moves with the PDN square numbers 1-32 shown on the board: 11-15 for a step,\n"
-        "15x24 for a jump and 15x24x31 for a multiple jump (or just its start and end, 15x31,\n"
-        "when that is unambiguous). Jumping is compulsory. Black (first) starts on 1-12."
-    ),
-    "quixo": (
-        "Type COL ROW EDGE: take the border cube at that column and row (0-4, as labelled)\n"
-        "— blank or yours — and push it back in at the top, bottom, left or right edge of its\n"
-        "line (t, b, l, r work too): 0 0 bottom, 4 2 left. Five in a line wins; completing a\n"
-        "line of the opponent's symbol loses. With the mouse: click the cube, then the cell on\n"
-        "the edge it goes back in at."
-    ),
-}
+__all__ = ["HelpDialog", "MovesDialog", "PANEL_LEGEND", "move_columns"]
 
 #: What the engine panel's figures mean.
 PANEL_LEGEND = (
@@ -81,7 +63,7 @@ class HelpDialog(_ScrollDialog):
         self.game = game
 
     def compose(self) -> ComposeResult:
-        lines = [f"[b]{self.game.capitalize()}: making moves[/b]", NOTATION_HELP[self.game], "",
+        lines = [f"[b]{self.game.capitalize()}: making moves[/b]", game_kind(self.game).help, "",
                  "Or click a piece (its targets light up) and then where it goes; with the board",
                  "focused (Tab), the arrows and Enter do the same. Suggestions appear as you type;",
                  "→ takes one. A wrong move is explained under the board and play goes on.", "",

@@ -16,19 +16,11 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
-from games import GAME_NAMES
+from games import GAME_NAMES, game_kind, game_titles
 
 from ..session import HUMAN, GameSetup, SetupError, engine_summary, level_summary, presets_for, side_names
 
 __all__ = ["StartScreen"]
-
-#: What the position box accepts, per game.
-POSITION_HINTS = {
-    "chess": "a FEN; `tui-games show chess --moves e4` prints one",
-    "checkers": "a PDN FEN like B:W21,22,K30:B1,2,K9",
-    "quixo": "the 5 rows (X, O or .) and the side to move, as `tui-games show quixo` prints",
-}
-
 
 class StartScreen(Screen):
     """Choose a game and its players; Start opens the game screen."""
@@ -41,11 +33,11 @@ class StartScreen(Screen):
 
     def __init__(self, setup: GameSetup | None = None) -> None:
         super().__init__()
-        self.setup = setup or GameSetup("chess")
+        self.setup = setup or GameSetup(GAME_NAMES[0])
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="start", can_focus=False):
-            yield Static("[b]tui-games[/b] — chess, checkers and Quixo against minimax engines "
+            yield Static(f"[b]tui-games[/b] — {game_titles()} against minimax engines "
                          "whose search you can watch.  [dim]Tab moves between the fields; Enter "
                          "starts.[/dim]", id="title")
             with Grid(id="start-form"):
@@ -113,7 +105,7 @@ class StartScreen(Screen):
                 level = level_summary(self.game, spec)
                 about = engine_summary(spec) if level is None else f"{level}\n{engine_summary(spec)}"
             self.query_one(f"#about-{side}", Static).update(about)
-        self.query_one("#position-hint", Static).update(POSITION_HINTS[self.game])
+        self.query_one("#position-hint", Static).update(game_kind(self.game).position_hint)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         select_id = event.select.id or ""

@@ -1,7 +1,7 @@
-"""The board widget: the position of any of the three games, drawn in the terminal.
+"""The board widget: the position of any game, drawn in the terminal.
 
 :class:`BoardView` keeps a copy of the position shown and asks its painter
-(:mod:`tui.app.widgets.painters`) for a drawing whenever the position, the
+(:mod:`tui.app.widgets.painting`) for a drawing whenever the position, the
 orientation, the marks, the ASCII switch or the widget's size changes -- once
 per change, never per frame.
 
@@ -26,7 +26,7 @@ from textual.widget import Widget
 
 from games import Game
 
-from .painters import CURSOR, SELECTED, TARGET, BoardPainter, Square, painter_for
+from .painting import CURSOR, SELECTED, TARGET, BoardPainter, Square, painter_for
 
 __all__ = ["BoardView"]
 

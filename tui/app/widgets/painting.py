@@ -1,10 +1,30 @@
-"""Drawing a board as rich text that fits a size: the machinery every game's painter shares.
+"""Drawing any game's board as rich text that fits a size.
 
-:class:`BoardPainter` lays out squares, coordinates and captions for a given
-number of terminal cells (:class:`BoardGeometry`) and draws what each square
-shows (:class:`Cell`), with marks on squares (:data:`SELECTED`,
-:data:`TARGET`, :data:`CURSOR`).  The games' painters are in
-:mod:`tui.app.widgets.painters`, which describes what they draw.
+A game describes its board as data (:class:`games.board.BoardDescription`:
+the cells, what stands on each, the labels around, the last move's tints,
+the game's colours); :class:`BoardPainter` draws every game from that
+description.  It lays out squares, coordinates and captions for a given
+number of terminal cells (:class:`BoardGeometry`), draws what each square
+shows (:class:`Cell`) and the marks a player's pointing puts on squares
+(:data:`SELECTED`, :data:`TARGET`, :data:`CURSOR`).  It knows nothing of
+Textual and is tested on its own; :class:`~tui.app.widgets.board.BoardView`
+draws with it.
+
+How a description becomes cells: a cell's background is the game's light or
+dark colour, or its tint's (``FROM``/``TO``/``ALONG``/``TAKEN``/``ALERT``),
+on a light or a dark cell.  A piece is its glyph (or its letter with
+``ascii=True``) in its side's colour, bold; an empty cell shows the board's
+empty glyph or letter in the neutral colour; a label (a checkers square
+number) goes in the cell's corner.  In ASCII mode the colours stay but the
+marks no longer depend on them: the last move's cells are bracketed ``[P]``
+(an empty, labelled square at the smallest size gets a ``*`` after its
+label), a king in check is shown ``!K!`` and the cell of a piece taken ``x``.
+
+``flipped=True`` turns the board by 180 degrees, coordinates with it.  Sizes:
+a square is 3x1 terminal cells (wide x tall) at the smallest, then 4x2, 5x2,
+6x3, 7x3, 8x4, ...; the painter picks the largest size whose drawing fits the
+width and height it is given, and the smallest one when nothing fits (the
+container clips).  See :meth:`BoardPainter.geometry`.
 """
 
 from __future__ import annotations
@@ -15,7 +35,8 @@ from typing import Any, ClassVar, Iterator, Mapping, Sequence
 from rich.style import Style
 from rich.text import Text
 
-from games import Game
+from games import Game, game_kind
+from games.board import BoardDescription, Tint
 
 __all__ = [
     "BoardGeometry",
@@ -26,6 +47,7 @@ __all__ = [
     "SELECTED",
     "Square",
     "TARGET",
+    "painter_for",
 ]
 
 #: The unstyled style (margins, labels take the widget's own colours).
@@ -123,60 +145,91 @@ class _Canvas:
 
 
 class BoardPainter:
-    """Draws one game's board as Rich text; subclasses say what each square shows.
+    """Draws one game's board, as its :class:`~games.board.BoardDescription` says, as Rich text.
 
     Board coordinates are ``(col, row)`` with ``(0, 0)`` the top-left square of
     the unflipped board (chess and checkers: a8; Quixo: the cell ``0 0``).
     """
 
-    #: The game's registry name.
-    game_name: ClassVar[str]
-    #: Squares across and down.
-    columns: ClassVar[int]
-    rows: ClassVar[int]
-    #: Style of the coordinates around the board.
-    coordinate_style: ClassVar[Style] = Style(bold=True)
     #: Style of the edge names (Quixo).
     caption_style: ClassVar[Style] = Style(italic=True)
     #: Style of the ASCII marks drawn around a glyph.
     mark_style: ClassVar[Style] = Style(bold=True)
+    #: The ASCII marks of the tints drawn around a glyph.
+    TINT_MARKS: ClassVar[dict[Tint, str]] = {Tint.FROM: "[]", Tint.TO: "[]", Tint.ALERT: "!!"}
+    #: What the cell of a piece taken shows in ASCII.
+    TAKEN_LETTER: ClassVar[str] = "x"
 
-    # ------------------------------------------------------------ per game
+    def __init__(self, description: BoardDescription[Any], game_name: str = "") -> None:
+        self.description = description
+        self.game_name = game_name
+        layout = description.layout
+        self.layout = layout
+        self.columns = layout.columns
+        self.rows = layout.rows
+        colours = layout.colours
+        self.coordinate_style = Style(dim=True) if layout.dim_labels else Style(bold=True)
+        self._pieces = tuple(Style(color=colour, bold=True) for colour in colours.pieces)
+        self._neutral = Style(color=colours.neutral)
+        self._label = Style(color=colours.label)
+
+    # ------------------------------------------------------------ the description
     def column_labels(self) -> Sequence[str]:
         """The label of each board column, left to right (unflipped)."""
-        raise NotImplementedError
+        return self.layout.column_labels
 
     def row_labels(self) -> Sequence[str]:
         """The label of each board row, top to bottom (unflipped)."""
-        raise NotImplementedError
+        return self.layout.row_labels
 
     def edge_captions(self) -> tuple[str, str, str, str]:
         """Names written beyond the coordinates on the (top, bottom, left, right)
         edges of the unflipped board; '' for none."""
-        return ("", "", "", "")
+        return self.layout.edge_captions
 
-    def cells(self, game: Game, *, ascii: bool = False) -> list[list[Cell]]:
-        """What every square shows: ``cells[row][col]`` in board coordinates."""
-        raise NotImplementedError
-
-    def move_squares(self, game: Game, move: Any) -> tuple[Square, Square]:
-        """Where a legal ``move`` of ``game`` starts and ends, in board coordinates:
-        the piece's square and its destination (Quixo: the cube taken and the cell
-        on the edge it is pushed in at)."""
-        raise NotImplementedError
+    def move_squares(self, game: Game, move: Any) -> tuple[Square, Square] | None:
+        """Where a legal ``move`` of ``game`` starts and ends, in board coordinates
+        (``None`` for a move on no square: a pass)."""
+        return self.description.move_cells(game, move)
 
     def square_name(self, square: Square) -> str:
         """What a player calls the square: ``e4``, ``square 11``, ``cell 0 2``."""
-        raise NotImplementedError
+        return self.description.cell_name(square)
 
     def typed_move(self, start: Square, end: Square) -> str | None:
-        """The move text a player would type for ``start`` to ``end`` (which may be
-        illegal, so that the game explains why), or ``None`` if there is none."""
-        raise NotImplementedError
+        """The move text a player would type for ``start`` to ``end``, or ``None``."""
+        return self.description.typed_move(start, end)
 
     def flipped_for(self, side: int) -> bool:
         """The orientation that puts ``side`` (0 moves first) at the bottom."""
-        return side == 1
+        return self.description.turned_for(side)
+
+    def cells(self, game: Game, *, ascii: bool = False) -> list[list[Cell]]:
+        """What every square shows: ``cells[row][col]`` in board coordinates."""
+        colours = self.layout.colours
+        empty = self.layout.empty_letter if ascii else self.layout.empty_glyph
+        grid = []
+        for line in self.description.squares(game):
+            row = []
+            for square in line:
+                if square.tint is None:
+                    background = colours.light if square.light else colours.dark
+                else:
+                    light, dark = colours.tints[square.tint]
+                    background = light if square.light else dark
+                mark = self.TINT_MARKS.get(square.tint, "") if square.tint is not None else ""
+                piece = square.piece
+                if piece is not None:
+                    glyph = piece.letter if ascii else piece.glyph
+                    style = self._neutral if piece.side is None else self._pieces[piece.side]
+                elif ascii and square.tint is Tint.TAKEN:
+                    glyph, style = self.TAKEN_LETTER, PLAIN
+                else:
+                    glyph, style = empty, (self._neutral if empty else PLAIN)
+                row.append(Cell(background, glyph, style, square.label,
+                                self._label if square.label else PLAIN, mark))
+            grid.append(row)
+        return grid
 
     #: Marks on squares: backgrounds, and the ASCII brackets drawn around the glyph.
     MARKS: ClassVar[dict[str, tuple[str, str]]] = {
@@ -343,3 +396,9 @@ class BoardPainter:
             canvas.put(0, middle_y, left, caption)
         if right:
             canvas.put(board_right + 1 + label_width + 1, middle_y, right, caption)
+
+
+def painter_for(game_name: str) -> BoardPainter:
+    """A painter for the game called ``game_name`` (any registered game)."""
+    kind = game_kind(game_name)
+    return BoardPainter(kind.board, kind.name)

@@ -1,0 +1,63 @@
+"""Chess as the rest of the project knows it: :data:`KIND`."""
+
+from __future__ import annotations
+
+from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale
+from .board import ChessBoard
+from .game import ChessGame
+from .records import PGN
+from .reference import reference_perft
+
+__all__ = ["KIND", "KIWIPETE", "STOCKFISH_RUNGS"]
+
+#: A position rich in castling, en passant and promotions (perft's usual test).
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+#: Stockfish's rungs on the chess ladder, by name: ``UCI_Elo`` at 0.5 s a move.
+STOCKFISH_RUNGS: dict[str, int] = {f"stockfish-{elo}": elo for elo in (1350, 1600, 1800, 2000)}
+
+KIND: GameKind[ChessGame] = GameKind(
+    game=ChessGame,
+    title="chess",
+    records=PGN(),
+    board=ChessBoard(),
+    scores=ScoreScale(unit=100.0, unit_name="pawn", win_scale=272.0, report_depth=4, draw_min_plies=40),
+    levels=LevelPlan(
+        noise=(150, 60), casual_sees=" and quiescence",
+        ratings=((754, 367), (1233, 171), (1502, 127), (1743, 120), (1811, 132)),
+        scale="Stockfish 15.1 UCI_Elo",
+        pairings=(
+            ("beginner", "casual"), ("casual", "club"), ("club", "expert"), ("expert", "master"),
+            ("beginner", "stockfish-1350"), ("casual", "stockfish-1350"), ("club", "stockfish-1350"),
+            ("club", "stockfish-1600"), ("expert", "stockfish-1600"), ("expert", "stockfish-1800"),
+            ("master", "stockfish-1800"), ("master", "stockfish-2000"),
+        ),
+        anchors={name: float(elo) for name, elo in STOCKFISH_RUNGS.items()},
+        rungs={name: f"stockfish:elo={elo},time=0.5" for name, elo in STOCKFISH_RUNGS.items()},
+    ),
+    bench=BenchPlan(
+        positions=(
+            BenchPosition("start", None),
+            BenchPosition(
+                "Italian 6...Bb4+", "r1bqk2r/pppp1ppp/2n2n2/8/1bBPP3/5N2/PP3PPP/RNBQK2R w KQkq - 1 7",
+                ("e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d4", "exd4", "cxd4", "Bb4+"),
+            ),
+            BenchPosition(
+                "QGD 9...Nd5", "r1bq1rk1/pp1nbppp/2p1p3/3n2B1/2BP4/2N1PN2/PP3PPP/2RQK2R w K - 1 10",
+                ("d4", "d5", "c4", "e6", "Nc3", "Nf6", "Bg5", "Be7", "e3", "O-O", "Nf3", "Nbd7",
+                 "Rc1", "c6", "Bd3", "dxc4", "Bxc4", "Nd5"),
+            ),
+        ),
+        # The naive reference search deep-copies a python-chess board per node,
+        # which bounds the chess depth.
+        search_depth=(4, 3), warm_depth=(5, 3), parallel_depth=(6, 3), perft_depth=3,
+        perft=(PerftCase("start", None, 4, 3, ">=1.0x"), PerftCase("kiwipete", KIWIPETE, 3, 2, ">=1.0x")),
+        reference=PerftReference("python-chess", reference_perft),
+    ),
+    help=(
+        "Type moves in SAN — e4, Nf3, exd5, O-O, e8=Q — or UCI — g1f3, e7e8q.\n"
+        "Case matters for pieces (N is a knight, b a file); SAN check marks are optional."
+    ),
+    position_hint="a FEN; `tui-games show chess --moves e4` prints one",
+    libraries=("chess",),
+)

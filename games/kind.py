@@ -1,0 +1,167 @@
+"""Everything a game is beyond its rules, in one object per game: :class:`GameKind`.
+
+A game's package holds all that is particular to it: the rules (its
+:class:`~games.base.Game` subclass), and what every other part of the
+project needs to know of the game -- gathered here in its ``KIND``:
+
+- the record format (:class:`~games.records.RecordFormat`: PGN, PDN, a move list);
+- the board as front ends draw it (:class:`~games.board.BoardDescription`);
+- how its scores read and what they are worth (:class:`ScoreScale`);
+- how to type a move and a position (:attr:`GameKind.help`, :attr:`GameKind.position_hint`);
+- its levels' noise, measured ratings and how they were measured (:class:`LevelPlan`);
+- the positions and depths its benchmarks use, and the reference its
+  move generation is timed against (:class:`BenchPlan`).
+
+The registry (:mod:`games`) lists the games' packages by name; nothing
+outside a game's package asks which game it is: it asks the game's kind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Generic, Mapping, TypeVar
+
+from .base import Game
+from .board import BoardDescription
+from .records import RecordFormat
+
+__all__ = ["BenchPlan", "BenchPosition", "GameKind", "LevelPlan", "PerftCase", "PerftReference", "ScoreScale"]
+
+
+@dataclass(frozen=True)
+class ScoreScale:
+    """How a game's scores read, and what they are worth.
+
+    Scores are in the units of the game's heuristics (chess centipawns,
+    checkers a man = 100, Quixo's line potential), which mean different things.
+    """
+
+    #: What a score is divided by to read in the game's unit (100: a chess pawn
+    #: or a checkers man; 1: Quixo's raw score).
+    unit: float
+    #: The unit's name, one and many (``pawn``/``pawns``); '' where it has none.
+    unit_name: str
+    #: The score worth a winning chance of 1 / (1 + e^-1), about 73%: 272
+    #: centipawns in chess (the curve lichess fits to its games), 150 in
+    #: checkers (a man and a half), 250 in Quixo (a line of four).
+    win_scale: float
+    #: The depth the game report searches every position to.
+    report_depth: int
+    #: Plies to play before an engine accepts a draw offer.
+    draw_min_plies: int
+
+    def in_units(self, score: float) -> str:
+        """A score in the game's unit, as a record's ``[%eval]`` gives it:
+        ``1.35`` (chess: pawns), ``-12`` (Quixo: its raw score)."""
+        value = score / self.unit
+        return f"{value:.2f}" if self.unit != 1.0 else f"{value:g}"
+
+
+@dataclass(frozen=True)
+class LevelPlan:
+    """A game's levels, beginner to master, as numbers: how noisy the easy ones
+    are, and the ratings each earned and how they were measured."""
+
+    #: Leaf-evaluation noise of the beginner and casual levels, in the game's heuristic units.
+    noise: tuple[int, int]
+    #: What the casual level's two plies see beyond the moves (``" and quiescence"``).
+    casual_sees: str
+    #: The measured ``(rating, margin)`` of each level, weakest first (``(None, None)``: not measured).
+    ratings: tuple[tuple[int | None, int | None], ...]
+    #: What the ratings are relative to (``random = 0``).
+    scale: str = "random = 0"
+    #: The pairings a measurement plays, by player name (levels, ``random``,
+    #: rungs); none: the usual chain up from ``random``.
+    pairings: tuple[tuple[str, str], ...] = ()
+    #: The players a measurement holds at fixed ratings.
+    anchors: Mapping[str, float] = field(default_factory=lambda: {"random": 0.0})
+    #: Players from outside the ladder a measurement meets, by name: their engine specs.
+    rungs: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BenchPosition:
+    """A benchmark position: its text (``None``: the start) and the moves that
+    reach it from the start (a test checks they do)."""
+
+    label: str
+    text: str | None
+    moves: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PerftReference:
+    """Another way to count the same leaves, timed beside the game's perft.
+
+    ``count(position, depth)`` returns the leaves (the position text ``None``
+    for the start), or ``None`` when the reference cannot run here (a package
+    that is not installed); ``depth_less`` plies fewer are asked of a slow one."""
+
+    name: str
+    count: Callable[[str | None, int], int | None]
+    depth_less: int = 0
+
+    def label(self, depth: int) -> str:
+        """The reference as a table names it (with its depth when it counts fewer plies)."""
+        return f"{self.name} d{depth}" if self.depth_less else self.name
+
+
+@dataclass(frozen=True)
+class PerftCase:
+    """A row of the perft benchmark: a position, its depths (full and quick) and the
+    target its ratio to the reference aims at; ``no_bulk`` adds a row that plays
+    every leaf."""
+
+    label: str
+    text: str | None
+    depth: int
+    quick_depth: int
+    target: str = ""
+    no_bulk: bool = False
+
+
+@dataclass(frozen=True)
+class BenchPlan:
+    """What the benchmarks measure of a game."""
+
+    #: The search benchmark's positions: the start first, then middlegames.
+    positions: tuple[BenchPosition, ...]
+    #: ``(full, quick)`` depths of the fixed-depth search benchmark, of its warm-table
+    #: comparison and of the parallel search's time to depth.
+    search_depth: tuple[int, int]
+    warm_depth: tuple[int, int]
+    parallel_depth: tuple[int, int]
+    #: The perft depth the search benchmark compares nodes/s with.
+    perft_depth: int
+    #: The perft benchmark's rows and the reference they are timed against.
+    perft: tuple[PerftCase, ...]
+    reference: PerftReference | None = None
+
+
+G = TypeVar("G", bound=Game)
+
+
+@dataclass(frozen=True)
+class GameKind(Generic[G]):
+    """One game, whole: its rules and all the rest (see the module docstring)."""
+
+    game: type[G]
+    #: The game's name in a sentence: ``chess``, ``checkers``, ``Quixo``.
+    title: str
+    records: RecordFormat
+    board: BoardDescription[G]
+    scores: ScoreScale
+    levels: LevelPlan
+    bench: BenchPlan
+    #: How to type a move, for the help (a few lines).
+    help: str
+    #: What the start screen's position box accepts (one line).
+    position_hint: str
+    #: The distributions the rules come from (chess: python-chess): a dataset
+    #: records their versions.
+    libraries: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The registry name (``chess``)."""
+        return self.game.NAME
