@@ -1,0 +1,47 @@
+"""Othello as the rest of the project knows it: :data:`KIND`."""
+
+from __future__ import annotations
+
+from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale
+from .board import OthelloBoard
+from .game import Othello
+from .records import OthelloMoveList
+from .reference import reference_perft
+
+__all__ = ["KIND"]
+
+KIND: GameKind[Othello] = GameKind(
+    game=Othello,
+    title="Othello",
+    records=OthelloMoveList(),
+    board=OthelloBoard(),
+    # On the standard heuristic's scale a corner is worth 100 (50 at the end),
+    # a mobility move 12; its values spread about ±130 in play.
+    scores=ScoreScale(unit=1.0, unit_name="", win_scale=200.0, report_depth=4, draw_min_plies=30),
+    levels=LevelPlan(noise=(100, 40), casual_sees="", ratings=()),
+    bench=BenchPlan(
+        positions=(
+            BenchPosition("start", None),
+            BenchPosition(
+                "after 10 plies", "......../.W...W../.BWB.W../...WBW../...BWB../.....WB./......../........ B",
+                ("f5", "f4", "f3", "f6", "d3", "f2", "g6", "c3", "b3", "b2"),
+            ),
+            BenchPosition(
+                "after 20 plies", ".WB...../..WB..../.WWWBB../.WWWWWW./.WBWBW../W.BWW.../......../........ B",
+                ("f5", "d6", "c3", "d3", "c4", "f4", "c5", "b3", "c2", "e6",
+                 "c6", "b4", "b5", "d2", "e3", "a6", "c1", "b1", "f3", "g4"),
+            ),
+        ),
+        search_depth=(5, 3), warm_depth=(6, 3), parallel_depth=(8, 4), perft_depth=5,
+        perft=(PerftCase("start", None, 8, 6, ">=10x", no_bulk=True),),
+        reference=PerftReference("plain grid", reference_perft, depth_less=2),
+    ),
+    help=(
+        "Type the cell to place a disc on, column a-h and row 1-8 as labelled (row 1 at the top):\n"
+        "d3, f5. A disc must bracket a line of the opponent's discs, which turn over; the dots\n"
+        "mark the cells you may play. With no such cell you must pass: type pass (or click\n"
+        "the board). With the mouse: click the cell. The game ends when neither side can\n"
+        "move; more discs wins."
+    ),
+    position_hint="the 8 rows (B, W or .) from row 1 and the side to move, as `tui-games show othello` prints",
+)
