@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from engines.lab import ArmResult, Experiment, Verdict, arm_results, judge
+from engines.tournament import GameResult, MatchConfig
 
 from .charts import cost_chart, save_images, score_chart
 
@@ -38,10 +39,11 @@ def _count(value: float) -> str:
 class ExperimentReport:
     """An experiment's results so far: arms, verdicts, and their renderings."""
 
-    def __init__(self, experiment: Experiment, records: Sequence[dict[str, Any]], games: int | None = None,
-                 configs: Sequence[Any] | None = None):
+    def __init__(self, experiment: Experiment, game_results: Sequence[GameResult], games: int | None = None,
+                 configs: Sequence[MatchConfig] | None = None):
         self.experiment = experiment
-        self.results: list[ArmResult] = arm_results(experiment, records, games, configs)
+        #: Each arm's figures, from the games' results.
+        self.results: list[ArmResult] = arm_results(experiment, game_results, games, configs)
         self.verdicts: list[Verdict] = [judge(claim, self.results) for claim in experiment.claims]
         self._charts: dict[int, dict[str, str]] = {}
 

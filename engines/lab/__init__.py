@@ -6,7 +6,7 @@
 - :mod:`~engines.lab.claims` -- each arm's figures and each claim's verdict
   at 95%;
 - :mod:`~engines.lab.folder` -- a run's folder: the experiment, its games
-  (results and records), resumable.
+  (results and game records), resumable.
 
 May import :mod:`games` and :mod:`engines`; draws nothing (the charts and
 tables are the command line's and the app's).

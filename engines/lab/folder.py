@@ -6,7 +6,7 @@
 ``games.jsonl``
     every game, one JSON line each (the format of ``tui-games match``);
 ``games.pgn`` / ``games.pdn`` / ``games.txt``
-    every game as a record, loadable in the app;
+    every game as a game record, loadable in the app;
 ``summary.txt``, ``summary.json``, ``chart-*.txt`` (and ``chart-*.png``/``.svg``)
     the tables, claims and charts, rebuilt from ``games.jsonl`` at the end of
     each run (they are derived: nothing else in the folder is ever rewritten).
@@ -19,6 +19,7 @@ from pathlib import Path
 
 from games.records import EXTENSIONS
 
+from ..tournament.result import GameResult
 from ..tournament.run import Run
 from .experiment import Experiment, ExperimentError
 
@@ -81,14 +82,14 @@ class LabFolder:
 
 
 def _games_per_arm(results: Path) -> int | None:
-    """The games per arm of the run in a results file (its first record's), if any."""
+    """The games per arm of the run in a results file (its first game's), if any."""
     try:
         if not results.is_file():  # absent, or not a file (a FIFO would block): Run.open says
             return None
         with open(results, encoding="utf-8") as handle:
             first = handle.readline()
-        return int(json.loads(first)["match"]["games"])
-    except (OSError, ValueError, KeyError, TypeError):
+        return GameResult.from_json(json.loads(first), f"{results}:1").match.games
+    except (OSError, ValueError, RecursionError):  # ResultsFileError and JSON errors are ValueErrors
         return None  # no file, or a bad one: Run.open says what is wrong with it
 
 

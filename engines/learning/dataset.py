@@ -53,7 +53,8 @@ from games import GAME_NAMES, Game, GameError, game_class, new_game
 from ..base import Engine, mate_in
 from ..registry import create_engine, parse_engine_spec
 from ..spec import EngineSpec, SpecError
-from ..tournament.match import MatchError, derived_seed, parallel_games, random_opening
+from ..tournament.config import MatchError
+from ..tournament.match import derived_seed, parallel_games, random_opening
 from .models import package_versions
 
 __all__ = [

@@ -24,7 +24,7 @@ from rich.progress import (
 from rich.table import Table
 
 from engines import STAT_NAMES
-from engines.tournament import MatchSummary, running_score
+from engines.tournament import GameResult, MatchSummary, running_score
 
 __all__ = ["DatasetProgress", "MatchProgress", "play_run", "print_summaries", "summary_tables", "crosstable",
            "print_tournament"]
@@ -72,7 +72,7 @@ class MatchProgress:
     """A progress bar on stderr: games done of the total, elapsed time, ETA and
     the running score.  Use as a context manager; :meth:`advance` per game."""
 
-    def __init__(self, total: int, done: Sequence[dict[str, Any]], *, file: TextIO | None = None,
+    def __init__(self, total: int, done: Sequence[GameResult], *, file: TextIO | None = None,
                  score: bool = True) -> None:
         self.show_score = score
         self.extra = ""
@@ -88,9 +88,9 @@ class MatchProgress:
     def __exit__(self, *exc: object) -> None:
         self.progress.stop()
 
-    def advance(self, record: dict[str, Any], extra: str | None = None) -> None:
+    def advance(self, result: GameResult, extra: str | None = None) -> None:
         """One more game; ``extra`` replaces the text after the score (a test's LLR)."""
-        a, b = running_score([record])
+        a, b = running_score([result])
         self.points[0] += a
         self.points[1] += b
         if extra is not None:
@@ -104,10 +104,10 @@ class MatchProgress:
 
 
 def play_run(run: Any, *, jobs: int, dask: str | None, score: bool = True,
-             after: Callable[[list[dict[str, Any]]], tuple[str | None, bool]] | None = None) -> bool:
+             after: Callable[[list[GameResult]], tuple[str | None, bool]] | None = None) -> bool:
     """Play the missing games of ``run`` (an :class:`engines.tournament.run.Run`:
     pairing by pairing, each in index order), keeping each as it ends, with a progress bar (``score``: a
-    match's running score).  ``after(records)`` is called after each game and
+    match's running score).  ``after(results)`` is called after each game and
     gives the text to show beside the score and whether to stop now (the games
     still being played are then stopped).  True when Ctrl-C stopped the run."""
     from engines.tournament import play_tasks
@@ -115,11 +115,11 @@ def play_run(run: Any, *, jobs: int, dask: str | None, score: bool = True,
     games = None
     try:
         games = play_tasks(run.missing(), jobs=jobs, dask=dask)
-        with MatchProgress(run.planned, run.records, score=score) as progress:
-            for record in games:
-                run.add(record)
-                extra, stop = after(run.records) if after is not None else (None, False)
-                progress.advance(record, extra)
+        with MatchProgress(run.planned, run.results, score=score) as progress:
+            for result in games:
+                run.add(result)
+                extra, stop = after(run.results) if after is not None else (None, False)
+                progress.advance(result, extra)
                 if stop:
                     games.close()
                     break
