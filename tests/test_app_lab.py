@@ -121,3 +121,23 @@ async def test_an_experiment_file_runs_and_the_charts_cycle(tmp_path: Path) -> N
         await pilot.press("ctrl+g")
         assert "nodes per move" in _text(pilot.app, "#lab-chart")
         assert (tmp_path / "out" / "summary.json").exists()
+
+
+async def test_a_refused_run_says_what_to_do_in_the_screens_words(tmp_path: Path) -> None:
+    # The engines say what the user can do as data; the screen words it (the command line says --out).
+    other = tmp_path / "other.jsonl"
+    other.write_bytes((Path(__file__).parent / "data" / "results.jsonl").read_bytes())
+    async with lab_app().run_test(size=(120, 40)) as pilot:
+        screen = await _ready(pilot)
+        screen.query_one("#lab-tabs", TabbedContent).active = "tab-tournament"
+        await pilot.pause()
+        await _set(pilot, "#tournament-out", str(other))
+        await pilot.press("ctrl+r")
+        message = _text(pilot.app, "#lab-message")
+        assert "a game of another match" in message and "choose another results file" in message
+        assert "--out" not in message and not screen.running
+        await _set(pilot, "#tournament-out", str(tmp_path / "t.txt"))  # Quixo's records would go there too
+        await pilot.press("ctrl+r")
+        message = _text(pilot.app, "#lab-message")
+        assert "would hold both" in message and "give the results file a .jsonl name" in message
+        assert "--records" not in message

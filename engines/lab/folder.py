@@ -19,6 +19,7 @@ from pathlib import Path
 
 from games.records import EXTENSIONS
 
+from ..remedy import Remedy
 from ..tournament.result import GameResult
 from ..tournament.run import Run
 from .experiment import Experiment, ExperimentError
@@ -51,8 +52,7 @@ class LabFolder:
         if path.is_dir() and _unplayed(path):  # a run that failed before its first game: start afresh
             (path / EXPERIMENT_FILE).unlink(missing_ok=True)
         elif path.is_dir() and any(path.iterdir()) and not resume:
-            raise ExperimentError(f"{path}: already holds a run; add --resume to finish it, or choose "
-                                  f"another --out")
+            raise ExperimentError(f"{path}: already holds a run", remedy=Remedy.RESUME)
         try:
             path.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -65,7 +65,7 @@ class LabFolder:
                 held = None
             if held != experiment.text:
                 raise ExperimentError(f"{path}: holds a run of another experiment (its {EXPERIMENT_FILE} "
-                                      f"differs); choose another --out")
+                                      f"differs)", remedy=Remedy.OTHER_OUTPUT)
         else:
             try:
                 with open(copy, "x", encoding="utf-8") as handle:
@@ -74,8 +74,8 @@ class LabFolder:
                 raise ExperimentError(f"{copy}: cannot write it ({error.strerror or error})") from None
         played = _games_per_arm(path / RESULTS_FILE)
         if played is not None and played != configs[0].games:
-            raise ExperimentError(f"{path}: its run plays {played} games an arm, not {configs[0].games}; "
-                                  f"resume it with --games {played}, or choose another --out")
+            raise ExperimentError(f"{path}: its run plays {played} games an arm, not {configs[0].games}",
+                                  remedy=Remedy.GAMES, games=played)
         run, notes = Run.open(configs, path / RESULTS_FILE, resume=True,
                               event=f"tui-games experiment {experiment.name}")
         return cls(experiment, path, run, games), notes

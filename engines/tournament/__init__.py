@@ -1,7 +1,8 @@
 """Tournaments: many games between engines, reproducible, parallel, resumable.
 
 - :mod:`~engines.tournament.config` -- what fixes a match (:class:`MatchConfig`)
-  and how a bad one is refused (:class:`MatchError`);
+  and how a run is refused (:class:`MatchError`, what to do about it as a
+  :class:`Remedy` that each front end words);
 - :mod:`~engines.tournament.result` -- a finished game's result
   (:class:`GameResult`: its JSON line, typed, checked when read);
 - :mod:`~engines.tournament.match` -- playing one game (:func:`play_game`) and
@@ -27,6 +28,7 @@ May import :mod:`games` and :mod:`engines` (engines are built through
 :mod:`engines.registry`); draws nothing.
 """
 
+from ..remedy import Remedy
 from .config import MatchConfig, MatchError
 from .match import missing_games, play_game, play_games, play_tasks
 from .result import AGENTS, TOTALS, AgentTotals, GameResult, LogEntry, Sides
@@ -34,6 +36,6 @@ from .results import ResultsFile, ResultsFileError, read_results, read_results_f
 from .summary import AgentSummary, MatchSummary, elo_difference, running_score, summarize, wilson_interval
 
 __all__ = ["AGENTS", "TOTALS", "AgentTotals", "GameResult", "LogEntry", "Sides", "MatchConfig", "MatchError",
-           "missing_games", "play_game", "play_games", "play_tasks", "ResultsFile", "ResultsFileError",
+           "Remedy", "missing_games", "play_game", "play_games", "play_tasks", "ResultsFile", "ResultsFileError",
            "read_results", "read_results_files", "AgentSummary", "MatchSummary", "elo_difference",
            "running_score", "summarize", "wilson_interval"]

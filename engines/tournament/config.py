@@ -1,4 +1,5 @@
-"""What fixes a match (:class:`MatchConfig`), and how a bad one is refused (:class:`MatchError`)."""
+"""What fixes a match (:class:`MatchConfig`), and how a bad one is refused (:class:`MatchError`,
+with a :class:`~engines.remedy.Remedy` the front ends word, see :mod:`engines.remedy`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from games import GAME_NAMES, game_class
 
 from ..registry import create_engine, parse_engine_spec
+from ..remedy import RunError
 from ..spec import SpecError
 
 __all__ = ["MAX_GAMES", "MatchConfig", "MatchError"]
@@ -17,8 +19,9 @@ __all__ = ["MAX_GAMES", "MatchConfig", "MatchError"]
 MAX_GAMES = 1_000_000
 
 
-class MatchError(ValueError):
-    """A bad match: arguments, a results file, a cluster.  The message is one line."""
+class MatchError(RunError):
+    """A bad match: arguments, a results file, a cluster.  The message is one
+    line; ``remedy`` says what the user can do (see :mod:`engines.remedy`)."""
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from games import Game, new_game
 
 from ..lifetime import exit_with_parent, sigint_blocked
 from ..registry import create_engine, parse_engine_spec
+from ..remedy import Remedy
 from ..spec import EngineSpec
 from .config import MatchConfig, MatchError
 from .result import AGENTS, Agent, AgentTotals, GameResult, LogEntry, Sides
@@ -94,8 +95,8 @@ def random_opening(game_name: str, plies: int, rng: random.Random) -> list[str]:
                 break
         else:
             return texts
-    raise MatchError(f"no {plies}-ply {game_name} opening that leaves the game going "
-                     f"in {_OPENING_TRIES} tries; use fewer --openings plies")
+    raise MatchError(f"no {plies}-ply {game_name} opening that leaves the game going in {_OPENING_TRIES} tries",
+                     remedy=Remedy.FEWER_OPENING_PLIES)
 
 
 # ---------------------------------------------------------------------- a game
@@ -304,12 +305,12 @@ def _dask_client(address: str) -> Any:
     try:
         from distributed import Client
     except ImportError:
-        raise MatchError("--dask needs dask.distributed, which is not installed: "
+        raise MatchError("playing on dask needs dask.distributed, which is not installed: "
                          "pip install 'tui-games[dask]'") from None
     try:
         return Client(address, timeout=DASK_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as error:
-        raise MatchError(f"--dask: no dask scheduler reachable at {address!r} "
+        raise MatchError(f"no dask scheduler reachable at {address!r} "
                          f"({' '.join(str(error).split())[:120]})") from None
 
 
@@ -327,7 +328,7 @@ def _play_on_dask(tasks: Iterable[Task], client: Any) -> Iterator[GameResult]:
                 try:
                     result = future.result()
                 except Exception as error:  # raised on the worker: say which game, in one line
-                    raise MatchError(f"--dask: a worker failed a game: {type(error).__name__}: "
+                    raise MatchError(f"a dask worker failed a game: {type(error).__name__}: "
                                      f"{' '.join(str(error).split())[:160]}") from None
                 futures.remove(future)
                 for config, index in itertools.islice(pending, 1):

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import BinaryIO, Sequence
 
+from ..remedy import Remedy
 from .config import MatchConfig, MatchError
 from .result import GameResult, ResultsFileError
 
@@ -135,7 +136,7 @@ class ResultsFile:
                     ours = configs[0].describe() if len(configs) == 1 else f"one of its {len(configs)} pairings"
                     raise ResultsFileError(
                         f"{path}:{number}: a game of another match ({result.match.describe()}), not of this one "
-                        f"({ours}); choose another --out")
+                        f"({ours})", remedy=Remedy.OTHER_OUTPUT)
             note = None
             newline_first = False
             if partial is not None:
@@ -191,12 +192,11 @@ def claim_output(path: Path, *, resume: bool, what: str, holds: str,
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         handle.close()
-        raise error(f"{path}: another run is writing it; wait until it ends (then --resume) "
-                    f"or choose another --out") from None
+        raise error(f"{path}: another run is writing it", remedy=Remedy.WAIT) from None
     exists = path.stat().st_size > 0
     if exists and not resume:
         handle.close()
-        raise error(f"{path}: already holds {holds}; add --resume to finish it, or choose another --out")
+        raise error(f"{path}: already holds {holds}", remedy=Remedy.RESUME)
     return exists, handle
 
 

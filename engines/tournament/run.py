@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator, Sequence
 
+from ..remedy import Remedy
 from .config import MatchConfig, MatchError
 from .gamefiles import GameRecordsFile, records_path
 from .match import Task, missing_games
@@ -47,8 +48,8 @@ class Run:
             return cls(configs, None, None, [], sprt), []
         target = Path(records_file) if records_file is not None else records_path(out, configs[0].game)
         if _same_file(Path(out), target):
-            raise MatchError(f"{out}: would hold both the results and the game records; give the results "
-                             f"a .jsonl name, or the records (--records) a file of their own")
+            raise MatchError(f"{out}: would hold both the results and the game records",
+                             remedy=Remedy.SEPARATE_FILES)
         made = not Path(out).exists()
         results, note = ResultsFile.open(out, configs, resume=resume)
         try:

@@ -200,7 +200,7 @@ class LabScreen(Screen):
             jobs = self._whole("#jobs", 1, "worker processes") or 1
             planned_text = self._open()
         except (ValueError, SpecError, MatchError, OSError) as error:
-            self._say(str(error), error=True)
+            self._say(self._error_text(error), error=True)
             return
         _start_trackers()
         run = self.run
@@ -211,6 +211,24 @@ class LabScreen(Screen):
         self._say(f"{planned_text}: {len(run.results)} of {run.planned} games already played")
         self._refresh()
         self._play(run, jobs)
+
+    def _error_text(self, error: Exception) -> str:
+        """An error's line; for a refused run, followed by what to do in this screen's words."""
+        from engines.remedy import Remedy
+
+        remedy = getattr(error, "remedy", None)
+        if not isinstance(remedy, Remedy):
+            return str(error)
+        out = "results folder" if self.kind == "experiment" else "results file"
+        words = {
+            Remedy.RESUME: f"Run resumes it, or choose another {out}",
+            Remedy.OTHER_OUTPUT: f"choose another {out}",
+            Remedy.WAIT: f"wait until it ends (then Run resumes it) or choose another {out}",
+            Remedy.GAMES: f"set the games per arm to {getattr(error, 'games', None)}, or choose another {out}",
+            Remedy.SEPARATE_FILES: "give the results file a .jsonl name",
+            Remedy.FEWER_OPENING_PLIES: "give the experiment fewer opening plies",
+        }
+        return f"{error}; {words[remedy]}"
 
     def _open(self) -> str:
         """Open the run to play (an experiment's folder or a tournament's files)
