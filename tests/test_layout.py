@@ -210,6 +210,30 @@ def test_the_engines_messages_name_no_command_line_flag() -> None:
     assert wrong == []
 
 
+def test_the_app_never_imports_the_command_line() -> None:
+    """tui.app draws with tui.views, never tui.cli; of the command line, only tui.cli.play (the
+    commands that open the app: no command, play and lab) imports tui.app."""
+    def forbidden(module: str) -> tuple[str, ...]:
+        if _within(module, "tui.app") or _within(module, "tui.views"):
+            return ("tui.cli",) if _within(module, "tui.app") else ("tui.cli", "tui.app")
+        if _within(module, "tui.cli") and module != "tui.cli.play":
+            return ("tui.app",)
+        return ()
+
+    wrong = [
+        f"{module}:{line} imports {target}"
+        for module in MODULES
+        for target, names, line in _imports(module)
+        if any(_within(imported, package) for package in forbidden(module)
+               for imported in [target, *(f"{target}.{name}" for name in names)])
+    ]
+    assert wrong == []
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
 #: How a citation of the product specification (not shipped here) reads.
 CITATION = re.compile(r"\bSPEC(?:\s*§|\s+sections?\b|\.md|'s\b)|\bthe SPEC\b")
 

@@ -1,41 +1,7 @@
-"""How search figures read, shared by the command line and the app's engine panel."""
+"""Forwards to :mod:`tui.views.format`, where how figures read now lives, for the app's
+modules that import it here (the game screen's coach, the engine panel, the game setup; they
+are being reworked apart).  New code imports :mod:`tui.views.format`."""
 
-from __future__ import annotations
-
-from typing import Sequence
-
-from engines import Option
+from .views.format import CUTOFF_STATS, count_text, default_text, line_text, score_text
 
 __all__ = ["CUTOFF_STATS", "score_text", "line_text", "count_text", "default_text"]
-
-#: Counters of the cutoff engines (seeds' H0/HL/Hr), shown when non-zero.
-CUTOFF_STATS = ("h0_evals", "h0_pruned", "hl_evals", "hl_pruned", "hr_evals", "hr_pruned")
-
-
-def score_text(score: int, mate: int | None) -> str:
-    """A score: centi-units, or ``mate N`` (negative: mated)."""
-    return f"mate {mate}" if mate is not None else str(score)
-
-
-def line_text(moves: Sequence[str]) -> str:
-    """Moves separated by spaces, or by commas when a move has spaces (Quixo's ``1 4 top``)."""
-    return (", " if any(" " in move for move in moves) else " ").join(moves)
-
-
-def count_text(value: float) -> str:
-    """A count in at most five characters: ``812``, ``12.3k``, ``4.56M``."""
-    value = float(value)
-    for bound, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if abs(value) >= bound:
-            scaled = value / bound
-            return f"{scaled:.3g}{suffix}" if scaled < 100 else f"{scaled:.0f}{suffix}"
-    return f"{value:.0f}"
-
-
-def default_text(option: Option) -> str:
-    """An engine option's default as a user would type it (``on``, ``1``, ``per game``)."""
-    if option.default is None:
-        return "per game" if option.name in ("heuristic", "cut") else "none"
-    if option.kind is bool:
-        return "on" if option.default else "off"
-    return f"{option.default:g}" if option.kind is float else str(option.default)

@@ -95,7 +95,7 @@ def _cmd_experiment(args: argparse.Namespace) -> int:
 
 
 def _finish_experiment(folder: Any, as_json: bool) -> None:
-    from tui.lab_report import ExperimentReport, render_text, write_outputs
+    from ..views.lab_report import ExperimentReport, render_text, write_outputs
 
     report = ExperimentReport(folder.experiment, folder.run.results, folder.games)
     written = write_outputs(report, folder.path)

@@ -322,7 +322,7 @@ class LabScreen(Screen):
         chart = self.query_one("#lab-chart", Static)
         folder = self.folder
         if folder is not None:
-            from tui.lab_report import ExperimentReport, arm_table, claims_table, cost_table, write_outputs
+            from ...views.lab_report import ExperimentReport, arm_table, claims_table, cost_table, write_outputs
 
             report = ExperimentReport(folder.experiment, self.run.results, folder.games, self.run.configs)
             table.update(Group(arm_table(report), cost_table(report), claims_table(report)))
@@ -331,7 +331,7 @@ class LabScreen(Screen):
             if final:
                 write_outputs(report, folder.path)
         else:
-            from tui.cli.report import crosstable
+            from ...views.tournament import crosstable
 
             table.update(crosstable(self.tournament.standings(self.run.results)))
             chart.update("")
