@@ -24,14 +24,14 @@ _OLD = GameResult.from_json(json.loads((Path(__file__).parent / "data" / "result
                             "results.jsonl:1")
 
 
-def _record(index: int, result: str) -> GameResult:
+def _result(index: int, result: str) -> GameResult:
     return replace(_OLD, index=index, winner=None if result == "draw" else result)
 
 
 # ---------------------------------------------------------------- SPRT
 def test_pentanomial_counts_only_finished_pairs() -> None:
-    records = [_record(0, "a"), _record(1, "a"), _record(2, "a"), _record(3, "draw"), _record(4, "b"),
-               _record(5, "a"), _record(6, "b"), _record(7, "b"), _record(8, "a")]
+    records = [_result(0, "a"), _result(1, "a"), _result(2, "a"), _result(3, "draw"), _result(4, "b"),
+               _result(5, "a"), _result(6, "b"), _result(7, "b"), _result(8, "a")]
     assert pentanomial(records) == [1, 0, 1, 1, 1]
 
 
@@ -64,14 +64,14 @@ def test_sprt_bounds_verdicts_and_los() -> None:
     test = SPRT(0, 10)
     lower, upper = test.bounds
     assert lower == pytest.approx(math.log(0.05 / 0.95)) and upper == pytest.approx(math.log(0.95 / 0.05))
-    mixed = [_record(i, "a" if i % 4 else "draw") for i in range(400)]  # pairs 2-0 and 1.5-0.5
+    mixed = [_result(i, "a" if i % 4 else "draw") for i in range(400)]  # pairs 2-0 and 1.5-0.5
     assert test.state(mixed).verdict == "H1 accepted"
-    weak = [_record(i, "b" if i % 4 else "draw") for i in range(400)]
+    weak = [_result(i, "b" if i % 4 else "draw") for i in range(400)]
     assert test.state(weak).verdict == "H0 accepted"
     # A one-sided run (every pair 2-0) has no spread; its empty buckets are regularised, and the test
     # still ends, on H1.
-    assert SPRT(0, 50).state([_record(i, "a") for i in range(100)]).verdict == "H1 accepted"
-    even = [_record(i, "draw") for i in range(4)]
+    assert SPRT(0, 50).state([_result(i, "a") for i in range(100)]).verdict == "H1 accepted"
+    even = [_result(i, "draw") for i in range(4)]
     state = test.state(even)
     assert state.verdict is None and state.counts == [0, 0, 2, 0, 0]
     assert any(line.startswith("Ptnml(0-2): [0, 0, 2, 0, 0]") for line in state.lines())
