@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 #: The statistics every search reports, by the names the panel, the command
-#: line's JSON and match records use, in display order (the first fields of
+#: line's JSON and match results use, in display order (the first fields of
 #: :class:`SearchStats`).
 STAT_NAMES: tuple[str, ...] = (
     "nodes", "evals", "prunes", "tt_hits", "depth", "time_s", "nps", "score", "best", "pv",
@@ -67,7 +67,7 @@ COUNTERS: tuple[str, ...] = (
 @dataclass
 class SearchStats(Mapping[str, Any]):
     """The statistics of a search, live or final: one type from the core to
-    every reader (the engine panel, ``search --json``, match records, UCI).
+    every reader (the engine panel, ``search --json``, match results, UCI).
 
     ``score`` is for the side to move, ``mate`` the moves to a forced win
     (positive) or loss (negative) when one is proved, ``best`` and ``pv`` are

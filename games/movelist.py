@@ -59,6 +59,7 @@ class MoveList(RecordFormat):
     #: The first line of each record: ``# tui-games TITLE``.
     header: ClassVar[str]
     date_line: ClassVar[str] = r"^# Date: .*$"
+    tag_pattern: ClassVar[str] = r"^# (\w+): (.*)$"
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)

@@ -269,6 +269,8 @@ class RecordFormat(ABC):
     game_start: ClassVar[str]
     #: A regular expression matching the line that gives a record's date.
     date_line: ClassVar[str]
+    #: A regular expression matching a tag's line, its groups the tag's name and its value.
+    tag_pattern: ClassVar[str] = r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]\s*$'
 
     # -- writing ---------------------------------------------------------------
     @abstractmethod

@@ -49,7 +49,7 @@ async def test_an_experiment_runs_stops_resumes_and_opens_a_game(tmp_path: Path)
         await _set(pilot, "#experiment-out", str(out))
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: screen.running, "the run to start")
-        await wait_for(pilot, lambda: len(screen.run.records) >= 1, "a first game", TIMEOUT)
+        await wait_for(pilot, lambda: len(screen.run.results) >= 1, "a first game", TIMEOUT)
         await pilot.press("ctrl+t")
         await wait_for(pilot, lambda: not screen.query_one("#run").disabled, "the run to stop", TIMEOUT)
         kept = len((out / "games.jsonl").read_text().splitlines())
@@ -82,6 +82,7 @@ async def test_a_tournament_runs_and_bad_input_is_one_line(tmp_path: Path) -> No
     async with lab_app().run_test(size=(120, 40)) as pilot:
         screen = await _ready(pilot)
         screen.query_one("#lab-tabs", TabbedContent).active = "tab-tournament"
+        screen.query_one("#tournament-game", Select).value = "quixo"
         await pilot.pause()
         await _set(pilot, "#tournament-engines", "random; alphabeta:depth=1; nonsense")
         await _set(pilot, "#tournament-out", str(tmp_path / "t.jsonl"))
@@ -121,3 +122,24 @@ async def test_an_experiment_file_runs_and_the_charts_cycle(tmp_path: Path) -> N
         await pilot.press("ctrl+g")
         assert "nodes per move" in _text(pilot.app, "#lab-chart")
         assert (tmp_path / "out" / "summary.json").exists()
+
+
+async def test_a_refused_run_says_what_to_do_in_the_screens_words(tmp_path: Path) -> None:
+    # The engines say what the user can do as data; the screen words it (the command line says --out).
+    other = tmp_path / "other.jsonl"
+    other.write_bytes((Path(__file__).parent / "data" / "results.jsonl").read_bytes())
+    async with lab_app().run_test(size=(120, 40)) as pilot:
+        screen = await _ready(pilot)
+        screen.query_one("#lab-tabs", TabbedContent).active = "tab-tournament"
+        screen.query_one("#tournament-game", Select).value = "quixo"
+        await pilot.pause()
+        await _set(pilot, "#tournament-out", str(other))
+        await pilot.press("ctrl+r")
+        message = _text(pilot.app, "#lab-message")
+        assert "a game of another match" in message and "choose another results file" in message
+        assert "--out" not in message and not screen.running
+        await _set(pilot, "#tournament-out", str(tmp_path / "t.txt"))  # Quixo's records would go there too
+        await pilot.press("ctrl+r")
+        message = _text(pilot.app, "#lab-message")
+        assert "would hold both" in message and "give the results file a .jsonl name" in message
+        assert "--records" not in message

@@ -16,7 +16,7 @@ import engines.tournament.results as results_module
 from cli_run import assert_usage_error, run
 from engines.learning import models
 from engines.learning.models import ModelError, save_model
-from engines.tournament import MatchConfig, ResultsFile, ResultsFileError
+from engines.tournament import MatchConfig, ResultsFile, ResultsFileError, play_game
 from learning_data import positions, write_dataset
 from tui.uci import UciServer
 
@@ -66,7 +66,7 @@ def test_a_results_file_that_cannot_be_appended_to_is_refused_before_any_game(tm
     config = MatchConfig.create("quixo", "random", "random", 2, 0, 0)
     path = tmp_path / "r.jsonl"
     results, _ = ResultsFile.open(path, config, resume=False)
-    results.append({"placeholder": True})  # any content: the append check comes first
+    results.append(play_game(config, 0))  # any content: the append check comes first
     real_open = open
 
     def read_only(file, mode="r", *args, **kwargs):

@@ -201,3 +201,15 @@ def test_a_closed_pipe_ends_every_command_quietly(argv: list[str]) -> None:
                                    ["--base", "inf"]])
 def test_bench_clock_refuses_a_clock_that_is_not_one(capsys, extra: list[str]) -> None:
     assert_usage_error(capsys, ["bench", "clock", *extra], "--base must be a number of seconds above 0")
+
+
+def test_every_remedy_an_engine_can_give_has_the_command_lines_words() -> None:
+    from engines.remedy import Remedy, RunError
+    from tui.cli.common import REMEDIES, error_text
+
+    assert set(REMEDIES) == set(Remedy)
+    assert error_text(RunError("r.jsonl: already holds results", remedy=Remedy.RESUME)) == (
+        "r.jsonl: already holds results; add --resume to finish it, or choose another --out")
+    assert error_text(RunError("lab/x: its run plays 2 games an arm, not 3", remedy=Remedy.GAMES, games=2)).endswith(
+        "; resume it with --games 2, or choose another --out")
+    assert error_text(RunError("plain")) == "plain"

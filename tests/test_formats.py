@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engines.tournament import MatchConfig, MatchError, play_games
+from engines.tournament import GameResult, MatchConfig, MatchError, play_games
 from engines.tournament.crosstable import Tournament
 from engines.tournament.gamefiles import GameRecordsFile, game_record, move_comment
 from engines.tournament.sprt import SPRT, llr, los, pair_elo, parse_sprt, pentanomial
@@ -18,14 +19,19 @@ from games.reading import read_records
 from cli_run import assert_usage_error, run
 
 
-def _record(index: int, result: str) -> dict:
-    return {"index": index, "result": result}
+#: A game's result as match wrote it (tests/data/results.jsonl); the SPRT reads only the index and winner.
+_OLD = GameResult.from_json(json.loads((Path(__file__).parent / "data" / "results.jsonl").read_text().splitlines()[0]),
+                            "results.jsonl:1")
+
+
+def _result(index: int, result: str) -> GameResult:
+    return replace(_OLD, index=index, winner=None if result == "draw" else result)
 
 
 # ---------------------------------------------------------------- SPRT
 def test_pentanomial_counts_only_finished_pairs() -> None:
-    records = [_record(0, "a"), _record(1, "a"), _record(2, "a"), _record(3, "draw"), _record(4, "b"),
-               _record(5, "a"), _record(6, "b"), _record(7, "b"), _record(8, "a")]
+    records = [_result(0, "a"), _result(1, "a"), _result(2, "a"), _result(3, "draw"), _result(4, "b"),
+               _result(5, "a"), _result(6, "b"), _result(7, "b"), _result(8, "a")]
     assert pentanomial(records) == [1, 0, 1, 1, 1]
 
 
@@ -58,14 +64,14 @@ def test_sprt_bounds_verdicts_and_los() -> None:
     test = SPRT(0, 10)
     lower, upper = test.bounds
     assert lower == pytest.approx(math.log(0.05 / 0.95)) and upper == pytest.approx(math.log(0.95 / 0.05))
-    mixed = [_record(i, "a" if i % 4 else "draw") for i in range(400)]  # pairs 2-0 and 1.5-0.5
+    mixed = [_result(i, "a" if i % 4 else "draw") for i in range(400)]  # pairs 2-0 and 1.5-0.5
     assert test.state(mixed).verdict == "H1 accepted"
-    weak = [_record(i, "b" if i % 4 else "draw") for i in range(400)]
+    weak = [_result(i, "b" if i % 4 else "draw") for i in range(400)]
     assert test.state(weak).verdict == "H0 accepted"
     # A one-sided run (every pair 2-0) has no spread; its empty buckets are regularised, and the test
     # still ends, on H1.
-    assert SPRT(0, 50).state([_record(i, "a") for i in range(100)]).verdict == "H1 accepted"
-    even = [_record(i, "draw") for i in range(4)]
+    assert SPRT(0, 50).state([_result(i, "a") for i in range(100)]).verdict == "H1 accepted"
+    even = [_result(i, "draw") for i in range(4)]
     state = test.state(even)
     assert state.verdict is None and state.counts == [0, 0, 2, 0, 0]
     assert any(line.startswith("Ptnml(0-2): [0, 0, 2, 0, 0]") for line in state.lines())
@@ -130,7 +136,7 @@ def test_standings_add_up_and_rate_the_strongest_first() -> None:
     assert standings.played == standings.planned == 12
     assert sum(standings.points(e) for e in standings.engines) == 12
     assert all(standings.games(e) == 8 for e in standings.engines)
-    drawn = sum(1 for record in records if record["result"] == "draw")
+    drawn = sum(1 for record in records if record.outcome == "draw")
     assert sum(standings.draws.values()) == 2 * drawn
     assert all(0 <= standings.draw_rate(e) <= 1 for e in standings.engines)
     assert standings.order()[-1] == "random"
@@ -163,23 +169,23 @@ def test_tournament_bad_input_is_one_line_and_exit_2(capsys, argv: list[str], ne
 @pytest.mark.parametrize("game", ["chess", "checkers", "quixo"])
 def test_every_game_of_a_match_reads_back_with_its_moves_and_comments(game: str, tmp_path: Path) -> None:
     config = MatchConfig.create(game, "alphabeta:depth=1", "random", 2, openings=2)
-    records = sorted(play_games(config, range(2)), key=lambda record: record["index"])
+    records = sorted(play_games(config, range(2)), key=lambda record: record.index)
     path = tmp_path / "games.rec"
-    file = GameRecordsFile.open(path, "tui-games match", resume=False)
+    file = GameRecordsFile.open(path, "tui-games match", game=game, resume=False)
     for record in records:
         file.append(record)
     file.close()  # the run ends: its lock on the file goes
     text = path.read_text()
     loaded = read_records(game, text)
-    assert [list(g.moves) for g in loaded] == [r["opening"] + r["moves"] for r in records]
+    assert [list(g.moves) for g in loaded] == [list(r.opening + r.moves) for r in records]
     assert [g.tags["Round"] for g in loaded] == ["1", "2"]
     assert "random opening" in text and "nodes" in text
     # A resumed run adds the games the file lacks, and only those.
     path.write_text(game_record(records[0]))
-    GameRecordsFile.open(path, "tui-games match", resume=True, records=records).close()
+    GameRecordsFile.open(path, "tui-games match", game=game, resume=True, results=records).close()
     assert len(read_records(game, path.read_text())) == 2
     with pytest.raises(MatchError, match="already holds games"):
-        GameRecordsFile.open(path, "tui-games match", resume=False)
+        GameRecordsFile.open(path, "tui-games match", game=game, resume=False)
 
 
 def test_move_comments_give_the_first_players_eval() -> None:

@@ -14,7 +14,7 @@ from engines.lab import (
     parse_experiment, shipped,
 )
 from engines.lab.claims import compare
-from tui.charts import cost_chart, has_matplotlib, save_images, score_chart
+from tui.views.charts import cost_chart, has_matplotlib, save_images, score_chart
 from cli_run import assert_usage_error, run
 
 GOOD = """

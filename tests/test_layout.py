@@ -175,6 +175,65 @@ def test_no_module_is_over_about_600_lines() -> None:
     assert long == {}
 
 
+#: A command-line flag inside a string.
+FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
+#: The engines' strings that may name a flag, and why: the command a dataset's metadata keeps
+#: (the one that writes it again), and a model's hint at the option it was trained with.
+FLAGS_ALLOWED = {
+    "engines.learning.dataset": {"--games", "--depth", "--openings", "--seed", "--explore", "--max-plies",
+                                 "--heuristic", "--label", "--out"},
+    "engines.learning.models": {"--inputs"},
+}
+
+
+def _strings(module: str) -> list[tuple[int, str]]:
+    """``(line, text)`` of every string constant of ``module`` but its docstrings."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value) for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+        and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings]
+
+
+def test_the_engines_messages_name_no_command_line_flag() -> None:
+    """What the user can do is data (engines.remedy.Remedy); each front end words it with its own
+    flags or fields."""
+    wrong = [
+        f"{module}:{line} says {flag}"
+        for module in MODULES if module.split(".")[0] == "engines"
+        for line, text in _strings(module)
+        for flag in FLAG.findall(text) if flag not in FLAGS_ALLOWED.get(module, set())
+    ]
+    assert wrong == []
+
+
+def test_the_app_never_imports_the_command_line() -> None:
+    """tui.app draws with tui.views, never tui.cli; of the command line, only tui.cli.play (the
+    commands that open the app: no command, play and lab) imports tui.app."""
+    def forbidden(module: str) -> tuple[str, ...]:
+        if _within(module, "tui.app") or _within(module, "tui.views"):
+            return ("tui.cli",) if _within(module, "tui.app") else ("tui.cli", "tui.app")
+        if _within(module, "tui.cli") and module != "tui.cli.play":
+            return ("tui.app",)
+        return ()
+
+    wrong = [
+        f"{module}:{line} imports {target}"
+        for module in MODULES
+        for target, names, line in _imports(module)
+        if any(_within(imported, package) for package in forbidden(module)
+               for imported in [target, *(f"{target}.{name}" for name in names)])
+    ]
+    assert wrong == []
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
 #: How a citation of the product specification (not shipped here) reads.
 CITATION = re.compile(r"\bSPEC(?:\s*§|\s+sections?\b|\.md|'s\b)|\bthe SPEC\b")
 

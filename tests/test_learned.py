@@ -173,7 +173,7 @@ def test_a_short_hr_match_against_h0_runs(models) -> None:
                                 games=2, openings=2, seed=1)
     records = list(play_games(config, [0, 1]))
     assert len(records) == 2
-    for record in records:
+    for record in (result.to_json() for result in records):
         assert record["result"] in ("a", "b", "draw")
         assert record["stats"]["a"]["hr_evals"] > 0 and record["stats"]["b"]["h0_evals"] > 0
 

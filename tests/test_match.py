@@ -17,6 +17,7 @@ import pytest
 from engines import SpecError
 from engines.tournament import (
     TOTALS,
+    GameResult,
     MatchConfig,
     MatchError,
     ResultsFile,
@@ -37,9 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 TINY = ["quixo", "--a", "alphabeta:depth=1", "--b", "random", "--openings", "2", "--seed", "7"]
 
 
-def comparable(record: dict[str, Any]) -> dict[str, Any]:
-    """A record without what depends on the clock."""
-    record = json.loads(json.dumps(record))
+def comparable(result: GameResult) -> dict[str, Any]:
+    """A result's JSON line without what depends on the clock."""
+    record = json.loads(json.dumps(result.to_json()))
     record.pop("wall_s")
     for agent in ("a", "b"):
         record["stats"][agent].pop("time_s")
@@ -47,10 +48,10 @@ def comparable(record: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-def records_by_index(path: Path) -> dict[int, dict[str, Any]]:
-    records, partial = read_results(path)
+def results_by_index(path: Path) -> dict[int, dict[str, Any]]:
+    results, partial = read_results(path)
     assert partial is None
-    return {record["index"]: comparable(record) for record in records}
+    return {result.index: comparable(result) for result in results}
 
 
 def comparable_summary(text: str) -> dict[str, Any]:
@@ -65,7 +66,7 @@ def comparable_summary(text: str) -> dict[str, Any]:
 # ------------------------------------------------------------------ the games
 def test_paired_games_share_a_random_opening_with_colours_swapped() -> None:
     config = MatchConfig.create("checkers", "alphabeta:depth=1", "random", 4, openings=5, seed=3)
-    records = [play_game(config, index) for index in range(4)]
+    records = [play_game(config, index).to_json() for index in range(4)]
     assert records[0]["opening"] == records[1]["opening"]
     assert records[2]["opening"] == records[3]["opening"]
     assert records[0]["opening"] != records[2]["opening"]
@@ -101,14 +102,14 @@ def test_a_game_depends_only_on_the_match_and_its_index() -> None:
 
 def test_an_explicit_engine_seed_is_kept() -> None:
     config = MatchConfig.create("quixo", "random:seed=5", "random", 2, openings=0)
-    record = play_game(config, 1)
+    record = play_game(config, 1).to_json()
     assert record["engines"]["a"] == "random:seed=5"
     assert record["engines"]["b"].startswith("random:seed=")
 
 
 def test_agent_totals_sum_every_statistic_over_its_moves() -> None:
     config = MatchConfig.create("quixo", "h0:depth=2,k=3", "alphabeta:depth=1", 1, openings=0)
-    record = play_game(config, 0)
+    record = play_game(config, 0).to_json()
     a, b = record["stats"]["a"], record["stats"]["b"]
     assert list(a) == ["moves", *TOTALS] and list(b) == ["moves", *TOTALS]
     assert a["moves"] + b["moves"] == record["plies"]
@@ -143,8 +144,9 @@ def test_wilson_interval_and_elo() -> None:
 
 def test_summary_counts_results_reasons_and_colours() -> None:
     config = MatchConfig.create("quixo", "alphabeta:depth=2", "random", 6, openings=2)
-    records = [play_game(config, index) for index in range(6)]
-    (summary,) = summarize(records)
+    results = [play_game(config, index) for index in range(6)]
+    records = [result.to_json() for result in results]
+    (summary,) = summarize(results)
     a, b = summary.a, summary.b
     assert summary.games == summary.planned == 6
     assert a.wins + a.draws + a.losses == 6 and a.wins == b.losses and a.draws == b.draws
@@ -184,7 +186,7 @@ def test_jobs_do_not_change_the_games(tmp_path: Path, capsys) -> None:
     one, two = tmp_path / "j1.jsonl", tmp_path / "j2.jsonl"
     assert run(capsys, "match", *TINY, "--games", "6", "--out", str(one))[0] == 0
     assert run(capsys, "match", *TINY, "--games", "6", "--out", str(two), "--jobs", "2")[0] == 0
-    assert records_by_index(one) == records_by_index(two)
+    assert results_by_index(one) == results_by_index(two)
 
 
 def test_parallel_engines_run_inside_joblib_workers(capsys) -> None:
@@ -204,7 +206,7 @@ def test_resume_plays_only_the_missing_games(tmp_path: Path, capsys) -> None:
     assert code == 0
     assert "cut-off last line" in stderr
     assert broken.read_text().startswith(lines[0] + lines[3] + lines[4])  # nothing before it rewritten
-    assert records_by_index(broken) == records_by_index(whole)
+    assert results_by_index(broken) == results_by_index(whole)
     # Resuming a finished match plays nothing and prints the same summary.
     before = broken.read_bytes()
     code, summary, _ = run(capsys, "match", *TINY, "--games", "6", "--out", str(broken), "--resume", "--json")
@@ -241,7 +243,7 @@ def test_a_killed_run_loses_no_finished_game_and_resumes_to_the_same_totals(tmp_
     assert code == 0
     whole = tmp_path / "whole.jsonl"
     assert run(capsys, "match", *argv, "--out", str(whole))[0] == 0
-    assert records_by_index(killed) == records_by_index(whole)
+    assert results_by_index(killed) == results_by_index(whole)
     totals = [comparable_summary(run(capsys, "report", str(path), "--json")[1]) for path in (killed, whole)]
     assert totals[0] == totals[1]
 
@@ -319,7 +321,7 @@ def test_a_match_on_a_local_dask_cluster(tmp_path: Path, capsys) -> None:
                          "--dask", cluster.scheduler_address)
         assert code == 0
     expected = {index: comparable(play_game(config, index)) for index in range(4)}
-    assert records_by_index(out) == expected
+    assert results_by_index(out) == expected
 
 
 def test_an_unreachable_dask_scheduler_is_one_line(capsys, monkeypatch) -> None:
@@ -333,7 +335,7 @@ def test_an_unreachable_dask_scheduler_is_one_line(capsys, monkeypatch) -> None:
 
 def test_play_games_yields_every_requested_game_once() -> None:
     config = MatchConfig.create("quixo", "random", "random", 5, openings=1)
-    assert sorted(r["index"] for r in play_games(config, [4, 0, 2])) == [0, 2, 4]
+    assert sorted(r.index for r in play_games(config, [4, 0, 2])) == [0, 2, 4]
 
 
 def test_report_shows_the_sprt_of_a_match_file_as_match_does(tmp_path: Path, capsys) -> None:

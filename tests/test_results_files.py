@@ -10,7 +10,8 @@ import pytest
 
 from engines.tournament import MatchConfig, MatchError
 from engines.tournament.gamefiles import GameRecordsFile, game_record
-from engines.tournament.match import MAX_GAMES, parallel_games
+from engines.tournament.config import MAX_GAMES
+from engines.tournament.match import parallel_games
 from engines.tournament.run import Run
 from games.reading import read_records
 
@@ -81,14 +82,14 @@ def test_a_whole_game_of_records_is_kept_on_resume(tmp_path: Path) -> None:
     config = MatchConfig.create("quixo", "random", "random", 1, openings=0)
     from engines.tournament.match import play_game
 
-    record = play_game(config, 0)
-    text = game_record(record, "tui-games match")
+    result = play_game(config, 0)
+    text = game_record(result, "tui-games match")
     path = tmp_path / "g.txt"
     path.write_text(text)
-    GameRecordsFile.open(path, "tui-games match", resume=True, records=[record]).close()
+    GameRecordsFile.open(path, "tui-games match", game="quixo", resume=True, results=[result]).close()
     assert path.read_text() == text
     path.write_text(text[:-5])
-    GameRecordsFile.open(path, "tui-games match", resume=True, records=[record]).close()
+    GameRecordsFile.open(path, "tui-games match", game="quixo", resume=True, results=[result]).close()
     assert path.read_text() == text
 
 

@@ -81,5 +81,5 @@ def test_match_keeps_its_finished_games(tmp_path: Path, jobs: str) -> None:
     assert group_gone(process.pid)
     from engines.tournament.results import read_results
 
-    records, partial = read_results(out)
-    assert records and partial is None
+    results, partial = read_results(out)
+    assert results and partial is None

@@ -45,8 +45,8 @@ def _check(code: int, err: str, pgid: int, results: Path) -> None:
     assert code == 130, err
     assert "Traceback" not in err and "interrupted after" in err and "--resume" in err, err
     assert group_gone(pgid)
-    records, partial = read_results(results)
-    assert records and partial is None
+    kept, partial = read_results(results)
+    assert kept and partial is None
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

@@ -6,10 +6,10 @@
 - :mod:`~engines.lab.claims` -- each arm's figures and each claim's verdict
   at 95%;
 - :mod:`~engines.lab.folder` -- a run's folder: the experiment, its games
-  (results and records), resumable.
+  (results and game records), resumable.
 
-May import :mod:`games` and :mod:`engines`; draws nothing (the charts and
-tables are the command line's and the app's).
+May import :mod:`games` and :mod:`engines`; draws nothing (its tables and
+charts are :mod:`tui.views`', for the command line and the app).
 """
 
 from .claims import AGREES, DISAGREES, INCONCLUSIVE, PENDING, ArmResult, Verdict, arm_results, judge

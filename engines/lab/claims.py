@@ -34,9 +34,10 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Iterable, Sequence
 
-from ..tournament.match import MatchConfig
+from ..tournament.config import MatchConfig
+from ..tournament.result import GameResult
 from ..tournament.summary import Z95, MatchSummary, elo_difference, summarize, wilson_interval
 from .experiment import Arm, Claim, Experiment
 
@@ -96,33 +97,23 @@ class ArmResult:
         return (side.wins, side.draws, side.losses) if side else (0, 0, 0)
 
 
-def arm_results(experiment: Experiment, records: Iterable[dict[str, Any]], games: int | None = None,
+def arm_results(experiment: Experiment, results: Iterable[GameResult], games: int | None = None,
                 configs: Sequence[MatchConfig] | None = None) -> list[ArmResult]:
-    """The results of every arm from the experiment's records (games of other
-    matches are ignored); ``configs``: the arms' matches when already built."""
-    by_key: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for record in records:
-        match = record["match"]
-        by_key.setdefault((match["a"], match["b"]), []).append(record)
-    results = []
+    """What every arm's games show, from the experiment's game results (games
+    of other matches are ignored); ``configs``: the arms' matches when already built."""
+    by_pairing: dict[tuple[str, str], list[GameResult]] = {}
+    for result in results:
+        by_pairing.setdefault((result.match.a, result.match.b), []).append(result)
+    arms = []
     for arm, config in zip(experiment.arms, configs if configs is not None else experiment.configs(games)):
-        found = sorted(by_key.get((config.a, config.b), []), key=lambda record: record["index"])
+        found = sorted(by_pairing.get((config.a, config.b), []), key=lambda result: result.index)
         summaries = summarize(found)
-        scores = [1.0 if r["result"] == "a" else 0.5 if r["result"] == "draw" else 0.0 for r in found]
-        times = [entry[-1] for r in found for entry in _agent_log(r, "a")]
-        opponent = [entry[-1] for r in found for entry in _agent_log(r, "b")]
-        first = [score if r["first"] == "a" else 1 - score for r, score in zip(found, scores)]
-        results.append(ArmResult(arm, summaries[0] if summaries else None, scores, times, opponent, first))
-    return results
-
-
-def _agent_log(record: dict[str, Any], agent: str) -> list[list[Any]]:
-    """The log entries of ``agent``'s moves (moves alternate from the side to move after the opening)."""
-    log = record.get("log") or []
-    opening_plies = len(record["opening"])
-    # The agent who moved first from the start played the even plies of the whole game.
-    first_is_agent = record["first"] == agent
-    return [entry for ply, entry in enumerate(log, opening_plies) if (ply % 2 == 0) == first_is_agent]
+        scores = [result.points("a") for result in found]
+        times = [entry.time_s for result in found for entry in result.log_of("a")]
+        opponent = [entry.time_s for result in found for entry in result.log_of("b")]
+        first = [result.points(result.first) for result in found]
+        arms.append(ArmResult(arm, summaries[0] if summaries else None, scores, times, opponent, first))
+    return arms
 
 
 # --------------------------------------------------------------------- verdicts

@@ -49,7 +49,7 @@ from typing import Any
 
 from games import GAME_NAMES
 
-from ..tournament.match import MatchConfig, MatchError
+from ..tournament.config import MatchConfig, MatchError
 
 __all__ = ["Arm", "Claim", "Experiment", "ExperimentError", "CLAIM_KINDS", "MEASURES", "shipped",
            "load_experiment"]

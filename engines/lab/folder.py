@@ -6,7 +6,7 @@
 ``games.jsonl``
     every game, one JSON line each (the format of ``tui-games match``);
 ``games.pgn`` / ``games.pdn`` / ``games.txt``
-    every game as a record, loadable in the app;
+    every game as a game record, loadable in the app;
 ``summary.txt``, ``summary.json``, ``chart-*.txt`` (and ``chart-*.png``/``.svg``)
     the tables, claims and charts, rebuilt from ``games.jsonl`` at the end of
     each run (they are derived: nothing else in the folder is ever rewritten).
@@ -19,6 +19,8 @@ from pathlib import Path
 
 from games import GAME_NAMES, game_kind
 
+from ..remedy import Remedy
+from ..tournament.result import GameResult
 from ..tournament.run import Run
 from .experiment import Experiment, ExperimentError
 
@@ -50,8 +52,7 @@ class LabFolder:
         if path.is_dir() and _unplayed(path):  # a run that failed before its first game: start afresh
             (path / EXPERIMENT_FILE).unlink(missing_ok=True)
         elif path.is_dir() and any(path.iterdir()) and not resume:
-            raise ExperimentError(f"{path}: already holds a run; add --resume to finish it, or choose "
-                                  f"another --out")
+            raise ExperimentError(f"{path}: already holds a run", remedy=Remedy.RESUME)
         try:
             path.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -64,7 +65,7 @@ class LabFolder:
                 held = None
             if held != experiment.text:
                 raise ExperimentError(f"{path}: holds a run of another experiment (its {EXPERIMENT_FILE} "
-                                      f"differs); choose another --out")
+                                      f"differs)", remedy=Remedy.OTHER_OUTPUT)
         else:
             try:
                 with open(copy, "x", encoding="utf-8") as handle:
@@ -73,22 +74,22 @@ class LabFolder:
                 raise ExperimentError(f"{copy}: cannot write it ({error.strerror or error})") from None
         played = _games_per_arm(path / RESULTS_FILE)
         if played is not None and played != configs[0].games:
-            raise ExperimentError(f"{path}: its run plays {played} games an arm, not {configs[0].games}; "
-                                  f"resume it with --games {played}, or choose another --out")
+            raise ExperimentError(f"{path}: its run plays {played} games an arm, not {configs[0].games}",
+                                  remedy=Remedy.GAMES, games=played)
         run, notes = Run.open(configs, path / RESULTS_FILE, resume=True,
                               event=f"tui-games experiment {experiment.name}")
         return cls(experiment, path, run, games), notes
 
 
 def _games_per_arm(results: Path) -> int | None:
-    """The games per arm of the run in a results file (its first record's), if any."""
+    """The games per arm of the run in a results file (its first game's), if any."""
     try:
         if not results.is_file():  # absent, or not a file (a FIFO would block): Run.open says
             return None
         with open(results, encoding="utf-8") as handle:
             first = handle.readline()
-        return int(json.loads(first)["match"]["games"])
-    except (OSError, ValueError, KeyError, TypeError):
+        return GameResult.from_json(json.loads(first), f"{results}:1").match.games
+    except (OSError, ValueError, RecursionError):  # ResultsFileError and JSON errors are ValueErrors
         return None  # no file, or a bad one: Run.open says what is wrong with it
 
 

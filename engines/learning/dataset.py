@@ -53,7 +53,9 @@ from games import GAME_NAMES, Game, GameError, game_class, game_kind, new_game
 from ..base import Engine, mate_in
 from ..registry import create_engine, parse_engine_spec
 from ..spec import EngineSpec, SpecError
-from ..tournament.match import MatchError, derived_seed, parallel_games, random_opening
+from ..remedy import Remedy, RunError
+from ..tournament.config import MatchError
+from ..tournament.match import derived_seed, parallel_games, random_opening
 from .models import package_versions
 
 __all__ = [
@@ -89,8 +91,9 @@ _TRAILING = ("h0", "h_l", "mate")
 _LIMITS = ("depth", "time", "nodes")
 
 
-class DatasetError(ValueError):
-    """A bad dataset argument or output file; the message is one line."""
+class DatasetError(RunError):
+    """A bad dataset argument or output file; the message is one line (a
+    :class:`~engines.remedy.Remedy` says what the user can do, if anything)."""
 
 
 class DatasetInterrupted(KeyboardInterrupt):
@@ -284,7 +287,7 @@ def self_play(config: DatasetConfig, index: int) -> DatasetGame:
     try:
         opening = random_opening(config.game, config.openings, rng)
     except MatchError as error:
-        raise DatasetError(str(error).replace("--openings", "opening")) from None
+        raise DatasetError(str(error), remedy=error.remedy) from None
     game = new_game(config.game)
     game.play_all(opening)
     cls = type(game)
@@ -443,19 +446,19 @@ def _open_out(out: Path) -> BinaryIO:
     if out.is_dir():
         raise DatasetError(f"{out}: is a directory, not a dataset file")
     if out.exists() and out.stat().st_size > 0:
-        raise DatasetError(f"{out}: already holds data, and a dataset never overwrites one; "
-                           f"choose another --out")
+        raise DatasetError(f"{out}: already holds data, and a dataset never overwrites one",
+                           remedy=Remedy.OTHER_OUTPUT)
     if meta_path(out).exists():
         raise DatasetError(f"{meta_path(out)}: already exists, and a dataset never overwrites its "
-                           f"metadata; move it away or choose another --out")
+                           f"metadata (move it away)", remedy=Remedy.OTHER_OUTPUT)
     try:
         handle = open(out, "ab")
     except OSError as error:
         raise DatasetError(f"{out}: cannot write it ({error.strerror or error})") from None
     if handle.tell() != 0:  # written to since the check
         handle.close()
-        raise DatasetError(f"{out}: already holds data, and a dataset never overwrites one; "
-                           f"choose another --out")
+        raise DatasetError(f"{out}: already holds data, and a dataset never overwrites one",
+                           remedy=Remedy.OTHER_OUTPUT)
     return handle
 
 

@@ -393,15 +393,15 @@ def train_model(
     from sklearn.model_selection import GridSearchCV, GroupKFold, train_test_split
 
     if model not in MODEL_KINDS:
-        raise TrainError(f"--model must be one of {', '.join(MODEL_KINDS)}, not {model!r}")
+        raise TrainError(f"model must be one of {', '.join(MODEL_KINDS)}, not {model!r}")
     if inputs not in INPUT_KINDS:
-        raise TrainError(f"--inputs must be one of {', '.join(INPUT_KINDS)}, not {inputs!r}")
+        raise TrainError(f"inputs must be one of {', '.join(INPUT_KINDS)}, not {inputs!r}")
     if not 0 < test_size < 1:
-        raise TrainError(f"--test-size must be between 0 and 1 (a fraction of the rows), got {test_size:g}")
+        raise TrainError(f"test-size must be between 0 and 1 (a fraction of the rows), got {test_size:g}")
     if jobs < 1:
-        raise TrainError(f"--jobs must be at least 1, got {jobs}")
+        raise TrainError(f"jobs must be at least 1, got {jobs}")
     if cv < 2:
-        raise TrainError(f"--cv must be at least 2 folds, got {cv}")
+        raise TrainError(f"cv must be at least 2 folds, got {cv}")
     if dataset.game != game_class.NAME:
         raise TrainError(f"{dataset.path}: a dataset of {dataset.game}, not {game_class.NAME}")
 
@@ -419,7 +419,7 @@ def train_model(
     if model == "mlp" and n_train < MLP_LEAST_ROWS * (cv if grid else 1):
         raise TrainError(f"{dataset.path}: {n_train} training positions are too few for an mlp "
                          f"(its early stopping holds out a tenth of each fit: at least "
-                         f"{MLP_LEAST_ROWS * (cv if grid else 1)} needed); use more games or --model rf")
+                         f"{MLP_LEAST_ROWS * (cv if grid else 1)} needed); use more games or a random forest (rf)")
     games = dataset.game_id[keep]
     notes = list(dataset.notes)
     # Positions of one game are alike: hold out whole games, so the test

@@ -5,7 +5,7 @@ Round-robin pairs every two engines; a gauntlet pairs the first engine with
 each of the others.  Each pairing is a :class:`~engines.tournament.MatchConfig`
 (so its games are reproducible and resumable like a match's, colours
 alternating and pairs of games sharing a random opening), the first-listed
-engine as agent A.  :meth:`Tournament.standings` turns the records into a
+engine as agent A.  :meth:`Tournament.standings` turns the games' results into a
 crosstable (points of each row against each column) and maximum-likelihood
 Elo ratings with 95% intervals (:func:`~engines.tournament.ratings.fit_ratings`,
 the first engine held at the anchor).
@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Iterable, Sequence
 
-from .match import MatchConfig, MatchError
+from .config import MatchConfig, MatchError
 from .ratings import Pairing, Rating, fit_ratings
+from .result import GameResult
 
 __all__ = ["Tournament", "Standings"]
 
@@ -98,22 +99,22 @@ class Tournament:
             raise MatchError("the same engine is listed twice; a tournament's engines must differ")
         return cls(game, tuple(canonical), tuple(configs), gauntlet)
 
-    def standings(self, records: Iterable[dict[str, Any]], *, anchor: float = 0.0) -> Standings:
-        """The crosstable and ratings of the games in ``records`` (of this tournament)."""
-        keys = {tuple(sorted(config.key().items())): config for config in self.configs}
+    def standings(self, results: Iterable[GameResult], *, anchor: float = 0.0) -> Standings:
+        """The crosstable and ratings of the games in ``results`` (of this tournament)."""
+        ours = set(self.configs)
         cells: dict[tuple[str, str], list[float]] = {}
         for config in self.configs:
             cells[(config.a, config.b)] = [0.0, 0]
             cells[(config.b, config.a)] = [0.0, 0]
         played = 0
         draws = dict.fromkeys(self.engines, 0)
-        for record in records:
-            config = keys.get(tuple(sorted(record["match"].items())))
-            if config is None:
+        for result in results:
+            config = result.match
+            if config not in ours:
                 continue
             played += 1
-            a_points = 1.0 if record["result"] == "a" else 0.5 if record["result"] == "draw" else 0.0
-            if record["result"] == "draw":
+            a_points = result.points("a")
+            if result.drawn:
                 draws[config.a] += 1
                 draws[config.b] += 1
             for row, column, points in ((config.a, config.b, a_points), (config.b, config.a, 1 - a_points)):

@@ -1,7 +1,8 @@
 """Every game of a match, tournament or experiment as a game record: PGN
 (chess), PDN (checkers) or the Quixo move list, one file holding them all.
 
-Each game is written from its results record (:func:`game_record`): from the
+Each game is written from its result (:func:`game_record` of a
+:class:`~engines.tournament.result.GameResult`): from the
 standard start, the random opening's plies first (the last one commented
 ``random opening``), then every engine move with its comment -- the
 evaluation for the first player as ``[%eval 0.35]`` (``#3`` for a mate; the
@@ -11,7 +12,7 @@ event (the match, the tournament or the experiment), and the ``Round``: the
 game's number in its match (index + 1), with the pairing in ``Event``.
 
 :class:`GameRecordsFile` appends the games as they finish (the parent process
-only), flushed and synced; on ``--resume`` it first adds the games of the
+only), flushed and synced; when a run resumes it first adds the games of the
 results file that it lacks (a run killed between the two writes), found by
 their ``Event`` and ``Round``.  Nothing in it is ever rewritten.
 """
@@ -21,12 +22,13 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any, BinaryIO, Iterable
+from typing import BinaryIO, Iterable, Sequence
 
 from games import game_kind, new_game
-from games.records import RecordNotes
+from games.records import RecordFormat, RecordNotes
 
-from .match import MatchError
+from .config import MatchError
+from .result import GameResult, LogEntry
 from .results import claim_output
 
 __all__ = ["GameRecordsFile", "complete_length", "game_record", "move_comment", "records_path"]
@@ -37,13 +39,15 @@ def records_path(results: str | Path, game_name: str) -> Path:
     return Path(results).with_suffix("." + game_kind(game_name).records.extension)
 
 
-def move_comment(game_name: str, entry: list[Any], first_to_move: bool) -> str:
+def move_comment(game_name: str, entry: Sequence[float | None], first_to_move: bool) -> str:
     """``[%eval 0.35] depth 5, 12,345 nodes, 0.120 s`` for one engine move's
-    log entry (score and mate for the mover, depth, nodes, seconds); ``""``
-    for a move chosen without a search."""
-    score, mate, depth, nodes, seconds = entry
-    if depth == 0 and nodes <= 1 and mate is None:
+    log entry (a :class:`~engines.tournament.result.LogEntry`: score and mate
+    for the mover, depth, nodes, seconds); ``""`` for a move chosen without a
+    search."""
+    entry = LogEntry(*entry)
+    if not entry.searched:
         return ""  # a move chosen without a search (random)
+    score, mate, depth, nodes, seconds = entry
     sign = 1 if first_to_move else -1
     if mate is not None:
         value = f"#{sign * mate}" if mate else ""
@@ -53,69 +57,62 @@ def move_comment(game_name: str, entry: list[Any], first_to_move: bool) -> str:
     return f"{head}depth {depth}, {nodes:,} nodes, {seconds:.3f} s"
 
 
-def _event(record: dict[str, Any], event: str) -> str:
-    match = record["match"]
-    return f"{event}: {match['a']} vs {match['b']}"
+def _event(result: GameResult, event: str) -> str:
+    return f"{event}: {result.match.a} vs {result.match.b}"
 
 
-def game_record(record: dict[str, Any], event: str = "tui-games match") -> str:
-    """The record text of one game of a results file (see the module doc)."""
-    name = record["match"]["game"]
+def game_record(result: GameResult, event: str = "tui-games match") -> str:
+    """The game record (PGN, PDN or Quixo text) of one game's result (see the module doc)."""
+    name = result.match.game
     game = new_game(name)
     comments: list[str] = []
-    for ply, text in enumerate(record["opening"]):
+    for ply, text in enumerate(result.opening):
         game.play(game.parse_move(text))
-        comments.append("random opening" if ply == len(record["opening"]) - 1 else "")
-    log = record.get("log") or []
-    for ply, text in enumerate(record["moves"]):
+        comments.append("random opening" if ply == len(result.opening) - 1 else "")
+    log = result.log
+    for ply, text in enumerate(result.moves):
         first_to_move = game.turn == 0
         game.play(game.parse_move(text))
         comments.append(move_comment(name, log[ply], first_to_move) if ply < len(log) else "")
-    by_colour = {colour: record["engines"][agent] for agent, colour in record["colours"].items()}
+    by_colour = {result.colours[agent]: result.engines[agent] for agent in ("a", "b")}
     first, second = (by_colour[colour] for colour in type(game).PLAYERS)
-    tags = {"Round": str(record["index"] + 1)}
+    tags = {"Round": str(result.index + 1)}
     return game_kind(name).records.text(game, first_player=first, second_player=second,
-                                        event=_event(record, event), notes=RecordNotes(comments=comments, tags=tags))
+                                        event=_event(result, event), notes=RecordNotes(comments=comments, tags=tags))
 
 
-_PGN_KEYS_RE = re.compile(r'^\[(Event|Round) "((?:[^"\\]|\\.)*)"\]\s*$', re.MULTILINE)
-_QUIXO_KEYS_RE = re.compile(r"^# (Event|Round): (.*)$", re.MULTILINE)
-
-
-def _written(text: str) -> set[tuple[str, str]]:
+def _written(text: str, records: RecordFormat) -> set[tuple[str, str]]:
     """The (event, round) of every game in a records file's text."""
     found: set[tuple[str, str]] = set()
     event = None
-    for regex in (_PGN_KEYS_RE, _QUIXO_KEYS_RE):
-        for match in regex.finditer(text):
-            value = match.group(2).replace('\\"', '"').replace("\\\\", "\\").strip()
-            if match.group(1) == "Event":
-                event = value
-            elif event is not None:
-                found.add((event, value))
+    for match in re.finditer(records.tag_pattern, text, re.MULTILINE):
+        name, value = match.group(1), match.group(2).replace('\\"', '"').replace("\\\\", "\\").strip()
+        if name == "Event":
+            event = value
+        elif name == "Round" and event is not None:
+            found.add((event, value))
     return found
 
 
-_GAME_START_RE = re.compile(rb"^(?:\[Event |# tui-games Quixo)", re.MULTILINE)
-_DATE_RE = re.compile(r'^(?:\[Date "[^"\n]*"\]|# Date: .*)$', re.MULTILINE)
-
-
-def complete_length(data: bytes, records: Iterable[dict[str, Any]], event: str) -> int:
+def complete_length(data: bytes, results: Iterable[GameResult], event: str, records: RecordFormat) -> int:
     """How many bytes of a records file's ``data`` hold complete games: all of
-    it, unless its last game is one of ``records`` written only in part (a
+    it, unless its last game is one of ``results`` written only in part (a
     run stopped by a full disk or a kill while writing it), which is then cut
     off with the blank line before it.  A game is complete when it reads as
     :func:`game_record` writes it (its date aside)."""
-    starts = [match.start() for match in _GAME_START_RE.finditer(data)]
+    starts = [match.start() for match in re.finditer(records.game_start.encode(), data, re.MULTILINE)]
     if not starts:
         return len(data)
     last = starts[-1]
     tail = data[last:].decode("utf-8", "replace")
-    by_key = {(_event(record, event), str(record["index"] + 1)): record for record in records}
-    keys = _written(tail)
+    by_key = {(_event(result, event), str(result.index + 1)): result for result in results}
+    keys = _written(tail, records)
     if len(keys) == 1 and next(iter(keys)) in by_key:
         expected = game_record(by_key[next(iter(keys))], event)
-        if _DATE_RE.sub("", tail).strip() == _DATE_RE.sub("", expected).strip():
+        def undated(text: str) -> str:
+            return re.sub(records.date_line, "", text, flags=re.MULTILINE).strip()
+
+        if undated(tail) == undated(expected):
             return len(data)
     elif keys or tail.endswith("\n"):
         return len(data)  # a whole game of another run, or not one of ours: not ours to cut
@@ -124,7 +121,7 @@ def complete_length(data: bytes, records: Iterable[dict[str, Any]], event: str) 
 
 class GameRecordsFile:
     """The records file of a run: appended game by game, never rewritten
-    (except that ``--resume`` cuts off a game written only in part)."""
+    (except that a resumed run cuts off a game written only in part)."""
 
     def __init__(self, path: Path, event: str, lock: BinaryIO | None = None) -> None:
         self.path = path
@@ -133,16 +130,18 @@ class GameRecordsFile:
         self.lock = lock
 
     @classmethod
-    def open(cls, path: str | Path, event: str, *, resume: bool,
-             records: Iterable[dict[str, Any]] = ()) -> GameRecordsFile:
-        """The file at ``path``; without ``resume`` it must not hold anything
-        yet.  With it, the games of ``records`` it lacks are added first."""
+    def open(cls, path: str | Path, event: str, *, game: str, resume: bool,
+             results: Iterable[GameResult] = ()) -> GameRecordsFile:
+        """The file of ``game``'s records at ``path``; without ``resume`` it must
+        not hold anything yet.  With it, the games of ``results`` it lacks are
+        added first."""
         path = Path(path)
-        records = list(records)
-        exists, lock = claim_output(path, resume=resume, what="a game records file", holds="games", run="run")
+        records = game_kind(game).records
+        results = list(results)
+        exists, lock = claim_output(path, resume=resume, what="a game records file", holds="games")
         try:
             data = path.read_bytes() if exists else b""
-            keep = complete_length(data, records, event)
+            keep = complete_length(data, results, event, records)
             if keep < len(data):
                 with open(path, "r+b") as handle:
                     handle.truncate(keep)
@@ -151,10 +150,10 @@ class GameRecordsFile:
             lock.close()
             raise MatchError(f"{path}: cannot read it ({error.strerror or error})") from None
         file = cls(path, event, lock)
-        written = _written(data.decode("utf-8", "replace"))
-        for record in sorted(records, key=lambda r: (r["match"]["a"], r["match"]["b"], r["index"])):
-            if (_event(record, event), str(record["index"] + 1)) not in written:
-                file.append(record)
+        written = _written(data.decode("utf-8", "replace"), records)
+        for result in sorted(results, key=lambda r: (r.match.a, r.match.b, r.index)):
+            if (_event(result, event), str(result.index + 1)) not in written:
+                file.append(result)
         return file
 
     def close(self) -> None:
@@ -163,9 +162,9 @@ class GameRecordsFile:
             self.lock.close()
             self.lock = None
 
-    def append(self, record: dict[str, Any]) -> None:
-        """Write one game, flushed and synced; a blank line separates games."""
-        text = game_record(record, self.event)
+    def append(self, result: GameResult) -> None:
+        """Write one game's record, flushed and synced; a blank line separates games."""
+        text = game_record(result, self.event)
         with open(self.path, "a", encoding="utf-8", newline="\n") as handle:
             if handle.tell() > 0:
                 handle.write("\n")

@@ -8,17 +8,18 @@ on the config and ``i`` only:
   seeds' "random configuration": ``openings`` random legal plies, none of them
   ending the game), A moving first in the even game and B in the odd one;
 - each engine whose spec does not set ``seed`` gets a seed derived from the
-  match seed, ``i`` and its side (the effective specs are recorded).
+  match seed, ``i`` and its side (the effective specs are kept in its result).
 
 So any subset of the games -- played in one process, over joblib workers, on a
-dask cluster, or the rest of a broken run -- gives the same records as an
+dask cluster, or the rest of a broken run -- gives the same results as an
 unbroken run, wall times aside (engines limited by time rather than depth
 are only as reproducible as the clock).
 
-Each finished game is one JSON object (:func:`play_game`), written as one line
-of a results file by the parent process only (:class:`~engines.tournament.results.ResultsFile`): appended,
+Each finished game is a :class:`~engines.tournament.result.GameResult`
+(:func:`play_game`), written as one JSON line of a results file by the parent
+process only (:class:`~engines.tournament.results.ResultsFile`): appended,
 flushed and synced as the game ends, so a killed run loses no finished game.
-:func:`engines.tournament.summary.summarize` turns records into W/D/L, the score with a Wilson 95%
+:func:`engines.tournament.summary.summarize` turns results into W/D/L, the score with a Wilson 95%
 interval, the Elo difference and the average cost per move of each side.
 """
 
@@ -32,40 +33,27 @@ import os
 import random
 import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import replace
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
-from games import GAME_NAMES, Game, game_class, new_game
+from games import Game, new_game
 
-from ..base import COUNTERS, SearchStats
 from ..lifetime import exit_with_parent, sigint_blocked
 from ..registry import create_engine, parse_engine_spec
-from ..spec import EngineSpec, SpecError
-
+from ..remedy import Remedy
+from ..spec import EngineSpec
+from .config import MatchConfig, MatchError
+from .result import AGENTS, Agent, AgentTotals, GameResult, LogEntry, Sides
 
 __all__ = [
-    "AGENTS", "TOTALS", "MatchConfig", "MatchError", "parallel_games", "random_opening", "play_game",
-    "play_games", "play_tasks", "Task", "LOG_FIELDS", "move_log", "derived_seed", "effective_spec",
-    "add_stats", "missing_games", "stop_workers",
+    "parallel_games", "random_opening", "play_game", "play_games", "play_tasks", "Task", "derived_seed",
+    "effective_spec", "missing_games", "stop_workers",
 ]
-
-#: The two sides of a match, as records name them.
-AGENTS: tuple[str, str] = ("a", "b")
-
-#: The statistics summed over an agent's moves (the search counters, plus the
-#: cutoffs by the first move and the selective depth); with ``moves`` they give
-#: the averages per move.  ``depth`` and ``seldepth`` sum too: their average is
-#: the mean depth reached.
-TOTALS: tuple[str, ...] = COUNTERS + ("depth", "time_s")
 
 #: Attempts at a random opening that does not end the game before giving up.
 _OPENING_TRIES = 1000
 #: Seconds a joblib worker waits for another game before it exits.
 IDLE_WORKER_TIMEOUT = 5
-
-#: The most games one match may have: a million games at a millisecond each is a quarter of an
-#: hour of play, and every finished record is kept in memory for the report.
-MAX_GAMES = 1_000_000
 
 #: Games handed to the workers ahead of those being played, per worker: the games are
 #: listed lazily, so memory does not grow with ``--games``.
@@ -76,60 +64,7 @@ T = TypeVar("T")
 DASK_TIMEOUT = 10
 
 
-class MatchError(ValueError):
-    """A bad match: arguments, a results file, a cluster.  The message is one line."""
-
-
-# ---------------------------------------------------------------------- config
-@dataclass(frozen=True)
-class MatchConfig:
-    """What fixes a match: every record carries it as its ``match`` key.
-
-    ``a`` and ``b`` are canonical spec texts (see :meth:`create`)."""
-
-    game: str
-    a: str
-    b: str
-    games: int
-    openings: int = 4
-    seed: int = 0
-
-    @classmethod
-    def create(cls, game: str, a: str, b: str, games: int, openings: int = 4, seed: int = 0) -> MatchConfig:
-        """A config with the game name and specs checked and made canonical.
-
-        Raises :class:`SpecError` for a bad spec (one the game cannot use
-        included: the engines are built once and closed) and
-        :class:`MatchError` for the rest.
-        """
-        if game not in GAME_NAMES:
-            raise MatchError(f"unknown game {game!r}; expected one of: {', '.join(GAME_NAMES)}")
-        if games < 1:
-            raise MatchError(f"a match needs at least 1 game, got {games}")
-        if games > MAX_GAMES:
-            raise MatchError(f"a match of {games:,} games is more than this runner plays "
-                             f"(at most {MAX_GAMES:,}); split it into matches with other seeds")
-        if openings < 0:
-            raise MatchError(f"the random opening cannot have {openings} plies; expected 0 or more")
-        cls_ = game_class(game)
-        texts = []
-        for side, text in (("A", a), ("B", b)):
-            try:
-                spec = parse_engine_spec(text)
-                create_engine(spec, cls_).close()  # heuristics, the game, a stockfish binary ...
-            except SpecError as error:
-                raise SpecError(f"agent {side}: {error}") from None
-            texts.append(str(spec))
-        return cls(game, texts[0], texts[1], games, openings, seed)
-
-    def key(self) -> dict[str, Any]:
-        """The ``match`` key of its records."""
-        return asdict(self)
-
-    def spec(self, agent: str) -> str:
-        return self.a if agent == "a" else self.b
-
-
+# ---------------------------------------------------------------------- seeds
 def derived_seed(*parts: object) -> int:
     """A 31-bit seed from ``parts`` (the same in every process and Python run,
     unlike ``hash``)."""
@@ -160,13 +95,13 @@ def random_opening(game_name: str, plies: int, rng: random.Random) -> list[str]:
                 break
         else:
             return texts
-    raise MatchError(f"no {plies}-ply {game_name} opening that leaves the game going "
-                     f"in {_OPENING_TRIES} tries; use fewer --openings plies")
+    raise MatchError(f"no {plies}-ply {game_name} opening that leaves the game going in {_OPENING_TRIES} tries",
+                     remedy=Remedy.FEWER_OPENING_PLIES)
 
 
 # ---------------------------------------------------------------------- a game
-def play_game(config: MatchConfig, index: int) -> dict[str, Any]:
-    """Play game ``index`` of the match and return its record (see the module doc).
+def play_game(config: MatchConfig, index: int) -> GameResult:
+    """Play game ``index`` of the match and return its result (see the module doc).
 
     Runs anywhere (this process, a joblib worker, a dask worker): everything
     it needs comes from ``config`` and ``index``.
@@ -179,7 +114,7 @@ def play_game(config: MatchConfig, index: int) -> dict[str, Any]:
     game: Game = new_game(config.game)
     game.play_all(opening)
     start_text = game.to_text()
-    first = "a" if index % 2 == 0 else "b"
+    first: Agent = "a" if index % 2 == 0 else "b"
     # Who moves first in the opening's final position: the agent named `first`
     # plays the side that moves first from the start, so after an odd
     # opening the other agent is to move.
@@ -189,40 +124,39 @@ def play_game(config: MatchConfig, index: int) -> dict[str, Any]:
     cls = type(game)
     engines = {agent: create_engine(specs[agent], cls) for agent in AGENTS}
     agent_of = {player: agent for agent, player in player_of.items()}
-    totals = {agent: {"moves": 0} | dict.fromkeys(TOTALS, 0) for agent in AGENTS}
+    totals = {agent: AgentTotals() for agent in AGENTS}
     moves: list[str] = []
-    log: list[list[Any]] = []
+    log: list[LogEntry] = []
     try:
         while (outcome := game.outcome()) is None:
             agent = agent_of[game.turn]
-            result = engines[agent].search(game)
-            add_stats(totals[agent], result.stats)
-            log.append(move_log(result.stats))
-            moves.append(game.format_move(result.move))
-            game.play(result.move)
+            searched = engines[agent].search(game)
+            totals[agent] = totals[agent].add(searched.stats)
+            log.append(LogEntry.of(searched.stats))
+            moves.append(game.format_move(searched.move))
+            game.play(searched.move)
     finally:
         for engine in engines.values():
             engine.close()
-    for agent_totals in totals.values():
-        agent_totals["time_s"] = round(agent_totals["time_s"], 4)
+    totals = {agent: replace(sums, time_s=round(sums.time_s, 4)) for agent, sums in totals.items()}
     winner = outcome.winner
-    return {
-        "match": config.key(),
-        "index": index,
-        "colours": {agent: cls.PLAYERS[player_of[agent]] for agent in AGENTS},
-        "first": first,
-        "engines": specs,
-        "opening": opening,
-        "start": start_text,
-        "moves": moves,
-        "log": log,
-        "plies": len(moves),
-        "result": "draw" if winner is None else agent_of[winner],
-        "winner_colour": None if winner is None else cls.PLAYERS[winner],
-        "reason": outcome.reason,
-        "wall_s": round(time.perf_counter() - start, 4),
-        "stats": totals,
-    }
+    return GameResult(
+        match=config,
+        index=index,
+        colours=Sides(cls.PLAYERS[player_of["a"]], cls.PLAYERS[player_of["b"]]),
+        first=first,
+        engines=Sides(specs["a"], specs["b"]),
+        opening=tuple(opening),
+        start=start_text,
+        moves=tuple(moves),
+        log=tuple(log),
+        plies=len(moves),
+        winner=None if winner is None else agent_of[winner],
+        winner_colour=None if winner is None else cls.PLAYERS[winner],
+        reason=outcome.reason,
+        wall_s=round(time.perf_counter() - start, 4),
+        totals=Sides(totals["a"], totals["b"]),
+    )
 
 
 def _let_engines_spawn() -> None:
@@ -237,33 +171,15 @@ def _let_engines_spawn() -> None:
         multiprocessing.set_start_method("spawn", force=True)
 
 
-#: What :func:`move_log` keeps of each engine move, in order (a record's ``log``).
-LOG_FIELDS: tuple[str, ...] = ("score", "mate", "depth", "nodes", "time_s")
-
-
-def move_log(stats: SearchStats) -> list[Any]:
-    """One engine move's figures for the record's ``log`` (:data:`LOG_FIELDS`): the
-    score for the side that moved (its mate distance, or ``None``), the depth
-    reached, the nodes searched and the seconds taken."""
-    return [stats.score, stats.mate, stats.depth, stats.nodes, round(stats.time_s, 4)]
-
-
-def add_stats(totals: dict[str, Any], stats: SearchStats) -> None:
-    """Add one move's search statistics to an agent's totals."""
-    totals["moves"] += 1
-    for name in TOTALS:
-        totals[name] += getattr(stats, name) or 0
-
-
 def play_games(config: MatchConfig, indices: Iterable[int], *, jobs: int = 1,
-               dask: str | None = None) -> Iterator[dict[str, Any]]:
-    """The records of games ``indices``, as they finish (in any order).
+               dask: str | None = None) -> Iterator[GameResult]:
+    """The results of games ``indices``, as they finish (in any order).
 
     ``jobs == 1``: one after the other in this process.  ``jobs > 1``: over
     that many joblib (loky) worker processes.  ``dask``: on the
     dask.distributed scheduler at that address (``jobs`` is then unused),
     connected to before this returns (a :class:`MatchError` if it cannot be).
-    Only the caller writes the records: one writer, no interleaving.
+    Only the caller writes the results: one writer, no interleaving.
     """
     return play_tasks(((config, index) for index in indices), jobs=jobs, dask=dask)
 
@@ -273,8 +189,8 @@ Task = tuple[MatchConfig, int]
 
 
 def play_tasks(tasks: Iterable[Task], *, jobs: int = 1, dask: str | None = None,
-               workers_only: bool = False) -> Iterator[dict[str, Any]]:
-    """The records of the games ``tasks`` (of one match or of several: a
+               workers_only: bool = False) -> Iterator[GameResult]:
+    """The results of the games ``tasks`` (of one match or of several: a
     tournament's pairings, an experiment's arms), as they finish; ``jobs``
     and ``dask`` as for :func:`play_games`.  ``workers_only``: even one job
     plays in a worker process (so :func:`stop_workers` can stop it at once)."""
@@ -295,7 +211,7 @@ def stop_workers() -> None:
 _running: dict[str, Any] = {}
 
 
-def _play_task(_: None, task: Task) -> dict[str, Any]:
+def _play_task(_: None, task: Task) -> GameResult:
     return play_game(*task)
 
 
@@ -389,16 +305,16 @@ def _dask_client(address: str) -> Any:
     try:
         from distributed import Client
     except ImportError:
-        raise MatchError("--dask needs dask.distributed, which is not installed: "
+        raise MatchError("playing on dask needs dask.distributed, which is not installed: "
                          "pip install 'tui-games[dask]'") from None
     try:
         return Client(address, timeout=DASK_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as error:
-        raise MatchError(f"--dask: no dask scheduler reachable at {address!r} "
+        raise MatchError(f"no dask scheduler reachable at {address!r} "
                          f"({' '.join(str(error).split())[:120]})") from None
 
 
-def _play_on_dask(tasks: Iterable[Task], client: Any) -> Iterator[dict[str, Any]]:
+def _play_on_dask(tasks: Iterable[Task], client: Any) -> Iterator[GameResult]:
     from distributed import as_completed
 
     pending = iter(tasks)
@@ -410,25 +326,24 @@ def _play_on_dask(tasks: Iterable[Task], client: Any) -> Iterator[dict[str, Any]
         try:
             for future in running:
                 try:
-                    record = future.result()
+                    result = future.result()
                 except Exception as error:  # raised on the worker: say which game, in one line
-                    raise MatchError(f"--dask: a worker failed a game: {type(error).__name__}: "
+                    raise MatchError(f"a dask worker failed a game: {type(error).__name__}: "
                                      f"{' '.join(str(error).split())[:160]}") from None
                 futures.remove(future)
                 for config, index in itertools.islice(pending, 1):
                     added = client.submit(play_game, config, index, pure=False)
                     futures.append(added)
                     running.add(added)
-                yield record
+                yield result
         finally:
             client.cancel([future for future in futures if not future.done()])
 
 
-def missing_games(config: MatchConfig, records: Iterable[dict[str, Any]]) -> Iterator[int]:
-    """The indices of the games of ``config`` not among ``records`` (which may
+def missing_games(config: MatchConfig, results: Iterable[GameResult]) -> Iterator[int]:
+    """The indices of the games of ``config`` not among ``results`` (which may
     hold the games of other matches too), in order and lazily."""
-    key = config.key()
-    done = {record["index"] for record in records if record["match"] == key}
+    done = {result.index for result in results if result.match == config}
     return (index for index in range(config.games) if index not in done)
 
 

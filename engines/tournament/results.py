@@ -1,6 +1,7 @@
-"""Match results files: one JSON line per finished game, appended, flushed and
-synced as the game ends, by the parent process only -- a killed run loses no
-finished game, and ``--resume`` reads the file back and plays only the rest.
+"""Results files: one JSON line per finished game (a
+:class:`~engines.tournament.result.GameResult`), appended, flushed and synced
+as the game ends, by the parent process only -- a killed run loses no
+finished game, and a resumed run reads the file back and plays only the rest.
 """
 
 from __future__ import annotations
@@ -9,50 +10,19 @@ import fcntl
 import json
 import os
 from pathlib import Path
-from typing import Any, BinaryIO, Sequence
+from typing import BinaryIO, Sequence
 
-from .match import AGENTS, MatchConfig, MatchError
+from ..remedy import Remedy
+from .config import MatchConfig, MatchError
+from .result import GameResult, ResultsFileError
 
-__all__ = ["RECORD_KEYS", "MATCH_KEYS", "RESULTS", "ResultsFileError", "ResultsFile", "claim_output",
-           "read_results", "read_results_files"]
-
-#: What every record carries; :func:`read_results` checks for these.
-RECORD_KEYS = ("match", "index", "colours", "first", "engines", "opening", "moves", "plies",
-                "result", "winner_colour", "reason", "wall_s", "stats")
-MATCH_KEYS = ("game", "a", "b", "games", "openings", "seed")
-RESULTS = ("a", "b", "draw")
+__all__ = ["ResultsFileError", "ResultsFile", "claim_output", "read_results", "read_results_files"]
 
 
-class ResultsFileError(MatchError):
-    """A results file that cannot be used; the message names ``FILE:LINE``."""
+def read_results(path: str | Path) -> tuple[list[GameResult], int | None]:
+    """The games' results in a results file, checked, and where a cut-off last line starts.
 
-
-def _check_record(record: Any, where: str) -> dict[str, Any]:
-    """``record`` if it looks like a game record, else a :class:`ResultsFileError`."""
-    if not isinstance(record, dict):
-        raise ResultsFileError(f"{where}: not a game record (a JSON object expected)")
-    missing = [key for key in RECORD_KEYS if key not in record]
-    if missing:
-        raise ResultsFileError(f"{where}: not a game record of 'tui-games match' "
-                               f"(no {', '.join(repr(k) for k in missing[:3])})")
-    match = record["match"]
-    if not isinstance(match, dict) or any(key not in match for key in MATCH_KEYS):
-        raise ResultsFileError(f"{where}: the record's 'match' key is incomplete")
-    index = record["index"]
-    if not isinstance(index, int) or not isinstance(match["games"], int) or not 0 <= index < match["games"]:
-        raise ResultsFileError(f"{where}: game index {index!r} outside the match's {match['games']!r} games")
-    if record["result"] not in RESULTS:
-        raise ResultsFileError(f"{where}: result {record['result']!r}; expected a, b or draw")
-    stats = record["stats"]
-    if not isinstance(stats, dict) or any(not isinstance(stats.get(agent), dict) for agent in AGENTS):
-        raise ResultsFileError(f"{where}: the record's 'stats' lack an agent")
-    return record
-
-
-def read_results(path: str | Path) -> tuple[list[dict[str, Any]], int | None]:
-    """The game records of a results file, checked, and where a cut-off last line starts.
-
-    A line that is not a game record, or the same game twice, is a
+    A line that is not a game's result, or the same game twice, is a
     :class:`ResultsFileError` naming ``FILE:LINE``.  The exception is the
     last line when it has no newline and does not parse: the trace of a run
     killed while writing it.  It is not returned; the second value is its
@@ -65,8 +35,8 @@ def read_results(path: str | Path) -> tuple[list[dict[str, Any]], int | None]:
         data = path.read_bytes()
     except OSError as error:
         raise ResultsFileError(f"{path}: cannot read it ({error.strerror or error})") from None
-    records: list[dict[str, Any]] = []
-    seen: dict[tuple[str, int], int] = {}
+    results: list[GameResult] = []
+    seen: dict[tuple[MatchConfig, int], int] = {}
     offset = 0
     partial: int | None = None
     lines = data.split(b"\n")
@@ -79,7 +49,7 @@ def read_results(path: str | Path) -> tuple[list[dict[str, Any]], int | None]:
             offset += len(raw) + 1
             continue
         try:
-            record = json.loads(raw.decode("utf-8"))
+            obj = json.loads(raw.decode("utf-8"))
         except RecursionError:
             raise ResultsFileError(f"{where}: not a game record (nested too deeply)") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -89,40 +59,40 @@ def read_results(path: str | Path) -> tuple[list[dict[str, Any]], int | None]:
             reason = (f"{error.msg.lower()} at column {error.colno}" if isinstance(error, json.JSONDecodeError)
                       else "not UTF-8 text")
             raise ResultsFileError(f"{where}: not a JSON game record ({reason})") from None
-        record = _check_record(record, where)
-        key = (json.dumps(record["match"], sort_keys=True), record["index"])
+        result = GameResult.from_json(obj, where)
+        key = (result.match, result.index)
         if key in seen:
-            raise ResultsFileError(f"{where}: game {record['index']} again (first at line {seen[key]})")
+            raise ResultsFileError(f"{where}: game {result.index} again (first at line {seen[key]})")
         seen[key] = number
-        records.append(record)
+        results.append(result)
         offset += len(raw) + 1
-    return records, partial
+    return results, partial
 
 
 def _last_line_number(path: str | Path) -> int:
     return Path(path).read_bytes().count(b"\n") + 1
 
 
-def read_results_files(paths: Sequence[str | Path]) -> tuple[list[dict[str, Any]], list[str]]:
-    """The records of several results files (each file's in game order) and
+def read_results_files(paths: Sequence[str | Path]) -> tuple[list[GameResult], list[str]]:
+    """The results in several results files (each file's in game order) and
     notes on cut-off last lines; the same game of the same match in two files
     is a :class:`ResultsFileError`."""
-    records: list[dict[str, Any]] = []
+    results: list[GameResult] = []
     notes: list[str] = []
-    seen: dict[tuple[str, int], str] = {}
+    seen: dict[tuple[MatchConfig, int], str] = {}
     for path in paths:
         found, partial = read_results(path)
         if partial is not None:
             notes.append(f"{path}:{_last_line_number(path)}: ignored its cut-off last line "
                          f"(a game being written when the run stopped)")
-        for number, record in enumerate(found, 1):
-            key = (json.dumps(record["match"], sort_keys=True), record["index"])
+        for number, result in enumerate(found, 1):
+            key = (result.match, result.index)
             if key in seen:
-                raise ResultsFileError(f"{path}:{number}: game {record['index']} of this match is "
+                raise ResultsFileError(f"{path}:{number}: game {result.index} of this match is "
                                        f"also in {seen[key]}")
             seen[key] = str(path)
-        records += sorted(found, key=lambda record: record["index"])
-    return records, notes
+        results += sorted(found, key=lambda result: result.index)
+    return results, notes
 
 
 class ResultsFile:
@@ -133,10 +103,10 @@ class ResultsFile:
     killed while writing it; that game is played again).
     """
 
-    def __init__(self, path: Path, records: list[dict[str, Any]], *, newline_first: bool = False,
+    def __init__(self, path: Path, results: list[GameResult], *, newline_first: bool = False,
                  lock: BinaryIO | None = None) -> None:
         self.path = path
-        self.records = records
+        self.results = results
         self._newline_first = newline_first
         #: The open handle holding the file's lock (see :func:`claim_output`), while the run lasts.
         self.lock = lock
@@ -148,25 +118,25 @@ class ResultsFile:
         an experiment), and a note to show the user (or ``None``).
 
         Without ``resume`` the file must not exist or be empty.  With it, an
-        absent file starts the match; otherwise every record must belong to
+        absent file starts the match; otherwise every game in it must belong to
         one of these matches (same game, specs, games, opening plies and seed).
+        A file that cannot be used is a :class:`ResultsFileError` (with its
+        :class:`~engines.tournament.config.Remedy`).
         """
         configs = [config] if isinstance(config, MatchConfig) else list(config)
         path = Path(path)
-        exists, lock = claim_output(path, resume=resume, what="a results file", holds="results", run="match",
+        exists, lock = claim_output(path, resume=resume, what="a results file", holds="results",
                                     error=ResultsFileError)
         if not exists:
             return cls(path, [], lock=lock), None
         try:
-            records, partial = read_results(path)
-            keys = [config.key() for config in configs]
-            for number, record in enumerate(records, 1):
-                if record["match"] not in keys:
-                    theirs = record["match"]
-                    ours = _describe(keys[0]) if len(keys) == 1 else f"one of its {len(keys)} pairings"
+            results, partial = read_results(path)
+            for number, result in enumerate(results, 1):
+                if result.match not in configs:
+                    ours = configs[0].describe() if len(configs) == 1 else f"one of its {len(configs)} pairings"
                     raise ResultsFileError(
-                        f"{path}:{number}: a game of another match ({_describe(theirs)}), not of this one "
-                        f"({ours}); choose another --out")
+                        f"{path}:{number}: a game of another match ({result.match.describe()}), not of this one "
+                        f"({ours})", remedy=Remedy.OTHER_OUTPUT)
             note = None
             newline_first = False
             if partial is not None:
@@ -179,7 +149,7 @@ class ResultsFile:
         except BaseException:
             lock.close()
             raise
-        return cls(path, records, newline_first=newline_first, lock=lock), note
+        return cls(path, results, newline_first=newline_first, lock=lock), note
 
     def close(self) -> None:
         """Release the file's lock: the run writes no more."""
@@ -187,9 +157,9 @@ class ResultsFile:
             self.lock.close()
             self.lock = None
 
-    def append(self, record: dict[str, Any]) -> None:
-        """Write one record as a line, flushed and synced to disk."""
-        line = json.dumps(record, separators=(",", ":")) + "\n"
+    def append(self, result: GameResult) -> None:
+        """Write one game's result as a line, flushed and synced to disk."""
+        line = json.dumps(result.to_json(), separators=(",", ":")) + "\n"
         if self._newline_first:
             line = "\n" + line
             self._newline_first = False
@@ -197,10 +167,10 @@ class ResultsFile:
             handle.write(line)
             handle.flush()
             os.fsync(handle.fileno())
-        self.records.append(record)
+        self.results.append(result)
 
 
-def claim_output(path: Path, *, resume: bool, what: str, holds: str, run: str,
+def claim_output(path: Path, *, resume: bool, what: str, holds: str,
                  error: type[MatchError] = MatchError) -> tuple[bool, BinaryIO]:
     """Claim a run's output file (``what``: its results, its game records)
     before any game is played: not a directory nor another special file, not
@@ -222,17 +192,11 @@ def claim_output(path: Path, *, resume: bool, what: str, holds: str, run: str,
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         handle.close()
-        raise error(f"{path}: another run is writing it; wait until it ends (then --resume) "
-                    f"or choose another --out") from None
+        raise error(f"{path}: another run is writing it", remedy=Remedy.WAIT) from None
     exists = path.stat().st_size > 0
     if exists and not resume:
         handle.close()
-        raise error(f"{path}: already holds {holds}; add --resume to finish that {run}, or choose another --out")
+        raise error(f"{path}: already holds {holds}", remedy=Remedy.RESUME)
     return exists, handle
-
-
-def _describe(key: dict[str, Any]) -> str:
-    return (f"{key.get('game')} {key.get('a')} vs {key.get('b')}, {key.get('games')} games, "
-            f"{key.get('openings')} opening plies, seed {key.get('seed')}")
 
 

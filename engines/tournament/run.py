@@ -4,63 +4,68 @@ beside it, for one match or the several of a tournament or an experiment.
 :meth:`Run.open` checks both files before any game is played (nothing is
 played whose results could not be kept); :meth:`Run.add` writes a finished
 game to both; :meth:`Run.missing` lists the games still to play.  Without an
-output path the games are only kept in memory.
+output path the games' results are only kept in memory.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Iterator, Sequence
 
+from ..remedy import Remedy
+from .config import MatchConfig, MatchError
 from .gamefiles import GameRecordsFile, records_path
-from .match import MatchConfig, MatchError, Task, missing_games
+from .match import Task, missing_games
+from .result import GameResult
 from .results import ResultsFile
 
 __all__ = ["Run"]
 
 
 class Run:
-    """The games of ``configs``: those finished, and where new ones go."""
+    """The games of ``configs``: the results of those finished, and where new ones go."""
 
-    def __init__(self, configs: Sequence[MatchConfig], results: ResultsFile | None,
-                 games: GameRecordsFile | None, records: list[dict[str, Any]],
-                 tag: dict[str, Any] | None = None) -> None:
+    def __init__(self, configs: Sequence[MatchConfig], results_file: ResultsFile | None,
+                 records_file: GameRecordsFile | None, results: list[GameResult],
+                 sprt: tuple[float, ...] | None = None) -> None:
         self.configs = list(configs)
-        #: Keys added to every new record (``match --sprt`` keeps its test there for ``report``).
-        self.tag = dict(tag or {})
+        #: The sequential test kept in every new game's result (``match --sprt``, for ``report``).
+        self.sprt = sprt
+        self.results_file = results_file
+        self.records_file = records_file
+        #: The finished games (those of the results file, then those added).
         self.results = results
-        self.games = games
-        self.records = records
 
     @classmethod
     def open(cls, configs: Sequence[MatchConfig], out: str | Path | None, *, resume: bool,
              event: str, records_file: str | Path | None = None,
-             tag: dict[str, Any] | None = None) -> tuple[Run, list[str]]:
+             sprt: tuple[float, ...] | None = None) -> tuple[Run, list[str]]:
         """The run writing to ``out`` (a results file; ``None``: nothing
         written) and the game records to ``records_file`` (default: beside
         ``out``, the game's extension), with notes for the user.  Raises
         :class:`~engines.tournament.MatchError` for files that cannot be used."""
         if out is None:
-            return cls(configs, None, None, [], tag), []
+            return cls(configs, None, None, [], sprt), []
         target = Path(records_file) if records_file is not None else records_path(out, configs[0].game)
         if _same_file(Path(out), target):
-            raise MatchError(f"{out}: would hold both the results and the game records; give the results "
-                             f"a .jsonl name, or the records (--records) a file of their own")
+            raise MatchError(f"{out}: would hold both the results and the game records",
+                             remedy=Remedy.SEPARATE_FILES)
         made = not Path(out).exists()
         results, note = ResultsFile.open(out, configs, resume=resume)
         try:
-            games = GameRecordsFile.open(target, event, resume=resume, records=results.records)
+            records = GameRecordsFile.open(target, event, game=configs[0].game, resume=resume,
+                                           results=results.results)
         except BaseException:
             if made and Path(out).is_file() and Path(out).stat().st_size == 0:
                 Path(out).unlink()  # refused before any game: leave nothing behind
             if results.lock is not None:
                 results.lock.close()
             raise
-        return cls(configs, results, games, results.records, tag), [note] if note else []
+        return cls(configs, results, records, results.results, sprt), [note] if note else []
 
     def missing(self) -> Iterator[Task]:
         """The games not played yet, pairing by pairing, listed lazily."""
-        return ((config, index) for config in self.configs for index in missing_games(config, self.records))
+        return ((config, index) for config in self.configs for index in missing_games(config, self.results))
 
     @property
     def planned(self) -> int:
@@ -68,20 +73,20 @@ class Run:
 
     def close(self) -> None:
         """Let other runs have the files: release their locks (the run's end)."""
-        for file in (self.results, self.games):
+        for file in (self.results_file, self.records_file):
             if file is not None:
                 file.close()
 
-    def add(self, record: dict[str, Any]) -> None:
+    def add(self, result: GameResult) -> None:
         """Keep a finished game: its JSON line, then its game record."""
-        if self.tag:
-            record = {**record, **self.tag}
-        if self.results is not None:
-            self.results.append(record)
+        if self.sprt is not None:
+            result = result.with_sprt(self.sprt)
+        if self.results_file is not None:
+            self.results_file.append(result)
         else:
-            self.records.append(record)
-        if self.games is not None:
-            self.games.append(record)
+            self.results.append(result)
+        if self.records_file is not None:
+            self.records_file.append(result)
 
 
 def _same_file(a: Path, b: Path) -> bool:

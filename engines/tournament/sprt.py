@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Iterable, Sequence
+
+from .result import GameResult
 
 __all__ = ["SPRT", "SprtState", "pentanomial", "llr", "los", "pair_elo", "parse_sprt"]
 
@@ -50,13 +52,12 @@ def _elo_of(score: float) -> float:
     return -400 * math.log10(1 / score - 1)
 
 
-def pentanomial(records: Iterable[dict[str, Any]]) -> list[int]:
+def pentanomial(results: Iterable[GameResult]) -> list[int]:
     """The counts of finished pairs scoring 0, ½, 1, 1½ and 2 points for A
     (a pair whose second game is not finished yet is not counted)."""
     pairs: dict[int, list[float]] = {}
-    for record in records:
-        points = 1.0 if record["result"] == "a" else 0.5 if record["result"] == "draw" else 0.0
-        pairs.setdefault(record["index"] // 2, []).append(points)
+    for result in results:
+        pairs.setdefault(result.index // 2, []).append(result.points("a"))
     counts = [0] * 5
     for points in pairs.values():
         if len(points) == 2:
@@ -136,15 +137,21 @@ class SPRT:
     def bounds(self) -> tuple[float, float]:
         return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
 
-    def state(self, records: Sequence[dict[str, Any]]) -> SprtState:
-        counts = pentanomial(records)
+    def state(self, results: Sequence[GameResult]) -> SprtState:
+        """Where the test stands after the games of ``results`` (one match's)."""
+        counts = pentanomial(results)
         value = llr(counts, self.elo0, self.elo1)
         lower, upper = self.bounds
         verdict = "H1 accepted" if value >= upper else "H0 accepted" if value <= lower else None
-        wins = sum(1 for r in records if r["result"] == "a")
-        losses = sum(1 for r in records if r["result"] == "b")
-        return SprtState(self, counts, value, verdict, len(records), wins, losses,
-                         len(records) - wins - losses)
+        wins = sum(1 for result in results if result.winner == "a")
+        losses = sum(1 for result in results if result.winner == "b")
+        return SprtState(self, counts, value, verdict, len(results), wins, losses,
+                         len(results) - wins - losses)
+
+    @property
+    def parameters(self) -> tuple[float, float, float, float]:
+        """``(elo0, elo1, alpha, beta)``: what a game's result keeps of the test."""
+        return self.elo0, self.elo1, self.alpha, self.beta
 
 
 @dataclass(frozen=True)

@@ -4,13 +4,12 @@ difference with its interval, and the average cost per move of each side.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from .match import TOTALS
-from .results import RESULTS
+from .config import MatchConfig
+from .result import RESULTS, TOTALS, AgentTotals, GameResult
 
 __all__ = ["Z95", "AgentSummary", "MatchSummary", "summarize", "wilson_interval", "elo_difference",
            "running_score"]
@@ -56,7 +55,8 @@ class AgentSummary:
     #: Results when this agent moved first (from the start) and second: W, D, L.
     first: list[int] = field(default_factory=lambda: [0, 0, 0])
     second: list[int] = field(default_factory=lambda: [0, 0, 0])
-    totals: dict[str, float] = field(default_factory=lambda: {"moves": 0} | dict.fromkeys(TOTALS, 0))
+    #: The totals over all its moves.
+    totals: AgentTotals = field(default_factory=AgentTotals)
 
     @property
     def points(self) -> float:
@@ -64,8 +64,7 @@ class AgentSummary:
 
     def per_move(self, name: str) -> float:
         """The average of statistic ``name`` over this agent's moves."""
-        moves = self.totals["moves"]
-        return self.totals[name] / moves if moves else 0.0
+        return self.totals.per_move(name)
 
 
 @dataclass
@@ -114,7 +113,8 @@ class MatchSummary:
             return {
                 "spec": side.spec, "wins": side.wins, "draws": side.draws, "losses": side.losses,
                 "points": side.points, "as_first": side.first, "as_second": side.second,
-                "moves": side.totals["moves"], "totals": {name: round(value, 4) for name, value in side.totals.items()},
+                "moves": side.totals.moves,
+                "totals": {name: round(value, 4) for name, value in side.totals.to_json().items()},
                 "per_move": averages,
             }
 
@@ -130,50 +130,45 @@ class MatchSummary:
         }
 
 
-def summarize(records: Iterable[dict[str, Any]]) -> list[MatchSummary]:
+def summarize(results: Iterable[GameResult]) -> list[MatchSummary]:
     """One summary per pairing (game, spec A, spec B), in order of first appearance."""
     summaries: dict[tuple[str, str, str], MatchSummary] = {}
-    planned: dict[tuple[str, str, str], set[str]] = {}
-    for record in records:
-        match = record["match"]
-        pairing = (match["game"], match["a"], match["b"])
+    planned: dict[tuple[str, str, str], set[MatchConfig]] = {}
+    for result in results:
+        match = result.match
+        pairing = (match.game, match.a, match.b)
         summary = summaries.get(pairing)
         if summary is None:
-            summary = summaries[pairing] = MatchSummary(
-                match["game"], AgentSummary("a", match["a"]), AgentSummary("b", match["b"]))
+            summary = summaries[pairing] = MatchSummary(match.game, AgentSummary("a", match.a),
+                                                        AgentSummary("b", match.b))
             planned[pairing] = set()
-        key = json.dumps(match, sort_keys=True)
-        if key not in planned[pairing]:
-            planned[pairing].add(key)
-            summary.planned += match["games"]
+        if match not in planned[pairing]:
+            planned[pairing].add(match)
+            summary.planned += match.games
         summary.games += 1
-        summary.plies += record["plies"]
-        summary.wall_s += record["wall_s"]
-        result = record["result"]
-        counts = summary.reasons.setdefault(record["reason"], dict.fromkeys(RESULTS, 0))
-        counts[result] += 1
+        summary.plies += result.plies
+        summary.wall_s += result.wall_s
+        counts = summary.reasons.setdefault(result.reason, dict.fromkeys(RESULTS, 0))
+        counts[result.outcome] += 1
         for side in (summary.a, summary.b):
-            outcome = 1 if result == "draw" else 0 if result == side.agent else 2  # W, D, L
+            outcome = {1.0: 0, 0.5: 1, 0.0: 2}[result.points(side.agent)]  # W, D, L
             if outcome == 0:
                 side.wins += 1
             elif outcome == 1:
                 side.draws += 1
             else:
                 side.losses += 1
-            (side.first if record["first"] == side.agent else side.second)[outcome] += 1
-            for name, value in record["stats"][side.agent].items():
-                if name in side.totals:
-                    side.totals[name] += value
+            (side.first if result.first == side.agent else side.second)[outcome] += 1
+            side.totals += result.totals[side.agent]
     return list(summaries.values())
 
 
-def running_score(records: Iterable[dict[str, Any]]) -> tuple[float, float]:
-    """Points of A and of B over ``records``."""
+def running_score(results: Iterable[GameResult]) -> tuple[float, float]:
+    """Points of A and of B over ``results``."""
     a = b = 0.0
-    for record in records:
-        result = record["result"]
-        a += 1.0 if result == "a" else 0.5 if result == "draw" else 0.0
-        b += 1.0 if result == "b" else 0.5 if result == "draw" else 0.0
+    for result in results:
+        a += result.points("a")
+        b += result.points("b")
     return a, b
 
 

@@ -7,6 +7,7 @@
 - :mod:`~tui.app.search_service` -- engine searches in a spawned process, talked
   to with typed messages.
 
-May import :mod:`games`, :mod:`engines`, :mod:`tui.format` and Textual.  Nothing
-here is imported by the command line unless the app is opened.
+May import :mod:`games`, :mod:`engines`, :mod:`tui.views` and Textual, never
+:mod:`tui.cli`.  Nothing here is imported by
+the command line unless the app is opened.
 """

@@ -17,7 +17,7 @@ from games import GAME_NAMES, GameError, Outcome, game_class
 from games.clock import ClockError, TimeControl
 from games.reading import LoadedGame
 
-from ..format import default_text
+from ..views.format import default_text
 
 __all__ = ["HUMAN", "PRESETS", "presets_for", "level_summary", "GameSetup", "SetupError", "engine_summary", "fallback_notice",
            "resolve_player", "side_names"]

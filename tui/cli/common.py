@@ -10,10 +10,11 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Iterator, NoReturn, Sequence
 
+from engines.remedy import Remedy
 from games import GAME_NAMES, Game, GameError, new_game
 from games.base import quote_input
 
-__all__ = ["PROG", "UsageError", "Parser", "check_workers", "game_name", "depth_type", "whole", "fraction", "integer", "finite", "path_arg",
+__all__ = ["PROG", "REMEDIES", "error_text", "UsageError", "Parser", "check_workers", "game_name", "depth_type", "whole", "fraction", "integer", "finite", "path_arg",
            "add_position", "add_game_filter", "position_of", "play_moves", "stop_on_interrupt"]
 
 PROG = "tui-games"
@@ -24,6 +25,26 @@ class UsageError(Exception):
     def __init__(self, prog: str, message: str) -> None:
         super().__init__(message)
         self.prog = prog
+
+
+#: What the user can do about a refused run (an engine error's ``remedy``), in the command line's flags.
+REMEDIES: dict[Remedy, str] = {
+    Remedy.RESUME: "add --resume to finish it, or choose another --out",
+    Remedy.OTHER_OUTPUT: "choose another --out",
+    Remedy.WAIT: "wait until it ends (then --resume) or choose another --out",
+    Remedy.GAMES: "resume it with --games {games}, or choose another --out",
+    Remedy.SEPARATE_FILES: "give the results a .jsonl name, or the records (--records) a file of their own",
+    Remedy.FEWER_OPENING_PLIES: "use fewer --openings plies",
+}
+
+
+def error_text(error: Exception) -> str:
+    """An error's one line; for an engine error with a remedy, followed by
+    what to do in the command line's words (its flags)."""
+    remedy = getattr(error, "remedy", None)
+    if not isinstance(remedy, Remedy):
+        return str(error)
+    return f"{error}; {REMEDIES[remedy].format(games=getattr(error, 'games', None))}"
 
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser that reports errors as one line instead of usage + message."""

@@ -52,7 +52,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of openings and tie-breaks (default 0)")
     p.add_argument("--anchor", type=finite, default=0.0, metavar="ELO",
                    help="the first engine's rating (default 0)")
-    p.add_argument("--out", type=path_arg, metavar="FILE.jsonl", help="keep every game here (and records beside)")
+    p.add_argument("--out", type=path_arg, metavar="FILE.jsonl", help="keep every game here (and game records beside)")
     p.add_argument("--resume", action="store_true", help="play only the games missing from --out")
     p.add_argument("--dask", metavar="ADDRESS", help="play on this dask.distributed scheduler")
     p.add_argument("--json", action="store_true", help="print the crosstable and ratings as one JSON object")
@@ -88,16 +88,16 @@ def _cmd_experiment(args: argparse.Namespace) -> int:
     interrupted = play_run(folder.run, jobs=args.jobs, dask=args.dask, score=False)
     _finish_experiment(folder, args.json)
     if interrupted:
-        print(f"{prog}: interrupted after {len(folder.run.records)} of {folder.run.planned} games; they are "
+        print(f"{prog}: interrupted after {len(folder.run.results)} of {folder.run.planned} games; they are "
               f"in {out}: run the same command with --resume to play the rest", file=sys.stderr)
         return 130
     return 0
 
 
 def _finish_experiment(folder: Any, as_json: bool) -> None:
-    from tui.lab_report import ExperimentReport, render_text, write_outputs
+    from ..views.lab_report import ExperimentReport, render_text, write_outputs
 
-    report = ExperimentReport(folder.experiment, folder.run.records, folder.games)
+    report = ExperimentReport(folder.experiment, folder.run.results, folder.games)
     written = write_outputs(report, folder.path)
     if as_json:
         print(json.dumps(report.to_dict()))
@@ -125,7 +125,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     for note in notes:
         print(f"{prog}: {note}", file=sys.stderr)
     interrupted = play_run(run, jobs=args.jobs, dask=args.dask, score=False)
-    standings = tournament.standings(run.records, anchor=args.anchor)
+    standings = tournament.standings(run.results, anchor=args.anchor)
     if args.json:
         print(json.dumps(standings.to_dict()))
     else:
@@ -135,6 +135,6 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     if interrupted:
         where = (f"; they are in {args.out}: run the same command with --resume to play the rest"
                  if args.out else "")
-        print(f"{prog}: interrupted after {len(run.records)} of {run.planned} games{where}", file=sys.stderr)
+        print(f"{prog}: interrupted after {len(run.results)} of {run.planned} games{where}", file=sys.stderr)
         return 130
     return 0

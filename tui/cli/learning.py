@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import PROG, path_arg, UsageError, fraction, game_name, integer, whole
+from .common import PROG, path_arg, UsageError, error_text, fraction, game_name, integer, whole
 
 
 
@@ -95,7 +95,7 @@ def _cmd_dataset(args: argparse.Namespace) -> int:
             summary = write_dataset(config, args.out, jobs=args.jobs,
                                     on_start=progress.start, on_game=progress.advance)
     except DatasetError as error:
-        raise UsageError(prog, str(error)) from None
+        raise UsageError(prog, error_text(error)) from None
     except DatasetInterrupted as interrupt:
         print("\n".join(interrupt.summary.lines()))
         print(f"{prog}: interrupted after {interrupt.summary.games} of {config.games} games; "

@@ -47,7 +47,7 @@ from engines.tournament import MatchError
 from games import GAME_NAMES, GameError
 
 from . import bench, lab, learning, match, play, rules, search, uci
-from .common import PROG, Parser, UsageError
+from .common import PROG, Parser, UsageError, error_text
 
 __all__ = ["main", "build_parser", "UsageError"]
 
@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{exc.prog}: error: {exc}", file=sys.stderr)
         return 2
     except (GameError, SpecError, MatchError) as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        print(f"{PROG}: error: {error_text(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `tui-games moves chess | head -1`: the reader has all it wants
         _quiet_stdout()

@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .common import PROG, path_arg, UsageError, check_workers, game_name, whole
+
+if TYPE_CHECKING:
+    from engines.tournament import GameResult, MatchConfig
 
 
 
@@ -95,18 +98,17 @@ def _cmd_match(args: argparse.Namespace) -> int:
     check_workers(prog, args)
     config = MatchConfig.create(args.game, args.a, args.b, args.games, args.openings, args.seed)
     sprt = args.sprt
-    tag = {"sprt": [sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta]} if sprt else None  # for `report`
     run, notes = Run.open([config], args.out, resume=args.resume, event="tui-games match",
-                          records_file=args.records, tag=tag)
+                          records_file=args.records, sprt=sprt.parameters if sprt else None)  # kept for `report`
     for note in notes:
         print(f"{prog}: {note}", file=sys.stderr)
-    records = run.records
-    state = sprt.state(records) if sprt else None
+    results = run.results
+    state = sprt.state(results) if sprt else None
 
-    def test(records: list[dict[str, Any]]) -> tuple[str | None, bool]:
+    def test(results: list[GameResult]) -> tuple[str | None, bool]:
         """The test after another game: its LLR beside the score, and whether it decided."""
         nonlocal state
-        state = sprt.state(records)
+        state = sprt.state(results)
         lower, upper = sprt.bounds
         return f"LLR {state.llr:+.2f} ({lower:.2f}, {upper:.2f})", state.verdict is not None
 
@@ -114,13 +116,13 @@ def _cmd_match(args: argparse.Namespace) -> int:
     if state is None or state.verdict is None:
         # One pairing's games go in index order: with a test, pair by pair (both at once with --jobs 2).
         interrupted = play_run(run, jobs=args.jobs, dask=args.dask, after=test if sprt else None)
-    _print_summaries(sorted(records, key=lambda record: record["index"]), args.json)
+    _print_summaries(sorted(results, key=lambda result: result.index), args.json)
     if state is not None:
-        _print_sprt(state, config.a, config.b, args.json, ended=len(records) >= config.games)
+        _print_sprt(state, config.a, config.b, args.json, ended=len(results) >= config.games)
     if interrupted:
         where = (f"; they are in {args.out}: run the same command with --resume to play the rest"
                  if args.out else "")
-        print(f"{prog}: interrupted after {len(records)} of {config.games} games{where}", file=sys.stderr)
+        print(f"{prog}: interrupted after {len(results)} of {config.games} games{where}", file=sys.stderr)
         return 130
     return 0
 
@@ -142,34 +144,33 @@ def _print_sprt(state: Any, a: str, b: str, as_json: bool, *, ended: bool) -> No
         print(f"no verdict after {state.games} games, the most --games allows")
 
 
-def _report_sprts(records: list[dict[str, Any]], as_json: bool) -> None:
-    """The sequential test of each match of ``records`` played with ``match --sprt``, as it showed it."""
+def _report_sprts(results: list[GameResult], as_json: bool) -> None:
+    """The sequential test of each match of ``results`` played with ``match --sprt``, as it showed it."""
     from engines.tournament.sprt import parse_sprt
 
-    matches: dict[str, list[dict[str, Any]]] = {}
-    for record in records:
-        matches.setdefault(json.dumps(record["match"], sort_keys=True), []).append(record)
-    for games in matches.values():
-        tests = [record["sprt"] for record in games if "sprt" in record]
+    matches: dict[MatchConfig, list[GameResult]] = {}
+    for result in results:
+        matches.setdefault(result.match, []).append(result)
+    for match, games in matches.items():
+        tests = [result.sprt for result in games if result.sprt is not None]
         if not tests:
             continue
         try:
             sprt = parse_sprt(",".join(str(float(number)) for number in tests[-1]))
-        except (TypeError, ValueError):
-            print(f"{PROG} report: {games[0]['match']['a']} vs {games[0]['match']['b']}: its SPRT "
-                  f"{str(tests[-1])[:40]} is not a test; left out", file=sys.stderr)
+        except ValueError:
+            print(f"{PROG} report: {match.a} vs {match.b}: its SPRT {str(list(tests[-1]))[:40]} is not a test; "
+                  f"left out", file=sys.stderr)
             continue
-        key = games[0]["match"]
-        state = sprt.state(sorted(games, key=lambda record: record["index"]))
-        _print_sprt(state, key["a"], key["b"], as_json, ended=len(games) >= key["games"])
+        state = sprt.state(sorted(games, key=lambda result: result.index))
+        _print_sprt(state, match.a, match.b, as_json, ended=len(games) >= match.games)
 
 
-def _print_summaries(records: list[dict[str, Any]], as_json: bool) -> None:
+def _print_summaries(results: list[GameResult], as_json: bool) -> None:
     from engines.tournament import summarize
 
     from .report import print_summaries
 
-    summaries = summarize(records)
+    summaries = summarize(results)
     if as_json:
         for summary in summaries:
             print(json.dumps(summary.to_dict()))
@@ -180,13 +181,13 @@ def _print_summaries(records: list[dict[str, Any]], as_json: bool) -> None:
 def _cmd_report(args: argparse.Namespace) -> int:
     from engines.tournament import read_results_files
 
-    records, notes = read_results_files(args.files)
+    results, notes = read_results_files(args.files)
     for note in notes:
         print(f"{PROG} report: {note}", file=sys.stderr)
-    if not records:
+    if not results:
         raise UsageError(f"{PROG} report", f"no finished games in {', '.join(args.files)}")
-    _print_summaries(records, args.json)
-    _report_sprts(records, args.json)
+    _print_summaries(results, args.json)
+    _report_sprts(results, args.json)
     return 0
 
 
@@ -225,14 +226,14 @@ def _measure_levels(args: argparse.Namespace) -> int:
     pairings = []
     for a, b, config, results in planned:
         parallel = "workers=" in config.a + config.b
-        missing = missing_games(config, results.records)
+        missing = missing_games(config, results.results)
         try:
-            for record in play_games(config, missing, jobs=1 if parallel else args.jobs):
-                results.append(record)
+            for result in play_games(config, missing, jobs=1 if parallel else args.jobs):
+                results.append(result)
         finally:
             results.close()
-        points, _ = running_score(results.records)
-        games = len(results.records)
+        points, _ = running_score(results.results)
+        games = len(results.results)
         print(f"{a} - {b}: {points:g} / {games}", flush=True)
         pairings.append(Pairing(a, b, points, games))
     print()

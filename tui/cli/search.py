@@ -9,7 +9,7 @@ import sys
 from engines import ENGINES, SearchStats, create_engine
 from games import GAME_NAMES, Game, game_class
 
-from ..format import CUTOFF_STATS, default_text, line_text, score_text
+from ..views.format import CUTOFF_STATS, default_text, line_text, score_text
 from .common import PROG, add_position, game_name, play_moves, position_of, stop_on_interrupt
 
 

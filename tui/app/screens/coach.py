@@ -35,7 +35,7 @@ from engines.review import (
 from engines.timing import FOREVER
 from games import Game, Outcome, game_kind
 
-from ...format import line_text, score_text
+from ...views.format import line_text, score_text
 from ..search_service import COACH, SearchDone, SearchEvent, SearchFailed, SearchInfo
 from ..widgets.engine_panel import EnginePanel
 from .dialogs import ConfirmDialog

@@ -95,7 +95,7 @@ class LabScreen(Screen):
                         yield Label("results folder")
                         yield Input("", id="experiment-out", compact=True)
                     with TabPane("Tournament", id="tab-tournament"):
-                        yield Select([(name.capitalize(), name) for name in GAME_NAMES], value="quixo",
+                        yield Select([(name.capitalize(), name) for name in GAME_NAMES], value=GAME_NAMES[0],
                                      allow_blank=False, id="tournament-game", compact=True)
                         yield Label("engines, separated by ';'")
                         yield Input("random; alphabeta:depth=1; alphabeta:depth=2", id="tournament-engines",
@@ -200,17 +200,35 @@ class LabScreen(Screen):
             jobs = self._whole("#jobs", 1, "worker processes") or 1
             planned_text = self._open()
         except (ValueError, SpecError, MatchError, OSError) as error:
-            self._say(str(error), error=True)
+            self._say(self._error_text(error), error=True)
             return
         _start_trackers()
         run = self.run
         self.running = True
         self.query_one("#stop", Button).disabled = False
         self.query_one("#run", Button).disabled = True
-        self.query_one("#lab-progress", ProgressBar).update(total=run.planned, progress=len(run.records))
-        self._say(f"{planned_text}: {len(run.records)} of {run.planned} games already played")
+        self.query_one("#lab-progress", ProgressBar).update(total=run.planned, progress=len(run.results))
+        self._say(f"{planned_text}: {len(run.results)} of {run.planned} games already played")
         self._refresh()
         self._play(run, jobs)
+
+    def _error_text(self, error: Exception) -> str:
+        """An error's line; for a refused run, followed by what to do in this screen's words."""
+        from engines.remedy import Remedy
+
+        remedy = getattr(error, "remedy", None)
+        if not isinstance(remedy, Remedy):
+            return str(error)
+        out = "results folder" if self.kind == "experiment" else "results file"
+        words = {
+            Remedy.RESUME: f"Run resumes it, or choose another {out}",
+            Remedy.OTHER_OUTPUT: f"choose another {out}",
+            Remedy.WAIT: f"wait until it ends (then Run resumes it) or choose another {out}",
+            Remedy.GAMES: f"set the games per arm to {getattr(error, 'games', None)}, or choose another {out}",
+            Remedy.SEPARATE_FILES: "give the results file a .jsonl name",
+            Remedy.FEWER_OPENING_PLIES: "give the experiment fewer opening plies",
+        }
+        return f"{error}; {words[remedy]}"
 
     def _open(self) -> str:
         """Open the run to play (an experiment's folder or a tournament's files)
@@ -246,10 +264,10 @@ class LabScreen(Screen):
         worker = get_current_worker()
         error = ""
         try:
-            for record in play_tasks(run.missing(), jobs=jobs, workers_only=True):
+            for result in play_tasks(run.missing(), jobs=jobs, workers_only=True):
                 if worker.is_cancelled:
                     break
-                run.add(record)
+                run.add(result)
                 self.app.call_from_thread(self._game_finished)
         except Exception as exc:  # the workers were killed (Stop) or a game failed: say so, keep what is done
             error = "" if not self.running else f"{type(exc).__name__}: {' '.join(str(exc).split())[:120]}"
@@ -268,10 +286,10 @@ class LabScreen(Screen):
         self.query_one("#stop", Button).disabled = True
         self.query_one("#run", Button).disabled = False
         self._refresh(final=True)
-        done = f"{len(run.records)} of {run.planned} games"
+        done = f"{len(run.results)} of {run.planned} games"
         if error:
             self._say(f"the run failed after {done}: {error}", error=True)
-        elif stopped or len(run.records) < run.planned:
+        elif stopped or len(run.results) < run.planned:
             self._say(f"stopped after {done}; Run resumes")
         else:
             self._say(f"finished: {done}" + (f"; results in {self.folder.path}" if self.folder else ""))
@@ -304,18 +322,18 @@ class LabScreen(Screen):
         chart = self.query_one("#lab-chart", Static)
         folder = self.folder
         if folder is not None:
-            from tui.lab_report import ExperimentReport, arm_table, claims_table, cost_table, write_outputs
+            from ...views.lab_report import ExperimentReport, arm_table, claims_table, cost_table, write_outputs
 
-            report = ExperimentReport(folder.experiment, self.run.records, folder.games, self.run.configs)
+            report = ExperimentReport(folder.experiment, self.run.results, folder.games, self.run.configs)
             table.update(Group(arm_table(report), cost_table(report), claims_table(report)))
             width = max(40, self.query_one("#lab-results").size.width - 4)
             chart.update(report.charts(width=width)[self.chart])
             if final:
                 write_outputs(report, folder.path)
         else:
-            from tui.cli.report import crosstable
+            from ...views.tournament import crosstable
 
-            table.update(crosstable(self.tournament.standings(self.run.records)))
+            table.update(crosstable(self.tournament.standings(self.run.results)))
             chart.update("")
 
     def action_next_chart(self) -> None:
@@ -330,7 +348,7 @@ class LabScreen(Screen):
             self._say("a run is going on; stop it first")
             return
         run = self.run
-        if run is None or run.games is None:
+        if run is None or run.records_file is None:
             self._say("run or resume something first: its games are then numbered 1, 2, ...")
             return
         from games.reading import load_record_file
@@ -340,9 +358,9 @@ class LabScreen(Screen):
 
         try:
             number = self._whole("#review-number", 1, "the game number") or 1
-            loaded, _count = load_record_file(run.games.path, run.configs[0].game, number)
+            loaded, _count = load_record_file(run.records_file.path, run.configs[0].game, number)
         except (ValueError, RecordError) as error:
             self._say(str(error), error=True)
             return
-        setup = GameSetup.checked(run.configs[0].game, "human", "human").with_record(loaded, str(run.games.path))
+        setup = GameSetup.checked(run.configs[0].game, "human", "human").with_record(loaded, str(run.records_file.path))
         self.app.open_game(setup)

@@ -25,7 +25,7 @@ from textual.widget import Widget
 
 from engines import SearchStats
 
-from ...format import CUTOFF_STATS, count_text, line_text, score_text
+from ...views.format import CUTOFF_STATS, count_text, line_text, score_text
 
 __all__ = ["EnginePanel", "Figures", "SCORE_CLAMP", "ScoreTrend", "trend_scale", "trend_text"]
 

@@ -1,4 +1,4 @@
-"""An experiment's tables, claims and charts, for the command line, the app's
+"""An experiment's report: its tables, claims and charts, for the command line, the app's
 lab screen and the results folder's ``summary.txt``/``summary.json``."""
 
 from __future__ import annotations
@@ -14,34 +14,21 @@ from rich.console import Console
 from rich.table import Table
 
 from engines.lab import ArmResult, Experiment, Verdict, arm_results, judge
+from engines.tournament import GameResult, MatchConfig
 
 from .charts import cost_chart, save_images, score_chart
+from .format import CUTOFF_STATS, elo_text, number_text, percent_text
 
 __all__ = ["ExperimentReport", "arm_table", "arms_table", "cost_table", "claims_table", "render_text", "write_outputs"]
-
-#: The cutoff counters shown per move when an arm has any.
-_CUTOFFS = ("h0_evals", "h0_pruned", "hl_evals", "hl_pruned", "hr_evals", "hr_pruned")
-
-
-def _pct(rate: float) -> str:
-    return f"{100 * rate:.1f}%"
-
-
-def _elo(value: float) -> str:
-    return ("+inf" if value > 0 else "-inf") if math.isinf(value) else f"{value:+.0f}"
-
-
-def _count(value: float) -> str:
-    return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}"
-
 
 class ExperimentReport:
     """An experiment's results so far: arms, verdicts, and their renderings."""
 
-    def __init__(self, experiment: Experiment, records: Sequence[dict[str, Any]], games: int | None = None,
-                 configs: Sequence[Any] | None = None):
+    def __init__(self, experiment: Experiment, game_results: Sequence[GameResult], games: int | None = None,
+                 configs: Sequence[MatchConfig] | None = None):
         self.experiment = experiment
-        self.results: list[ArmResult] = arm_results(experiment, records, games, configs)
+        #: Each arm's figures, from the games' results.
+        self.results: list[ArmResult] = arm_results(experiment, game_results, games, configs)
         self.verdicts: list[Verdict] = [judge(claim, self.results) for claim in experiment.claims]
         self._charts: dict[int, dict[str, str]] = {}
 
@@ -82,7 +69,7 @@ class ExperimentReport:
                 "score_interval": [round(low, 4), round(high, 4)],
                 "elo": finite(elo), "elo_interval": [finite(elo_low), finite(elo_high)],
                 "per_move": {name: round(result.per_move(name), 6)
-                             for name in ("time_s", "nodes", "evals", "prunes", "depth", *_CUTOFFS)},
+                             for name in ("time_s", "nodes", "evals", "prunes", "depth", *CUTOFF_STATS)},
             })
         claims = [{"text": v.claim.text, "kind": v.claim.kind, "arms": list(v.claim.arms),
                    "measure": v.claim.measure, "value": v.claim.value, "figure": v.figure,
@@ -103,8 +90,8 @@ def arm_table(report: ExperimentReport) -> Table:
         played = result.games > 0
         table.add_row(
             result.arm.label, str(result.games), "-".join(map(str, result.wdl)),
-            f"{_pct(result.rate())} [{_pct(low)}, {_pct(high)}]" if played else "-",
-            f"{_elo(elo)} [{_elo(elo_low)}, {_elo(elo_high)}]" if played else "-",
+            f"{percent_text(result.rate())} [{percent_text(low)}, {percent_text(high)}]" if played else "-",
+            f"{elo_text(elo)} [{elo_text(elo_low)}, {elo_text(elo_high)}]" if played else "-",
         )
     return table
 
@@ -116,7 +103,7 @@ def cost_table(report: ExperimentReport) -> Table:
     table = Table(title=f"{report.experiment.name}: per move of each arm's engine (averages)",
                   title_justify="left")
     table.add_column("arm", no_wrap=True, min_width=max(len(arm.label) for arm in report.experiment.arms))
-    cutoffs = [name for name in _CUTOFFS if any(r.per_move(name) for r in report.results)]
+    cutoffs = [name for name in CUTOFF_STATS if any(r.per_move(name) for r in report.results)]
     short = {"evals": "ev", "pruned": "cut"}
     for column in ("moves", "ms", "nodes", "evals", "prunes", "depth",
                    *(c.split("_")[0] + " " + short[c.split("_")[1]] for c in cutoffs)):
@@ -125,8 +112,8 @@ def cost_table(report: ExperimentReport) -> Table:
         moves = int(result.summary.a.totals["moves"]) if result.summary else 0
         table.add_row(
             result.arm.label, str(moves), f"{1000 * result.per_move('time_s'):,.1f}",
-            *(_count(result.per_move(name)) for name in ("nodes", "evals", "prunes")),
-            f"{result.per_move('depth'):.1f}", *(_count(result.per_move(name)) for name in cutoffs),
+            *(number_text(result.per_move(name)) for name in ("nodes", "evals", "prunes")),
+            f"{result.per_move('depth'):.1f}", *(number_text(result.per_move(name)) for name in cutoffs),
         )
     return table
 

@@ -1,12 +1,16 @@
-"""How search figures read, shared by the command line and the app's engine panel."""
+"""How figures read, wherever they are shown: search scores, lines and counts (the command line,
+the app's engine panel), and the rates, Elo differences, averages and times of the match,
+tournament and lab tables."""
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 from engines import Option
 
-__all__ = ["CUTOFF_STATS", "score_text", "line_text", "count_text", "default_text"]
+__all__ = ["CUTOFF_STATS", "score_text", "line_text", "count_text", "default_text", "percent_text", "elo_text",
+           "number_text", "seconds_text"]
 
 #: Counters of the cutoff engines (seeds' H0/HL/Hr), shown when non-zero.
 CUTOFF_STATS = ("h0_evals", "h0_pruned", "hl_evals", "hl_pruned", "hr_evals", "hr_pruned")
@@ -39,3 +43,27 @@ def default_text(option: Option) -> str:
     if option.kind is bool:
         return "on" if option.default else "off"
     return f"{option.default:g}" if option.kind is float else str(option.default)
+
+
+def percent_text(rate: float) -> str:
+    """A rate as a percentage with one decimal: ``76.2%``."""
+    return f"{100 * rate:.1f}%"
+
+
+def elo_text(value: float) -> str:
+    """An Elo difference with its sign: ``+203``, ``-inf``."""
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.0f}"
+
+
+def number_text(value: float) -> str:
+    """An average in a table: whole from 100 up (``1,154``), else one decimal (``83.5``)."""
+    if value >= 100:
+        return f"{value:,.0f}"
+    return f"{value:,.1f}"
+
+
+def seconds_text(value: float) -> str:
+    """Seconds: ``0.015 s`` under ten, ``34.1 s`` from there."""
+    return f"{value:.3f} s" if value < 10 else f"{value:,.1f} s"

@@ -1,0 +1,117 @@
+"""A match's summary tables and a tournament's crosstable, as rich tables: what
+``tui-games match``, ``report`` and ``tournament`` print and the lab screen shows."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from rich.table import Table
+
+from engines.tournament import MatchSummary
+
+if TYPE_CHECKING:  # numpy comes with the ratings: only for the commands that rate
+    from engines.tournament.crosstable import Standings
+
+from .format import CUTOFF_STATS, elo_text, number_text, percent_text, seconds_text
+
+__all__ = ["CROSSTABLE_NOTE", "summary_tables", "crosstable"]
+
+#: What the crosstable's figures are, printed below it.
+CROSSTABLE_NOTE = ("Elo: maximum likelihood over all games (one virtual draw per pairing), the first engine "
+                   "at the anchor; cells: points of the row's engine against the column's")
+
+
+def summary_tables(summary: MatchSummary) -> list[Any]:
+    """The renderables of one summary: results, cost per move, colours and reasons."""
+    a, b = summary.a, summary.b
+    title = (f"{summary.game}: A {a.spec} vs B {b.spec} -- {summary.games} game"
+             f"{'s' if summary.games != 1 else ''}"
+             + (f" of {summary.planned}" if summary.planned > summary.games else ""))
+    results = Table(title=title, title_justify="left")
+    for column in ("agent", "spec"):
+        results.add_column(column)
+    for column in ("W", "D", "L", "score", "score % [95% CI]", "Elo [95% CI]"):
+        results.add_column(column, justify="right")
+    low, high = summary.interval
+    elo_low, elo_high = summary.elo_interval
+    rates = {
+        "a": (summary.score, low, high, summary.elo, elo_low, elo_high),
+        "b": (1 - summary.score, 1 - high, 1 - low, -summary.elo, -elo_high, -elo_low),
+    }
+    for side in (a, b):
+        rate, lo, hi, elo, elo_lo, elo_hi = rates[side.agent]
+        results.add_row(
+            side.agent.upper(), side.spec, str(side.wins), str(side.draws), str(side.losses),
+            f"{side.points:g}", f"{percent_text(rate)} [{percent_text(lo)}, {percent_text(hi)}]",
+            f"{elo_text(elo)} [{elo_text(elo_lo)}, {elo_text(elo_hi)}]",
+        )
+
+    cost = Table(title="per move (averages)", title_justify="left")
+    cost.add_column("agent")
+    columns = ["moves", "time", "nodes", "evals", "prunes", "tt hits", "depth"]
+    cutoffs = [name for name in CUTOFF_STATS if a.totals[name] or b.totals[name]]
+    columns += [name.replace("_", " ") for name in cutoffs]
+    for column in columns:
+        cost.add_column(column, justify="right")
+    for side in (a, b):
+        cost.add_row(
+            side.agent.upper(), str(side.totals.moves), seconds_text(side.per_move("time_s")),
+            *(number_text(side.per_move(name)) for name in ("nodes", "evals", "prunes", "tt_hits")),
+            f"{side.per_move('depth'):.1f}",
+            *(number_text(side.per_move(name)) for name in cutoffs),
+        )
+
+    colours = Table(title="by colour (W-D-L)", title_justify="left")
+    colours.add_column("agent")
+    colours.add_column("moving first", justify="right")
+    colours.add_column("moving second", justify="right")
+    for side in (a, b):
+        colours.add_row(side.agent.upper(), _wdl(side.first), _wdl(side.second))
+
+    reasons = Table(title="how the games ended", title_justify="left")
+    reasons.add_column("reason")
+    for column in ("A wins", "B wins", "draws", "total"):
+        reasons.add_column(column, justify="right")
+    for reason, counts in sorted(summary.reasons.items(), key=lambda item: -sum(item[1].values())):
+        reasons.add_row(reason, str(counts["a"]), str(counts["b"]), str(counts["draw"]),
+                        str(sum(counts.values())))
+    average = summary.plies / summary.games if summary.games else 0
+    footer = (f"{average:.1f} plies a game after the opening; {summary.wall_s:,.1f} s of game time "
+              f"in all (summed over games, not elapsed)")
+    return [results, cost, colours, reasons, footer]
+
+
+def _wdl(counts: Sequence[int]) -> str:
+    return "-".join(str(count) for count in counts)
+
+
+def crosstable(standings: Standings) -> Table:
+    """A tournament's crosstable: engines by rating, their Elo, points, and the
+    points of each row against each column (``·`` where they do not meet)."""
+    order = standings.order()
+    table = Table(title=f"crosstable -- {standings.played} of {standings.planned} games", title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("engine")
+    table.add_column("Elo [95%]", justify="right")
+    table.add_column("points", justify="right")
+    table.add_column("score", justify="right")
+    table.add_column("draws", justify="right")
+    for number in range(1, len(order) + 1):
+        table.add_column(str(number), justify="right")
+    for rank, engine in enumerate(order, 1):
+        rating = standings.rating(engine)
+        if rating is None:
+            elo = "-"
+        elif rating.anchor:
+            elo = f"{rating.elo:.0f} (anchor)"
+        else:
+            elo = f"{rating.elo:.0f} ± {rating.margin:.0f}"
+        cells = []
+        for other in order:
+            cell = standings.cells.get((engine, other))
+            cells.append("" if other == engine else "·" if cell is None else f"{cell[0]:g}/{cell[1]}")
+        games = standings.games(engine)
+        score = f"{100 * standings.points(engine) / games:.1f}%" if games else "-"
+        table.add_row(str(rank), engine, elo, f"{standings.points(engine):g}/{games}", score,
+                      f"{100 * standings.draw_rate(engine):.0f}%", *cells)
+    return table
