@@ -13,6 +13,7 @@
 ``mi-pred``        one ply: each child's feature vector mapped to its predicted depth-L value
 ``pvs``            the strongest: iterative deepening, PVS, aspiration windows,
                    TT move, killers and history, quiescence (``workers`` processes)
+``uci``            any UCI chess engine (``path=PROGRAM``, ``option.NAME=VALUE``)
 ``stockfish``      Stockfish over UCI, chess only (needs a ``stockfish`` binary)
 =================  ==========================================================
 
@@ -39,7 +40,7 @@ from .search.parallel import ParallelEngine
 from .search.selectors import branching_limit, h0_cutoff, hl_cutoff
 from .spec import EngineSpec, Option, SpecError, format_spec, parse_spec
 from .stockfish import OPTIONS as STOCKFISH_OPTIONS
-from .stockfish import StockfishEngine
+from .stockfish import UCI_OPTIONS, StockfishEngine, UciEngine
 
 __all__ = ["EngineInfo", "ENGINES", "ENGINE_NAMES", "FALLBACK_ENGINE", "create_engine", "fallback_spec",
            "parse_engine_spec", "register"]
@@ -169,12 +170,14 @@ for _info in (
 ):
     register(_info)
 
-#: The names of this project's engines, in the registry's order (``stockfish``,
-#: an outside engine that needs a binary, is registered after them).
+#: The names of this project's engines, in the registry's order (``stockfish``
+#: and ``uci``, outside engines that need a program, are registered after them).
 ENGINE_NAMES: tuple[str, ...] = tuple(ENGINES)
 
 register(EngineInfo("stockfish", "Stockfish over UCI, chess only (needs a stockfish binary)",
                     _options(*STOCKFISH_OPTIONS), StockfishEngine))
+register(EngineInfo("uci", "any UCI chess engine: uci:path=PROGRAM,option.NAME=VALUE,... (chess only)",
+                    _options(*UCI_OPTIONS), UciEngine))
 
 
 def parse_engine_spec(text: str) -> EngineSpec:
