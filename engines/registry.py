@@ -90,8 +90,18 @@ ORDER = Option("order", bool, True,
                "move ordering: the TT move, captures (MVV-LVA), killer moves, history; off: legal-move order")
 
 
+#: The most megabytes a ``hash`` option may ask for, and the most lines a ``multipv`` one.
+MAX_HASH = 1 << 16
+MAX_MULTIPV = 256
+HASH = Option("hash", int, None, "transposition table size in MB (default: 1,000,000 entries, "
+                                 "about 380 MB in chess; 24 MB shared with workers)",
+              minimum=1, maximum=MAX_HASH)
+MULTIPV = Option("multipv", int, 1, "the best N root moves, each with its score and line (one "
+                                    "process searches them)", minimum=1, maximum=MAX_MULTIPV)
+
+
 def _family(depth: int, tt: bool, *extra: Option) -> dict[str, Option]:
-    return _options(_depth(depth), TIME, NODES, HEURISTIC, SEED, _tt(tt), *extra)
+    return _options(_depth(depth), TIME, NODES, HEURISTIC, SEED, _tt(tt), HASH, MULTIPV, *extra)
 
 
 def _alphabeta(engine: type[AlphaBetaEngine] = AlphaBetaEngine,
@@ -162,7 +172,7 @@ for _info in (
     EngineInfo("pvs", "the strongest: iterative deepening, PVS, aspiration, killers, quiescence, "
                       "null move, LMR, check extension",
                _options(_depth(None), Option("time", float, 1.0, TIME.help, minimum=0.001), NODES,
-                        HEURISTIC, SEED, _tt(True),
+                        HEURISTIC, SEED, _tt(True), HASH, MULTIPV,
                         Option("workers", int, 1, "processes searching in parallel", minimum=1,
                                maximum=MAX_WORKERS),
                         *REFINEMENTS, *NOISE),
