@@ -15,11 +15,21 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-__all__ = ["SpecError", "Option", "EngineSpec", "parse_spec", "format_spec"]
+__all__ = ["SpecError", "Option", "EngineSpec", "parse_spec", "format_spec", "parse_switch"]
 
 
 class SpecError(ValueError):
     """A bad engine spec; the message is one line and says what was expected."""
+
+
+def parse_switch(text: str) -> bool | None:
+    """``on``/``true``/``yes``/``1`` as True, ``off``/``false``/``no``/``0`` as False, else ``None``."""
+    lowered = text.strip().lower()
+    if lowered in ("on", "true", "yes", "1"):
+        return True
+    if lowered in ("off", "false", "no", "0"):
+        return False
+    return None
 
 
 @dataclass(frozen=True)
@@ -48,12 +58,10 @@ class Option:
         """The option's value from its text in a spec."""
         what = f"{engine}: option {self.name}"
         if self.kind is bool:
-            lowered = text.lower()
-            if lowered in ("on", "true", "yes", "1"):
-                return True
-            if lowered in ("off", "false", "no", "0"):
-                return False
-            raise SpecError(f"{what} must be on or off, got {text!r}")
+            switch = parse_switch(text)
+            if switch is None:
+                raise SpecError(f"{what} must be on or off, got {text!r}")
+            return switch
         if self.kind is int:
             try:
                 value: Any = int(text)

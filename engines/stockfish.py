@@ -48,7 +48,7 @@ from games import WIN, Game
 
 from .base import Engine, InfoCallback, Limits, SearchResult, SearchStats, StopFlag, root_moves
 from .lifetime import killed_with_parent
-from .spec import EngineSpec, Option, SpecError
+from .spec import EngineSpec, Option, SpecError, parse_switch
 
 __all__ = ["ENVIRONMENT_VARIABLE", "OPTIONS", "UCI_OPTIONS", "StockfishEngine", "UCI_GAME", "UciEngine",
            "check_game", "find_program", "find_stockfish"]
@@ -197,14 +197,6 @@ class UciEngine(Engine):
             return Limits(limits.depth, None, limits.nodes)
         return limits
 
-    def limits(self) -> Limits:
-        """The spec's limits; a depth or node budget alone drops the default time."""
-        limits = super().limits()
-        given = self.spec.options
-        if "time" not in given and ("depth" in given or "nodes" in given):
-            return Limits(limits.depth, None, limits.nodes)
-        return limits
-
     def close(self) -> None:
         """End the engine process (idempotent)."""
         process = getattr(self, "process", None)
@@ -344,12 +336,10 @@ def _typed(option: Any, text: Any, path: str) -> Any:
     text = str(text)
     kind = option.type
     if kind == "check":
-        lowered = text.lower()
-        if lowered in ("on", "true", "yes", "1"):
-            return True
-        if lowered in ("off", "false", "no", "0"):
-            return False
-        raise SpecError(f"{option.name} is on or off for {path}, got {text[:40]!r}")
+        switch = parse_switch(text)
+        if switch is None:
+            raise SpecError(f"{option.name} is on or off for {path}, got {text[:40]!r}")
+        return switch
     if kind == "spin":
         try:
             value = int(text)

@@ -19,6 +19,7 @@ from typing import Callable, Sequence
 import pytest
 
 from tui.bench.pty_app import AppProcess, group_pids
+from uci_programs import sunfish
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc")]
 
@@ -139,18 +140,8 @@ def test_a_uci_program_busy_searching_ends_with_the_command(tmp_path: Path) -> N
     assert_all_end(process, process.pid, signal.SIGKILL)
 
 
-def _sunfish() -> str | None:
-    import shutil
-
-    for candidate in (os.environ.get("TUI_GAMES_SUNFISH"), shutil.which("sunfish-uci"),
-                      "/work/sunfish-venv/bin/sunfish-uci"):
-        if candidate and os.access(candidate, os.X_OK):
-            return candidate
-    return None
-
-
-@pytest.mark.skipif(_sunfish() is None, reason="no sunfish-uci (pip install sunfish in a venv)")
+@pytest.mark.skipif(sunfish() is None, reason="no sunfish-uci (pip install sunfish in a venv)")
 def test_sunfish_ends_with_the_command_searching_with_it() -> None:
-    process = start(["search", "chess", "--engine", f"uci:path={_sunfish()},time=60"])
+    process = start(["search", "chess", "--engine", f"uci:path={sunfish()},time=60"])
     wait_for_group(process.pid, 2)
     assert_all_end(process, process.pid, signal.SIGKILL)

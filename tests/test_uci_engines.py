@@ -10,15 +10,12 @@ through ``TUI_GAMES_SUNFISH``, the ``PATH`` or ``/work/sunfish-venv``).
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import signal
 import sys
 from pathlib import Path
 
 import pytest
 
-import engines.stockfish
+import uci_programs
 from cli_run import assert_usage_error, run
 from engines import SpecError, create_engine, parse_engine_spec
 from games import new_game
@@ -124,21 +121,8 @@ def test_our_own_uci_front_end_as_a_uci_engine(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------ real programs
-def _sunfish() -> str | None:
-    for candidate in (os.environ.get("TUI_GAMES_SUNFISH"), shutil.which("sunfish-uci"),
-                      "/work/sunfish-venv/bin/sunfish-uci"):
-        if candidate and os.access(candidate, os.X_OK):
-            return candidate
-    return None
-
-
-def _stockfish() -> str | None:
-    return shutil.which("stockfish") or (
-        engines.stockfish.DEBIAN_PATH if os.access(engines.stockfish.DEBIAN_PATH, os.X_OK) else None)
-
-
-SUNFISH = _sunfish()
-STOCKFISH = _stockfish()
+SUNFISH = uci_programs.sunfish()
+STOCKFISH = uci_programs.stockfish()
 needs_sunfish = pytest.mark.skipif(SUNFISH is None, reason="no sunfish-uci (pip install sunfish in a venv)")
 needs_stockfish = pytest.mark.skipif(STOCKFISH is None, reason="no stockfish binary on this machine")
 
