@@ -17,7 +17,7 @@ What lives where:
   configuration; :func:`create_engine`;
 - :mod:`engines.search` -- the minimax family on one alpha-beta core, and the
   parallel search on a transposition table in shared memory;
-- :mod:`engines.stockfish` -- Stockfish over UCI as an engine;
+- :mod:`engines.stockfish` -- any UCI program as an engine (``uci``), Stockfish over it;
 - :mod:`engines.timing` -- the time budget of a move from a clock;
 - :mod:`engines.lifetime` -- worker processes that end with their parent;
 - :mod:`engines.tournament` -- matches (reproducible, parallel, resumable), each
@@ -39,6 +39,7 @@ from .base import (
     Engine,
     GameOverError,
     Limits,
+    PvLine,
     SearchResult,
     SearchStats,
     mate_in,
@@ -46,7 +47,7 @@ from .base import (
 from .registry import ENGINE_NAMES, ENGINES, EngineInfo, create_engine, fallback_spec, parse_engine_spec
 from .remedy import Remedy, RunError
 from .spec import EngineSpec, Option, SpecError
-from .stockfish import StockfishEngine
+from .stockfish import StockfishEngine, UciEngine
 
 __all__ = [
     "ENGINES",
@@ -59,12 +60,14 @@ __all__ = [
     "GameOverError",
     "Limits",
     "Option",
+    "PvLine",
     "Remedy",
     "RunError",
     "SearchResult",
     "SearchStats",
     "SpecError",
     "StockfishEngine",
+    "UciEngine",
     "create_engine",
     "fallback_spec",
     "mate_in",

@@ -24,7 +24,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, NamedTuple, Protocol, Sequence
 
 from games import WIN, Game, GameError
 
@@ -34,6 +34,7 @@ __all__ = [
     "STAT_NAMES",
     "COUNTERS",
     "SearchStats",
+    "PvLine",
     "MAX_PLY",
     "MATE_BOUND",
     "Limits",
@@ -64,6 +65,16 @@ COUNTERS: tuple[str, ...] = (
 )
 
 
+class PvLine(NamedTuple):
+    """One of the best root moves of a search asked for several (``multipv``):
+    its score for the side to move, the moves to a forced result (or ``None``)
+    and its line as move texts, the move first."""
+
+    score: int
+    mate: int | None
+    pv: list[str]
+
+
 @dataclass
 class SearchStats(Mapping[str, Any]):
     """The statistics of a search, live or final: one type from the core to
@@ -73,7 +84,9 @@ class SearchStats(Mapping[str, Any]):
     (positive) or loss (negative) when one is proved, ``best`` and ``pv`` are
     move texts.  The ``h0_``/``hl_``/``hr_`` pairs count the children a cutoff
     scored and dropped; ``first_cutoffs`` the beta cutoffs made by the first
-    move searched; ``engine`` is the spec searched with.
+    move searched; ``engine`` is the spec searched with; ``lines`` the best
+    root moves with their scores and lines, best first, when the search was
+    asked for more than one (``multipv``; else empty).
 
     It reads as a mapping too, by field name (``stats["nodes"]``,
     ``set(stats)``), and :meth:`as_dict` gives the plain dict written as JSON.
@@ -99,6 +112,7 @@ class SearchStats(Mapping[str, Any]):
     seldepth: int = 0
     first_cutoffs: int = 0
     engine: str = ""
+    lines: list[PvLine] = field(default_factory=list)
 
     def __getitem__(self, name: str) -> Any:
         if name not in _STAT_FIELDS:
@@ -115,6 +129,7 @@ class SearchStats(Mapping[str, Any]):
         """A plain dict by field name, in field order (``pv`` copied)."""
         values = {name: getattr(self, name) for name in _STAT_FIELDS}
         values["pv"] = list(self.pv)
+        values["lines"] = list(self.lines)
         return values
 
     def copy(self, **changes: Any) -> SearchStats:

@@ -12,26 +12,31 @@ gets the interpreter's lock between the search's bytecodes like any other, so
 a process busy searching still exits within a fraction of a second.
 
 A process's own children exit the same way when it does (each watches its own
-parent); a Stockfish process reads end-of-file on its input when its parent
-dies and quits.
+parent).  A program we start that is not ours (a UCI engine: Stockfish,
+sunfish, any ``uci:path=...``) is started with :func:`killed_with_parent`: the
+kernel kills it when its parent goes, even in the middle of a search.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
-from typing import Iterator
+from typing import Callable, Iterator
 
-__all__ = ["CHECK_INTERVAL", "exit_with_parent", "sigint_blocked", "watching"]
+__all__ = ["CHECK_INTERVAL", "exit_with_parent", "killed_with_parent", "sigint_blocked", "watching"]
 
 #: Seconds between two looks at the parent.
 CHECK_INTERVAL = 0.2
 #: The exit status of a process whose parent died.
 ORPHANED = 3
+#: prctl's option that sets the signal a process gets when its parent dies (linux/prctl.h).
+PR_SET_PDEATHSIG = 1
 
 _watched: int | None = None  # the pid watching started in
 _lock = threading.Lock()
@@ -93,3 +98,31 @@ def sigint_blocked() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def killed_with_parent() -> Callable[[], None] | None:
+    """A ``preexec_fn`` that makes a program we start (a UCI engine) end with us.
+
+    A program of someone else's cannot call :func:`exit_with_parent`, and one
+    busy searching may not read the end of its input for a long time: on
+    Linux the child asks the kernel for SIGKILL when its parent goes
+    (``prctl(PR_SET_PDEATHSIG)``; the parent is the *thread* that started it,
+    which for python-chess is its event loop, alive as long as the engine).  A
+    parent already gone by then (a race at start) ends the child at once.
+    ``None`` where the system has no such call.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        prctl = libc.prctl
+    except (OSError, AttributeError):  # pragma: no cover - a Linux without libc's prctl
+        return None
+    parent = os.getpid()
+
+    def set_death_signal() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(ORPHANED)
+
+    return set_death_signal

@@ -13,6 +13,7 @@
 ``mi-pred``        one ply: each child's feature vector mapped to its predicted depth-L value
 ``pvs``            the strongest: iterative deepening, PVS, aspiration windows,
                    TT move, killers and history, quiescence (``workers`` processes)
+``uci``            any UCI chess engine (``path=PROGRAM``, ``option.NAME=VALUE``)
 ``stockfish``      Stockfish over UCI, chess only (needs a ``stockfish`` binary)
 =================  ==========================================================
 
@@ -39,7 +40,7 @@ from .search.parallel import ParallelEngine
 from .search.selectors import branching_limit, h0_cutoff, hl_cutoff
 from .spec import EngineSpec, Option, SpecError, format_spec, parse_spec
 from .stockfish import OPTIONS as STOCKFISH_OPTIONS
-from .stockfish import StockfishEngine
+from .stockfish import UCI_OPTIONS, StockfishEngine, UciEngine
 
 __all__ = ["EngineInfo", "ENGINES", "ENGINE_NAMES", "FALLBACK_ENGINE", "create_engine", "fallback_spec",
            "parse_engine_spec", "register"]
@@ -89,8 +90,18 @@ ORDER = Option("order", bool, True,
                "move ordering: the TT move, captures (MVV-LVA), killer moves, history; off: legal-move order")
 
 
+#: The most megabytes a ``hash`` option may ask for, and the most lines a ``multipv`` one.
+MAX_HASH = 1 << 16
+MAX_MULTIPV = 256
+HASH = Option("hash", int, None, "transposition table size in MB (default: 1,000,000 entries, "
+                                 "about 380 MB in chess; 24 MB shared with workers)",
+              minimum=1, maximum=MAX_HASH)
+MULTIPV = Option("multipv", int, 1, "the best N root moves, each with its score and line (one "
+                                    "process searches them)", minimum=1, maximum=MAX_MULTIPV)
+
+
 def _family(depth: int, tt: bool, *extra: Option) -> dict[str, Option]:
-    return _options(_depth(depth), TIME, NODES, HEURISTIC, SEED, _tt(tt), *extra)
+    return _options(_depth(depth), TIME, NODES, HEURISTIC, SEED, _tt(tt), HASH, MULTIPV, *extra)
 
 
 def _alphabeta(engine: type[AlphaBetaEngine] = AlphaBetaEngine,
@@ -161,7 +172,7 @@ for _info in (
     EngineInfo("pvs", "the strongest: iterative deepening, PVS, aspiration, killers, quiescence, "
                       "null move, LMR, check extension",
                _options(_depth(None), Option("time", float, 1.0, TIME.help, minimum=0.001), NODES,
-                        HEURISTIC, SEED, _tt(True),
+                        HEURISTIC, SEED, _tt(True), HASH, MULTIPV,
                         Option("workers", int, 1, "processes searching in parallel", minimum=1,
                                maximum=MAX_WORKERS),
                         *REFINEMENTS, *NOISE),
@@ -169,12 +180,14 @@ for _info in (
 ):
     register(_info)
 
-#: The names of this project's engines, in the registry's order (``stockfish``,
-#: an outside engine that needs a binary, is registered after them).
+#: The names of this project's engines, in the registry's order (``stockfish``
+#: and ``uci``, outside engines that need a program, are registered after them).
 ENGINE_NAMES: tuple[str, ...] = tuple(ENGINES)
 
 register(EngineInfo("stockfish", "Stockfish over UCI, chess only (needs a stockfish binary)",
                     _options(*STOCKFISH_OPTIONS), StockfishEngine))
+register(EngineInfo("uci", "any UCI chess engine: uci:path=PROGRAM,option.NAME=VALUE,... (chess only)",
+                    _options(*UCI_OPTIONS), UciEngine))
 
 
 def parse_engine_spec(text: str) -> EngineSpec:

@@ -1,7 +1,9 @@
 """Engine spec strings: ``NAME`` or ``NAME:key=value,key=value``.
 
 A spec names an engine and sets its options, e.g. ``alphabeta:depth=4,heuristic=sef``
-or ``pvs:time=0.5``.  The same string works in the app, the command line and
+or ``pvs:time=0.5``.  An option named ``PREFIX.NAME`` is a family: it
+takes any key that starts with ``PREFIX.`` (``uci:option.Hash=64``); the part after
+the dot keeps its case (spaces become ``_``), the engine checks it.  The same string works in the app, the command line and
 tournaments.  :func:`parse_spec` checks it against the engine's option table and
 raises :class:`SpecError` with a one-line message naming what is wrong and
 what would be right.
@@ -13,11 +15,21 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-__all__ = ["SpecError", "Option", "EngineSpec", "parse_spec", "format_spec"]
+__all__ = ["SpecError", "Option", "EngineSpec", "parse_spec", "format_spec", "parse_switch"]
 
 
 class SpecError(ValueError):
     """A bad engine spec; the message is one line and says what was expected."""
+
+
+def parse_switch(text: str) -> bool | None:
+    """``on``/``true``/``yes``/``1`` as True, ``off``/``false``/``no``/``0`` as False, else ``None``."""
+    lowered = text.strip().lower()
+    if lowered in ("on", "true", "yes", "1"):
+        return True
+    if lowered in ("off", "false", "no", "0"):
+        return False
+    return None
 
 
 @dataclass(frozen=True)
@@ -32,16 +44,24 @@ class Option:
     choices: tuple[str, ...] | None = None
     maximum: float | None = None
 
+    @property
+    def family(self) -> bool:
+        """Whether this option names a family of keys (``option.NAME`` takes ``option.Hash``, ...)."""
+        return self.name.endswith(".NAME")
+
+    @property
+    def prefix(self) -> str:
+        """What a family's keys start with (``option.``)."""
+        return self.name.removesuffix("NAME")
+
     def convert(self, engine: str, text: str) -> Any:
         """The option's value from its text in a spec."""
         what = f"{engine}: option {self.name}"
         if self.kind is bool:
-            lowered = text.lower()
-            if lowered in ("on", "true", "yes", "1"):
-                return True
-            if lowered in ("off", "false", "no", "0"):
-                return False
-            raise SpecError(f"{what} must be on or off, got {text!r}")
+            switch = parse_switch(text)
+            if switch is None:
+                raise SpecError(f"{what} must be on or off, got {text!r}")
+            return switch
         if self.kind is int:
             try:
                 value: Any = int(text)
@@ -84,6 +104,12 @@ class EngineSpec:
         if key in self.options:
             return self.options[key]
         return self.table[key].default
+
+    def family(self, prefix: str) -> dict[str, Any]:
+        """The values the spec sets in a family of options, by the name after
+        ``prefix`` (``family("option.")`` of ``uci:option.Hash=64`` is ``{"Hash": "64"}``)."""
+        return {key[len(prefix):]: value for key, value in self.options.items()
+                if key.lower().startswith(prefix) and len(key) > len(prefix)}
 
     def __str__(self) -> str:
         return format_spec(self.name, self.options)
@@ -129,18 +155,24 @@ def parse_spec(text: str, tables: Mapping[str, Mapping[str, Option]],
         raise SpecError(f"{name}: nothing after ':'; expected key=value pairs such as "
                         f"{_example(name, table)}")
     for item in rest.split(",") if rest.strip() else ():
-        key, eq, value = item.partition("=")
-        key = key.strip().lower()
+        written, eq, value = item.partition("=")
+        key = written.strip().lower()
         value = value.strip()
         if not eq or not key or not value:
             raise SpecError(f"{name}: expected key=value, got {item.strip()[:40]!r}; "
                             f"for example {_example(name, table)}")
-        if key not in table:
+        option = table.get(key)
+        if option is None:
+            option = next((o for o in table.values() if o.family and key.startswith(o.prefix)
+                           and len(key) > len(o.prefix)), None)
+            if option is not None:  # a family's member keeps its spelling after the prefix, spaces as _
+                key = option.prefix + "_".join(written.strip()[len(option.prefix):].split())
+        if option is None:
             known = ", ".join(table) or "none"
             raise SpecError(f"{name}: unknown option {key[:40]!r}; its options are: {known}")
-        if key in options:
-            raise SpecError(f"{name}: option {key} given twice")
-        options[key] = table[key].convert(name, value)
+        if key.lower() in (k.lower() for k in options):
+            raise SpecError(f"{name}: option {key[:40]} given twice")
+        options[key] = option.convert(name, value)
     spec = EngineSpec(name, options, table)
     if check is not None:
         check(spec)

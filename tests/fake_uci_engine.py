@@ -1,14 +1,17 @@
 """A minimal UCI engine with Stockfish's strength options, for the stockfish adapter's tests.
 
 It declares ``UCI_LimitStrength``, ``UCI_Elo`` (1320-3190) and ``Skill Level``
-(0-20) as Stockfish does, appends every ``setoption`` line to the file named by
-``FAKE_UCI_LOG`` and answers ``go`` with the first legal move.
+(0-20) as Stockfish does, plus a combo, a string and a button, appends every
+``setoption`` line to the file named by ``FAKE_UCI_LOG`` and answers ``go``
+with the first legal move -- or dies on it when ``FAKE_UCI_DIE`` is set, or
+thinks for ten minutes without reading its input when ``FAKE_UCI_HANG`` is.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import time
 
 import chess
 
@@ -30,6 +33,9 @@ def main() -> None:
             send("option name UCI_LimitStrength type check default false")
             send("option name UCI_Elo type spin default 1320 min 1320 max 3190")
             send("option name Skill Level type spin default 20 min 0 max 20")
+            send("option name Style type combo default Normal var Solid var Normal var Risky")
+            send("option name Book File type string default <empty>")
+            send("option name Clear Hash type button")
             send("uciok")
         elif words[0] == "isready":
             send("readyok")
@@ -41,6 +47,10 @@ def main() -> None:
             if "moves" in words:
                 for move in words[words.index("moves") + 1:]:
                     board.push_uci(move)
+        elif words[0] == "go" and os.environ.get("FAKE_UCI_DIE"):
+            os._exit(9)
+        elif words[0] == "go" and os.environ.get("FAKE_UCI_HANG"):
+            time.sleep(600)
         elif words[0] == "go":
             move = next(iter(board.legal_moves))
             send(f"info depth 1 seldepth 1 nodes 1 nps 1000 time 1 score cp 0 pv {move.uci()}")

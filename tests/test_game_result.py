@@ -4,7 +4,9 @@
 on 2026-11-25 (before results were typed): a Quixo win whose log holds a mate
 score, a drawn Quixo game, and a checkers game of a ``--sprt`` match (its line
 keeps the test).  ``results.report.json`` and ``results.report.txt`` are what
-``tui-games report`` printed for them then.
+``tui-games report`` printed for them then, with what the report gained since:
+fastchess's figures for every pairing (one ``stats`` object in the JSON, whose
+test is now in its pairing's object; every earlier field kept its value).
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from typing import Callable, Sequence
 import pytest
 
 from tui.bench.pty_app import AppProcess, group_pids
+from uci_programs import sunfish
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc")]
 
@@ -123,4 +124,24 @@ def _stockfish() -> str | None:
 def test_stockfish_ends_with_the_command_searching_with_it() -> None:
     process = start(["search", "chess", "--engine", "stockfish:time=60"])
     wait_for_group(process.pid, 2)  # the command and Stockfish, thinking
+    assert_all_end(process, process.pid, signal.SIGKILL)
+
+
+def test_a_uci_program_busy_searching_ends_with_the_command(tmp_path: Path) -> None:
+    """A program that does not read its input while it thinks (so never sees it close) is killed
+    by the kernel when the command dies (PR_SET_PDEATHSIG)."""
+    root = Path(__file__).resolve().parent.parent
+    program = tmp_path / "hangs"
+    program.write_text(f"#!/bin/sh\nFAKE_UCI_HANG=1 PYTHONPATH='{root}' exec '{sys.executable}' "
+                       f"'{root / 'tests' / 'fake_uci_engine.py'}'\n")
+    program.chmod(0o755)
+    process = start(["search", "chess", "--engine", f"uci:path={program},time=60"])
+    wait_for_group(process.pid, 2)  # the command and the program, thinking
+    assert_all_end(process, process.pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(sunfish() is None, reason="no sunfish-uci (pip install sunfish in a venv)")
+def test_sunfish_ends_with_the_command_searching_with_it() -> None:
+    process = start(["search", "chess", "--engine", f"uci:path={sunfish()},time=60"])
+    wait_for_group(process.pid, 2)
     assert_all_end(process, process.pid, signal.SIGKILL)

@@ -4,9 +4,20 @@ Commands read from stdin, one per line: ``uci``, ``isready``, ``ucinewgame``,
 ``position startpos|fen FEN [moves M ...]``, ``go`` with ``depth``, ``nodes``,
 ``movetime``, ``wtime``/``btime``/``winc``/``binc``/``movestogo``,
 ``infinite``, ``ponder`` and ``searchmoves``, ``ponderhit``, ``stop``, ``quit`` and
-``setoption name Engine value SPEC`` (any engine spec of ``tui-games
-engines``; a bad one is answered with ``info string error ...`` and the
-previous engine stays).  Unknown commands are ignored, as UCI asks.
+``setoption``.  The options (``uci`` lists them with their types):
+
+- ``Engine``: any engine spec of ``tui-games engines``;
+- ``Hash``, ``Threads`` and ``MultiPV``, the ones GUIs and match runners set
+  first: the engine's ``hash`` (megabytes of transposition table),
+  ``workers`` (processes) and ``multipv`` options (``MultiPV N`` reports the
+  best N root moves, each in an ``info ... multipv K ...`` line);
+- ``Ponder``, which a GUI needs declared before it sends ``go ponder``;
+- every other option of the engine's spec under its own name (``null``,
+  ``lmr``, ``checks``, ``heuristic``, ...), but the limits ``go`` gives.
+
+Setting one builds the engine again from its spec with that option changed;
+a bad value is answered with ``info string error ...`` and the previous
+engine stays.  Unknown commands are ignored, as UCI asks.
 
 The search runs in a thread with a stop event, so ``stop``, ``isready`` and
 ``quit`` are answered while it thinks.  ``info`` lines (depth, seldepth,
@@ -29,15 +40,26 @@ from typing import Any, Iterator, Iterable, TextIO
 
 import chess
 
-from engines import Engine, GameOverError, Limits, SearchStats, SpecError, create_engine
+from engines import Engine, GameOverError, Limits, Option, PvLine, SearchStats, SpecError, create_engine
+from engines.registry import MAX_HASH, MAX_MULTIPV, MAX_WORKERS
+from engines.search.core import TT_CAPACITY
+from engines.search.table import DICT_ENTRY_BYTES, SHARED_ENTRIES, WORDS
+from engines.spec import format_spec
 from engines.timing import FOREVER, fixed_time, time_for_move
 from games import GameError
 from games.chess import ChessGame
 
-__all__ = ["UciServer", "run_uci", "time_for_move"]
+__all__ = ["UciServer", "info_line", "info_lines", "run_uci", "time_for_move"]
 
 #: Moves that claimable draws make final: a GUI may still ask for a move there.
 _CLAIMABLE = ("threefold repetition", "fifty-move rule")
+
+#: The UCI options GUIs set first, by their UCI names, and the spec option each sets.
+STANDARD = {"Hash": "hash", "Threads": "workers", "MultiPV": "multipv"}
+#: The spec options a ``go`` gives instead: not offered as UCI options.
+GO_LIMITS = ("depth", "time", "nodes")
+#: The widest range a spin option without bounds is declared with.
+SPIN_RANGE = (-(1 << 31), (1 << 31) - 1)
 
 
 class UciServer:
@@ -79,7 +101,8 @@ class UciServer:
         if command == "uci":
             self.send(f"id name tui-games ({self.spec})")
             self.send("id author tui-games developers")
-            self.send(f"option name Engine type string default {self.spec}")
+            for line in self.option_lines():
+                self.send(line)
             self.send("uciok")
         elif command == "isready":
             if self.thread is None:
@@ -111,18 +134,66 @@ class UciServer:
         self.engine = engine
         self.spec = spec
 
+    def option_lines(self) -> list[str]:
+        """The ``option`` lines ``uci`` answers: Engine, the standard ones, the spec's own."""
+        table = self.engine.spec.table
+        spec = self.engine.spec
+        workers = spec.get("workers") if "workers" in table else 1
+        hash_mb = spec.get("hash") if "hash" in table else None
+        if hash_mb is None:  # what the engine's table holds by default, in megabytes
+            hash_mb = (SHARED_ENTRIES * WORDS * 8 if workers > 1 else TT_CAPACITY * DICT_ENTRY_BYTES) >> 20
+        multipv = spec.get("multipv") if "multipv" in table else 1
+        lines = [
+            f"option name Engine type string default {self.spec}",
+            f"option name Hash type spin default {hash_mb} min 1 max {MAX_HASH}",
+            f"option name Threads type spin default {workers} min 1 max {MAX_WORKERS}",
+            f"option name MultiPV type spin default {multipv} min 1 max {MAX_MULTIPV}",
+            "option name Ponder type check default false",
+        ]
+        for name, option in table.items():
+            if name in GO_LIMITS or name in STANDARD.values() or option.family:
+                continue
+            lines.append(f"option name {name} {_declaration(option, spec.get(name))}")
+        return lines
+
     def _setoption(self, args: list[str]) -> None:
         text = " ".join(args)
         name, _, value = text.partition(" value ")
         name = name.removeprefix("name").strip()
-        if name.lower() != "engine":
-            self.send(f"info string unknown option {name!r}; the only option is Engine")
+        value = value.strip()
+        key = name.lower()
+        if key == "engine":
+            self.finish_search()
+            try:
+                self._replace_engine(value)
+            except (SpecError, GameError) as error:
+                self.send(f"info string error: {error}; still {self.spec}")
             return
-        self.finish_search()
+        if key == "ponder":  # pondering is the GUI's to start ('go ponder'); the option only says it may
+            return
+        standard = {uci.lower(): option for uci, option in STANDARD.items()}
+        table = self.engine.spec.table
+        option_name = standard.get(key, key)
+        if key not in standard and (option_name not in table or option_name in GO_LIMITS
+                                    or table[option_name].family):
+            known = ", ".join(line.split()[2] for line in self.option_lines())
+            self.send(f"info string error: unknown option {name[:40]!r}; the options are: {known}")
+            return
+        if option_name not in table:  # a standard option this engine has no use for
+            if value != "1" or key == "hash":
+                self.send(f"info string {name} does not apply to {self.spec} (no {option_name} option); "
+                          f"ignored")
+            return
+        spec = self.engine.spec
         try:
-            self._replace_engine(value.strip())
+            changed = dict(spec.options)
+            changed[option_name] = table[option_name].convert(spec.name, value)
+            text = format_spec(spec.name, changed)
+            if text != self.spec:
+                self.finish_search()
+                self._replace_engine(text)
         except (SpecError, GameError) as error:
-            self.send(f"info string error: {error}; still {self.spec}")
+            self.send(f"info string error: {name}: {error}; still {self.spec}")
 
     def _position(self, args: list[str]) -> None:
         if not args:
@@ -247,7 +318,8 @@ class UciServer:
         root = game.board.copy(stack=False)
 
         def on_info(stats: SearchStats) -> None:
-            self.send(info_line(stats, root))
+            for line in info_lines(stats, root):
+                self.send(line)
 
         def search() -> None:
             try:
@@ -261,7 +333,8 @@ class UciServer:
                 self.send(f"info string error: {type(error).__name__}: {error}")
                 self.send("bestmove 0000")
                 return
-            self.send(info_line(result.stats, root))
+            for line in info_lines(result.stats, root):
+                self.send(line)
             release.wait()
             line = f"bestmove {result.move.uci()}"
             if len(result.pv) > 1 and result.pv[0] == result.move:
@@ -350,21 +423,44 @@ class UciServer:
         return 0
 
 
-def info_line(stats: SearchStats, root: chess.Board) -> str:
+def info_line(stats: SearchStats, root: chess.Board, line: PvLine | None = None, number: int = 0) -> str:
     """A UCI ``info`` line from engine statistics; the PV (SAN texts from
-    ``root``) goes out in long algebraic notation."""
+    ``root``) goes out in long algebraic notation.  ``line`` replaces the
+    statistics' score and PV, as the ``number``-th best (``multipv``)."""
     parts = ["info"]
     depth = stats.depth
     if depth:
         parts += ["depth", str(depth), "seldepth", str(max(depth, stats.seldepth))]
+    if number:
+        parts += ["multipv", str(number)]
     parts += ["nodes", str(stats.nodes), "nps", str(stats.nps), "time", str(int(1000 * stats.time_s))]
     if depth:
-        mate = stats.mate
-        parts += ["score", "mate", str(mate)] if mate is not None else ["score", "cp", str(stats.score)]
-        pv = uci_line(root, stats.pv)
+        score, mate, texts = (stats.score, stats.mate, stats.pv) if line is None else line
+        parts += ["score", "mate", str(mate)] if mate is not None else ["score", "cp", str(score)]
+        pv = uci_line(root, texts)
         if pv:
             parts += ["pv", *pv]
     return " ".join(parts)
+
+
+def info_lines(stats: SearchStats, root: chess.Board) -> list[str]:
+    """The ``info`` lines of one report: one, or one per line of a ``multipv`` search."""
+    if not stats.lines or not stats.depth:
+        return [info_line(stats, root)]
+    return [info_line(stats, root, line, number) for number, line in enumerate(stats.lines, 1)]
+
+
+def _declaration(option: Option, value: Any) -> str:
+    """How ``uci`` declares a spec option: its UCI type and default (and range, or choices)."""
+    if option.kind is bool:
+        return f"type check default {'true' if value else 'false'}"
+    if option.kind is int:
+        low = SPIN_RANGE[0] if option.minimum is None else int(option.minimum)
+        high = SPIN_RANGE[1] if option.maximum is None else int(option.maximum)
+        return f"type spin default {low if value is None else value} min {low} max {high}"
+    if option.choices:
+        return f"type combo default {value} " + " ".join(f"var {choice}" for choice in option.choices)
+    return f"type string default {'<empty>' if value is None else value}"
 
 
 def uci_line(root: chess.Board, line: Iterable[str]) -> list[str]:

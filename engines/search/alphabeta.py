@@ -27,6 +27,7 @@ from ..base import (
     Engine,
     InfoCallback,
     Limits,
+    PvLine,
     SearchResult,
     SearchStats,
     StopFlag,
@@ -35,8 +36,9 @@ from ..base import (
     restrict,
 )
 from ..spec import EngineSpec
-from .core import INF, Control, Searcher, Stopped, TranspositionTable
+from .core import INF, TT_CAPACITY, Control, Searcher, Stopped, TranspositionTable
 from .selectors import FullWidth, Selector
+from .table import dict_entries
 
 __all__ = ["AlphaBetaEngine", "SearchConfig", "SelectorFactory", "MAX_DEPTH"]
 
@@ -107,8 +109,13 @@ class AlphaBetaEngine(Engine):
         self.make_selector: Callable[[], Selector] = (
             config.selector(spec, game_class) if config.selector is not None
             else lambda: FullWidth(ordered=self.ordered))
-        #: The transposition table, kept between searches (``None``: ``tt=off``).
+        #: The transposition table, kept between searches (``None``: ``tt=off``), and the
+        #: entries it may hold (the ``hash`` option, in megabytes).
         self.table: TranspositionTable | None = {} if spec.get("tt") else None
+        self.hash_mb: int | None = spec.get("hash") if "hash" in spec.table else None
+        self.tt_capacity = TT_CAPACITY if self.hash_mb is None else dict_entries(self.hash_mb)
+        #: The best root moves to report, each with its line and score (``multipv``).
+        self.multipv: int = spec.get("multipv") if "multipv" in spec.table else 1
 
     def new_game(self) -> None:
         """Empty the transposition table: the next search starts cold."""
@@ -133,6 +140,7 @@ class AlphaBetaEngine(Engine):
             lmr=self.refinement("lmr"),
             extend=self.refinement("checks"),
             delta=self.refinement("delta"),
+            tt_capacity=self.tt_capacity,
         )
 
     def refinement(self, name: str) -> bool:
@@ -171,7 +179,8 @@ class AlphaBetaEngine(Engine):
         texts = {move: work.format_move(move) for move in root_moves}
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         iterative = self.config.strongest or limits.time is not None or limits.nodes is not None
-        state: dict[str, Any] = {"depth": 0, "score": 0, "move": None, "pv": []}
+        state: dict[str, Any] = {"depth": 0, "score": 0, "move": None, "pv": [], "lines": []}
+        wanted = min(self.multipv, len(root_moves))
         def snapshot() -> SearchStats:
             elapsed = control.elapsed()
             move = state["move"]
@@ -187,7 +196,7 @@ class AlphaBetaEngine(Engine):
                 nps=int(control.nodes / elapsed) if elapsed > 0 else 0,
                 score=int(score) if abs(score) < INF else 0, mate=mate_in(score),
                 best=texts[move] if move is not None else None, pv=list(pv_texts),
-                engine=str(self.spec),
+                engine=str(self.spec), lines=list(state["lines"]),
             )
 
         start = time.perf_counter()
@@ -197,7 +206,7 @@ class AlphaBetaEngine(Engine):
         searcher = self._searcher(work, control)
         searcher.root_moves = root_moves
         depths = range(1, max_depth + 1) if iterative else range(max_depth, max_depth + 1)
-        if self.config.strongest:
+        if self.config.strongest and wanted == 1:
             win = self._win_in_one(work, root_moves, control)
             if win is not None:  # never missed, whatever the time limit
                 state.update(depth=1, score=WIN - 1, move=win, pv=[texts[win]], line=[win])
@@ -220,11 +229,19 @@ class AlphaBetaEngine(Engine):
                         # (The same move keeps the completed depth's line and score.)
                         state.update(move=best, score=searcher.root_best_value, line=[best],
                                      pv=[texts[best]])
+                        if wanted > 1:
+                            state["lines"] = _led_by(state, wanted)
                     break
                 pv = searcher.principal_variation(depth)
                 if not pv or pv[0] != searcher.root_best:
                     pv = [searcher.root_best]
                 state.update(depth=depth, score=score, move=pv[0], pv=self._format_line(work, pv), line=pv)
+                if wanted > 1:
+                    try:
+                        state["lines"] = self._best_lines(searcher, work, depth, wanted, state)
+                    except Stopped:  # this depth's other lines are not all known: the last depth's stay
+                        state["lines"] = _led_by(state, wanted)
+                        break
                 if on_info is not None:
                     on_info(snapshot())
                 if not iterative:
@@ -253,6 +270,30 @@ class AlphaBetaEngine(Engine):
             move, score, line = root_moves[0], 0, [root_moves[0]]
             final = final.copy(best=texts[move], pv=[texts[move]], score=0, mate=None)
         return SearchResult(move, int(score), list(line), final)
+
+    def _best_lines(self, searcher: Searcher, game: Game, depth: int, wanted: int,
+                    state: dict[str, Any]) -> list[PvLine]:
+        """The ``wanted`` best root moves at ``depth``, each with its exact score and line
+        (``multipv``): the best is the depth's own search; each next one is a search of the
+        root without the moves already found, with the full window, so its value is exact."""
+        root = searcher.root_moves
+        best, value = state["move"], state["score"]
+        lines = [PvLine(int(value), mate_in(value), list(state["pv"]))]
+        found = [best]
+        try:
+            while len(lines) < wanted:
+                searcher.root_moves = [move for move in root if move not in found]
+                searcher.root_exact = False
+                score = searcher.negamax(depth, -INF, INF, 0)
+                line = searcher.principal_variation(depth)
+                if not line or line[0] != searcher.root_best:
+                    line = [searcher.root_best]
+                found.append(line[0])
+                lines.append(PvLine(int(score), mate_in(score), self._format_line(game, line)))
+        finally:
+            searcher.root_moves = root
+            searcher.root_best, searcher.root_best_value = best, value
+        return lines
 
     def _blunder(self, game: Game, moves: list[Any], on_info: InfoCallback | None) -> SearchResult:
         """A move picked at random, unsearched (``blunder``)."""
@@ -302,6 +343,14 @@ class AlphaBetaEngine(Engine):
         for _ in line:
             game.undo()
         return texts
+
+
+def _led_by(state: dict[str, Any], wanted: int) -> list[PvLine]:
+    """The lines of ``state`` with its best move's line first (a search stopped inside a
+    depth that changed the best move: the others are the last completed depth's)."""
+    score = state["score"]
+    first = PvLine(int(score), mate_in(score), list(state["pv"]))
+    return [first, *(line for line in state["lines"] if line.pv[:1] != first.pv[:1])][:wanted]
 
 
 def next_depth_time(finished: Sequence[float]) -> float:

@@ -154,17 +154,18 @@ class Searcher:
                  select: Selector, prune: bool = True, fail_hard: bool = False,
                  tt: TranspositionTable | None = None, pvs: bool = False, quiesce: bool = False,
                  killers: bool = False, null_move: bool = False, lmr: bool = False,
-                 extend: bool = False, delta: bool = False) -> None:
+                 extend: bool = False, delta: bool = False, tt_capacity: int = TT_CAPACITY) -> None:
         self.game = game
         self.evaluate = evaluate
         self.control = control
         self.select = select
         self.prune = prune
         self.fail_hard = fail_hard
-        #: A dict grows and is cleared when full; a shared table has a fixed size.
+        #: A dict grows and is cleared when full (``tt_capacity`` entries); a shared table has a fixed size.
         self.tt_grows = isinstance(tt, dict)
+        self.tt_capacity = tt_capacity
         if self.tt_grows:
-            if len(tt) >= TT_CAPACITY // 2:  # type: ignore[arg-type]
+            if len(tt) >= tt_capacity // 2:  # type: ignore[arg-type]
                 tt.clear()  # type: ignore[union-attr]  # a table kept from earlier searches: start with room
         elif tt is not None:
             tt.bind(game)  # type: ignore[union-attr]  # the shared table codes moves with it
@@ -343,7 +344,7 @@ class Searcher:
                 stored += ply
             elif stored <= -MATE_BOUND:
                 stored -= ply
-            if self.tt_grows and len(tt) >= TT_CAPACITY:
+            if self.tt_grows and len(tt) >= self.tt_capacity:
                 tt.clear()
             # At an all-node no move proved best: keep the earlier hint, if any.
             tt[key] = (depth, flag, stored, tt_move if flag == UPPER else best_move)

@@ -45,7 +45,7 @@ from ..base import COUNTERS, InfoCallback, Limits, SearchResult, SearchStats, St
 from ..lifetime import exit_with_parent, sigint_blocked
 from ..spec import EngineSpec
 from .alphabeta import AlphaBetaEngine, SearchConfig
-from .table import SHARED_ENTRIES, SharedTable
+from .table import SharedTable, shared_entries
 
 __all__ = ["ParallelEngine", "HelperPool"]
 
@@ -62,7 +62,7 @@ def _helper(index: int, game_name: str, spec: EngineSpec, config: SearchConfig, 
     """A helper process: search each task's position on the shared table until told to stop."""
     exit_with_parent()
     engine = AlphaBetaEngine(spec, game_class(game_name), config)
-    engine.table = SharedTable(SHARED_ENTRIES, name=table_name)
+    engine.table = SharedTable(shared_entries(engine.hash_mb), name=table_name)
     results.put(("ready", 0, index, None))  # mapped: the maker may remove the block's name
     base = index * len(SUMMED)
     while True:
@@ -199,7 +199,8 @@ class ParallelEngine(AlphaBetaEngine):
     def search(self, game: Game, limits: Limits | None = None, *, stop: StopFlag | None = None,
                on_info: InfoCallback | None = None, moves: Sequence[Any] | None = None) -> SearchResult:
         # Without a table (tt=off) the helpers would have nothing to share: one process searches.
-        if self.workers < 2 or self.table is None or moves is not None:
+        # More than one line (multipv) is the main search's root loop: one process then too.
+        if self.workers < 2 or self.table is None or moves is not None or self.multipv > 1:
             return super().search(game, limits, stop=stop, on_info=on_info, moves=moves)
         legal = check_playable(game)
         limits = limits if limits is not None else self.limits()
@@ -233,7 +234,7 @@ class ParallelEngine(AlphaBetaEngine):
 
     def _pool(self) -> HelperPool:
         if not isinstance(self.table, SharedTable):
-            self.table = SharedTable()  # from now on every search of this engine fills it
+            self.table = SharedTable(shared_entries(self.hash_mb))  # from now on every search fills it
         if self.pool is None:
             self.pool = HelperPool(self.workers - 1, self.game_class.NAME, self.spec, self.config,
                                    self.table.name)

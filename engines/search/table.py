@@ -38,12 +38,33 @@ import numpy as np
 
 from games import Game
 
-__all__ = ["SharedTable", "SHARED_ENTRIES"]
+__all__ = ["SharedTable", "SHARED_ENTRIES", "DICT_ENTRY_BYTES", "dict_entries", "shared_entries"]
 
 #: Entries in a shared table (a power of two): 24 MiB.
 SHARED_ENTRIES = 1 << 20
 #: Words an entry takes.
 WORDS = 3
+#: About what one entry of a serial search's dict table costs in chess (its key tuple, its value
+#: tuple, the dict's slot; measured with tracemalloc at 450 bytes with the search's other
+#: allocations): what a ``hash`` option in megabytes is divided by.
+DICT_ENTRY_BYTES = 400
+#: The fewest entries a table is given, however small its ``hash``.
+MIN_ENTRIES = 1 << 10
+MEGABYTE = 1 << 20
+
+
+def dict_entries(megabytes: int) -> int:
+    """The entries a serial search's dict table may hold in ``megabytes`` (the ``hash`` option)."""
+    return max(MIN_ENTRIES, megabytes * MEGABYTE // DICT_ENTRY_BYTES)
+
+
+def shared_entries(megabytes: int | None) -> int:
+    """The entries of a shared table in ``megabytes``: the largest power of two that fits
+    (:data:`SHARED_ENTRIES` when no size is given)."""
+    if megabytes is None:
+        return SHARED_ENTRIES
+    fits = megabytes * MEGABYTE // (WORDS * 8)
+    return max(MIN_ENTRIES, 1 << (fits.bit_length() - 1)) if fits else MIN_ENTRIES
 #: Slots of the busy list after the entries (a power of two).
 BUSY_SLOTS = 1 << 14
 #: Fibonacci hashing spreads keys whose low bits vary little (Quixo's are the board itself).

@@ -10,6 +10,9 @@
 - :mod:`~engines.tournament.results` -- the results file of JSON lines, written
   game by game and read back to resume a run or report on it;
 - :mod:`~engines.tournament.summary` -- W/D/L, the score's Wilson interval, Elo;
+- :mod:`~engines.tournament.stats` -- fastchess's figures for every match
+  (:class:`MatchStats`: Elo from the pairs, nElo, LOS, draw and pairs ratios,
+  the pentanomial counts);
 - :mod:`~engines.tournament.gamefiles` -- every game as a game record: PGN /
   PDN / the Quixo move list, with each engine move's eval, depth, nodes and time;
 - :mod:`~engines.tournament.run` -- a run's files (results and game records)
@@ -33,9 +36,10 @@ from .config import MatchConfig, MatchError
 from .match import missing_games, play_game, play_games, play_tasks
 from .result import AGENTS, TOTALS, AgentTotals, GameResult, LogEntry, Sides
 from .results import ResultsFile, ResultsFileError, read_results, read_results_files
+from .stats import MatchStats, Pairs
 from .summary import AgentSummary, MatchSummary, elo_difference, running_score, summarize, wilson_interval
 
 __all__ = ["AGENTS", "TOTALS", "AgentTotals", "GameResult", "LogEntry", "Sides", "MatchConfig", "MatchError",
            "Remedy", "missing_games", "play_game", "play_games", "play_tasks", "ResultsFile", "ResultsFileError",
-           "read_results", "read_results_files", "AgentSummary", "MatchSummary", "elo_difference",
+           "read_results", "read_results_files", "MatchStats", "Pairs", "AgentSummary", "MatchSummary", "elo_difference",
            "running_score", "summarize", "wilson_interval"]

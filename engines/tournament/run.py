@@ -61,7 +61,18 @@ class Run:
             if results.lock is not None:
                 results.lock.close()
             raise
-        return cls(configs, results, records, results.results, sprt), [note] if note else []
+        notes = [note] if note else []
+        kept = next((result.sprt for result in reversed(results.results) if result.sprt is not None), None)
+        if kept is not None and sprt is None:  # a resumed test goes on with the parameters it started with
+            sprt = kept
+            notes.append(f"{out}: continuing its SPRT {_test_text(kept)}")
+        elif kept is not None and tuple(kept) != tuple(sprt):  # type: ignore[arg-type]
+            results.close()
+            records.close()
+            raise MatchError(f"{out}: its games were played for the SPRT {_test_text(kept)}, not "
+                             f"{_test_text(sprt)}; a test cannot change its hypotheses half-way",
+                             remedy=Remedy.OTHER_OUTPUT)
+        return cls(configs, results, records, results.results, sprt), notes
 
     def missing(self) -> Iterator[Task]:
         """The games not played yet, pairing by pairing, listed lazily."""
@@ -87,6 +98,11 @@ class Run:
             self.results.append(result)
         if self.records_file is not None:
             self.records_file.append(result)
+
+
+def _test_text(sprt: Sequence[float] | None) -> str:
+    """A kept test as the command line writes it: ``ELO0,ELO1,ALPHA,BETA``."""
+    return ",".join(f"{number:g}" for number in sprt or ())
 
 
 def _same_file(a: Path, b: Path) -> bool:

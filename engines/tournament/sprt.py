@@ -19,50 +19,32 @@ the distributions stay positive; so a one-sided run (every pair won 2-0)
 has almost no spread to measure, and crosses more slowly than its score
 suggests (about 0.13 of LLR a pair for H1 = +50).
 
-:func:`los` is the likelihood of superiority from wins and losses, and
-:func:`pair_elo` the Elo estimate with a 95% interval from the pair
-scores' own variance.
+:func:`los` is the likelihood of superiority from wins and losses alone
+(cutechess's); the report uses fastchess's figures from the pairs
+(:class:`~engines.tournament.stats.MatchStats`), and :func:`pair_elo` is
+their Elo estimate with its 95% interval.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from .result import GameResult
+from .stats import MatchStats, Pairs, expected_score, pair_counts
 
 __all__ = ["SPRT", "SprtState", "pentanomial", "llr", "los", "pair_elo", "parse_sprt"]
 
 #: The points a pair can score for A, as a rate of the pair's two points.
 _SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 _EMPTY = 1e-3
-Z95 = 1.959963984540054
-
-
-def _score_of(elo: float) -> float:
-    return 1 / (1 + 10 ** (-elo / 400))
-
-
-def _elo_of(score: float) -> float:
-    if score <= 0:
-        return -math.inf
-    if score >= 1:
-        return math.inf
-    return -400 * math.log10(1 / score - 1)
 
 
 def pentanomial(results: Iterable[GameResult]) -> list[int]:
     """The counts of finished pairs scoring 0, ½, 1, 1½ and 2 points for A
     (a pair whose second game is not finished yet is not counted)."""
-    pairs: dict[int, list[float]] = {}
-    for result in results:
-        pairs.setdefault(result.index // 2, []).append(result.points("a"))
-    counts = [0] * 5
-    for points in pairs.values():
-        if len(points) == 2:
-            counts[int(round(2 * sum(points)))] += 1
-    return counts
+    return pair_counts(results).counts
 
 
 def _closest(probabilities: Sequence[float], score: float) -> list[float]:
@@ -99,8 +81,8 @@ def llr(counts: Sequence[int], elo0: float, elo1: float) -> float:
     regularised = [count if count > 0 else _EMPTY for count in counts]
     total = sum(regularised)
     probabilities = [count / total for count in regularised]
-    h0 = _closest(probabilities, _score_of(elo0))
-    h1 = _closest(probabilities, _score_of(elo1))
+    h0 = _closest(probabilities, expected_score(elo0))
+    h1 = _closest(probabilities, expected_score(elo1))
     return sum(n * math.log(q1 / q0) for n, q0, q1 in zip(regularised, h0, h1))
 
 
@@ -113,14 +95,13 @@ def los(wins: int, losses: int) -> float:
 
 
 def pair_elo(counts: Sequence[int]) -> tuple[float, float, float]:
-    """A's Elo and its 95% interval from the pair scores (their own variance)."""
-    pairs = sum(counts)
-    if pairs == 0:
+    """A's Elo and its 95% interval from the pentanomial ``counts`` (the pair
+    scores' own variance; see :class:`MatchStats`)."""
+    if sum(counts) == 0:
         return 0.0, -math.inf, math.inf
-    mean = sum(n * a for n, a in zip(counts, _SCORES)) / pairs
-    variance = sum(n * (a - mean) ** 2 for n, a in zip(counts, _SCORES)) / pairs
-    margin = Z95 * math.sqrt(variance / pairs)
-    return _elo_of(mean), _elo_of(mean - margin), _elo_of(mean + margin)
+    ll, ld, one, wd, ww = counts
+    stats = MatchStats(0, 0, 0, Pairs(ll, ld, one, 0, wd, ww))
+    return (stats.elo, *stats.elo_interval)
 
 
 @dataclass(frozen=True)
@@ -139,14 +120,11 @@ class SPRT:
 
     def state(self, results: Sequence[GameResult]) -> SprtState:
         """Where the test stands after the games of ``results`` (one match's)."""
-        counts = pentanomial(results)
-        value = llr(counts, self.elo0, self.elo1)
+        stats = MatchStats.of(results)
+        value = llr(stats.pairs.counts, self.elo0, self.elo1)
         lower, upper = self.bounds
         verdict = "H1 accepted" if value >= upper else "H0 accepted" if value <= lower else None
-        wins = sum(1 for result in results if result.winner == "a")
-        losses = sum(1 for result in results if result.winner == "b")
-        return SprtState(self, counts, value, verdict, len(results), wins, losses,
-                         len(results) - wins - losses)
+        return SprtState(self, stats, value, verdict)
 
     @property
     def parameters(self) -> tuple[float, float, float, float]:
@@ -156,38 +134,50 @@ class SPRT:
 
 @dataclass(frozen=True)
 class SprtState:
-    """Where a test stands after some games."""
+    """Where a test stands after some games: their figures and the LLR."""
 
     test: SPRT
-    counts: list[int]
+    stats: MatchStats
     llr: float
     #: ``"H0 accepted"``, ``"H1 accepted"`` or ``None`` (go on).
     verdict: str | None
-    games: int
-    wins: int
-    losses: int
-    draws: int
+
+    @property
+    def counts(self) -> list[int]:
+        """The pentanomial counts the LLR is computed on."""
+        return self.stats.pairs.counts
+
+    @property
+    def games(self) -> int:
+        return self.stats.games
 
     @property
     def los(self) -> float:
-        return los(self.wins, self.losses)
+        """fastchess's likelihood of superiority, from the pairs."""
+        return self.stats.los
+
+    def llr_line(self) -> str:
+        """fastchess's ``LLR: value (lower, upper) [elo0, elo1]``."""
+        lower, upper = self.test.bounds
+        return f"LLR: {self.llr:.2f} ({lower:.2f}, {upper:.2f}) [{self.test.elo0:.2f}, {self.test.elo1:.2f}]"
+
+    def verdict_line(self) -> str:
+        """The test and where it stands, in one line (``SPRT: ...``)."""
+        test = self.test
+        where = self.verdict or "no verdict yet"
+        return (f"SPRT: H0 {test.elo0:g} Elo vs H1 {test.elo1:g} Elo, alpha {test.alpha:g}, beta {test.beta:g}"
+                f" -- {where} after {self.games} games")
 
     def lines(self) -> list[str]:
-        """The report, fastchess-like."""
-        elo, low, high = pair_elo(self.counts)
-        margin = (high - low) / 2 if math.isfinite(low) and math.isfinite(high) else math.inf
-        points = self.wins + self.draws / 2
-        lower, upper = self.test.bounds
-        return [
-            f"Elo: {elo:+.2f} +/- {margin:.2f} (pentanomial, 95%)" if math.isfinite(elo) else "Elo: -",
-            f"LOS: {100 * self.los:.2f} %, DrawRatio: {100 * self.counts[2] / max(1, sum(self.counts)):.2f} % "
-            f"(pairs scoring 1 of 2)",
-            f"Games: {self.games}, Wins: {self.wins}, Losses: {self.losses}, Draws: {self.draws}, "
-            f"Points: {points:g} ({100 * points / max(1, self.games):.2f} %)",
-            f"Ptnml(0-2): [{', '.join(map(str, self.counts))}]",
-            f"LLR: {self.llr:.2f} ({lower:.2f}, {upper:.2f}) [{self.test.elo0:g}, {self.test.elo1:g}]"
-            + (f" -- {self.verdict}" if self.verdict else ""),
-        ]
+        """The figures fastchess prints with a test, then the test: Elo, LOS, games, Ptnml, verdict, LLR."""
+        return [*self.stats.fastchess_lines("A", "B")[1:], self.verdict_line(), self.llr_line()]
+
+    def to_json(self) -> dict[str, Any]:
+        sprt = self.test
+        return {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
+                "llr": round(self.llr, 4), "bounds": [round(bound, 4) for bound in sprt.bounds],
+                "pentanomial": self.counts, "los": round(self.los, 4), "verdict": self.verdict,
+                "games": self.games}
 
 
 def parse_sprt(text: str) -> SPRT:

@@ -1,5 +1,7 @@
 """A match's summary: W/D/L, the score with a Wilson 95% interval, the Elo
-difference with its interval, and the average cost per move of each side.
+difference with its interval, the average cost per move of each side, and
+fastchess's figures (:class:`~engines.tournament.stats.MatchStats`: Elo from
+the pairs, nElo, LOS, draw and pairs ratios, the pentanomial counts).
 """
 
 from __future__ import annotations
@@ -10,13 +12,10 @@ from typing import Any, Iterable
 
 from .config import MatchConfig
 from .result import RESULTS, TOTALS, AgentTotals, GameResult
+from .stats import Z95, MatchStats, Pairs, elo_difference, pair_counts
 
 __all__ = ["Z95", "AgentSummary", "MatchSummary", "summarize", "wilson_interval", "elo_difference",
            "running_score"]
-
-#: z for a two-sided 95% interval.
-Z95 = 1.959963984540054
-
 
 def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a proportion ``score / n`` (``score`` may
@@ -31,16 +30,6 @@ def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]
     low = 0.0 if score <= 0 else max(0.0, centre - half)  # exact ends, not rounding errors
     high = 1.0 if score >= n else min(1.0, centre + half)
     return low, high
-
-
-def elo_difference(rate: float) -> float:
-    """The Elo difference that expects a score rate ``rate`` (logistic model):
-    ``-400 log10(1/rate - 1)``, infinite at 0 and 1."""
-    if rate <= 0:
-        return -math.inf
-    if rate >= 1:
-        return math.inf
-    return -400 * math.log10(1 / rate - 1)
 
 
 @dataclass
@@ -81,6 +70,13 @@ class MatchSummary:
     wall_s: float = 0.0
     #: reason -> {"a": wins of A, "b": wins of B, "draw": draws}.
     reasons: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: The finished pairs (games 2k and 2k+1 of a match) by what they scored for A.
+    pairs: Pairs = field(default_factory=Pairs)
+
+    @property
+    def stats(self) -> MatchStats:
+        """fastchess's figures for A: Elo and nElo with their margins, LOS, ratios, pentanomial."""
+        return MatchStats(self.a.wins, self.a.draws, self.a.losses, self.pairs)
 
     @property
     def score(self) -> float:
@@ -125,6 +121,7 @@ class MatchSummary:
             "a": agent(self.a), "b": agent(self.b),
             "score": round(self.score, 4), "score_interval": [round(low, 4), round(high, 4)],
             "elo": finite(self.elo), "elo_interval": [finite(elo_low), finite(elo_high)],
+            "stats": self.stats.to_json(),
             "reasons": self.reasons, "average_plies": round(self.plies / self.games, 1) if self.games else 0,
             "wall_s": round(self.wall_s, 2),
         }
@@ -134,6 +131,7 @@ def summarize(results: Iterable[GameResult]) -> list[MatchSummary]:
     """One summary per pairing (game, spec A, spec B), in order of first appearance."""
     summaries: dict[tuple[str, str, str], MatchSummary] = {}
     planned: dict[tuple[str, str, str], set[MatchConfig]] = {}
+    games: dict[tuple[str, str, str], list[GameResult]] = {}
     for result in results:
         match = result.match
         pairing = (match.game, match.a, match.b)
@@ -142,6 +140,8 @@ def summarize(results: Iterable[GameResult]) -> list[MatchSummary]:
             summary = summaries[pairing] = MatchSummary(match.game, AgentSummary("a", match.a),
                                                         AgentSummary("b", match.b))
             planned[pairing] = set()
+            games[pairing] = []
+        games[pairing].append(result)
         if match not in planned[pairing]:
             planned[pairing].add(match)
             summary.planned += match.games
@@ -160,6 +160,8 @@ def summarize(results: Iterable[GameResult]) -> list[MatchSummary]:
                 side.losses += 1
             (side.first if result.first == side.agent else side.second)[outcome] += 1
             side.totals += result.totals[side.agent]
+    for pairing, summary in summaries.items():
+        summary.pairs = pair_counts(games[pairing])
     return list(summaries.values())
 
 

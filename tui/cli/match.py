@@ -40,7 +40,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="play only the games missing from --out (same match arguments)")
     p.add_argument("--dask", metavar="ADDRESS",
                    help="play the games on this dask.distributed scheduler (extra 'tui-games[dask]')")
-    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object (--format json)")
+    _format_arg(p)
     p.add_argument("--sprt", type=_sprt_arg, metavar="ELO0,ELO1[,ALPHA,BETA]",
                    help="a sequential test on the paired games (pentanomial GSPRT, alpha=beta=0.05 unless "
                         "given): stops when H0 (A is ELO0 stronger) or H1 (ELO1) is accepted; --games is "
@@ -70,8 +71,21 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                        description="Summary tables of the games in results files written by "
                                    "'tui-games match --out', one summary per pairing of engines.")
     p.add_argument("files", nargs="+", type=path_arg, metavar="FILE.jsonl")
-    p.add_argument("--json", action="store_true", help="one JSON object per pairing instead of tables")
+    p.add_argument("--json", action="store_true", help="one JSON object per pairing instead of tables "
+                                                       "(--format json)")
+    _format_arg(p)
     p.set_defaults(run=_cmd_report)
+
+
+#: The summaries' output formats.
+FORMATS = ("text", "json", "fastchess")
+
+
+def _format_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", choices=FORMATS, default="text",
+                   help="text: the tables, then fastchess's figures (Elo, nElo, LOS, draw and pairs ratios, "
+                        "Ptnml) and the SPRT; json: one object per pairing with every field; fastchess: "
+                        "fastchess's summary alone (default text)")
 
 
 
@@ -102,6 +116,8 @@ def _cmd_match(args: argparse.Namespace) -> int:
                           records_file=args.records, sprt=sprt.parameters if sprt else None)  # kept for `report`
     for note in notes:
         print(f"{prog}: {note}", file=sys.stderr)
+    if sprt is None and run.sprt is not None:  # --resume of a test: it goes on
+        sprt = _kept_test(run.sprt)
     results = run.results
     state = sprt.state(results) if sprt else None
 
@@ -116,9 +132,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     if state is None or state.verdict is None:
         # One pairing's games go in index order: with a test, pair by pair (both at once with --jobs 2).
         interrupted = play_run(run, jobs=args.jobs, dask=args.dask, after=test if sprt else None)
-    _print_summaries(sorted(results, key=lambda result: result.index), args.json)
-    if state is not None:
-        _print_sprt(state, config.a, config.b, args.json, ended=len(results) >= config.games)
+    _print_report(sorted(results, key=lambda result: result.index), _format(args), sprt)
     if interrupted:
         where = (f"; they are in {args.out}: run the same command with --resume to play the rest"
                  if args.out else "")
@@ -127,55 +141,64 @@ def _cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_sprt(state: Any, a: str, b: str, as_json: bool, *, ended: bool) -> None:
-    """A sequential test's standing (``ended``: the match played all its games)."""
-    sprt = state.test
-    if as_json:
-        print(json.dumps({"sprt": {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
-                                   "beta": sprt.beta, "llr": round(state.llr, 4),
-                                   "bounds": [round(b, 4) for b in sprt.bounds],
-                                   "pentanomial": state.counts, "los": round(state.los, 4),
-                                   "verdict": state.verdict}}))
-        return
-    print(f"SPRT: A {a} vs B {b}")
-    for line in state.lines():
-        print(line)
-    if state.verdict is None and ended:
-        print(f"no verdict after {state.games} games, the most --games allows")
+def _format(args: argparse.Namespace) -> str:
+    """The output format asked for (``--json`` is ``--format json``)."""
+    return "json" if args.json else args.format
 
 
-def _report_sprts(results: list[GameResult], as_json: bool) -> None:
-    """The sequential test of each match of ``results`` played with ``match --sprt``, as it showed it."""
+def _kept_test(parameters: Any) -> Any:
+    """The test a results file keeps (``ELO0, ELO1[, ALPHA, BETA]``), or ``None`` if it is not one."""
     from engines.tournament.sprt import parse_sprt
 
-    matches: dict[MatchConfig, list[GameResult]] = {}
-    for result in results:
-        matches.setdefault(result.match, []).append(result)
-    for match, games in matches.items():
-        tests = [result.sprt for result in games if result.sprt is not None]
-        if not tests:
-            continue
-        try:
-            sprt = parse_sprt(",".join(str(float(number)) for number in tests[-1]))
-        except ValueError:
-            print(f"{PROG} report: {match.a} vs {match.b}: its SPRT {str(list(tests[-1]))[:40]} is not a test; "
-                  f"left out", file=sys.stderr)
-            continue
-        state = sprt.state(sorted(games, key=lambda result: result.index))
-        _print_sprt(state, match.a, match.b, as_json, ended=len(games) >= match.games)
+    try:
+        return parse_sprt(",".join(str(float(number)) for number in parameters))
+    except ValueError:
+        return None
 
 
-def _print_summaries(results: list[GameResult], as_json: bool) -> None:
+def _print_report(results: list[GameResult], fmt: str, sprt: Any = None) -> None:
+    """Each pairing's summary in ``fmt`` (text, json or fastchess), with its
+    sequential test: ``sprt``, else the one its games keep (``match --sprt``)."""
     from engines.tournament import summarize
 
+    from ..views.tournament import fastchess_lines
     from .report import print_summaries
 
-    summaries = summarize(results)
-    if as_json:
-        for summary in summaries:
-            print(json.dumps(summary.to_dict()))
-    else:
-        print_summaries(summaries)
+    by_pairing: dict[tuple[str, str, str], list[GameResult]] = {}
+    for result in results:
+        by_pairing.setdefault((result.match.game, result.match.a, result.match.b), []).append(result)
+    for number, summary in enumerate(summarize(results)):
+        games = sorted(by_pairing[(summary.game, summary.a.spec, summary.b.spec)], key=lambda r: r.index)
+        test = sprt
+        kept = [result.sprt for result in games if result.sprt is not None]
+        if test is None and kept:
+            test = _kept_test(kept[-1])
+            if test is None:
+                print(f"{PROG} report: {summary.a.spec} vs {summary.b.spec}: its SPRT {str(list(kept[-1]))[:40]} "
+                      f"is not a test; left out", file=sys.stderr)
+        state = test.state(games) if test is not None else None
+        ended = summary.games >= summary.planned
+        if fmt == "json":
+            line = summary.to_dict()
+            if state is not None:
+                line["sprt"] = state.to_json()
+            print(json.dumps(line))
+            continue
+        if number:
+            print()
+        if fmt == "text":
+            print_summaries([summary])
+            print()
+        lines = fastchess_lines(summary, state, verdict=fmt == "text")
+        if fmt == "text" and state is not None and state.verdict is None and ended:
+            lines.append(f"no verdict after {state.games} games, the most --games allows")
+        if fmt == "fastchess":
+            lines = [FASTCHESS_RULE, *lines, FASTCHESS_RULE]
+        print("\n".join(lines))
+
+
+#: The rule fastchess prints above and below its summary.
+FASTCHESS_RULE = "-" * 50
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -186,8 +209,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
         print(f"{PROG} report: {note}", file=sys.stderr)
     if not results:
         raise UsageError(f"{PROG} report", f"no finished games in {', '.join(args.files)}")
-    _print_summaries(results, args.json)
-    _report_sprts(results, args.json)
+    _print_report(results, _format(args))
     return 0
 
 

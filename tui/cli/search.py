@@ -127,7 +127,7 @@ def _cmd_engines(args: argparse.Namespace) -> int:
         print()
         print(f"{info.name:<15} {info.summary}")
         for option in info.options.values():
-            setting = f"{option.name}={default_text(option)}"
+            setting = f"{option.name}=VALUE" if option.family else f"{option.name}={default_text(option)}"
             print(f"  {setting:<20} {option.help}")
     print()
     print("Heuristics (heuristic=NAME; cut=NAME for h0 and hl):")

@@ -1,5 +1,6 @@
-"""A match's summary tables and a tournament's crosstable, as rich tables: what
-``tui-games match``, ``report`` and ``tournament`` print and the lab screen shows."""
+"""A match's summary tables, its figures in fastchess's words, and a tournament's
+crosstable: what ``tui-games match``, ``report`` and ``tournament`` print and the
+lab screen shows."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from engines.tournament import MatchSummary
 
 if TYPE_CHECKING:  # numpy comes with the ratings: only for the commands that rate
     from engines.tournament.crosstable import Standings
+    from engines.tournament.sprt import SprtState
 
 from .format import CUTOFF_STATS, elo_text, number_text, percent_text, seconds_text
 
-__all__ = ["CROSSTABLE_NOTE", "summary_tables", "crosstable"]
+__all__ = ["CROSSTABLE_NOTE", "summary_tables", "crosstable", "fastchess_lines"]
 
 #: What the crosstable's figures are, printed below it.
 CROSSTABLE_NOTE = ("Elo: maximum likelihood over all games (one virtual draw per pairing), the first engine "
@@ -79,6 +81,23 @@ def summary_tables(summary: MatchSummary) -> list[Any]:
     footer = (f"{average:.1f} plies a game after the opening; {summary.wall_s:,.1f} s of game time "
               f"in all (summed over games, not elapsed)")
     return [results, cost, colours, reasons, footer]
+
+
+def fastchess_lines(summary: MatchSummary, state: SprtState | None = None, *,
+                    verdict: bool = True) -> list[str]:
+    """fastchess's summary of a pairing for A: ``Results of A vs B``, Elo and
+    nElo with their margins, LOS, draw and pairs ratios, games, ``Ptnml(0-2)``,
+    then the sequential test's ``LLR`` line when there is one -- after a line
+    saying where the test stands (``verdict``: our text format; fastchess
+    prints the LLR alone)."""
+    detail = f"{summary.game}, {summary.games} of {summary.planned} games"
+    lines = summary.stats.fastchess_lines(summary.a.spec, summary.b.spec)
+    lines[0] = lines[0].removesuffix(":") + f" ({detail}):"
+    if state is not None:
+        if verdict:
+            lines.append(state.verdict_line())
+        lines.append(state.llr_line())
+    return lines
 
 
 def _wdl(counts: Sequence[int]) -> str:
