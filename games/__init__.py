@@ -66,6 +66,7 @@ _REGISTRY: dict[str, str] = {
     "chess": "games.chess",
     "checkers": "games.checkers",
     "quixo": "games.quixo",
+    "othello": "games.othello",
 }
 
 #: The games, by registry name, in menu order.

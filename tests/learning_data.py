@@ -17,7 +17,7 @@ from engines import MATE_BOUND, create_engine, mate_in
 from games import Game, game_class
 
 #: The contract's decisive scores, for games that do not declare DECISIVE_SCORE yet.
-DECISIVE = {"chess": 4000, "checkers": 1200, "quixo": 1500}
+DECISIVE = {"chess": 4000, "checkers": 1200, "quixo": 1500, "othello": 4000}
 
 
 def decisive_score(cls: type[Game]) -> int:

@@ -18,13 +18,14 @@ from tui.app.widgets.board import BoardView
 from tui.app.widgets.engine_panel import EnginePanel
 from tui.app.widgets.move_list import MoveList
 
-GAMES = ["chess", "checkers", "quixo"]
+GAMES = ["chess", "checkers", "quixo", "othello"]
 
 #: Per game: a legal first move, an illegal one, and what the illegal answer mentions.
 FIRST_MOVES = {
     "chess": ("e4", "e5", "no White pawn can move to e5"),
     "checkers": ("11-15", "21-17", "21-17 is not legal here"),
     "quixo": ("0 0 bottom", "2 2 top", "not on the border"),
+    "othello": ("d3", "d4", "d4 is occupied"),
 }
 
 #: Positions a few moves from the end, and engines that finish them.
@@ -35,6 +36,8 @@ ENDINGS = {
     "checkers": ("B:W5,K8,23,29:B17", "alphabeta:depth=2"),
     # nine moves to a threefold repetition
     "quixo": ("OXO.X/...XX/O..../X...X/O.O.O X", "alphabeta:depth=2"),
+    # four empty cells left
+    "othello": ("BBBBBB../WBBBBBBB/BWBBBWBW/BBWBBBW./BBWWBWWW/BWBWBWWW/BBBBBWWW/B.BBBBBB B", "alphabeta:depth=2"),
 }
 
 
@@ -305,7 +308,7 @@ async def test_layout_fits_the_terminal(game: str, size: tuple[int, int]) -> Non
         assert max(map(len, lines)) <= board.content_region.width
         # Coordinates are on screen.
         plain = painted.plain
-        if game == "chess":
+        if game in ("chess", "othello"):
             assert "a" in plain and "h" in plain and "8" in plain
         elif game == "checkers":
             assert "32" in plain and "1" in plain

@@ -39,7 +39,7 @@ MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # White mates with Ra8
 MATED_IN_ONE = "k7/8/1K6/8/8/8/8/7R b - - 0 1"  # Black's only move Kb8 runs into Rh8
 
 #: Tiny datasets per game, (depth, max plies): a second or two each.
-TINY = {"chess": (2, 6), "checkers": (2, 12), "quixo": (2, 40)}
+TINY = {"chess": (2, 6), "checkers": (2, 12), "quixo": (2, 40), "othello": (2, 20)}
 
 
 def read_csv(path: Path) -> tuple[list[str], list[list[str]]]:

@@ -38,7 +38,8 @@ from games.perft import perft
 from playouts import play_randomly
 
 #: A cheap heuristic per game, for searches whose values are compared.
-CHEAP: dict[str, str] = {"chess": "material", "checkers": "positional", "quixo": "line-potential"}
+CHEAP: dict[str, str] = {"chess": "material", "checkers": "positional", "quixo": "line-potential",
+                         "othello": "positional"}
 
 #: Engines that must all return minimax's root value at equal depth and heuristic.
 FULL_WIDTH = ("minimax", "alphabeta", "alphabeta-hard", "alphabeta:tt=off", "alphabeta:order=off",
@@ -735,6 +736,8 @@ FINISHED = {
               "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"],  # stalemate
     "checkers": ["B:W18:B", "B:W9,10,14:B5"],  # no pieces; no moves
     "quixo": ["XXXXX/OOOO./...../...../..... O"],
+    "othello": ["B......./......../......../......../......../......../......../........ W",  # no moves
+                "BBBBBBBB/" * 4 + "WWWWWWWW/" * 3 + "WWWWWWWW B"],  # a full board, a draw
 }
 
 

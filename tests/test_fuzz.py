@@ -32,11 +32,13 @@ MOVE_ALPHABET = {
     "chess": "abcdefgh12345678NBRQKOo0x=+#-!? ",
     "checkers": "0123456789-xX K",
     "quixo": "01234 ,()topbmlefrightTB",
+    "othello": "abcdefgh12345678 pasPAS-",
 }
 POSITION_ALPHABET = {
     "chess": "rnbqkpRNBQKP12345678/ wb-KQkq0 ",
     "checkers": "BW:K,0123456789- .",
     "quixo": "XOxo./ ",
+    "othello": "BWbw./ ",
 }
 
 

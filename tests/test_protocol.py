@@ -154,6 +154,7 @@ TRANSPOSITIONS = {
     "chess": (["Nf3", "Nf6", "Nc3"], ["Nc3", "Nf6", "Nf3"]),
     "checkers": (["9-13", "22-18", "10-14"], ["10-14", "22-18", "9-13"]),
     "quixo": (["0 0 bottom", "4 4 top", "2 0 bottom"], ["2 0 bottom", "4 4 top", "0 0 bottom"]),
+    "othello": (["d3", "c3", "c4", "e3"], ["c4", "c3", "d3", "e3"]),
 }
 
 
@@ -180,6 +181,7 @@ def test_keys_differ_by_side_to_move(name: str) -> None:
         "chess": lambda t: t.replace(" b ", " w ", 1),
         "checkers": lambda t: ("B" if t[0] == "W" else "W") + t[1:],
         "quixo": lambda t: t[:-1] + ("X" if t[-1] == "O" else "O"),
+        "othello": lambda t: t[:-1] + ("W" if t[-1] == "B" else "B"),
     }[name](parts)
     other = type(game).from_text(flipped)
     assert other.key() not in keys
@@ -237,7 +239,7 @@ def test_error_messages_explain_and_give_an_example(name: str) -> None:
     assert game.parse_move(cls.EXAMPLE_MOVE) in game.legal_moves()
 
 
-ILLEGAL = {"chess": "e5", "checkers": "21-17", "quixo": "2 2 top"}
+ILLEGAL = {"chess": "e5", "checkers": "21-17", "quixo": "2 2 top", "othello": "d4"}
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
@@ -247,9 +249,9 @@ def test_well_formed_but_illegal_moves_are_illegal_not_syntax_errors(name: str) 
 
 
 def test_registry() -> None:
-    assert GAME_NAMES == ("chess", "checkers", "quixo")
+    assert GAME_NAMES == ("chess", "checkers", "quixo", "othello")
     assert new_game("Chess").NAME == "chess"
-    with pytest.raises(UnknownGameError, match="expected one of: chess, checkers, quixo"):
+    with pytest.raises(UnknownGameError, match="expected one of: chess, checkers, quixo, othello"):
         new_game("go")
     for name in GAME_NAMES:
         cls = game_class(name)

@@ -21,12 +21,15 @@ MIDDLE = {
     "chess": ("e4", "e5", "Nf3", "Nc6", "Bb5", "a6"),
     "checkers": ("11-15", "23-19", "8-11", "22-17", "9-13"),
     "quixo": ("0 0 bottom", "4 4 top", "2 0 bottom", "0 4 right"),
+    "othello": ("f5", "d6", "c3", "d3", "c4"),
 }
 #: A start and the moves that end the game from it, per game.
 ENDED = {
     "chess": (None, ("f3", "e5", "g4", "Qh4#")),
     "checkers": ("W:W18:B14", ("18x9",)),
     "quixo": ("XXXX./...../...../...../OOOO. X", ("4 4 top",)),
+    "othello": ("BBBBBB../WBBBBBBB/BWBBBWBW/BBWBBBW./BBWWBWWW/BWBWBWWW/BBBBBWWW/B.BBBBBB B",
+                ("h4", "g1", "h1", "b8")),
 }
 
 
@@ -45,7 +48,7 @@ async def steady(pilot) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-@pytest.mark.parametrize("game", ["chess", "checkers", "quixo"])
+@pytest.mark.parametrize("game", ["chess", "checkers", "quixo", "othello"])
 def test_start_screen(snap_compare, game: str, size: tuple[int, int]) -> None:
     app = TuiGamesApp()
     app.animation_level = "none"
@@ -60,13 +63,13 @@ def test_start_screen(snap_compare, game: str, size: tuple[int, int]) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-@pytest.mark.parametrize("game", ["chess", "checkers", "quixo"])
+@pytest.mark.parametrize("game", ["chess", "checkers", "quixo", "othello"])
 def test_game_in_progress(snap_compare, game: str, size: tuple[int, int]) -> None:
     assert snap_compare(app_for(game, MIDDLE[game]), terminal_size=size, run_before=steady)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-@pytest.mark.parametrize("game", ["chess", "checkers", "quixo"])
+@pytest.mark.parametrize("game", ["chess", "checkers", "quixo", "othello"])
 def test_review(snap_compare, game: str, size: tuple[int, int]) -> None:
     async def review(pilot) -> None:
         await steady(pilot)
@@ -76,7 +79,7 @@ def test_review(snap_compare, game: str, size: tuple[int, int]) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-@pytest.mark.parametrize("game", ["chess", "checkers", "quixo"])
+@pytest.mark.parametrize("game", ["chess", "checkers", "quixo", "othello"])
 def test_result_dialog(snap_compare, game: str, size: tuple[int, int]) -> None:
     position, moves = ENDED[game]
     app = app_for(game, moves, position)

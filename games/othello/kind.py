@@ -18,7 +18,10 @@ KIND: GameKind[Othello] = GameKind(
     # On the standard heuristic's scale a corner is worth 100 (50 at the end),
     # a mobility move 12; its values spread about ±130 in play.
     scores=ScoreScale(unit=1.0, unit_name="", win_scale=200.0, report_depth=4, draw_min_plies=30),
-    levels=LevelPlan(noise=(100, 40), casual_sees="", ratings=()),
+    levels=LevelPlan(
+        noise=(100, 40), casual_sees="",
+        ratings=((306, 99), (863, 259), (1315, 314), (1607, 335), (1658, 352)),
+    ),
     bench=BenchPlan(
         positions=(
             BenchPosition("start", None),
@@ -34,7 +37,7 @@ KIND: GameKind[Othello] = GameKind(
         ),
         search_depth=(5, 3), warm_depth=(6, 3), parallel_depth=(8, 4), perft_depth=5,
         perft=(PerftCase("start", None, 8, 6, ">=10x", no_bulk=True),),
-        reference=PerftReference("plain grid", reference_perft, depth_less=2),
+        reference=PerftReference("plain grid", reference_perft),
     ),
     help=(
         "Type the cell to place a disc on, column a-h and row 1-8 as labelled (row 1 at the top):\n"

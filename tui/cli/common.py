@@ -149,7 +149,7 @@ def add_position(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--position",
         metavar="TEXT",
-        help="start from this position (chess FEN, checkers PDN FEN, Quixo rows + side to move)",
+        help="start from this position, in the game's position text ('tui-games show GAME' prints one)",
     )
 
 

@@ -44,7 +44,7 @@ from typing import Sequence
 
 from engines import SpecError
 from engines.tournament import MatchError
-from games import GAME_NAMES, GameError
+from games import GAME_NAMES, game_titles, GameError
 
 from . import bench, lab, learning, match, play, rules, search, uci
 from .common import PROG, Parser, UsageError, error_text
@@ -55,7 +55,7 @@ __all__ = ["main", "build_parser", "UsageError"]
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog=PROG,
-        description="Chess, English checkers and Quixo in the terminal, with minimax-family engines.",
+        description=f"{game_titles()[:1].upper()}{game_titles()[1:]} in the terminal, with minimax-family engines.",
         epilog=f"Games: {', '.join(GAME_NAMES)}.  Run '{PROG} COMMAND --help' for a command's options.",
     )
     parser.add_argument(

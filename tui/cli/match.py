@@ -47,14 +47,15 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                         "given): stops when H0 (A is ELO0 stronger) or H1 (ELO1) is accepted; --games is "
                         "then the most it plays")
     p.add_argument("--records", type=path_arg, metavar="FILE",
-                   help="the game records (PGN/PDN/Quixo); default: beside --out with the game's extension")
+                   help="the game records (PGN, PDN or a move list); default: beside --out with the game's "
+                        "extension")
     p.set_defaults(run=_cmd_match)
 
     p = sub.add_parser(
         "levels", help="the named levels of a game with their ratings; --measure plays the ladder again",
         description="The levels the start screen offers (beginner to master), each an engine spec with "
-                    "the rating it measured: chess on Stockfish's UCI_Elo scale, checkers and Quixo "
-                    "with random at 0.  --measure plays the ladder's pairings (a 'match' each, kept "
+                    "the rating it measured on the game's scale (Stockfish's UCI_Elo for chess, "
+                    "random at 0 for the others).  --measure plays the ladder's pairings (a 'match' each, kept "
                     "in --out and resumable) and prints the maximum-likelihood ratings.",
     )
     p.add_argument("game", type=game_name, metavar="GAME")

@@ -5,13 +5,19 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from games import game_class
+from games import GAME_NAMES, game_class, game_kind
 
 from .common import PROG, UsageError, add_position, game_name, path_arg, whole
 
 
-#: Side-name options of ``play``, beside --first/--second.
-SIDE_OPTIONS = ("white", "black", "x", "o")
+def side_options() -> tuple[str, ...]:
+    """The side-name options of ``play``, beside --first/--second: every game's players' names."""
+    return tuple(dict.fromkeys(name.lower() for game in GAME_NAMES for name in game_class(game).PLAYERS))
+
+
+def first_movers() -> str:
+    """``chess White, checkers Black, Quixo X, Othello Black``: who moves first in each game."""
+    return ", ".join(f"{game_kind(game).title} {game_class(game).PLAYERS[0]}" for game in GAME_NAMES)
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -24,8 +30,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     lab.set_defaults(run=lambda args: run_app(ascii=args.ascii, lab=True))
     p = sub.add_parser(
         "play", help="open a game in the app: each side 'human' or an engine spec",
-        description="Open a game directly.  --first is the side that moves first (chess White, "
-        "checkers Black, Quixo X); side names work too: --white/--black, --x/--o.  "
+        description=f"Open a game directly.  --first is the side that moves first ({first_movers()}); "
+        f"side names work too: {', '.join('--' + side for side in side_options())}.  "
         "Without them: you (first) against pvs:time=1.",
     )
     p.add_argument("game", type=game_name, metavar="GAME")
@@ -33,12 +39,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="who moves first: 'human' (default), a level (beginner, casual, club, expert, "
                         "master; 'tui-games levels GAME') or an engine spec")
     p.add_argument("--second", metavar="SPEC", help="who moves second (default pvs:time=1)")
-    for side in SIDE_OPTIONS:
+    for side in side_options():
         p.add_argument(f"--{side}", metavar="SPEC", help=argparse.SUPPRESS)
     add_position(p)
     p.add_argument("--load", metavar="FILE", type=path_arg,
-                   help="open a saved game to review or play on: PGN for chess, PDN for checkers, "
-                   "the Quixo record the app saves")
+                   help="open a saved game to review or play on: the game's record (PGN, PDN, a move list)")
     p.add_argument("--game", dest="game_number", metavar="N", type=whole(1), default=None,
                    help="which game of a file holding several (default: list them and pick one)")
     p.add_argument("--clock", metavar="MIN+INC",
@@ -56,7 +61,7 @@ def _players(args: argparse.Namespace) -> tuple[str, str]:
     """The two players' specs, first mover first, from --first/--second and side names."""
     names = [name.lower() for name in game_class(args.game).PLAYERS]
     chosen: list[str | None] = [args.first, args.second]
-    for option in SIDE_OPTIONS:
+    for option in side_options():
         spec = getattr(args, option)
         if spec is None:
             continue
