@@ -15,7 +15,8 @@ KIND: GameKind[Quixo] = GameKind(
     title="Quixo",
     records=QuixoMoveList(),
     board=QuixoBoard(),
-    scores=ScoreScale(unit=1.0, unit_name="", win_scale=250.0, report_depth=4, draw_min_plies=20),
+    scores=ScoreScale(unit=1.0, unit_name="", win_scale=250.0, report_depth=4,
+                      draw_min_plies=20, balanced=45.0),
     levels=LevelPlan(
         noise=(100, 40), casual_sees="",
         ratings=((413, 214), (693, 288), (738, 297), (887, 325), (918, 385)),
