@@ -18,7 +18,9 @@ is reported at once) and ends with :meth:`StockfishEngine.close`.  Its
 statistics map from the UCI ``info`` lines: ``nodes``, ``depth``,
 ``seldepth``, ``time_s``, ``nps``, ``score`` (centipawns for the side to
 move; mates as our engines score wins), ``mate``, ``best`` and ``pv`` in SAN;
-the counters UCI does not report stay 0.
+the counters UCI does not report stay 0.  Limits that come from clocks
+(a match's ``tc``) are passed as the clocks themselves (``go wtime btime
+winc binc movestogo``): Stockfish manages its time.
 """
 
 from __future__ import annotations
@@ -154,7 +156,13 @@ class StockfishEngine(Engine):
         legal = root_moves(game, moves)
         limits = limits if limits is not None else self.limits()
         board = _board(game)
-        limit = chess.engine.Limit(time=limits.time, depth=limits.depth, nodes=limits.nodes)
+        clocks = limits.clocks
+        if clocks is None:
+            limit = chess.engine.Limit(time=limits.time, depth=limits.depth, nodes=limits.nodes)
+        else:  # its own time management, told the clocks as a GUI does (White is the first player)
+            limit = chess.engine.Limit(white_clock=clocks.left[0], black_clock=clocks.left[1],
+                                       white_inc=clocks.increment[0], black_inc=clocks.increment[1],
+                                       remaining_moves=clocks.moves_to_go, depth=limits.depth, nodes=limits.nodes)
         start = time.perf_counter()
         latest: dict[str, Any] = {}
         with self.process.analysis(board, limit, root_moves=list(legal) if moves is not None else None) as analysis:

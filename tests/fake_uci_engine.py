@@ -1,8 +1,8 @@
 """A minimal UCI engine with Stockfish's strength options, for the stockfish adapter's tests.
 
 It declares ``UCI_LimitStrength``, ``UCI_Elo`` (1320-3190) and ``Skill Level``
-(0-20) as Stockfish does, appends every ``setoption`` line to the file named by
-``FAKE_UCI_LOG`` and answers ``go`` with the first legal move.
+(0-20) as Stockfish does, appends every ``setoption`` and ``go`` line to the
+file named by ``FAKE_UCI_LOG`` and answers ``go`` with the first legal move.
 """
 
 from __future__ import annotations
@@ -33,6 +33,13 @@ def main() -> None:
             send("uciok")
         elif words[0] == "isready":
             send("readyok")
+        elif words[0] in ("setoption", "go") and log:
+            with open(log, "a", encoding="utf-8") as handle:
+                handle.write(line.strip() + "\n")
+            if words[0] == "go":
+                move = next(iter(board.legal_moves))
+                send(f"info depth 1 seldepth 1 nodes 1 nps 1000 time 1 score cp 0 pv {move.uci()}")
+                send(f"bestmove {move.uci()}")
         elif words[0] == "setoption" and log:
             with open(log, "a", encoding="utf-8") as handle:
                 handle.write(line.strip() + "\n")
