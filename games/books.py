@@ -259,6 +259,11 @@ def load_book(kind: GameKind[Game], source: str) -> Book:
     shipped = shipped_book(kind, source)
     if shipped is not None:
         return read_book(kind, shipped.text(), shipped.name)
+    if not Path(source).expanduser().exists():
+        names = book_names(kind)
+        ships = f"the {kind.title} books shipped are {', '.join(names)}" if names else \
+            f"no {kind.title} book is shipped"
+        raise BookError(f"{source}: no such book file ({ships})")
     text = read_text_file(source, "an opening book", MAX_BOOK_BYTES, BookError)
     return read_book(kind, text, str(Path(source).expanduser()))
 

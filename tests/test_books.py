@@ -94,7 +94,7 @@ def test_a_bad_line_is_named_in_one_line(tmp_path: Path, game: str, text: str, n
 
 
 @pytest.mark.parametrize("make, needle", [
-    (lambda path: None, "does not exist"),
+    (lambda path: None, "no such book file"),
     (lambda path: path.mkdir(), "is a directory"),
     (lambda path: path.write_bytes(b"e4\x00e5"), "NUL"),
     (lambda path: path.write_bytes(b"\xff\xfe e4"), "not UTF-8"),

@@ -43,7 +43,7 @@ import sys
 from typing import Sequence
 
 from engines import SpecError
-from engines.tournament import MatchError
+from engines import RunError
 from games import GAME_NAMES, GameError
 
 from . import bench, lab, learning, match, play, rules, search, uci
@@ -79,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"{exc.prog}: error: {exc}", file=sys.stderr)
         return 2
-    except (GameError, SpecError, MatchError) as exc:
+    except (GameError, SpecError, RunError) as exc:
         print(f"{PROG}: error: {error_text(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `tui-games moves chess | head -1`: the reader has all it wants
