@@ -144,3 +144,43 @@ def test_time_controls_in_seconds() -> None:
     for bad in ("0+1", "10+x", "0/10", "-1"):
         with pytest.raises(ClockError):
             TimeControl.parse_seconds(bad)
+
+
+# ------------------------------------------------------------ making books
+def test_a_balanced_book_is_reproducible_on_any_jobs_and_reads_back(tmp_path: Path, capsys) -> None:
+    from cli_run import run
+
+    texts = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"q{jobs}.txt"
+        code, _, err = run(capsys, "book", "quixo", "--balanced", "--lines", "4", "--plies", "4", "--engine",
+                           "alphabeta:depth=2", "--band", "20", "--jobs", jobs, "--out", str(out))
+        assert code == 0 and "4 lines" in err
+        texts.append([line.replace(f"q{jobs}.txt", "q.txt") for line in out.read_text().splitlines()
+                      if not line.startswith("# on ")])
+    assert texts[0] == texts[1]
+    head = [line for line in texts[0] if line.startswith("#")]
+    assert "tui-games book quixo --balanced --lines 4 --plies 4 --engine alphabeta:depth=2 --band 20" in head[1]
+    book = load_book(game_kind("quixo"), str(tmp_path / "q1.txt"))
+    assert len(book.lines) == 4 and all(len(line.moves) == 4 for line in book.lines)
+    scores = [int(line.rsplit("#", 1)[1]) for line in texts[0] if not line.startswith("#")]
+    assert all(abs(score) <= 20 for score in scores)
+
+
+def test_book_making_refuses_bad_requests_in_one_line(tmp_path: Path, capsys) -> None:
+    from cli_run import assert_usage_error
+
+    (tmp_path / "there.txt").write_text("x")
+    for argv, needle in ((["--out", str(tmp_path / "there.txt")], "never written over"),
+                         (["--band", "1", "--out", str(tmp_path / "b.txt")], "--band goes with --balanced"),
+                         (["--balanced"], "--balanced goes with --out"),
+                         (["--out", str(tmp_path / "no" / "b.txt")], "does not exist"),
+                         (["--engine", "nope", "--out", str(tmp_path / "b.txt")], "unknown engine")):
+        assert_usage_error(capsys, ["book", "quixo", *argv], needle)
+
+
+def test_book_lists_what_a_game_ships(capsys) -> None:
+    from cli_run import run
+
+    code, out, _ = run(capsys, "book", "checkers")
+    assert code == 0 and out.startswith("ballots    174 lines, 17 marked lost")
