@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..books import ShippedBook
 from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale
 from .board import ChessBoard
 from .epd import EPD
@@ -63,4 +64,7 @@ KIND: GameKind[ChessGame] = GameKind(
     position_hint="a FEN; `tui-games show chess --moves e4` prints one",
     libraries=("chess",),
     book_formats=(EPD(),),
+    books=(ShippedBook("balanced", "games.chess", "books/balanced.txt",
+                       "300 random 8-ply lines Stockfish 15.1 at depth 12"
+                       " scores within 0.5 pawn of level (tui-games book)"),),
 )

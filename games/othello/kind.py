@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..books import ShippedBook
 from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale
 from .board import OthelloBoard
 from .game import Othello
@@ -45,4 +46,7 @@ KIND: GameKind[Othello] = GameKind(
         "move; more discs wins."
     ),
     position_hint="the 8 rows (B, W or .) from row 1 and the side to move, as `tui-games show othello` prints",
+    books=(ShippedBook("balanced", "games.othello", "books/balanced.txt",
+                       "300 random 8-ply lines pvs at depth 8"
+                       " scores within 36 of level (tui-games book)"),),
 )

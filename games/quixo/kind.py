@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..books import ShippedBook
 from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale
 from .board import QuixoBoard
 from .game import Quixo
@@ -48,4 +49,7 @@ KIND: GameKind[Quixo] = GameKind(
         "the edge it goes back in at."
     ),
     position_hint="the 5 rows (X, O or .) and the side to move, as `tui-games show quixo` prints",
+    books=(ShippedBook("balanced", "games.quixo", "books/balanced.txt",
+                       "300 random 8-ply lines pvs at depth 6"
+                       " scores within 45 of level (tui-games book)"),),
 )
