@@ -184,3 +184,13 @@ def test_book_lists_what_a_game_ships(capsys) -> None:
 
     code, out, _ = run(capsys, "book", "checkers")
     assert code == 0 and out.startswith("ballots    174 lines, 17 marked lost")
+
+
+@pytest.mark.parametrize("kind", [game_kind("chess"), game_kind("quixo"), OTHELLO], ids=lambda kind: kind.name)
+def test_the_balanced_suites_hold_300_lines_within_their_band(kind) -> None:
+    book = load_book(kind, "balanced")
+    assert len(book.lines) == 300 and len({line.moves for line in book.lines}) == 300
+    text = next(shipped for shipped in kind.books if shipped.name == "balanced").text()
+    scores = [float(row.rsplit("#", 1)[1]) * kind.scores.unit for row in text.splitlines() if not row.startswith("#")]
+    assert len(scores) == 300 and max(abs(score) for score in scores) <= kind.scores.balanced
+    assert "made by:" in text.splitlines()[1] and "--balanced" in text.splitlines()[1]
