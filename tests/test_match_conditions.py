@@ -112,7 +112,7 @@ def test_a_resume_under_other_conditions_is_refused_in_one_line(tmp_path: Path, 
 
 @pytest.mark.parametrize("argv, needle", [
     (["--book", "/no/such/book.epd"], "no such book file"),
-    (["--book", "ballots"], "no such book file (no chess book is shipped)"),
+    (["--book", "ballots"], "no such book file (the chess books shipped are balanced)"),
     (["--book-order", "random"], "--book-order goes with --book"),
     (["--book-plies", "-1"], "--book-plies"),
     (["--openings", "2", "--book", "x"], "--openings (random plies) and --book"),
