@@ -10,7 +10,8 @@ from a spec string and search::
 
 What lives where:
 
-- :mod:`engines.base` -- the engine contract: :class:`Engine`, :class:`Limits`,
+- :mod:`engines.base` -- the engine contract: :class:`Engine`, :class:`Limits`
+  (with the :class:`~engines.base.Clocks` an engine may be told),
   :class:`SearchResult`, :class:`SearchStats`;
 - :mod:`engines.spec` -- engine spec strings and their options;
 - :mod:`engines.registry` -- every engine by name, with its options and
@@ -19,10 +20,12 @@ What lives where:
   parallel search on a transposition table in shared memory;
 - :mod:`engines.stockfish` -- any UCI program as an engine (``uci``), Stockfish over it;
 - :mod:`engines.timing` -- the time budget of a move from a clock;
+- :mod:`engines.openings` -- making opening books: random lines a search finds balanced;
 - :mod:`engines.lifetime` -- worker processes that end with their parent;
-- :mod:`engines.tournament` -- matches (reproducible, parallel, resumable), each
-  game's typed result and the results files, game records, summaries, the
-  SPRT, crosstables and ratings;
+- :mod:`engines.tournament` -- matches (reproducible, parallel, resumable) and
+  their conditions (opening books, adjudication, clocks), each game's typed
+  result and the results files, game records, summaries, the SPRT,
+  crosstables and ratings;
 - :mod:`engines.lab` -- declarative experiments, the seeds' claims and verdicts;
 - :mod:`engines.learning` -- datasets, training, model files, learned engines;
 - :mod:`engines.levels` -- the named levels per game and their measured ratings;

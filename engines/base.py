@@ -37,6 +37,7 @@ __all__ = [
     "PvLine",
     "MAX_PLY",
     "MATE_BOUND",
+    "Clocks",
     "Limits",
     "SearchResult",
     "Engine",
@@ -162,6 +163,17 @@ class GameOverError(GameError):
 
 
 @dataclass(frozen=True)
+class Clocks:
+    """Both sides' clocks as a search starts: the seconds ``left`` and the
+    ``increment`` of the first player and of the second, and the moves until
+    the next time control adds time (``None``: none comes)."""
+
+    left: tuple[float, float]
+    increment: tuple[float, float] = (0.0, 0.0)
+    moves_to_go: int | None = None
+
+
+@dataclass(frozen=True)
 class Limits:
     """When to stop: after ``depth`` plies, ``time`` seconds or ``nodes`` nodes.
 
@@ -170,12 +182,15 @@ class Limits:
     A ``time`` is used in full (a fixed time: UCI's ``movetime``, a spec's
     ``time=``) unless ``flexible``: a budget derived from a clock, which the
     search may end early when its next depth would not finish in it.
+    ``clocks``, when the budget came from clocks, are those clocks: an engine
+    that manages its own time (a UCI engine) is told them instead.
     """
 
     depth: int | None = None
     time: float | None = None
     nodes: int | None = None
     flexible: bool = False
+    clocks: Clocks | None = None
 
 
 @dataclass

@@ -32,6 +32,8 @@ class Remedy(enum.Enum):
     SEPARATE_FILES = "separate files"
     #: No random opening of that many plies leaves the game going: ask for fewer plies.
     FEWER_OPENING_PLIES = "fewer opening plies"
+    #: Every line of the opening book is marked lost: ask for the lost lines too, or choose another book.
+    INCLUDE_LOST = "include lost lines"
 
 
 class RunError(ValueError):

@@ -31,6 +31,8 @@ is a :class:`~engines.spec.SpecError` too.  Its statistics map from the UCI
 ``info`` lines: ``nodes``, ``depth``, ``seldepth``, ``time_s``, ``nps``,
 ``score`` (centipawns for the side to move; mates as our engines score wins),
 ``mate``, ``best`` and ``pv`` in SAN; the counters UCI does not report stay 0.
+Limits that come from clocks (a match's ``tc``) are passed as the clocks
+themselves (``go wtime btime winc binc movestogo``): the program manages its time.
 
 The game UCI engines play is :data:`UCI_GAME`; this module and
 :mod:`tui.uci` are the only ones above :mod:`games` that name it.
@@ -218,7 +220,13 @@ class UciEngine(Engine):
         legal = root_moves(game, moves)
         limits = limits if limits is not None else self.limits()
         board = _board(game)
-        limit = chess.engine.Limit(time=limits.time, depth=limits.depth, nodes=limits.nodes)
+        clocks = limits.clocks
+        if clocks is None:
+            limit = chess.engine.Limit(time=limits.time, depth=limits.depth, nodes=limits.nodes)
+        else:  # its own time management, told the clocks as a GUI does (White is the first player)
+            limit = chess.engine.Limit(white_clock=clocks.left[0], black_clock=clocks.left[1],
+                                       white_inc=clocks.increment[0], black_inc=clocks.increment[1],
+                                       remaining_moves=clocks.moves_to_go, depth=limits.depth, nodes=limits.nodes)
         start = time.perf_counter()
         try:
             best, latest = self._analyse(board, limit, legal if moves is not None else None, start, stop, on_info)

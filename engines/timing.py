@@ -1,4 +1,4 @@
-"""How long to think: one budget for UCI and the app's clocks.
+"""How long to think: one budget for UCI, the app's clocks and a match's.
 
 :func:`time_for_move` spreads the time left over the moves still to go (when
 nobody says: 30 with an increment, 50 in sudden death, where the clock must
@@ -18,8 +18,10 @@ in full, less a margin of at most 5% of it.
 
 from __future__ import annotations
 
+from .base import Clocks, Limits
+
 __all__ = ["DEFAULT_MOVES_TO_GO", "FOREVER", "INCREMENT_SHARE", "LEAST_TIME", "MOVE_OVERHEAD", "SAFETY_MARGIN",
-           "SUDDEN_DEATH_MOVES_TO_GO", "fixed_time", "time_for_move"]
+           "SUDDEN_DEATH_MOVES_TO_GO", "clock_limits", "fixed_time", "time_for_move"]
 
 #: Seconds kept back from every clock-derived budget (process and pipe latency), at most.
 SAFETY_MARGIN = 0.05
@@ -56,3 +58,12 @@ def fixed_time(milliseconds: float) -> float:
     it but a margin of 5% (at most :data:`SAFETY_MARGIN`) for the answer to arrive."""
     seconds = max(0.0, milliseconds) / 1000
     return max(LEAST_TIME, seconds - min(SAFETY_MARGIN, 0.05 * seconds))
+
+
+def clock_limits(own: Limits, clocks: Clocks, side: int) -> Limits:
+    """The limits of ``side``'s move under ``clocks``: the flexible budget
+    :func:`time_for_move` gives for its clock, under the depth and node limits
+    of ``own`` (an engine's own limits), with the clocks attached for an
+    engine that manages its time itself (a UCI engine)."""
+    budget = time_for_move(clocks.left[side] * 1000, clocks.increment[side] * 1000, clocks.moves_to_go)
+    return Limits(own.depth, budget, own.nodes, flexible=True, clocks=clocks)

@@ -2,7 +2,9 @@
 
 :class:`TimeControl` is what ``--clock 5+3`` names: five minutes for each
 side and three seconds added after each of its moves (``0.1+0`` is six
-seconds, no increment).  :class:`Clock` runs one side at a time and keeps the
+seconds, no increment).  Matches name theirs in seconds, as engine testers
+do (:meth:`TimeControl.parse_seconds`): ``10+0.1``, and ``40/60+0.6`` for
+60 seconds every 40 moves (the base is added again after each 40th move).  :class:`Clock` runs one side at a time and keeps the
 time left after every move, so taking a move back (or looking at an earlier
 position) puts the clocks back as they were then.  The clock does not read
 the time itself: every call takes ``now`` (seconds, e.g. ``time.monotonic()``),
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 __all__ = ["Clock", "ClockError", "TimeControl", "clk_text", "clock_text"]
 
 _CONTROL_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(?:\+\s*([0-9]*\.?[0-9]+))?\s*$")
+_SECONDS_RE = re.compile(r"^\s*(?:([0-9]+)\s*/\s*)?([0-9]*\.?[0-9]+)\s*(?:\+\s*([0-9]*\.?[0-9]+))?\s*$")
 
 #: The longest base time accepted (minutes): a day.
 MAX_MINUTES = 24 * 60.0
@@ -31,10 +34,12 @@ class ClockError(ValueError):
 
 @dataclass(frozen=True)
 class TimeControl:
-    """``base`` seconds for each side, ``increment`` seconds added after each of its moves."""
+    """``base`` seconds for each side, ``increment`` seconds added after each of its moves;
+    with ``moves``, the base is added again after every ``moves`` moves of a side."""
 
     base: float
     increment: float = 0.0
+    moves: int | None = None
 
     @classmethod
     def parse(cls, text: str) -> TimeControl:
@@ -51,10 +56,36 @@ class TimeControl:
             raise ClockError(f"bad clock {text!r}: the increment is at most {MAX_INCREMENT:g} seconds")
         return cls(minutes * 60.0, increment)
 
+    @classmethod
+    def parse_seconds(cls, text: str) -> TimeControl:
+        """``"10+0.1"``, ``"60"``, ``"40/60+0.6"`` (moves / seconds + seconds), as
+        engine testers write a time control; :class:`ClockError` otherwise."""
+        match = _SECONDS_RE.match(text or "")
+        if match is None:
+            raise ClockError(f"bad time control {text[:40]!r}: expected BASE+INC in seconds, e.g. 10+0.1, "
+                             f"or MOVES/BASE+INC, e.g. 40/60+0.6 (60 seconds every 40 moves)")
+        moves = int(match.group(1)) if match.group(1) else None
+        base = float(match.group(2))
+        increment = float(match.group(3) or 0)
+        if not 0 < base <= MAX_MINUTES * 60:
+            raise ClockError(f"bad time control {text[:40]!r}: the base must be above 0 and at most "
+                             f"{MAX_MINUTES * 60:g} seconds")
+        if increment > MAX_INCREMENT:
+            raise ClockError(f"bad time control {text[:40]!r}: the increment is at most {MAX_INCREMENT:g} seconds")
+        if moves is not None and moves < 1:
+            raise ClockError(f"bad time control {text[:40]!r}: a period has 1 move or more")
+        return cls(base, increment, moves)
+
     @property
     def pgn_tag(self) -> str:
-        """The PGN ``TimeControl`` value: ``300+3`` (seconds + seconds)."""
-        return f"{_seconds_text(self.base)}+{_seconds_text(self.increment)}"
+        """The PGN ``TimeControl`` value: ``300+3`` (seconds + seconds), ``40/60+0.6`` with moves."""
+        return self.seconds_text
+
+    @property
+    def seconds_text(self) -> str:
+        """The control in seconds as :meth:`parse_seconds` reads it: ``10+0.1``, ``40/60+0.6``."""
+        period = f"{self.moves}/" if self.moves else ""
+        return f"{period}{_seconds_text(self.base)}+{_seconds_text(self.increment)}"
 
     def __str__(self) -> str:
         """``5+3`` as typed (minutes + seconds)."""

@@ -5,6 +5,8 @@ A game's package holds all that is particular to it: the rules (its
 project needs to know of the game -- gathered here in its ``KIND``:
 
 - the record format (:class:`~games.records.RecordFormat`: PGN, PDN, a move list);
+- the opening books it reads beyond its records and lines of moves (chess
+  EPD, the checkers ballots) and the books it ships (:mod:`games.books`);
 - the board as front ends draw it (:class:`~games.board.BoardDescription`);
 - how its scores read and what they are worth (:class:`ScoreScale`);
 - how to type a move and a position (:attr:`GameKind.help`, :attr:`GameKind.position_hint`);
@@ -23,6 +25,7 @@ from typing import Callable, Generic, Mapping, TypeVar
 
 from .base import Game
 from .board import BoardDescription
+from .books import BookFormat, ShippedBook
 from .records import RecordFormat
 
 __all__ = ["BenchPlan", "BenchPosition", "GameKind", "LevelPlan", "PerftCase", "PerftReference", "ScoreScale"]
@@ -49,6 +52,10 @@ class ScoreScale:
     report_depth: int
     #: Plies to play before an engine accepts a draw offer.
     draw_min_plies: int
+    #: How far from 0 a position's score may be for an opening book to call it
+    #: balanced (``tui-games book --balanced``): a winning chance within about
+    #: 50% +- 4.5%, 0.18 of :attr:`win_scale` (50 centipawns in chess).
+    balanced: float = 0.0
 
     def in_units(self, score: float) -> str:
         """A score in the game's unit, as a record's ``[%eval]`` gives it:
@@ -160,6 +167,10 @@ class GameKind(Generic[G]):
     #: The distributions the rules come from (chess: python-chess): a dataset
     #: records their versions.
     libraries: tuple[str, ...] = ()
+    #: The opening-book files it reads beyond its records and lines of moves (chess: EPD).
+    book_formats: tuple[BookFormat, ...] = ()
+    #: The opening books its package ships, by name (:mod:`games.books`).
+    books: tuple[ShippedBook, ...] = ()
 
     @property
     def name(self) -> str:

@@ -25,6 +25,7 @@ from .records import (
     RecordNotes,
     RecordSummary,
     outcome_from_record,
+    read_text_file,
 )
 
 __all__ = ["LoadedGame", "MAX_RECORD_BYTES", "RecordSummary", "game_for_path", "index_records",
@@ -93,26 +94,7 @@ def read_record_text(path: str | Path) -> str:
     """The text of a record file, with the checks a file from elsewhere needs:
     it exists, is a regular file, is at most :data:`MAX_RECORD_BYTES`, is
     UTF-8 text and not binary.  Every problem is a one-line :class:`RecordError`."""
-    file = Path(path).expanduser()
-    try:
-        if file.is_dir():
-            raise RecordError(f"{file} is a directory, not a record file")
-        if file.exists() and not file.is_file():
-            raise RecordError(f"{file} is not a regular file")
-        size = file.stat().st_size
-        if size > MAX_RECORD_BYTES:
-            raise RecordError(f"{file} is {size:,} bytes; records over {MAX_RECORD_BYTES:,} are refused")
-        data = file.read_bytes()
-    except FileNotFoundError:
-        raise RecordError(f"{file} does not exist") from None
-    except OSError as error:
-        raise RecordError(f"cannot read {file}: {error.strerror or error}") from None
-    if b"\x00" in data:
-        raise RecordError(f"{file} is not a text file (it holds NUL bytes)")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise RecordError(f"{file} is not UTF-8 text (byte {error.start})") from None
+    return read_text_file(path, "a record file", MAX_RECORD_BYTES, RecordError)
 
 
 def load_record_file(path: str | Path, game_name: str, number: int = 1) -> tuple[LoadedGame, int]:

@@ -2,8 +2,8 @@
 
 It declares ``UCI_LimitStrength``, ``UCI_Elo`` (1320-3190) and ``Skill Level``
 (0-20) as Stockfish does, plus a combo, a string and a button, appends every
-``setoption`` line to the file named by ``FAKE_UCI_LOG`` and answers ``go``
-with the first legal move -- or dies on it when ``FAKE_UCI_DIE`` is set, or
+``setoption`` and ``go`` line to the file named by ``FAKE_UCI_LOG`` and answers
+``go`` with the first legal move -- or dies on it when ``FAKE_UCI_DIE`` is set, or
 thinks for ten minutes without reading its input when ``FAKE_UCI_HANG`` is.
 """
 
@@ -39,6 +39,13 @@ def main() -> None:
             send("uciok")
         elif words[0] == "isready":
             send("readyok")
+        elif words[0] in ("setoption", "go") and log:
+            with open(log, "a", encoding="utf-8") as handle:
+                handle.write(line.strip() + "\n")
+            if words[0] == "go":
+                move = next(iter(board.legal_moves))
+                send(f"info depth 1 seldepth 1 nodes 1 nps 1000 time 1 score cp 0 pv {move.uci()}")
+                send(f"bestmove {move.uci()}")
         elif words[0] == "setoption" and log:
             with open(log, "a", encoding="utf-8") as handle:
                 handle.write(line.strip() + "\n")

@@ -164,6 +164,21 @@ def test_out_of_range_strength_is_a_spec_error(fakefish: Path) -> None:
         create_engine("stockfish:skill=25", ChessGame)
 
 
+def test_on_clocks_stockfish_is_told_them(fakefish: Path, tmp_path: Path, capsys) -> None:
+    """Under a match's clocks a UCI engine manages its own time: it gets wtime/btime/winc/binc."""
+    out = tmp_path / "sf.jsonl"
+    code, _, _ = run(capsys, "match", "chess", "--a", "stockfish", "--b", "random:tc=5", "--games", "1",
+                     "--openings", "0", "--tc", "40/3+0.05", "--maxmoves", "2", "--out", str(out))
+    assert code == 0
+    goes = [line for line in fakefish.read_text().splitlines() if line.startswith("go")]
+    assert goes[0] == "go wtime 3000 btime 5000 winc 50 binc 0 movestogo 40"
+    assert goes[1].startswith("go wtime 3") and "btime" in goes[1] and "movestogo 39" in goes[1]
+    fixed = tmp_path / "fixed.jsonl"
+    assert run(capsys, "match", "chess", "--a", "stockfish:time=0.2", "--b", "random", "--games", "1", "--tc",
+               "60+1", "--maxmoves", "2", "--openings", "0", "--out", str(fixed))[0] == 0
+    assert fakefish.read_text().splitlines()[-1] == "go movetime 200"
+
+
 # ------------------------------------------------------ a real Stockfish
 def _real_stockfish() -> str | None:
     if os.environ.get(ENVIRONMENT_VARIABLE):

@@ -15,6 +15,10 @@ The file::
     seed = 0
     opponent = "random"                   # the arms' opponent unless an arm names its own
     x = "depth"                           # what the charts put on their x axis
+    book = "balanced"                     # openings from a book instead (a shipped name, or a file
+    book_order = "random"                 #   beside the experiment file); book_plies, book_include_lost
+    resign = "movecount=3,score=5"        # adjudication, off unless given: also draw, maxmoves
+    tc = "10+0.1"                         # clocks (seconds), and timemargin (ms)
 
     [sweep]                               # arms from a template ...
     engine = "alphabeta:depth={depth}"
@@ -35,20 +39,24 @@ The file::
     value = 1.0
 
 Every arm is a match between its ``engine`` (agent A) and its ``opponent``
-(agent B, the file's ``opponent`` unless given); its results are A's.
+(agent B, the file's ``opponent`` unless given); its results are A's.  The
+book, adjudication and clock keys are those of ``tui-games match`` (see
+:mod:`engines.tournament.conditions`); every arm plays under them.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from games import GAME_NAMES
 
+from ..tournament.conditions import BOOK_ORDERS, SETTINGS, ConditionsError, DrawRule, Resign, conditions_from, \
+    parse_time_control
 from ..tournament.config import MatchConfig, MatchError
 
 __all__ = ["Arm", "Claim", "Experiment", "ExperimentError", "CLAIM_KINDS", "MEASURES", "shipped",
@@ -61,7 +69,7 @@ CLAIM_KINDS = ("equals", "above", "below", "better", "best", "order", "faster", 
 MEASURES = ("score", "wins", "draws", "first")
 #: The keys an experiment file may have, and an arm's, and a claim's.
 _KEYS = {"name", "title", "source", "game", "games", "openings", "seed", "opponent", "x", "sweep", "arm",
-         "claim", "about"}
+         "claim", "about", *SETTINGS}
 _ARM_KEYS = {"label", "engine", "opponent", "x", "series"}
 _SWEEP_KEYS = {"engine", "values", "label", "opponent"}
 _CLAIM_KEYS = {"text", "kind", "arm", "arms", "measure", "value", "other"}
@@ -113,13 +121,29 @@ class Experiment:
     claims: tuple[Claim, ...]
     about: str = ""
     text: str = field(default="", compare=False, repr=False)
+    #: The book, adjudication and clock settings, by name (``book``, ``resign``, ``tc`` ...).
+    settings: tuple[tuple[str, Any], ...] = ()
+    #: The folder of the experiment's file: a relative book path is read from there.
+    folder: str = field(default="", compare=False, repr=False)
 
     def configs(self, games: int | None = None) -> list[MatchConfig]:
         """One match per arm (``games`` overrides the file's games per arm);
         a :class:`~engines.spec.SpecError` names a bad spec."""
         count = self.games if games is None else games
-        return [MatchConfig.create(self.game, arm.engine, arm.opponent, count, self.openings, self.seed)
-                for arm in self.arms]
+        conditions = conditions_from(self.game, dict(self.settings), folder=self.folder or None)
+        return [MatchConfig.create(self.game, arm.engine, arm.opponent, count, self.openings, self.seed,
+                                   conditions) for arm in self.arms]
+
+    def with_conditions(self, given: dict[str, Any]) -> Experiment:
+        """The experiment with ``given`` settings replacing the file's (command-line
+        flags); its text, which a run's folder keeps, ends with a comment naming them."""
+        settings = {**dict(self.settings), **given}
+        if "book" in given:  # another book: the file's ways of taking its lines go with it
+            settings = {key: value for key, value in settings.items()
+                        if not key.startswith("book_") or key in given}
+        shown = ", ".join(f"{key} = {_setting_text(value)}" for key, value in given.items())
+        return replace(self, settings=tuple(settings.items()),
+                       text=self.text.rstrip("\n") + f"\n# run with: {shown}\n")
 
 
 def _fail(where: str, message: str) -> ExperimentError:
@@ -216,11 +240,43 @@ def parse_experiment(text: str, where: str = "experiment") -> Experiment:
         raise _fail(where, "two arms play the same engines against each other")
     claims = [_claim(raw, f"{where} claim {number}", set(labels))
               for number, raw in enumerate(_get(table, "claim", list, where, []), 1)]
+    settings = _settings(table, where)
+    if settings.get("book") is not None and "openings" in table:
+        raise _fail(where, "'openings' (random plies) and 'book' are two ways to open the games; give one")
     return Experiment(
         name=name, title=_get(table, "title", str, where, name), source=_get(table, "source", str, where, ""),
         game=game, games=games, openings=openings, seed=_get(table, "seed", int, where, 0),
         x=_get(table, "x", str, where, "arm"), arms=tuple(arms), claims=tuple(claims),
-        about=_get(table, "about", str, where, ""), text=text)
+        about=_get(table, "about", str, where, ""), text=text, settings=tuple(settings.items()))
+
+
+def _settings(table: dict[str, Any], where: str) -> dict[str, Any]:
+    """The book, adjudication and clock keys of an experiment file, each checked (the book is read
+    when the experiment's matches are made)."""
+    kinds: dict[str, type | tuple[type, ...]] = {"book": str, "book_order": str, "book_plies": int,
+                                                 "book_include_lost": bool, "resign": str, "draw": str,
+                                                 "maxmoves": int, "tc": str, "timemargin": int}
+    settings = {key: _get(table, key, kinds[key], where) for key in SETTINGS if key in table}
+    if settings.get("book_order", "sequential") not in BOOK_ORDERS:
+        raise _fail(where, f"'book_order' must be one of: {', '.join(BOOK_ORDERS)}")
+    if settings.get("book_plies", 0) < 0 or settings.get("timemargin", 0) < 0 or settings.get("maxmoves", 1) < 1:
+        raise _fail(where, "'book_plies' and 'timemargin' must be 0 or more, 'maxmoves' 1 or more")
+    try:
+        for key, parse in (("resign", Resign.parse), ("draw", DrawRule.parse), ("tc", parse_time_control)):
+            if key in settings:
+                parse(settings[key])
+    except ConditionsError as error:
+        raise _fail(where, str(error)) from None
+    return settings
+
+
+def _setting_text(value: Any) -> str:
+    """A setting as a TOML value (a rule read from a flag as its text)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (Resign, DrawRule)):
+        return f'"{value.text()}"'
+    return f'"{value}"' if isinstance(value, str) else str(value)
 
 
 def _claim(raw: Any, where: str, labels: set[str]) -> Claim:
@@ -291,4 +347,4 @@ def load_experiment(name_or_path: str) -> Experiment:
         raise ExperimentError(f"{path}: no such file") from None
     except OSError as error:
         raise ExperimentError(f"{path}: cannot read it ({error.strerror or error})") from None
-    return parse_experiment(text, str(path))
+    return replace(parse_experiment(text, str(path)), folder=str(path.parent))

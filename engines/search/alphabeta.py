@@ -176,7 +176,7 @@ class AlphaBetaEngine(Engine):
             return self._blunder(game, root_moves, on_info)
         work = game.copy()
         self.rng.shuffle(root_moves)  # reproducible tie-breaks among equal moves
-        texts = {move: work.format_move(move) for move in root_moves}
+        texts = _RootTexts(game)  # only the moves shown are written (SAN costs in chess)
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         iterative = self.config.strongest or limits.time is not None or limits.nodes is not None
         state: dict[str, Any] = {"depth": 0, "score": 0, "move": None, "pv": [], "lines": []}
@@ -374,3 +374,19 @@ def _jittered(evaluate: Callable[[Game, int], float], jitter: int,
         return evaluate(game, player) + noise(-jitter, jitter)
 
     return noisy
+
+
+class _RootTexts(dict):  # type: ignore[type-arg]
+    """The texts of root moves, each written the first time it is asked for, in
+    ``game`` -- the position searched, which the search leaves untouched (it
+    plays on a copy): formatting every root move up front cost a chess search
+    about 3% of its time for the one or two it reports."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__()
+        self.game = game
+
+    def __missing__(self, move: Any) -> str:
+        text: str = self.game.format_move(move)
+        self[move] = text
+        return text

@@ -3,6 +3,12 @@
 - :mod:`~engines.tournament.config` -- what fixes a match (:class:`MatchConfig`)
   and how a run is refused (:class:`MatchError`, what to do about it as a
   :class:`Remedy` that each front end words);
+- :mod:`~engines.tournament.conditions` -- what a match adds to the game's
+  rules: its opening book, adjudication rules and clocks (:class:`Conditions`);
+- :mod:`~engines.tournament.adjudication` -- fastchess's resign, draw and
+  move-limit rules on the engines' scores;
+- :mod:`~engines.tournament.clocks` -- a game's clocks: what the engines are
+  told, who loses on time;
 - :mod:`~engines.tournament.result` -- a finished game's result
   (:class:`GameResult`: its JSON line, typed, checked when read);
 - :mod:`~engines.tournament.match` -- playing one game (:func:`play_game`) and
@@ -14,7 +20,8 @@
   (:class:`MatchStats`: Elo from the pairs, nElo, LOS, draw and pairs ratios,
   the pentanomial counts);
 - :mod:`~engines.tournament.gamefiles` -- every game as a game record: PGN /
-  PDN / the Quixo move list, with each engine move's eval, depth, nodes and time;
+  PDN / the Quixo move list, with each engine move's eval, clock, depth, nodes
+  and time;
 - :mod:`~engines.tournament.run` -- a run's files (results and game records)
   for one match or several;
 - :mod:`~engines.tournament.sprt` -- the sequential test on paired games

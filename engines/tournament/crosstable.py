@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Iterable, Sequence
 
+from .conditions import Conditions
 from .config import MatchConfig, MatchError
 from .ratings import Pairing, Rating, fit_ratings
 from .result import GameResult
@@ -80,16 +81,17 @@ class Tournament:
 
     @classmethod
     def create(cls, game: str, engines: Sequence[str], games: int, *, gauntlet: bool = False,
-               openings: int = 4, seed: int = 0) -> Tournament:
+               openings: int = 4, seed: int = 0, conditions: Conditions | None = None) -> Tournament:
         """Check every spec (a :class:`~engines.spec.SpecError` names the bad
-        one) and lay out the pairings."""
+        one) and lay out the pairings, every one under ``conditions`` (book,
+        adjudication, clocks)."""
         if len(engines) < 2:
             raise MatchError("a tournament needs two engines or more")
         canonical: list[str] = []
         pairs = [(0, j) for j in range(1, len(engines))] if gauntlet else list(combinations(range(len(engines)), 2))
         configs = []
         for i, j in pairs:
-            config = MatchConfig.create(game, engines[i], engines[j], games, openings, seed)
+            config = MatchConfig.create(game, engines[i], engines[j], games, openings, seed, conditions)
             configs.append(config)
             for index, spec in ((i, config.a), (j, config.b)):
                 while len(canonical) <= index:

@@ -3,13 +3,18 @@
 
 Each game is written from its result (:func:`game_record` of a
 :class:`~engines.tournament.result.GameResult`): from the
-standard start, the random opening's plies first (the last one commented
-``random opening``), then every engine move with its comment -- the
-evaluation for the first player as ``[%eval 0.35]`` (``#3`` for a mate; the
-tag lichess and most GUIs read), then ``depth 5, 12,345 nodes, 0.120 s``.
-The tags name the engines (``White``/``Black``, Quixo ``X``/``O``), the
-event (the match, the tournament or the experiment), and the ``Round``: the
-game's number in its match (index + 1), with the pairing in ``Event``.
+standard start (or the book line's position), the opening's plies first (the
+last one commented ``random opening``, or ``book``), then every engine move
+with its comment -- the evaluation for the first player as ``[%eval 0.35]``
+(``#3`` for a mate; the tag lichess and most GUIs read), the mover's clock
+after the move as ``[%clk 0:00:09.8]`` in a match on clocks, then ``depth 5,
+12,345 nodes, 0.120 s``.  The tags name the engines (``White``/``Black``,
+Quixo ``X``/``O``), the event (the match, the tournament or the experiment),
+and the ``Round``: the game's number in its match (index + 1), with the
+pairing in ``Event``; a game from a book has a ``Book`` tag (the book, the
+line's number and label), a game on clocks a ``TimeControl`` tag, and a game
+decided off the board (on time, by adjudication) says so in its result and
+``Termination`` (``White wins (adjudication: resign)``).
 
 :class:`GameRecordsFile` appends the games as they finish (the parent process
 only), flushed and synced; when a run resumes it first adds the games of the
@@ -24,7 +29,8 @@ import re
 from pathlib import Path
 from typing import BinaryIO, Iterable, Sequence
 
-from games import game_kind, new_game
+from games import Outcome, game_kind, new_game
+from games.clock import clk_text
 from games.records import RecordFormat, RecordNotes
 
 from .config import MatchError
@@ -39,21 +45,24 @@ def records_path(results: str | Path, game_name: str) -> Path:
     return Path(results).with_suffix("." + game_kind(game_name).records.extension)
 
 
-def move_comment(game_name: str, entry: Sequence[float | None], first_to_move: bool) -> str:
+def move_comment(game_name: str, entry: Sequence[float | None], first_to_move: bool,
+                 clock: float | None = None) -> str:
     """``[%eval 0.35] depth 5, 12,345 nodes, 0.120 s`` for one engine move's
     log entry (a :class:`~engines.tournament.result.LogEntry`: score and mate
-    for the mover, depth, nodes, seconds); ``""`` for a move chosen without a
-    search."""
+    for the mover, depth, nodes, seconds), with ``[%clk 0:00:09.8]`` after the
+    eval when the mover's ``clock`` is known; for a move chosen without a
+    search, only the clock (``""`` without one)."""
     entry = LogEntry(*entry)
+    clk = f"[%clk {clk_text(clock)}]" if clock is not None else ""
     if not entry.searched:
-        return ""  # a move chosen without a search (random)
+        return clk  # a move chosen without a search (random)
     score, mate, depth, nodes, seconds = entry
     sign = 1 if first_to_move else -1
     if mate is not None:
         value = f"#{sign * mate}" if mate else ""
     else:
         value = game_kind(game_name).scores.in_units(sign * score)
-    head = f"[%eval {value}] " if value else ""
+    head = "".join(f"{tag} " for tag in (f"[%eval {value}]" if value else "", clk) if tag)
     return f"{head}depth {depth}, {nodes:,} nodes, {seconds:.3f} s"
 
 
@@ -64,21 +73,43 @@ def _event(result: GameResult, event: str) -> str:
 def game_record(result: GameResult, event: str = "tui-games match") -> str:
     """The game record (PGN, PDN or Quixo text) of one game's result (see the module doc)."""
     name = result.match.game
-    game = new_game(name)
+    place = result.book
+    game = new_game(name, place.origin if place else None)
     comments: list[str] = []
     for ply, text in enumerate(result.opening):
         game.play(game.parse_move(text))
-        comments.append("random opening" if ply == len(result.opening) - 1 else "")
+        last = ply == len(result.opening) - 1
+        comments.append(("book" if place else "random opening") if last else "")
     log = result.log
+    clocks = result.clocks or ()
     for ply, text in enumerate(result.moves):
         first_to_move = game.turn == 0
         game.play(game.parse_move(text))
-        comments.append(move_comment(name, log[ply], first_to_move) if ply < len(log) else "")
+        clock = clocks[ply] if ply < len(clocks) else None
+        comments.append(move_comment(name, log[ply], first_to_move, clock) if ply < len(log) else "")
+    cls = type(game)
     by_colour = {result.colours[agent]: result.engines[agent] for agent in ("a", "b")}
-    first, second = (by_colour[colour] for colour in type(game).PLAYERS)
+    first, second = (by_colour[colour] for colour in cls.PLAYERS)
     tags = {"Round": str(result.index + 1)}
+    conditions = result.match.conditions
+    if place is not None and conditions.book is not None:
+        label = f" ({place.label})" if place.label else ""
+        tags["Book"] = f"{Path(conditions.book.name).name} line {place.line}{label}"
+    controls = [result.match.clock(agent) for agent in ("a", "b")]
+    if any(controls):
+        texts = {colour: control.seconds_text if control else "-"
+                 for colour, control in zip((result.colours.a, result.colours.b), controls)}
+        shown = set(texts.values())
+        tags["TimeControl"] = shown.pop() if len(shown) == 1 else ", ".join(
+            f"{colour} {texts[colour]}" for colour in cls.PLAYERS)
+    outcome = None
+    on_board = game.outcome()
+    if on_board is None or on_board.reason != result.reason:  # decided off the board
+        winner = None if result.winner_colour is None else cls.PLAYERS.index(result.winner_colour)
+        outcome = Outcome(winner, result.reason)
     return game_kind(name).records.text(game, first_player=first, second_player=second,
-                                        event=_event(result, event), notes=RecordNotes(comments=comments, tags=tags))
+                                        event=_event(result, event),
+                                        notes=RecordNotes(outcome=outcome, comments=comments, tags=tags))
 
 
 def _written(text: str, records: RecordFormat) -> set[tuple[str, str]]:

@@ -1,19 +1,24 @@
 """Headless tournaments: two engine specs play many games, reproducibly, in parallel, resumably.
 
 A match is fixed by a :class:`MatchConfig` (game, the two specs A and B, the
-number of games, the plies of random opening and a seed).  Game ``i`` depends
-on the config and ``i`` only:
+number of games, the plies of random opening, a seed, and its conditions:
+book, adjudication, clocks).  Game ``i`` depends on the config and ``i`` only:
 
-- games ``2k`` and ``2k + 1`` start from the same random opening ``k`` (the
-  seeds' "random configuration": ``openings`` random legal plies, none of them
-  ending the game), A moving first in the even game and B in the odd one;
+- games ``2k`` and ``2k + 1`` start from the same opening ``k`` -- the seeds'
+  "random configuration", ``openings`` random legal plies none of them ending
+  the game, or the book's line for pair ``k`` -- A moving first in the even
+  game and B in the odd one;
 - each engine whose spec does not set ``seed`` gets a seed derived from the
   match seed, ``i`` and its side (the effective specs are kept in its result).
 
 So any subset of the games -- played in one process, over joblib workers, on a
 dask cluster, or the rest of a broken run -- gives the same results as an
-unbroken run, wall times aside (engines limited by time rather than depth
-are only as reproducible as the clock).
+unbroken run, wall times aside (engines limited by time rather than depth,
+and games on clocks, are only as reproducible as the clock).  A book's lines
+are picked in the parent process and sent with each game
+(:func:`opening_for`), so workers need not read the book.  During the game
+the clocks (:mod:`~engines.tournament.clocks`) and adjudication
+(:mod:`~engines.tournament.adjudication`) may end it off the board.
 
 Each finished game is a :class:`~engines.tournament.result.GameResult`
 (:func:`play_game`), written as one JSON line of a results file by the parent
@@ -38,16 +43,22 @@ from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from games import Game, new_game
 
+from games import Outcome, kind_of
+from games.clock import MAX_MINUTES, TimeControl
+
 from ..lifetime import exit_with_parent, sigint_blocked
 from ..registry import create_engine, parse_engine_spec
 from ..remedy import Remedy
 from ..spec import EngineSpec
-from .config import MatchConfig, MatchError
+from .adjudication import Adjudicator
+from .clocks import MatchClocks
+from .conditions import Opening
+from .config import MatchConfig, MatchError, join_clock, split_clock
 from .result import AGENTS, Agent, AgentTotals, GameResult, LogEntry, Sides
 
 __all__ = [
     "parallel_games", "random_opening", "play_game", "play_games", "play_tasks", "Task", "derived_seed",
-    "effective_spec", "missing_games", "stop_workers",
+    "effective_spec", "missing_games", "opening_for", "stop_workers",
 ]
 
 #: Attempts at a random opening that does not end the game before giving up.
@@ -73,11 +84,13 @@ def derived_seed(*parts: object) -> int:
 
 
 def effective_spec(text: str, seed: int) -> str:
-    """``text`` with ``seed`` set, unless the spec sets it or has no such option."""
-    spec = parse_engine_spec(text)
-    if "seed" not in spec.table or "seed" in spec.options:
-        return str(spec)
-    return str(EngineSpec(spec.name, {**spec.options, "seed": seed}, spec.table))
+    """``text`` with ``seed`` set, unless the spec sets it or has no such option
+    (a clock of the spec's own, ``tc=``, stays last)."""
+    engine_text, clock = split_clock(text)
+    spec = parse_engine_spec(engine_text)
+    if "seed" in spec.table and "seed" not in spec.options:
+        spec = EngineSpec(spec.name, {**spec.options, "seed": seed}, spec.table)
+    return join_clock(spec, clock)
 
 
 def random_opening(game_name: str, plies: int, rng: random.Random) -> list[str]:
@@ -100,19 +113,29 @@ def random_opening(game_name: str, plies: int, rng: random.Random) -> list[str]:
 
 
 # ---------------------------------------------------------------------- a game
-def play_game(config: MatchConfig, index: int) -> GameResult:
+def opening_for(config: MatchConfig, index: int) -> Opening:
+    """What game ``index`` starts from: its pair's line of the book, or its pair's random plies."""
+    pair = index // 2
+    book = config.conditions.book
+    if book is not None:
+        return book.opening(config.game, pair, config.seed)
+    rng = random.Random(derived_seed("opening", config.seed, pair))
+    return Opening(tuple(random_opening(config.game, config.openings, rng)))
+
+
+def play_game(config: MatchConfig, index: int, opening: Opening | None = None) -> GameResult:
     """Play game ``index`` of the match and return its result (see the module doc).
 
     Runs anywhere (this process, a joblib worker, a dask worker): everything
-    it needs comes from ``config`` and ``index``.
+    it needs comes from ``config`` and ``index`` -- and ``opening``, which the
+    parent passes when it has worked it out (:func:`opening_for`).
     """
     start = time.perf_counter()
     _let_engines_spawn()
-    pair = index // 2
-    opening = random_opening(config.game, config.openings,
-                             random.Random(derived_seed("opening", config.seed, pair)))
-    game: Game = new_game(config.game)
-    game.play_all(opening)
+    opening = opening if opening is not None else opening_for(config, index)
+    place = opening.place
+    game: Game = new_game(config.game, place.origin if place else None)
+    game.play_all(list(opening.moves))
     start_text = game.to_text()
     first: Agent = "a" if index % 2 == 0 else "b"
     # Who moves first in the opening's final position: the agent named `first`
@@ -122,19 +145,46 @@ def play_game(config: MatchConfig, index: int) -> GameResult:
     specs = {agent: effective_spec(config.spec(agent), derived_seed("engine", config.seed, index, agent))
              for agent in AGENTS}
     cls = type(game)
-    engines = {agent: create_engine(specs[agent], cls) for agent in AGENTS}
+    engines = {agent: create_engine(split_clock(specs[agent])[0], cls) for agent in AGENTS}
     agent_of = {player: agent for agent, player in player_of.items()}
     totals = {agent: AgentTotals() for agent in AGENTS}
+    controls = {agent: config.clock(agent) for agent in AGENTS}
+    clocks = None
+    if any(controls.values()):  # a side without a clock gets a day: it never loses on time
+        endless = TimeControl(MAX_MINUTES * 60)
+        clocks = MatchClocks((controls[agent_of[0]] or endless, controls[agent_of[1]] or endless),
+                             config.conditions.timemargin)
+    conditions = config.conditions
+    adjudicator = Adjudicator(conditions, kind_of(cls).scores.unit) if conditions.adjudicates else None
     moves: list[str] = []
     log: list[LogEntry] = []
+    left: list[float] = []
+    outcome: Outcome | None = None
     try:
+        for engine in engines.values():
+            engine.prepare()  # worker processes start now, not on the clock
         while (outcome := game.outcome()) is None:
-            agent = agent_of[game.turn]
-            searched = engines[agent].search(game)
+            player = game.turn
+            agent = agent_of[player]
+            engine = engines[agent]
+            limits = clocks.limits(engine, player) if clocks is not None else None
+            began = time.perf_counter()
+            searched = engine.search(game, limits)
+            if clocks is not None:
+                if not clocks.spend(player, time.perf_counter() - began):
+                    outcome = clocks.flag_outcome(game, player)
+                    break
+                left.append(round(clocks.left[player], 3))
             totals[agent] = totals[agent].add(searched.stats)
-            log.append(LogEntry.of(searched.stats))
+            entry = LogEntry.of(searched.stats)
+            log.append(entry)
             moves.append(game.format_move(searched.move))
             game.play(searched.move)
+            if adjudicator is not None and game.outcome() is None:
+                outcome = adjudicator.after_move(player, entry.score if entry.searched else None, entry.mate,
+                                                 game.ply)
+                if outcome is not None:
+                    break
     finally:
         for engine in engines.values():
             engine.close()
@@ -146,7 +196,7 @@ def play_game(config: MatchConfig, index: int) -> GameResult:
         colours=Sides(cls.PLAYERS[player_of["a"]], cls.PLAYERS[player_of["b"]]),
         first=first,
         engines=Sides(specs["a"], specs["b"]),
-        opening=tuple(opening),
+        opening=tuple(opening.moves),
         start=start_text,
         moves=tuple(moves),
         log=tuple(log),
@@ -156,6 +206,8 @@ def play_game(config: MatchConfig, index: int) -> GameResult:
         reason=outcome.reason,
         wall_s=round(time.perf_counter() - start, 4),
         totals=Sides(totals["a"], totals["b"]),
+        book=place,
+        clocks=tuple(left) if clocks is not None else None,
     )
 
 
@@ -186,6 +238,14 @@ def play_games(config: MatchConfig, indices: Iterable[int], *, jobs: int = 1,
 
 #: One game to play: a match and the game's index in it.
 Task = tuple[MatchConfig, int]
+#: A game as it is sent to be played: with its opening when it comes from a book.
+_Sent = tuple[MatchConfig, int, Opening | None]
+
+
+def _with_openings(tasks: Iterable[Task]) -> Iterator[_Sent]:
+    """The tasks with their book lines worked out here (workers need not read the book)."""
+    for config, index in tasks:
+        yield config, index, (opening_for(config, index) if config.conditions.book is not None else None)
 
 
 def play_tasks(tasks: Iterable[Task], *, jobs: int = 1, dask: str | None = None,
@@ -195,8 +255,9 @@ def play_tasks(tasks: Iterable[Task], *, jobs: int = 1, dask: str | None = None,
     and ``dask`` as for :func:`play_games`.  ``workers_only``: even one job
     plays in a worker process (so :func:`stop_workers` can stop it at once)."""
     if dask is not None:
-        return _play_on_dask(tasks, _dask_client(dask))
-    return parallel_games(_play_task, None, tasks, jobs=jobs, ordered=False, workers_only=workers_only)
+        return _play_on_dask(_with_openings(tasks), _dask_client(dask))
+    return parallel_games(_play_task, None, _with_openings(tasks), jobs=jobs, ordered=False,
+                          workers_only=workers_only)
 
 
 def stop_workers() -> None:
@@ -211,7 +272,7 @@ def stop_workers() -> None:
 _running: dict[str, Any] = {}
 
 
-def _play_task(_: None, task: Task) -> GameResult:
+def _play_task(_: None, task: _Sent) -> GameResult:
     return play_game(*task)
 
 
@@ -314,14 +375,13 @@ def _dask_client(address: str) -> Any:
                          f"({' '.join(str(error).split())[:120]})") from None
 
 
-def _play_on_dask(tasks: Iterable[Task], client: Any) -> Iterator[GameResult]:
+def _play_on_dask(tasks: Iterable[_Sent], client: Any) -> Iterator[GameResult]:
     from distributed import as_completed
 
     pending = iter(tasks)
     with client:
         window = max(1, sum(client.nthreads().values())) * QUEUED_PER_WORKER
-        futures = [client.submit(play_game, config, index, pure=False)
-                   for config, index in itertools.islice(pending, window)]
+        futures = [client.submit(play_game, *task, pure=False) for task in itertools.islice(pending, window)]
         running = as_completed(futures)
         try:
             for future in running:
@@ -331,8 +391,8 @@ def _play_on_dask(tasks: Iterable[Task], client: Any) -> Iterator[GameResult]:
                     raise MatchError(f"a dask worker failed a game: {type(error).__name__}: "
                                      f"{' '.join(str(error).split())[:160]}") from None
                 futures.remove(future)
-                for config, index in itertools.islice(pending, 1):
-                    added = client.submit(play_game, config, index, pure=False)
+                for task in itertools.islice(pending, 1):
+                    added = client.submit(play_game, *task, pure=False)
                     futures.append(added)
                     running.add(added)
                 yield result

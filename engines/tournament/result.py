@@ -12,15 +12,21 @@ in the order written::
     colours        {"a": colour of A, "b": colour of B}
     first          the agent that moved first from the start ("a" or "b")
     engines        {"a": spec, "b": spec} as played (with derived seeds)
-    opening        the random opening's moves; start: the position after them
+    opening        the opening's moves (random plies, or a book's line); start: the position after them
     moves          the engines' moves; log: per move [score, mate, depth, nodes, time_s]
     plies          len(moves)
     result         "a", "b" or "draw"; winner_colour: the winner's colour or null
     reason         how the game ended; wall_s: seconds it took
     stats          {"a": totals, "b": totals} over each agent's moves (AgentTotals)
     sprt           [elo0, elo1, alpha, beta], only in the games of a ``match --sprt``
+    book           {"line": N, "label": ..., "from": position}: the book's line the opening is
+                   (1-based among the lines played), only in the games of a match with a book
+    clocks         the seconds left on the mover's clock after each engine move, only with clocks
 
-Lines written before ``log`` existed (and without ``sprt``) read too.
+Lines written before ``log`` existed (and without ``sprt``, ``book`` or
+``clocks``) read too.  A game decided off the board says how in ``reason``:
+``time`` (or ``time, X cannot win``: a draw), ``adjudication: resign``,
+``adjudication: draw``, ``adjudication: max moves``.
 """
 
 from __future__ import annotations
@@ -29,8 +35,11 @@ import math
 from dataclasses import dataclass, fields, replace
 from typing import Any, Generic, Iterator, Literal, NamedTuple, TypeVar
 
+from games import game_class
+
 from ..base import COUNTERS, SearchStats
-from .config import MatchConfig, MatchError
+from .conditions import BookPlace, Conditions
+from .config import BASE_KEYS, MatchConfig, MatchError
 
 __all__ = ["AGENTS", "RESULTS", "TOTALS", "RESULT_KEYS", "MATCH_KEYS", "Agent", "AgentTotals", "GameResult",
            "LogEntry", "ResultsFileError", "Sides"]
@@ -51,8 +60,9 @@ TOTALS: tuple[str, ...] = COUNTERS + ("depth", "time_s")
 #: (``start``, ``log`` and ``sprt`` may be absent).
 RESULT_KEYS = ("match", "index", "colours", "first", "engines", "opening", "moves", "plies",
                "result", "winner_colour", "reason", "wall_s", "stats")
-#: The keys of a line's ``match`` (a :class:`MatchConfig`'s fields).
-MATCH_KEYS: tuple[str, ...] = tuple(f.name for f in fields(MatchConfig))
+#: The keys every line's ``match`` has (a :class:`MatchConfig`'s fields but its conditions,
+#: whose keys are there only when set).
+MATCH_KEYS: tuple[str, ...] = BASE_KEYS
 
 T = TypeVar("T")
 
@@ -184,6 +194,10 @@ class GameResult:
     totals: Sides[AgentTotals]
     #: The sequential test of a ``match --sprt``: ``(elo0, elo1, alpha, beta)``.
     sprt: tuple[float, ...] | None = None
+    #: The book's line the opening is (a match with a book).
+    book: BookPlace | None = None
+    #: Seconds left on the mover's clock after each engine move (a match with clocks).
+    clocks: tuple[float, ...] | None = None
 
     @property
     def drawn(self) -> bool:
@@ -203,7 +217,10 @@ class GameResult:
         side to move after the opening; the agent that moved first from the
         start played the even plies of the whole game)."""
         first_is_agent = self.first == agent
-        return [entry for ply, entry in enumerate(self.log, len(self.opening)) if (ply % 2 == 0) == first_is_agent]
+        offset = len(self.opening)
+        if self.book is not None and self.book.origin:  # the line starts elsewhere: whoever is to move there
+            offset += game_class(self.match.game).from_text(self.book.origin).turn
+        return [entry for ply, entry in enumerate(self.log, offset) if (ply % 2 == 0) == first_is_agent]
 
     def with_sprt(self, sprt: tuple[float, ...] | None) -> GameResult:
         return replace(self, sprt=sprt)
@@ -229,6 +246,10 @@ class GameResult:
         }
         if self.sprt is not None:
             line["sprt"] = list(self.sprt)
+        if self.book is not None:
+            line["book"] = self.book.to_json()
+        if self.clocks is not None:
+            line["clocks"] = list(self.clocks)
         return line
 
     @classmethod
@@ -253,7 +274,11 @@ class GameResult:
         if not isinstance(stats, dict) or any(not isinstance(stats.get(agent), dict) for agent in AGENTS):
             raise ResultsFileError(f"{where}: the line's 'stats' lack an agent")
         check = _Checker(obj, where)
-        config = MatchConfig(*(_match_field(match, key, where) for key in MATCH_KEYS))
+        try:
+            conditions = Conditions.from_json(match)
+        except ValueError as error:
+            raise ResultsFileError(f"{where}: the line's 'match': {error}") from None
+        config = MatchConfig(*(_match_field(match, key, where) for key in MATCH_KEYS), conditions)
         sprt = obj.get("sprt")
         if sprt is not None and (not isinstance(sprt, list) or len(sprt) not in (2, 4)
                                  or not all(_is_number(number) for number in sprt)):
@@ -275,6 +300,8 @@ class GameResult:
             wall_s=check.number("wall_s"),
             totals=Sides(AgentTotals.from_json(stats["a"], where), AgentTotals.from_json(stats["b"], where)),
             sprt=None if sprt is None else tuple(sprt),
+            book=check.book(),
+            clocks=check.clocks(),
         )
 
 
@@ -350,6 +377,23 @@ class _Checker:
         if not _is_number(value):
             raise self._fail(key, "a number")
         return value  # type: ignore[no-any-return]
+
+    def book(self) -> BookPlace | None:
+        value = self.obj.get("book")
+        if value is None:
+            return None
+        if not (isinstance(value, dict) and _is_int(value.get("line")) and value["line"] >= 1
+                and isinstance(value.get("label", ""), str) and isinstance(value.get("from", ""), str)):
+            raise self._fail("book", "a book line: {line, label, from}")
+        return BookPlace(value["line"], value.get("label", ""), value.get("from") or None)
+
+    def clocks(self) -> tuple[float, ...] | None:
+        value = self.obj.get("clocks")
+        if value is None:
+            return None
+        if not isinstance(value, list) or not all(_is_number(seconds) for seconds in value):
+            raise self._fail("clocks", "a list of seconds")
+        return tuple(value)
 
     def log(self) -> tuple[LogEntry, ...]:
         value = self.obj.get("log", [])

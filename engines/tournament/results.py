@@ -133,10 +133,12 @@ class ResultsFile:
             results, partial = read_results(path)
             for number, result in enumerate(results, 1):
                 if result.match not in configs:
-                    ours = configs[0].describe() if len(configs) == 1 else f"one of its {len(configs)} pairings"
-                    raise ResultsFileError(
-                        f"{path}:{number}: a game of another match ({result.match.describe()}), not of this one "
-                        f"({ours})", remedy=Remedy.OTHER_OUTPUT)
+                    if len(configs) == 1:
+                        why = f"{configs[0].difference(result.match)}: {result.match.describe()}"
+                    else:
+                        why = f"{result.match.describe()}, not one of its {len(configs)} pairings"
+                    raise ResultsFileError(f"{path}:{number}: a game of another match ({why})",
+                                           remedy=Remedy.OTHER_OUTPUT)
             note = None
             newline_first = False
             if partial is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale
+from .ballots import BALLOTS, Ballots
 from .board import CheckersBoard
 from .game import Checkers
 from .records import PDN
@@ -15,7 +16,8 @@ KIND: GameKind[Checkers] = GameKind(
     title="checkers",
     records=PDN(),
     board=CheckersBoard(),
-    scores=ScoreScale(unit=100.0, unit_name="man", win_scale=150.0, report_depth=8, draw_min_plies=30),
+    scores=ScoreScale(unit=100.0, unit_name="man", win_scale=150.0, report_depth=8,
+                      draw_min_plies=30, balanced=27.0),
     levels=LevelPlan(
         noise=(100, 40), casual_sees=" and the jumps after them",
         ratings=((439, 232), (807, 363), (1120, 425), (1474, 499), (1538, 541)),
@@ -43,4 +45,6 @@ KIND: GameKind[Checkers] = GameKind(
         "when that is unambiguous). Jumping is compulsory. Black (first) starts on 1-12."
     ),
     position_hint="a PDN FEN like B:W21,22,K30:B1,2,K9",
+    book_formats=(Ballots(),),
+    books=(BALLOTS,),
 )

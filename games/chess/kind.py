@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from ..books import ShippedBook
 from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale
 from .board import ChessBoard
+from .epd import EPD
 from .game import ChessGame
 from .records import PGN
 from .reference import reference_perft
@@ -21,7 +23,8 @@ KIND: GameKind[ChessGame] = GameKind(
     title="chess",
     records=PGN(),
     board=ChessBoard(),
-    scores=ScoreScale(unit=100.0, unit_name="pawn", win_scale=272.0, report_depth=4, draw_min_plies=40),
+    scores=ScoreScale(unit=100.0, unit_name="pawn", win_scale=272.0, report_depth=4,
+                      draw_min_plies=40, balanced=50.0),
     levels=LevelPlan(
         noise=(150, 60), casual_sees=" and quiescence",
         ratings=((754, 367), (1233, 171), (1502, 127), (1743, 120), (1811, 132)),
@@ -60,4 +63,8 @@ KIND: GameKind[ChessGame] = GameKind(
     ),
     position_hint="a FEN; `tui-games show chess --moves e4` prints one",
     libraries=("chess",),
+    book_formats=(EPD(),),
+    books=(ShippedBook("balanced", "games.chess", "books/balanced.txt",
+                       "300 random 8-ply lines Stockfish 15.1 at depth 12"
+                       " scores within 0.5 pawn of level (tui-games book)"),),
 )

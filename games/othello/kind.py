@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..books import ShippedBook
 from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale
 from .board import OthelloBoard
 from .game import Othello
@@ -17,7 +18,8 @@ KIND: GameKind[Othello] = GameKind(
     board=OthelloBoard(),
     # On the standard heuristic's scale a corner is worth 100 (50 at the end),
     # a mobility move 12; its values spread about ±130 in play.
-    scores=ScoreScale(unit=1.0, unit_name="", win_scale=200.0, report_depth=4, draw_min_plies=30),
+    scores=ScoreScale(unit=1.0, unit_name="", win_scale=200.0, report_depth=4,
+                      draw_min_plies=30, balanced=36.0),
     levels=LevelPlan(
         noise=(100, 40), casual_sees="",
         ratings=((306, 99), (863, 259), (1315, 314), (1607, 335), (1658, 352)),
@@ -47,4 +49,7 @@ KIND: GameKind[Othello] = GameKind(
         "move; more discs wins."
     ),
     position_hint="the 8 rows (B, W or .) from row 1 and the side to move, as `tui-games show othello` prints",
+    books=(ShippedBook("balanced", "games.othello", "books/balanced.txt",
+                       "300 random 8-ply lines pvs at depth 8"
+                       " scores within 36 of level (tui-games book)"),),
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..books import ShippedBook
 from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale
 from .board import QuixoBoard
 from .game import Quixo
@@ -15,7 +16,8 @@ KIND: GameKind[Quixo] = GameKind(
     title="Quixo",
     records=QuixoMoveList(),
     board=QuixoBoard(),
-    scores=ScoreScale(unit=1.0, unit_name="", win_scale=250.0, report_depth=4, draw_min_plies=20),
+    scores=ScoreScale(unit=1.0, unit_name="", win_scale=250.0, report_depth=4,
+                      draw_min_plies=20, balanced=45.0),
     levels=LevelPlan(
         noise=(100, 40), casual_sees="",
         ratings=((413, 214), (693, 288), (738, 297), (887, 325), (918, 385)),
@@ -47,4 +49,7 @@ KIND: GameKind[Quixo] = GameKind(
         "the edge it goes back in at."
     ),
     position_hint="the 5 rows (X, O or .) and the side to move, as `tui-games show quixo` prints",
+    books=(ShippedBook("balanced", "games.quixo", "books/balanced.txt",
+                       "300 random 8-ply lines pvs at depth 6"
+                       " scores within 45 of level (tui-games book)"),),
 )

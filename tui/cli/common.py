@@ -35,6 +35,7 @@ REMEDIES: dict[Remedy, str] = {
     Remedy.GAMES: "resume it with --games {games}, or choose another --out",
     Remedy.SEPARATE_FILES: "give the results a .jsonl name, or the records (--records) a file of their own",
     Remedy.FEWER_OPENING_PLIES: "use fewer --openings plies",
+    Remedy.INCLUDE_LOST: "add --book-include-lost, or choose another --book",
 }
 
 

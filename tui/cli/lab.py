@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .common import PROG, UsageError, check_workers, finite, game_name, path_arg, whole
+from .conditions import add_condition_flags, conditions_of, given_conditions, opening_plies
 from .report import play_run
 
 
@@ -31,6 +32,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=path_arg, metavar="DIR", help="the results folder (default lab/NAME)")
     p.add_argument("--resume", action="store_true", help="finish the run in --out (the same --games)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    add_condition_flags(p, overrides=True)
     p.set_defaults(run=_cmd_experiment)
 
     p = sub.add_parser(
@@ -47,8 +49,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--gauntlet", action="store_true", help="the first engine plays each other; no other pairs")
     p.add_argument("--games", type=whole(1), required=True, metavar="N", help="games per pairing")
     p.add_argument("--jobs", type=whole(1), default=1, metavar="J", help="worker processes (default 1)")
-    p.add_argument("--openings", type=whole(0), default=4, metavar="PLIES",
-                   help="random plies before the engines take over (default 4)")
+    p.add_argument("--openings", type=whole(0), default=None, metavar="PLIES",
+                   help="random plies before the engines take over (default 4; not with --book)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of openings and tie-breaks (default 0)")
     p.add_argument("--anchor", type=finite, default=0.0, metavar="ELO",
                    help="the first engine's rating (default 0)")
@@ -56,6 +58,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", action="store_true", help="play only the games missing from --out")
     p.add_argument("--dask", metavar="ADDRESS", help="play on this dask.distributed scheduler")
     p.add_argument("--json", action="store_true", help="print the crosstable and ratings as one JSON object")
+    add_condition_flags(p)
     p.set_defaults(run=_cmd_tournament)
 
 
@@ -81,6 +84,9 @@ def _cmd_experiment(args: argparse.Namespace) -> int:
         return 0
     check_workers(prog, args)
     experiment = load_experiment(args.name)
+    given = given_conditions(args)
+    if given:  # the flags replace the file's settings
+        experiment = experiment.with_conditions(given)
     out = Path(args.out) if args.out else Path("lab") / experiment.name
     folder, notes = LabFolder.open(experiment, out, games=args.games, resume=args.resume)
     for note in notes:
@@ -119,8 +125,10 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     if args.resume and args.out is None:
         raise UsageError(prog, "--resume needs --out FILE.jsonl, the results file to finish")
     check_workers(prog, args)
+    openings = opening_plies(prog, args)
+    conditions = conditions_of(prog, game, given_conditions(args))
     tournament = Tournament.create(game, args.engines, args.games, gauntlet=args.gauntlet,
-                                   openings=args.openings, seed=args.seed)
+                                   openings=openings, seed=args.seed, conditions=conditions)
     run, notes = Run.open(tournament.configs, args.out, resume=args.resume, event="tui-games tournament")
     for note in notes:
         print(f"{prog}: {note}", file=sys.stderr)

@@ -43,10 +43,10 @@ import sys
 from typing import Sequence
 
 from engines import SpecError
-from engines.tournament import MatchError
-from games import GAME_NAMES, game_titles, GameError
+from engines import RunError
+from games import GAME_NAMES, GameError, game_titles
 
-from . import bench, lab, learning, match, play, rules, search, uci
+from . import bench, books, lab, learning, match, play, rules, search, uci
 from .common import PROG, Parser, UsageError, error_text
 
 __all__ = ["main", "build_parser", "UsageError"]
@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with no command: draw pieces as letters (for terminals that misrender chess glyphs)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for group in (play, rules, search, bench, match, lab, learning, uci):
+    for group in (play, rules, search, bench, match, lab, books, learning, uci):
         group.add_commands(sub)
     return parser
 
@@ -79,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"{exc.prog}: error: {exc}", file=sys.stderr)
         return 2
-    except (GameError, SpecError, MatchError) as exc:
+    except (GameError, SpecError, RunError) as exc:
         print(f"{PROG}: error: {error_text(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `tui-games moves chess | head -1`: the reader has all it wants

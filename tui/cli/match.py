@@ -8,6 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from .common import PROG, path_arg, UsageError, check_workers, game_name, whole
+from .conditions import add_condition_flags, conditions_of, given_conditions, opening_plies
 
 if TYPE_CHECKING:
     from engines.tournament import GameResult, MatchConfig
@@ -20,9 +21,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "match",
         help="a tournament between two engines: many games, in parallel, resumable",
         description="Engine A against engine B over N games.  Colours alternate; games 2k and 2k+1 "
-                    "start from the same random opening with colours swapped.  Each finished game is "
-                    "appended to --out as one JSON line; at the end, a summary table.  Everything but "
-                    "wall times is reproducible from --seed (for depth-limited engines).",
+                    "start from the same opening (random plies, or a line of --book) with colours swapped.  "
+                    "Each finished game is appended to --out as one JSON line; at the end, a summary table.  "
+                    "Everything but wall times is reproducible from --seed (for depth-limited engines).  "
+                    "Adjudication and clocks are off unless asked.",
     )
     p.add_argument("game", type=game_name, metavar="GAME")
     p.add_argument("--a", required=True, metavar="SPEC", help="engine spec of agent A")
@@ -30,9 +32,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=whole(1), required=True, metavar="N", help="games to play")
     p.add_argument("--jobs", type=whole(1), default=1, metavar="J",
                    help="worker processes (joblib; default 1: in this process)")
-    p.add_argument("--openings", type=whole(0), default=4, metavar="PLIES",
+    p.add_argument("--openings", type=whole(0), default=None, metavar="PLIES",
                    help="random plies before the engines take over, the same for a pair of games "
-                        "(default 4)")
+                        "(default 4; not with --book)")
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="seed of the openings and of the engines' tie-breaks (default 0)")
     p.add_argument("--out", type=path_arg, metavar="FILE.jsonl", help="append one JSON line per finished game here")
@@ -49,6 +51,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--records", type=path_arg, metavar="FILE",
                    help="the game records (PGN, PDN or a move list); default: beside --out with the game's "
                         "extension")
+    add_condition_flags(p)
     p.set_defaults(run=_cmd_match)
 
     p = sub.add_parser(
@@ -111,7 +114,9 @@ def _cmd_match(args: argparse.Namespace) -> int:
     if args.records is not None and args.out is None:
         raise UsageError(prog, "--records goes with --out (the games are kept only with a results file)")
     check_workers(prog, args)
-    config = MatchConfig.create(args.game, args.a, args.b, args.games, args.openings, args.seed)
+    openings = opening_plies(prog, args)
+    conditions = conditions_of(prog, args.game, given_conditions(args))
+    config = MatchConfig.create(args.game, args.a, args.b, args.games, openings, args.seed, conditions)
     sprt = args.sprt
     run, notes = Run.open([config], args.out, resume=args.resume, event="tui-games match",
                           records_file=args.records, sprt=sprt.parameters if sprt else None)  # kept for `report`

@@ -227,6 +227,7 @@ class LabScreen(Screen):
             Remedy.GAMES: f"set the games per arm to {getattr(error, 'games', None)}, or choose another {out}",
             Remedy.SEPARATE_FILES: "give the results file a .jsonl name",
             Remedy.FEWER_OPENING_PLIES: "give the experiment fewer opening plies",
+            Remedy.INCLUDE_LOST: "set book_include_lost = true in the experiment, or give it another book",
         }
         return f"{error}; {words[remedy]}"
 
