@@ -803,3 +803,18 @@ def test_parallel_searches_in_a_row_play_legal_moves_at_the_depth_asked() -> Non
             assert result.stats["best"] == game.format_move(result.move)
             # Depth 6, or less where a forced result ends the search (as it does serially).
             assert result.stats["depth"] == serial.search(game).stats["depth"]
+
+
+def test_a_move_an_unfinished_depth_proved_comes_with_its_line() -> None:
+    """Stopped inside a depth that proved a better move than the last completed
+    depth's, the search plays it and reports the line that proved it (it said
+    the move alone)."""
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    game = new_game("chess", fen)
+    stopped = create_engine("pvs", type(game)).search(game, Limits(nodes=59_000))
+    completed = create_engine("pvs", type(game)).search(game, Limits(depth=stopped.stats.depth))
+    assert stopped.stats.best != completed.stats.best, "the budget no longer stops inside a changed depth"
+    assert stopped.stats.pv[0] == stopped.stats.best and len(stopped.stats.pv) > 1
+    line = new_game("chess", fen)
+    line.play_all(stopped.stats.pv)  # every move of it is legal in turn
+    assert game.to_text() == fen  # the search left the game as it was

@@ -175,6 +175,7 @@ class AlphaBetaEngine(Engine):
         if self.blunder and self.rng.random() < self.blunder:
             return self._blunder(game, root_moves, on_info)
         work = game.copy()
+        root_ply = work.ply
         self.rng.shuffle(root_moves)  # reproducible tie-breaks among equal moves
         texts = _RootTexts(game)  # only the moves shown are written (SAN costs in chess)
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
@@ -225,10 +226,16 @@ class AlphaBetaEngine(Engine):
                     if (predict and searcher.root_exact and state["move"] is not None
                             and best != state["move"]):
                         # The unfinished depth proved another move inside its window: it
-                        # is at least as good as the last depth's choice, so take it.
-                        # (The same move keeps the completed depth's line and score.)
-                        state.update(move=best, score=searcher.root_best_value, line=[best],
-                                     pv=[texts[best]])
+                        # is at least as good as the last depth's choice, so take it, with
+                        # the line that proved it. (The same move keeps the completed
+                        # depth's line and score.)
+                        while work.ply > root_ply:  # the stop left the search where it was
+                            work.undo()
+                        line = searcher.principal_variation(depth)
+                        if not line or line[0] != best:
+                            line = [best]
+                        state.update(move=best, score=searcher.root_best_value, line=line,
+                                     pv=self._format_line(work, line))
                         if wanted > 1:
                             state["lines"] = _led_by(state, wanted)
                     break
