@@ -18,8 +18,7 @@ Every message is a frozen dataclass: requests :class:`SearchRequest`,
 :class:`SearchDone` and :class:`SearchFailed` (carrying
 :class:`~engines.SearchStats`) come out.  :meth:`SearchService.wait_event`
 blocks until the next one (a thread of the app waits there: see
-:mod:`tui.app.engine_link`), :meth:`SearchService.poll` takes those that came
-without waiting; events of a cancelled request are dropped by both.
+:mod:`tui.app.engine_link`); events of a cancelled request are dropped there.
 Engines are created once per side and spec and kept between
 moves -- their transposition tables stay warm from one move to the next --
 until :meth:`SearchService.reset` (a new game) sends :class:`ResetEngines`.  :meth:`SearchService.close` stops the search,
@@ -337,17 +336,3 @@ class SearchService:
             if self.is_current(event.request_id):
                 return event
         return None
-
-    def poll(self) -> list[SearchEvent]:
-        """The events that arrived since the last poll, without waiting, cancelled ones dropped."""
-        found: list[SearchEvent] = []
-        if self._events is None:
-            return found
-        while True:
-            try:
-                event = self._events.get_nowait()
-            except (queue.Empty, OSError, ValueError):
-                break
-            if self.is_current(event.request_id):
-                found.append(event)
-        return found
