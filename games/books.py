@@ -36,13 +36,11 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Sequence
+from typing import ClassVar, Protocol, Sequence
 
 from .base import Game, GameError
 from .records import LoadedGame, RecordError, RecordFormat, read_text_file
 
-if TYPE_CHECKING:
-    from .kind import GameKind
 
 __all__ = ["Book", "BookError", "BookFormat", "BookLine", "MAX_BOOK_BYTES", "MoveLines", "RecordBook",
            "ShippedBook", "book_names", "load_book", "read_book", "shipped_book"]
@@ -202,7 +200,22 @@ class ShippedBook:
         return resources.files(self.package).joinpath(self.file).read_text(encoding="utf-8")
 
 
-def _formats(kind: GameKind[Game]) -> list[BookFormat]:
+class BookKind(Protocol):
+    """What reading a game's books asks of its kind (a :class:`~games.kind.GameKind`)."""
+
+    @property
+    def game(self) -> type[Game]: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def records(self) -> RecordFormat: ...
+    @property
+    def book_formats(self) -> tuple[BookFormat, ...]: ...
+    @property
+    def books(self) -> tuple[ShippedBook, ...]: ...
+
+
+def _formats(kind: BookKind) -> list[BookFormat]:
     return [*kind.book_formats, RecordBook(kind.records), MoveLines(kind.game)]
 
 
@@ -229,7 +242,7 @@ def _checked(game_class: type[Game], line: BookLine, where: str) -> BookLine:
     return BookLine(tuple(texts), line.start, line.label, line.lost, line.row)
 
 
-def read_book(kind: GameKind[Game], text: str, name: str) -> Book:
+def read_book(kind: BookKind, text: str, name: str) -> Book:
     """The book of ``kind``'s game in ``text`` (named ``name`` in messages), every
     line replayed; a :class:`BookError` for a text no format reads, a bad line,
     or no line at all."""
@@ -249,12 +262,12 @@ def read_book(kind: GameKind[Game], text: str, name: str) -> Book:
     raise BookError(f"{name}: not a {kind.title} book")  # pragma: no cover - MoveLines reads any text
 
 
-def shipped_book(kind: GameKind[Game], name: str) -> ShippedBook | None:
+def shipped_book(kind: BookKind, name: str) -> ShippedBook | None:
     """The book ``kind``'s package ships under ``name``, if any."""
     return next((book for book in kind.books if book.name == name), None)
 
 
-def load_book(kind: GameKind[Game], source: str) -> Book:
+def load_book(kind: BookKind, source: str) -> Book:
     """The book ``source`` names: a book the game ships (by name), else a file."""
     shipped = shipped_book(kind, source)
     if shipped is not None:
@@ -268,6 +281,6 @@ def load_book(kind: GameKind[Game], source: str) -> Book:
     return read_book(kind, text, str(Path(source).expanduser()))
 
 
-def book_names(kind: GameKind[Game]) -> Sequence[str]:
+def book_names(kind: BookKind) -> Sequence[str]:
     """The names of the books ``kind``'s package ships."""
     return [book.name for book in kind.books]

@@ -260,16 +260,21 @@ async def test_the_start_screen_checks_the_players_and_opens_the_game() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
         start = app.screen
+        # The form answers a change in its handlers of Changed messages, after the
+        # change: wait for the answer (one pause is not always enough on a loaded machine).
         start.query_one("#game", Select).value = "quixo"
-        await pilot.pause()
-        assert "X (first)" in str(start.query_one("#side-label-0").render())
+        await wait_for(pilot, lambda: "X (first)" in str(start.query_one("#side-label-0").render()),
+                       "the form of the game chosen")
         start.query_one("#spec-1", Input).value = "h0:k=0"
+        await wait_for(pilot, lambda: start.query_one("#preset-1", Select).value == Select.NULL,
+                       "the spec taken (no preset is it)")
         await pilot.click("#start-button")
+        await wait_for(pilot, lambda: "k must be >= 1" in str(start.query_one("#start-error").render()),
+                       "the refusal")
         assert app.screen is start
-        assert "k must be >= 1" in str(start.query_one("#start-error").render())
         start.query_one("#preset-1", Select).value = "alphabeta:depth=2"
-        await pilot.pause()
-        assert start.query_one("#spec-1", Input).value == "alphabeta:depth=2"
+        await wait_for(pilot, lambda: start.query_one("#spec-1", Input).value == "alphabeta:depth=2",
+                       "the preset copied into the spec box")
         position = start.query_one("#position", Input)
         position.focus()
         position.value = "XXXX./...../...../...../OOOO. O"

@@ -58,11 +58,11 @@ async def test_a_hint_marks_a_move_and_does_not_play_it(game: str, tmp_path: Pat
         screen = await ready(pilot)
         key = screen.game.key()
         await pilot.press("ctrl+f")
-        await wait_for(pilot, lambda: screen.hints[0] == 1, "the hint", SLOW)
+        await wait_for(pilot, lambda: screen.coach.hints[0] == 1, "the hint", SLOW)
         assert screen.game.key() == key and screen.moves == []
         assert screen.board.selected is not None and len(screen.board.targets) == 1
         assert screen.message_text.startswith("hint: ") and "not played" in screen.message_text
-        move = screen.hint_move
+        move = screen.coach.hint_move
         assert move in screen.game.legal_move_texts() and f"hint: {move} (" in screen.message_text
         await type_move(pilot, move)
         await wait_for(pilot, lambda: len(screen.moves) >= 2 or screen.outcome() is not None, "the reply")
@@ -82,7 +82,7 @@ async def test_hint_is_refused_when_it_is_not_your_move() -> None:
         await pilot.press("up")  # review
         await pilot.pause()
         await pilot.press("ctrl+f")
-        assert "your turn" in screen.message_text and screen.coach_job is None
+        assert "your turn" in screen.message_text and screen.coach.job is None
 
 
 # -- analysis -------------------------------------------------------------------------------
@@ -91,25 +91,25 @@ async def test_analysis_follows_moves_undo_and_review_and_stops_on_quit() -> Non
     app = coach_app("chess", "human", "human", analysis="pvs")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
-        panel = screen.analysis_panel
+        panel = screen.coach.panel
         assert panel is not None
         await wait_for(pilot, lambda: panel.stats is not None and panel.stats.depth >= 2, "the analysis")
-        first = screen.coach_job
+        first = screen.coach.job
         assert first is not None and first.kind == "analysis" and first.moves == ()
         await type_move(pilot, "e4")
-        await wait_for(pilot, lambda: screen.coach_job is not None and screen.coach_job.moves == ("e4",),
+        await wait_for(pilot, lambda: screen.coach.job is not None and screen.coach.job.moves == ("e4",),
                        "the analysis of the new position")
         assert panel.score_label == "score for Black"
         await pilot.press("ctrl+z")
-        await wait_for(pilot, lambda: screen.coach_job is not None and screen.coach_job.moves == (),
+        await wait_for(pilot, lambda: screen.coach.job is not None and screen.coach.job.moves == (),
                        "the analysis after undo")
         await type_move(pilot, "d4")
         await type_move(pilot, "d5")
         await pilot.press("up")                        # review: the position after 1. d4
-        await wait_for(pilot, lambda: screen.review == 1 and screen.coach_job is not None
-                       and screen.coach_job.moves == ("d4",), "the analysis of the reviewed position")
+        await wait_for(pilot, lambda: screen.review == 1 and screen.coach.job is not None
+                       and screen.coach.job.moves == ("d4",), "the analysis of the reviewed position")
         await pilot.press("left")
-        await wait_for(pilot, lambda: screen.coach_job is not None and screen.coach_job.moves == (),
+        await wait_for(pilot, lambda: screen.coach.job is not None and screen.coach.job.moves == (),
                        "the analysis one step back")
         pid = app.search_service.pid
         assert pid is not None
@@ -121,18 +121,18 @@ async def test_analysis_waits_for_the_engine_it_plays_beside() -> None:
     app = coach_app("chess", "human", "pvs:depth=4", analysis="pvs")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
-        await wait_for(pilot, lambda: screen.coach_job is not None, "the analysis")
+        await wait_for(pilot, lambda: screen.coach.job is not None, "the analysis")
         searched: list[bool] = []
 
         def alone() -> bool:
             # the engine's turn: the analysis stopped, the engine alone searches
-            assert screen.request is None or screen.coach_job is None, "analysis beside the engine"
+            assert screen.request is None or screen.coach.job is None, "analysis beside the engine"
             searched.append(screen.request is not None)
             return len(screen.moves) == 2
 
         await type_move(pilot, "e4")
         await wait_for(pilot, alone, "the engine's reply")
-        await wait_for(pilot, lambda: screen.coach_job is not None and len(screen.coach_job.moves) == 2,
+        await wait_for(pilot, lambda: screen.coach.job is not None and len(screen.coach.job.moves) == 2,
                        "the analysis of the human's turn")
 
 
@@ -142,19 +142,19 @@ async def test_analysis_toggles_in_the_app_and_analyses_a_loaded_game_under_revi
                                          "source": "test"}))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
-        assert screen.analysis_panel is None
+        assert screen.coach.panel is None
         await pilot.press("ctrl+e")
-        await wait_for(pilot, lambda: screen.analysis_panel is not None and screen.coach_job is not None,
+        await wait_for(pilot, lambda: screen.coach.panel is not None and screen.coach.job is not None,
                        "the analysis panel")
         await pilot.press("up", "left")
-        await wait_for(pilot, lambda: screen.review == 1 and screen.coach_job is not None
-                       and screen.coach_job.moves == ("11-15",), "the analysis of the reviewed position")
-        panel = screen.analysis_panel
+        await wait_for(pilot, lambda: screen.review == 1 and screen.coach.job is not None
+                       and screen.coach.job.moves == ("11-15",), "the analysis of the reviewed position")
+        panel = screen.coach.panel
         await wait_for(pilot, lambda: panel.stats is not None and panel.stats.nodes > 0, "live figures")
         screen.move_input.focus()
         await pilot.press("ctrl+e")
-        await wait_for(pilot, lambda: screen.analysis_panel is None, "analysis off")
-        assert screen.coach_job is None
+        await wait_for(pilot, lambda: screen.coach.panel is None, "analysis off")
+        assert screen.coach.job is None
 
 
 # -- report -----------------------------------------------------------------------------------
@@ -219,7 +219,7 @@ async def test_clocks_stop_for_dialogs_and_pause_and_go_back_on_undo(tmp_path: P
     app = coach_app("chess", "human", "human", clock="1+2")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
-        clock = screen.clock
+        clock = screen.clocks.clock
         await pilot.pause(0.3)
         assert clock.running is None and clock.left(0, 0) == 60.0  # no clock runs before the first moves
         await type_move(pilot, "e4")
@@ -262,10 +262,10 @@ async def test_an_engine_budgets_from_its_clock() -> None:
         assert capped is not None and capped.time == 0.05 and capped.depth == 3
         await type_move(pilot, "11-15")
         await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's move")
-        assert screen.clock.history[2][1] == 12.0  # its first move is not timed (as on lichess)
+        assert screen.clocks.clock.history[2][1] == 12.0  # its first move is not timed (as on lichess)
         await type_move(pilot, screen.game.format_move(screen.game.legal_moves()[0]))
         await wait_for(pilot, lambda: len(screen.moves) == 4, "the engine's second move")
-        assert screen.clock.history[4][1] < 12.0
+        assert screen.clocks.clock.history[4][1] < 12.0
 
 
 # -- resign and draw -----------------------------------------------------------------------------
@@ -367,6 +367,6 @@ async def test_the_start_screen_sets_a_clock_and_the_analysis() -> None:
         start.query_one("#analysis", Input).focus()
         await pilot.press("enter")                    # Enter in any box starts
         screen = await ready(pilot)
-        assert screen.clock is not None and screen.clock.control.base == 120.0
-        assert screen.analysis_panel is not None and screen.analysis_spec == "pvs:depth=3"
-        await wait_for(pilot, lambda: screen.analysis_panel.stats is not None, "the analysis")
+        assert screen.clocks.clock is not None and screen.clocks.clock.control.base == 120.0
+        assert screen.coach.panel is not None and screen.coach.analysis_spec == "pvs:depth=3"
+        await wait_for(pilot, lambda: screen.coach.panel.stats is not None, "the analysis")

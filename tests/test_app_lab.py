@@ -38,13 +38,18 @@ async def _set(pilot, selector: str, value: str) -> None:
     await pilot.pause()
 
 
+async def _shown(pilot, selector: str, words: str) -> None:
+    """Wait until ``selector`` shows ``words``: the screen answers a change in its
+    handler of the Changed message, after the change (one pause is not always enough)."""
+    await wait_for(pilot, lambda: words in _text(pilot.app, selector), f"{words!r} in {selector}")
+
+
 async def test_an_experiment_runs_stops_resumes_and_opens_a_game(tmp_path: Path) -> None:
     out = tmp_path / "quixo"
     async with lab_app().run_test(size=(120, 40)) as pilot:
         screen = await _ready(pilot)
         screen.query_one("#experiment", Select).value = "seed004-quixo"
-        await pilot.pause()
-        assert "Quixo minimax" in _text(pilot.app, "#experiment-about")
+        await _shown(pilot, "#experiment-about", "Quixo minimax")
         await _set(pilot, "#experiment-games", "3")
         await _set(pilot, "#experiment-out", str(out))
         await pilot.press("ctrl+r")
@@ -109,9 +114,9 @@ async def test_an_experiment_file_runs_and_the_charts_cycle(tmp_path: Path) -> N
     async with lab_app().run_test(size=(120, 40)) as pilot:
         screen = await _ready(pilot)
         await _set(pilot, "#experiment-file", str(tmp_path / "missing.toml"))
-        assert "no such file" in _text(pilot.app, "#experiment-about")
+        await _shown(pilot, "#experiment-about", "no such file")
         await _set(pilot, "#experiment-file", str(source))
-        assert "tiny" in _text(pilot.app, "#experiment-about")
+        await _shown(pilot, "#experiment-about", "tiny")
         await _set(pilot, "#experiment-out", str(tmp_path / "out"))
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: "finished: 4 of 4" in _text(pilot.app, "#lab-message"), "the run",

@@ -220,9 +220,10 @@ async def test_open_explains_a_bad_file_and_stays(tmp_path: Path) -> None:
         for path, words in ((tmp_path / "none.pgn", "does not exist"), (bad, "illegal"), (tmp_path, "directory")):
             app.screen.query_one("#open-path", Input).value = str(path)
             await pilot.press("enter")
-            # the file is read in a worker: the answer comes when it is done
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            # the file is read in a worker: the answer comes when it is done (the app's
+            # reader of engine events is a worker too, one that runs as long as the app)
+            await wait_for(pilot, lambda: words in str(app.screen.query_one("#open-error").render()),
+                           "the answer")
             text = str(app.screen.query_one("#open-error").render())
             assert words in text and "\n" not in text, text
         await pilot.press("escape")

@@ -3,7 +3,10 @@
 ``TuiGamesApp()`` opens the start screen; ``TuiGamesApp(setup)`` opens that
 game directly (``tui-games play``).  The app owns the one
 :class:`~tui.app.search_service.SearchService` process every game screen's
-engines search in, and closes it when the app ends, so no search process
+engines search in, and the :class:`~tui.app.engine_link.EngineLink` to it: a
+thread worker of the app (:meth:`TuiGamesApp.read_engine_events`) waits for
+the process's events and posts them to the screen or component that asked.
+When the app ends it stops the reader and closes the process, so neither
 outlives the app.
 """
 
@@ -11,11 +14,13 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from textual import events
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.worker import get_current_worker
 
+from .engine_link import EngineLink
 from .screens.dialogs import ConfirmDialog, GuardedDialog
 from .screens.game import GameScreen
 from .screens.lab import LabScreen
@@ -42,8 +47,10 @@ class TuiGamesApp(App):
         self.initial_lab = lab
         self.ascii = ascii
         self.search_service = SearchService()
+        self.engine_link = EngineLink(self.search_service)
 
     def on_mount(self) -> None:
+        self.read_engine_events()
         if self.initial_lab:
             self.push_screen(LabScreen())
         elif self.initial_setup is None:
@@ -56,22 +63,28 @@ class TuiGamesApp(App):
         if self.initial_setup is not None and self.initial_setup.engine_sides:
             self.search_service.start()
 
+    @work(thread=True, name="engine events", group="engines", exclusive=True)
+    def read_engine_events(self) -> None:
+        """Post the search process's events to whoever asked, as messages (until the app ends)."""
+        worker = get_current_worker()
+        self.engine_link.read(lambda: worker.is_cancelled)
+
     def _game_screen(self, setup: GameSetup) -> GameScreen:
-        return GameScreen(setup, self.search_service, ascii=self.ascii)
+        return GameScreen(setup, self.engine_link, ascii=self.ascii)
 
     def open_game(self, setup: GameSetup) -> None:
         """Replace the current screen by a new game of ``setup``."""
-        self.search_service.reset()
+        self.engine_link.reset()
         self.switch_screen(self._game_screen(setup))
 
     def open_start(self, setup: GameSetup | None = None) -> None:
         """Back to the start screen, filled in with ``setup``."""
-        self.search_service.cancel()
+        self.engine_link.cancel()
         self.switch_screen(StartScreen(setup))
 
     def open_lab(self) -> None:
         """The lab screen (experiments and tournaments) in place of this one."""
-        self.search_service.cancel()
+        self.engine_link.cancel()
         self.switch_screen(LabScreen())
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
@@ -106,4 +119,4 @@ class TuiGamesApp(App):
         game.guard_unsaved("quitting", self.exit)
 
     def on_unmount(self) -> None:
-        self.search_service.close()
+        self.engine_link.close()

@@ -16,9 +16,10 @@ would hold the GIL and starve Textual's event loop (keys would stop echoing).
 Every message is a frozen dataclass: requests :class:`SearchRequest`,
 :class:`ResetEngines` and :class:`Shutdown` go in; events :class:`SearchInfo`,
 :class:`SearchDone` and :class:`SearchFailed` (carrying
-:class:`~engines.SearchStats`) come out.  The app drains the events with
-:meth:`SearchService.poll` from a timer; events of a cancelled request are
-dropped there.  Engines are created once per side and spec and kept between
+:class:`~engines.SearchStats`) come out.  :meth:`SearchService.wait_event`
+blocks until the next one (a thread of the app waits there: see
+:mod:`tui.app.engine_link`); events of a cancelled request are dropped there.
+Engines are created once per side and spec and kept between
 moves -- their transposition tables stay warm from one move to the next --
 until :meth:`SearchService.reset` (a new game) sends :class:`ResetEngines`.  :meth:`SearchService.close` stops the search,
 asks the process to exit, waits for it and kills it only if it does not.
@@ -222,9 +223,9 @@ class SearchService:
 
         service = SearchService()
         rid = service.search("chess", 1, "pvs:time=2", None, ["e4"])
-        ...  # from a timer:
-        for event in service.poll():
-            ...
+        ...  # in a thread:
+        event = service.wait_event(0.1)  # None: nothing came meanwhile
+        ...
         service.close()
     """
 
@@ -313,16 +314,25 @@ class SearchService:
         """Whether events of ``request_id`` still matter (not cancelled)."""
         return self._cancelled is not None and request_id > self._cancelled.value
 
-    def poll(self) -> list[SearchEvent]:
-        """The events that arrived since the last poll, without waiting, cancelled ones dropped."""
-        found: list[SearchEvent] = []
-        if self._events is None:
-            return found
-        while True:
+    def wait_event(self, timeout: float) -> SearchEvent | None:
+        """The next event of a request not cancelled, waiting at most ``timeout``
+        seconds for it (``None``: none came, or no process runs).
+
+        Meant for one reader thread: it blocks on the process's queue (the
+        interpreter's lock released meanwhile), never on the event loop."""
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            events = self._events  # the process may be restarted meanwhile: this one's queue
+            if events is None:
+                time.sleep(left)
+                return None
             try:
-                event = self._events.get_nowait()
-            except (queue.Empty, OSError, ValueError):
-                break
+                event = events.get(timeout=left)
+            except queue.Empty:
+                return None
+            except (OSError, ValueError, EOFError):  # closed under the reader: the app is ending
+                time.sleep(left)
+                return None
             if self.is_current(event.request_id):
-                found.append(event)
-        return found
+                return event
+        return None

@@ -1,50 +1,51 @@
-"""The coach on the game screen: hints, analysis, the game report, resign and draw offers.
+"""The coach of the game screen: hints, analysis, the game report, resign and draw offers.
 
-:class:`Coach` is mixed into :class:`~tui.app.screens.game.GameScreen`.  The
-coach's engine searches in the same search process as the players' engines,
-as its own side (:data:`~tui.app.search_service.COACH`), and never beside a
-player's search, so the two never share the CPU:
+:class:`Coach` is a container the game screen places in its side column; the
+analysis panel, when analysis is on, is its child.  It owns its state -- the
+search it runs (:class:`CoachJob`), the hints used, the report -- and searches
+through the app's :class:`~tui.app.engine_link.EngineLink` as its own side
+(:data:`~tui.app.search_service.COACH`): the link posts the search's messages
+to the coach itself.  The screen tells it what to do with explicit arguments
+(the moves of the position, the side, ...); it answers with messages that
+bubble up to the screen: :class:`Coach.Say` (a line under the board),
+:class:`Coach.HintFound`, :class:`Coach.GameEnds` (a resignation, an agreed
+draw), :class:`Coach.ShowPly` (a move chosen in the report) and
+:class:`Coach.Freed` (a hint or the report no longer holds the engines).
 
 * a **hint** searches the human's position for :data:`HINT_TIME` seconds with
-  :data:`HINT_SPEC` and marks the move on the board, without playing it;
-* **analysis** searches the position shown -- the game's, or the one reviewed
-  -- without end, its figures live in a panel of its own, and starts again
-  whenever that position changes; against an engine it runs only while that
-  engine does not search (the human's turn, pause, review);
+  :data:`HINT_SPEC`; the screen marks the move on the board, without playing it;
+* **analysis** searches the position the screen names (the game's, or the one
+  reviewed) without end, its figures live in a panel of its own, and starts
+  again whenever that position changes; the screen names none while an engine
+  of the game searches, so the two never share the CPU;
 * the **report** searches every position of the game at a fixed depth, one
   after the other (engines wait meanwhile), then opens
   :class:`~tui.app.screens.report.ReportDialog`;
-* **resign** and **draw offers** end the game off the board
-  (``GameScreen.verdict``); an engine takes a draw by
-  :func:`engines.review.accepts_draw`.
+* **resign** and **draw offers** end the game off the board; an engine takes a
+  draw by :func:`engines.review.accepts_draw`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator
 
-from engines import Limits
-from engines.review import (
-    REPORT_ENGINE,
-    GameReport,
-    PositionScore,
-    accepts_draw,
-    game_positions,
-)
+from textual.containers import Vertical
+from textual.message import Message
+
+from engines import Limits, SearchStats
+from engines.review import REPORT_ENGINE, GameReport, PositionScore, accepts_draw, game_positions
 from engines.timing import FOREVER
 from games import Game, Outcome, game_kind
 
-from ...views.format import line_text, score_text
-from ..search_service import COACH, SearchDone, SearchEvent, SearchFailed, SearchInfo
+from ...views.format import score_text
+from ..engine_link import EngineDone, EngineFailed, EngineInfo, EngineLink
+from ..search_service import COACH
 from ..widgets.engine_panel import EnginePanel
 from .dialogs import ConfirmDialog
 from .report import ReportDialog
 
-if TYPE_CHECKING:
-    from .game import GameScreen
-
-__all__ = ["Coach", "CoachJob", "HINT_SPEC", "HINT_TIME"]
+__all__ = ["Coach", "CoachJob", "HINT_SPEC", "HINT_TIME", "progress_bar"]
 
 #: The engine and the time a hint searches with.
 HINT_SPEC = "pvs"
@@ -64,270 +65,293 @@ class CoachJob:
     positions: Iterator[Game] = field(default_factory=lambda: iter(()))
 
 
-class Coach:
-    """Hint, analysis, report, resign and draw for the game screen."""
+class Coach(Vertical):
+    """Hint, analysis, report, resign and draw for one game (see the module doc)."""
+
+    DEFAULT_CSS = """
+    Coach {
+        height: auto;
+    }
+    """
+
+    class Say(Message):
+        """A line for under the board."""
+
+        def __init__(self, text: str, error: bool = False) -> None:
+            super().__init__()
+            self.text = text
+            self.error = error
+
+    class HintFound(Message):
+        """The hint's search for the position after ``moves`` chose ``move``."""
+
+        def __init__(self, moves: tuple[str, ...], move: str, stats: SearchStats) -> None:
+            super().__init__()
+            self.moves = moves
+            self.move = move
+            self.stats = stats
+
+    class GameEnds(Message):
+        """The game ends off the board (``why`` comes first in the line under it)."""
+
+        def __init__(self, outcome: Outcome, why: str = "") -> None:
+            super().__init__()
+            self.outcome = outcome
+            self.why = why
+
+    class ShowPly(Message):
+        """The player chose the position after ``ply`` moves in the report."""
+
+        def __init__(self, ply: int) -> None:
+            super().__init__()
+            self.ply = ply
+
+    class Freed(Message):
+        """A hint or the report ended without a result to show: the engines may go on."""
+
+    def __init__(self, link: EngineLink, game: str, start: str | None, sides: tuple[str, str],
+                 first_mover: int, first_number: int, analysis: str | None) -> None:
+        super().__init__()
+        self.link = link
+        self.game_name = game
+        self.start = start
+        self.sides = sides
+        self.first_mover = first_mover
+        self.first_number = first_number
+        #: The analysis engine's spec (``None``: analysis off).
+        self.analysis_spec = analysis
+        #: The coach's running search, if any.
+        self.job: CoachJob | None = None
+        #: The last report, and the moves it judged.
+        self.report: GameReport | None = None
+        self.report_moves: tuple[str, ...] = ()
+        #: Hints used per side, the plies they were used at, and the last hint's move.
+        self.hints = [0, 0]
+        self.hinted: set[int] = set()
+        self.hint_move: str | None = None
+
+    def compose(self) -> Iterator[EnginePanel]:
+        if self.analysis_spec is not None:
+            yield self._new_panel(self.first_mover)
+
+    def on_unmount(self) -> None:
+        self.cancel()
 
     # -- the coach's searches ----------------------------------------------------------------
 
-    def coach_search(self: GameScreen, kind: str, moves: tuple[str, ...], spec: str, limits: Limits) -> None:
-        self.coach_job = CoachJob(kind, self.service.search(
-            self.setup.game, COACH, spec, self.setup.position, moves, limits), moves)
+    def _search(self, kind: str, moves: tuple[str, ...], spec: str, limits: Limits) -> None:
+        request = self.link.search(self, COACH, self.game_name, spec, self.start, moves, limits)
+        self.job = CoachJob(kind, request, moves)
 
-    def cancel_coach(self: GameScreen, *kinds: str) -> None:
+    def cancel(self, *kinds: str) -> None:
         """Stop the coach's search if it is one of ``kinds`` (default: any)."""
-        job = self.coach_job
+        job = self.job
         if job is not None and (not kinds or job.kind in kinds):
-            self.service.cancel(job.request)
-            self.coach_job = None
-            if job.kind == "report":
-                self.say("report stopped")
+            self.link.cancel(job.request)
+            self.job = None
 
-    def coach_event(self: GameScreen, event: SearchEvent) -> None:
-        """An event of the coach's search (the timer's poll routes them here)."""
-        job = self.coach_job
+    def _current(self, message: EngineInfo | EngineDone | EngineFailed) -> CoachJob | None:
+        """The job ``message`` is about (``None``: an earlier search's, stopped since)."""
+        job = self.job
+        return job if job is not None and job.request == message.request_id else None
+
+    def on_engine_info(self, message: EngineInfo) -> None:
+        job = self._current(message)
         if job is None:
             return
-        panel = self.analysis_panel
-        if isinstance(event, SearchFailed):
-            self.coach_job = None
-            self.say(f"the coach's engine failed: {event.message}", error=True)
+        if job.kind == "analysis" and self.panel is not None:
+            self.panel.show_stats(message.stats)
+        elif job.kind == "hint":
+            self.post_message(self.Say(f"hint: thinking… depth {message.stats.depth}, "
+                                       f"best so far {message.stats.best or '-'}"))
+
+    def on_engine_done(self, message: EngineDone) -> None:
+        job = self._current(message)
+        if job is None:
             return
-        if job.kind == "analysis" and panel is not None:
-            panel.show_stats(event.stats)
-            if isinstance(event, SearchDone):
-                self.coach_job = None
-                panel.set_status("done: the search reached its end")
-        elif job.kind == "hint" and isinstance(event, SearchDone):
-            self.coach_job = None
-            self._show_hint(job, event)
-        elif job.kind == "report" and isinstance(event, SearchDone):
-            job.scores.append(PositionScore.from_stats(self.setup.game, event.stats))
+        if job.kind == "analysis":
+            self.job = None
+            if self.panel is not None:
+                self.panel.show_stats(message.stats)
+                self.panel.set_status("done: the search reached its end")
+        elif job.kind == "hint":
+            self.job = None
+            self.post_message(self.HintFound(job.moves, message.move, message.stats))
+        else:
+            job.scores.append(PositionScore.from_stats(self.game_name, message.stats))
             self._report_step(job)
-        elif isinstance(event, SearchInfo) and job.kind == "hint":
-            self.say(f"hint: thinking… depth {event.stats.depth}, best so far {event.stats.best or '-'}")
+
+    def on_engine_failed(self, message: EngineFailed) -> None:
+        job = self._current(message)
+        if job is None:
+            return
+        self.job = None
+        self.post_message(self.Say(f"the coach's engine failed: {message.message}", error=True))
+        if job.kind != "analysis":
+            self.post_message(self.Freed())
 
     # -- analysis ------------------------------------------------------------------------------
 
     @property
-    def analysis_panel(self: GameScreen) -> EnginePanel | None:
-        panels = self.query("#panel-analysis")
-        return panels.first(EnginePanel) if panels else None
+    def panel(self) -> EnginePanel | None:
+        """The analysis panel (``None``: analysis off)."""
+        panels = self.query(EnginePanel)
+        return panels.first() if panels else None
 
-    def analysis_target(self: GameScreen) -> tuple[str, ...] | None:
-        """The moves of the position to analyse now, or ``None`` (analysis off or must wait)."""
-        if self.analysis_spec is None or not self.is_active or self.report_running:
-            return None
-        if self.review is not None:
-            moves = tuple(self.moves[:self.review])
-        elif self.outcome() is not None:
-            return None
-        elif self.setup.is_human(self.game.turn) or (self.paused and not self.stepping):
-            moves = tuple(self.moves)
-        else:
-            return None  # the engine's turn: it has the CPU
-        shown = self.shown_game()
-        return None if shown.outcome() is not None else moves
+    @property
+    def analysing(self) -> bool:
+        return self.job is not None and self.job.kind == "analysis"
 
-    def update_analysis(self: GameScreen) -> None:
-        """Start, restart or stop the analysis for the position now shown."""
-        self._update_analysis()
-        self._fit_panels()
+    @property
+    def busy(self) -> str | None:
+        """``hint`` or ``report`` while one runs (analysis gives way to them)."""
+        return self.job.kind if self.job is not None and self.job.kind != "analysis" else None
 
-    def _update_analysis(self: GameScreen) -> None:
-        panel = self.analysis_panel
-        if panel is None:
+    def _new_panel(self, side: int) -> EnginePanel:
+        return EnginePanel(side, self.sides[side], self.analysis_spec or HINT_SPEC,
+                           id="panel-analysis", title="analysis", trend=False)
+
+    def analyse(self, moves: tuple[str, ...] | None, waits: str = "") -> None:
+        """Analyse the position after ``moves``; ``None``: none now (``waits`` says why).
+
+        A running analysis of the same position goes on; a hint or the report
+        goes first (the analysis starts again when the screen next asks)."""
+        panel = self.panel
+        job = self.job
+        if panel is None or (job is not None and job.kind != "analysis"):
             return
-        job = self.coach_job
-        if job is not None and job.kind != "analysis":
-            return  # a hint or the report first; analysis resumes after it
-        target = self.analysis_target()
-        if job is not None and job.moves == target:
+        if job is not None and job.moves == moves:
             return
-        self.cancel_coach("analysis")
-        if target is None:
-            if not self.is_active:
-                why = "waits for the dialog"
-            elif self.report_running:
-                why = "waits for the report"
-            elif self.review is not None or self.outcome() is not None:
-                why = "game over"
-            else:
-                why = "waits: the engine's turn"
-            panel.set_status(why)
+        self.cancel("analysis")
+        if moves is None:
+            panel.set_status(waits)
             return
-        side = (self.first_mover + len(target)) % 2
+        side = (self.first_mover + len(moves)) % 2
         panel.side_name = self.sides[side]
-        self.coach_search("analysis", target, self.analysis_spec or HINT_SPEC, Limits(time=FOREVER))
+        self._search("analysis", moves, self.analysis_spec or HINT_SPEC, Limits(time=FOREVER))
         panel.set_status(f"analysing {self.sides[side]}'s move", thinking=True)
 
-    def action_analyse(self: GameScreen) -> None:
-        """Analysis on or off."""
-        panel = self.analysis_panel
+    def toggle_analysis(self, side: int) -> bool:
+        """Analysis on (its panel shows ``side``'s search until it starts) or off; whether it is on now."""
+        panel = self.panel
         if panel is None:
             self.analysis_spec = self.analysis_spec or HINT_SPEC
-            panel = EnginePanel(self.game.turn, self.sides[self.game.turn], self.analysis_spec,
-                                id="panel-analysis", title="analysis", trend=False)
-            self.query_one("#side-column").mount(panel, before=self.move_list)
-            self.say(f"analysis on ({self.analysis_spec}): it follows every move, undo and review step — "
-                     "ctrl+e stops it")
-            self.call_after_refresh(self.update_analysis)
-            return
-        self.cancel_coach("analysis")
+            self.mount(self._new_panel(side))
+            return True
+        self.cancel("analysis")
         panel.remove()
-        self.say("analysis off")
-        self.call_after_refresh(self._fit_panels)
+        return False
 
     # -- hint ------------------------------------------------------------------------------------
 
-    def action_hint(self: GameScreen) -> None:
-        if self.review is not None or self.outcome() is not None or not self.human_to_move:
-            self.say("a hint is for your move: on your turn, in the game (not while reviewing)", error=True)
-            return
-        if self.coach_job is not None and self.coach_job.kind in ("hint", "report"):
-            self.say(f"the coach is busy with the {self.coach_job.kind}; wait a moment", error=True)
-            return
-        self.cancel_coach("analysis")
-        self.coach_search("hint", tuple(self.moves), HINT_SPEC, Limits(time=HINT_TIME))
-        self.say(f"hint: {HINT_SPEC} looks at the position for {HINT_TIME:g} s…")
+    def hint(self, moves: tuple[str, ...]) -> str:
+        """Search the position after ``moves`` for the move to suggest (it comes as
+        :class:`Coach.HintFound`; the coach must not be :attr:`busy`); what to say meanwhile."""
+        self.cancel("analysis")
+        self._search("hint", moves, HINT_SPEC, Limits(time=HINT_TIME))
+        return f"hint: {HINT_SPEC} looks at the position for {HINT_TIME:g} s…"
 
-    def _show_hint(self: GameScreen, job: CoachJob, event: SearchDone) -> None:
-        if job.moves != tuple(self.moves) or self.review is not None or not self.human_to_move:
-            self.update_analysis()
-            return  # the position changed meanwhile: the hint is stale
-        ply = len(self.moves)
-        side = self.game.turn
+    def use_hint(self, ply: int, side: int, move: str) -> int:
+        """The hint ``move`` was shown to ``side`` at ``ply``: count it once; the side's hints so far."""
+        self.hint_move = move
         if ply not in self.hinted:
             self.hints[side] += 1
             self.hinted.add(ply)
-        self.hint_move = event.move
-        move = self.game.parse_move(event.move)
-        start, end = self.board.painter.move_squares(self.game, move)
-        self.board.mark(start, (end,))
-        self._picker = None
-        stats = event.stats
-        used = self.hints[side]
-        self.say(f"hint: {event.move} (score for {self.sides[side]} {score_text(stats.score, stats.mate)}, "
-                 f"line {line_text(stats.pv) or event.move}) — not played · {used} hint{'s' if used != 1 else ''} used")
-        self.update_analysis()
+        return self.hints[side]
 
     # -- the report -----------------------------------------------------------------------------
 
     @property
-    def report_running(self: GameScreen) -> bool:
-        return self.coach_job is not None and self.coach_job.kind == "report"
+    def report_running(self) -> bool:
+        return self.busy == "report"
 
-    @property
-    def report_is_current(self: GameScreen) -> bool:
-        """A report exists for exactly the moves of the game."""
-        return self.report is not None and self.report_moves == tuple(self.moves)
+    def report_for(self, moves: tuple[str, ...]) -> GameReport | None:
+        """The report of exactly these moves, if one was made."""
+        return self.report if self.report is not None and self.report_moves == moves else None
 
-    def action_report(self: GameScreen) -> None:
-        if not self.moves:
-            self.say("no moves to report on yet", error=True)
-            return
-        if self.report_is_current:
-            self._open_report()
-            return
-        if self.report_running:
-            self.cancel_coach("report")
-            self.next_turn()
-            return
-        self.cancel_coach()
-        self.cancel_search()
-        job = CoachJob("report", 0, tuple(self.moves))
-        job.positions = game_positions(self.setup.game, self.setup.position, job.moves)
-        self.coach_job = job
+    def start_report(self, moves: tuple[str, ...]) -> None:
+        """Judge every move of ``moves`` (the engines must wait meanwhile)."""
+        self.cancel()
+        job = CoachJob("report", 0, moves)
+        job.positions = game_positions(self.game_name, self.start, moves)
+        self.job = job
         self._report_step(job)
 
-    def _report_step(self: GameScreen, job: CoachJob) -> None:
+    def _report_step(self, job: CoachJob) -> None:
         """Search the next position of the report, or finish it."""
         total = len(job.moves) + 1
-        game_name = self.setup.game
-        depth = game_kind(game_name).scores.report_depth
+        depth = game_kind(self.game_name).scores.report_depth
         for position in job.positions:
             ply = len(job.scores)
             if position.outcome() is None:
-                job.request = self.service.search(game_name, COACH, REPORT_ENGINE, self.setup.position,
-                                                  job.moves[:ply], Limits(depth=depth))
-                self.say(f"report: {REPORT_ENGINE} at depth {depth}, position "
-                         f"{ply + 1} of {total} {progress_bar(ply / total)} — ctrl+k stops it")
+                job.request = self.link.search(self, COACH, self.game_name, REPORT_ENGINE, self.start,
+                                               job.moves[:ply], Limits(depth=depth))
+                self.post_message(self.Say(f"report: {REPORT_ENGINE} at depth {depth}, position "
+                                           f"{ply + 1} of {total} {progress_bar(ply / total)} — ctrl+k stops it"))
                 return
             job.scores.append(PositionScore.final(position))
-        self.coach_job = None
-        self.report = GameReport.build(game_name, self.first_mover, job.moves, job.scores, depth)
+        self.job = None
+        self.report = GameReport.build(self.game_name, self.first_mover, job.moves, job.scores, depth)
         self.report_moves = job.moves
-        self.say("report ready: ctrl+k opens it again; saving writes it into the record")
-        self._open_report()
+        self.post_message(self.Say("report ready: ctrl+k opens it again; saving writes it into the record"))
+        self.open_report()
 
-    def _open_report(self: GameScreen) -> None:
+    def open_report(self) -> None:
+        """The report dialog; a move chosen there comes back as :class:`Coach.ShowPly`."""
         assert self.report is not None
-        self.app.push_screen(
-            ReportDialog(self.report, self.sides, self.first_number, self.first_mover),
-            self._after_report,
-        )
+        moves = len(self.report_moves)
 
-    def _after_report(self: GameScreen, ply: Any) -> None:
-        if isinstance(ply, int) and 0 <= ply <= len(self.moves):
-            self.move_list.focus()
-            self.move_list.select_ply(ply)
+        def chosen(ply: Any) -> None:
+            if isinstance(ply, int) and 0 <= ply <= moves:
+                self.post_message(self.ShowPly(ply))
+
+        self.app.push_screen(ReportDialog(self.report, self.sides, self.first_number, self.first_mover), chosen)
 
     # -- resign and draw -------------------------------------------------------------------------
 
-    def _human_side(self: GameScreen) -> int | None:
-        """The side a resignation or offer is made for: the human (the one to move when both are)."""
-        humans = [side for side in (0, 1) if self.setup.is_human(side)]
-        if not humans:
-            return None
-        return humans[0] if len(humans) == 1 else self.game.turn
-
-    def action_resign(self: GameScreen) -> None:
-        side = self._human_side()
-        if side is None or self.outcome() is not None:
-            self.say("only a human player can resign, in a game still going on", error=True)
-            return
-
+    def resign(self, side: int) -> None:
+        """Ask ``side`` (a human) whether it resigns."""
         def answered(choice: str | None) -> None:
-            if choice == "resign" and self.outcome() is None:
-                self.end_game(Outcome(1 - side, "resignation"))
+            if choice == "resign":
+                self.post_message(self.GameEnds(Outcome(1 - side, "resignation")))
 
         self.app.push_screen(ConfirmDialog(
             f"Resign the game as {self.sides[side]}?", [("cancel", "Play on"), ("resign", "Resign")],
             detail=f"{self.sides[1 - side]} wins.",
         ), answered)
 
-    def action_offer_draw(self: GameScreen) -> None:
-        side = self._human_side()
-        if side is None or self.outcome() is not None:
-            self.say("only a human player can offer a draw, in a game still going on", error=True)
-            return
+    def ask_draw(self, side: int) -> None:
+        """``side`` offers a draw to the other, a human: ask that player."""
         other = 1 - side
-        if self.setup.is_human(other):
-            def answered(choice: str | None) -> None:
-                if choice == "accept" and self.outcome() is None:
-                    self.end_game(Outcome(None, "agreement"))
-                else:
-                    self.say(f"{self.sides[other]} declines the draw")
 
-            self.app.push_screen(ConfirmDialog(
-                f"{self.sides[side]} offers a draw. {self.sides[other]}, do you accept?",
-                [("decline", "Decline"), ("accept", "Accept the draw")],
-            ), answered)
-            return
-        stats = self.last_scores[other]
-        plies = len(self.moves)
-        if accepts_draw(self.setup.game, plies, None if stats is None else stats[0],
-                        None if stats is None else stats[1]):
-            self.end_game(Outcome(None, "agreement"),
-                          f"{self.sides[other]} ({self.setup.players[other]}) accepts the draw")
-            return
-        needed = game_kind(self.setup.game).scores.draw_min_plies
+        def answered(choice: str | None) -> None:
+            if choice == "accept":
+                self.post_message(self.GameEnds(Outcome(None, "agreement")))
+            else:
+                self.post_message(self.Say(f"{self.sides[other]} declines the draw"))
+
+        self.app.push_screen(ConfirmDialog(
+            f"{self.sides[side]} offers a draw. {self.sides[other]}, do you accept?",
+            [("decline", "Decline"), ("accept", "Accept the draw")],
+        ), answered)
+
+    def engine_answers_draw(self, side: int, engine: str, plies: int,
+                            judged: tuple[float, int | None] | None) -> tuple[bool, str]:
+        """Whether the other side's engine (its spec ``engine``) takes ``side``'s
+        offer after ``plies`` moves, its last score and mate being ``judged``
+        (``None``: it has not searched yet); and the line that says so."""
+        other = f"{self.sides[1 - side]} ({engine})"
+        score, mate = judged if judged is not None else (None, None)
+        if accepts_draw(self.game_name, plies, score, mate):
+            return True, f"{other} accepts the draw"
+        needed = game_kind(self.game_name).scores.draw_min_plies
         if plies < needed:
             why = f"too early: it plays on until {needed} moves have been made ({plies} so far)"
-        elif stats is None:
+        elif score is None:
             why = "it has not judged the position yet"
         else:
-            why = f"it thinks it stands better ({score_text(int(stats[0]), stats[1])})"
-        self.say(f"{self.sides[other]} ({self.setup.players[other]}) declines the draw: {why}")
+            why = f"it thinks it stands better ({score_text(int(score), mate)})"
+        return False, f"{other} declines the draw: {why}"
 
 
 def progress_bar(share: float, width: int = 20) -> str:

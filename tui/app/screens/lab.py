@@ -17,7 +17,7 @@ from typing import Any
 
 from rich.console import Group
 from rich.markup import escape
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -150,22 +150,25 @@ class LabScreen(Screen):
                      f"arms × {experiment.games} games\n[dim]{claims}[/dim]")
         self.query_one("#experiment-out", Input).value = f"lab/{experiment.name}"
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id == "experiment-file":
-            self._describe_experiment()
-
-    def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "experiment":
-            self._describe_experiment()
+    @on(Input.Changed, "#experiment-file")
+    @on(Select.Changed, "#experiment")
+    def _experiment_changed(self) -> None:
+        self._describe_experiment()
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self.kind = "tournament" if event.pane.id == "tab-tournament" else "experiment"
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        actions = {"run": self.action_run, "stop": self.action_stop, "review": self.action_review}
-        action = actions.get(event.button.id or "")
-        if action is not None:
-            action()
+    @on(Button.Pressed, "#run")
+    def _run_pressed(self) -> None:
+        self.action_run()
+
+    @on(Button.Pressed, "#stop")
+    def _stop_pressed(self) -> None:
+        self.action_stop()
+
+    @on(Button.Pressed, "#review")
+    def _review_pressed(self) -> None:
+        self.action_review()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

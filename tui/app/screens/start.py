@@ -10,6 +10,7 @@ what is wrong.
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
@@ -107,19 +108,25 @@ class StartScreen(Screen):
             self.query_one(f"#about-{side}", Static).update(about)
         self.query_one("#position-hint", Static).update(game_kind(self.game).position_hint)
 
-    def on_select_changed(self, event: Select.Changed) -> None:
-        select_id = event.select.id or ""
-        if select_id == "game":
-            if event.value != self.setup.game:
-                # Another game: the old position means nothing to it.
-                self.query_one("#position", Input).value = ""
-            self._offer_presets()
-        if select_id.startswith("preset-") and event.value is not Select.NULL:
-            side = select_id.removeprefix("preset-")
+    @on(Select.Changed, "#game")
+    def _game_changed(self, event: Select.Changed) -> None:
+        if event.value != self.setup.game:
+            # Another game: the old position means nothing to it.
+            self.query_one("#position", Input).value = ""
+        self._offer_presets()
+        self._form_changed()
+
+    @on(Select.Changed, "#preset-0, #preset-1")
+    def _preset_changed(self, event: Select.Changed) -> None:
+        if event.value is not Select.NULL:
+            side = (event.select.id or "").removeprefix("preset-")
             spec_box = self.query_one(f"#spec-{side}", Input)
             if spec_box.value != event.value:
                 spec_box.value = str(event.value)
-        self.query_one("#start-error", Static).update("")
+        self._form_changed()
+
+    def _form_changed(self) -> None:
+        self.query_one("#start-error", Static).update("")  # the error was about the old form
         self._describe()
 
     def _offer_presets(self) -> None:
@@ -131,28 +138,33 @@ class StartScreen(Screen):
                 preset.set_options(presets_for(self.game))
                 preset.value = self._preset_for(self.game, spec)
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        self.query_one("#start-error", Static).update("")  # the error was about the old text
-        input_id = event.input.id or ""
-        if input_id.startswith("spec-"):
-            side = input_id.removeprefix("spec-")
-            preset = self.query_one(f"#preset-{side}", Select)
-            value = self._preset_for(self.game, event.value.strip())
-            if preset.value != value:
-                preset.value = value
-        self._describe()
+    @on(Input.Changed, "#spec-0, #spec-1")
+    def _spec_changed(self, event: Input.Changed) -> None:
+        side = (event.input.id or "").removeprefix("spec-")
+        preset = self.query_one(f"#preset-{side}", Select)
+        value = self._preset_for(self.game, event.value.strip())
+        if preset.value != value:
+            preset.value = value
+
+    @on(Input.Changed)
+    def _text_changed(self) -> None:
+        self._form_changed()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.action_start()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "start-button":
-            self.action_start()
-        elif event.button.id == "lab-button":
-            self.action_lab()
-        elif event.button.id == "quit-button":
-            self.app.exit()
+    @on(Button.Pressed, "#start-button")
+    def _start_pressed(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#lab-button")
+    def _lab_pressed(self) -> None:
+        self.action_lab()
+
+    @on(Button.Pressed, "#quit-button")
+    def _quit_pressed(self) -> None:
+        self.app.exit()
 
     def action_lab(self) -> None:
         """The lab: experiments and tournaments."""

@@ -1,0 +1,152 @@
+"""The game's clocks: the :class:`games.clock.Clock`, its two views and its timer.
+
+:class:`GameClocks` is a widget without a look of its own (the two
+:class:`~tui.app.widgets.clock_view.ClockView` s it holds are placed by the
+game screen, above and below the board).  The screen tells it what it needs:
+:attr:`GameClocks.running` is the side whose clock runs (``None``: stopped --
+the game is over, paused, reviewed, reported on or behind a dialog),
+:attr:`GameClocks.review` the ply reviewed (the clocks then show the times
+after that move), :attr:`GameClocks.bottom` the side drawn at the bottom (after
+a flip); :meth:`GameClocks.press` a move made, :meth:`GameClocks.back_to` an
+undo.  Every :data:`CLOCK_INTERVAL` seconds its timer runs the clock and
+redraws both views; when the running side's time is out it posts
+:class:`GameClocks.Flagged`, and the screen decides what that means.
+
+An engine side thinks for the share of its clock
+:func:`engines.timing.time_for_move` gives, no longer than the time its spec
+sets (a depth or node limit of the spec holds too): :meth:`GameClocks.limits`.
+"""
+
+from __future__ import annotations
+
+import time
+
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from engines import Limits, parse_engine_spec
+from engines.timing import time_for_move
+from games.clock import Clock
+
+from .clock_view import ClockView
+
+__all__ = ["CLOCK_INTERVAL", "GameClocks"]
+
+#: How often the clocks are redrawn and checked for a flag fall (seconds).
+CLOCK_INTERVAL = 0.1
+
+
+class GameClocks(Widget):
+    """Both sides' clocks (``clock`` ``None``: the game has none and nothing here does anything)."""
+
+    DEFAULT_CSS = """
+    GameClocks {
+        display: none;
+    }
+    """
+
+    class Flagged(Message):
+        """``side``'s time ran out while its clock ran."""
+
+        def __init__(self, side: int) -> None:
+            super().__init__()
+            self.side = side
+
+    #: The side whose clock runs, or ``None``.
+    running: reactive[int | None] = reactive(None, init=False)
+    #: The ply reviewed (the times after that move are shown), or ``None``: the game's.
+    review: reactive[int | None] = reactive(None, init=False)
+    #: The side drawn at the bottom now.
+    bottom: reactive[int] = reactive(0, init=False)
+
+    def __init__(self, clock: Clock | None, sides: tuple[str, str], bottom: int) -> None:
+        super().__init__()
+        self.clock = clock
+        self.sides = sides
+        self.set_reactive(GameClocks.bottom, bottom)
+        #: The views, top and bottom (none without a clock), for the screen to place.
+        self.views: tuple[ClockView, ...] = () if clock is None else (
+            ClockView(1 - bottom, sides[1 - bottom], id="clock-top"),
+            ClockView(bottom, sides[bottom], id="clock-bottom"),
+        )
+        self._flag_posted: int | None = None
+
+    def on_mount(self) -> None:
+        if self.clock is not None:
+            self.set_interval(CLOCK_INTERVAL, self.tick)
+
+    def watch_running(self) -> None:
+        self._flag_posted = None
+        self.tick()  # the side's clock runs from now, not from the next tick
+
+    def watch_review(self) -> None:
+        self.show()
+
+    def watch_bottom(self) -> None:
+        self.show()
+
+    # -- what the screen tells --------------------------------------------------------
+
+    def press(self, side: int) -> None:
+        """``side`` made a move: its clock stops (with the increment), the other's may start."""
+        if self.clock is not None:
+            self.clock.press(side, time.monotonic())
+
+    def back_to(self, ply: int) -> None:
+        """The game went back to after ``ply`` moves: both clocks as they stood then."""
+        if self.clock is not None:
+            self.clock.back_to(ply)
+
+    def stop(self) -> None:
+        """Stop the clocks now (the game ended, a dialog opened), before the screen says so."""
+        if self.clock is not None:
+            self.clock.stop(time.monotonic())
+        self.running = None
+
+    def limits(self, side: int, spec: str) -> Limits | None:
+        """The limits of ``side``'s engine (``spec``) under its clock (``None``
+        without clocks: the spec's own).
+
+        The clock's budget, capped by the time the spec sets explicitly
+        (``pvs:time=0.5`` stays a fast player); a depth or node limit the spec
+        sets still holds."""
+        if self.clock is None:
+            return None
+        left = self.clock.left(side, time.monotonic())
+        budget = time_for_move(left * 1000, self.clock.control.increment * 1000)
+        given = parse_engine_spec(spec).options
+        if given.get("time") is not None:
+            budget = min(budget, float(given["time"]))
+        return Limits(depth=given.get("depth"), time=budget, nodes=given.get("nodes"), flexible=True)
+
+    # -- the timer -------------------------------------------------------------------------
+
+    def tick(self) -> None:
+        """Run the right clock, redraw both, and say when one falls (the timer calls this)."""
+        clock = self.clock
+        if clock is None:
+            return
+        now = time.monotonic()
+        side = self.running
+        if side is None:
+            clock.stop(now)
+        else:
+            clock.start(side, now)
+            if clock.flagged(side, now) and self._flag_posted != side:
+                self._flag_posted = side
+                self.post_message(self.Flagged(side))
+        self.show(now)
+
+    def show(self, now: float | None = None) -> None:
+        """Redraw both views: the times left now, or after the move reviewed."""
+        clock = self.clock
+        if clock is None or not self.views:
+            return
+        now = time.monotonic() if now is None else now
+        review = self.review
+        times = clock.at_ply(review) if review is not None else None
+        top, bottom = self.views
+        for view, side in ((top, 1 - self.bottom), (bottom, self.bottom)):
+            left = times[side] if times is not None else clock.left(side, now)
+            view.show(side, self.sides[side], left, clock.running == side)
