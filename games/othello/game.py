@@ -48,15 +48,14 @@ from __future__ import annotations
 import re
 from typing import ClassVar, Hashable, Sequence
 
+from ..grid import GridText
 from ..base import (
     MAX_MOVE_TEXT,
-    MAX_POSITION_TEXT,
     Game,
     Heuristic,
     IllegalMoveError,
     MoveSyntaxError,
     Outcome,
-    PositionError,
     check_length,
     quote_input,
 )
@@ -80,7 +79,9 @@ _UNKNOWN = -1
 #: The letters of Black and White in position texts.
 _SIDES = "BW"
 _MOVE_RE = re.compile(r"(?P<cell>[a-h][1-8])|(?P<pass>pass)", re.ASCII | re.IGNORECASE)
-_POSITION_EXAMPLE = "e.g. '......../......../......../...WB.../...BW.../......../......../........ B'"
+#: Position texts: eight rows of B, W and '.', and the side to move.
+_TEXT = GridText("Othello", SIZE, _SIDES, "......../......../......../...WB.../...BW.../......../......../........ B",
+                 "...WB...")
 _MOVE_HINT = "expected a cell a1 to h8 like 'd3' (column a-h, row 1-8 from the top) or 'pass'"
 
 
@@ -162,51 +163,14 @@ class Othello(Game):
 
         Surrounding whitespace and lowercase are accepted.
         """
-        if not isinstance(text, str):
-            raise PositionError(f"expected an Othello position text, {_POSITION_EXAMPLE}, got {type(text).__name__}")
-        check_length(text, MAX_POSITION_TEXT, "a position", PositionError)
-        parts = text.split()
-        if len(parts) != 2 or not text.isascii():
-            raise PositionError(
-                "expected eight rows of B, W or '.' joined by '/', a space and the side to move, "
-                f"{_POSITION_EXAMPLE}, got {quote_input(text)}"
-            )
-        board, side = parts[0].upper(), parts[1].upper()
-        rows = board.split("/")
-        if len(rows) != SIZE:
-            raise PositionError(
-                f"expected 8 rows joined by '/', {_POSITION_EXAMPLE}, got {len(rows)} in {quote_input(text)}"
-            )
-        black = white = 0
-        for row, cells in enumerate(rows):
-            if len(cells) != SIZE or cells.strip("BW."):
-                raise PositionError(
-                    f"expected row {row + 1} to be 8 cells of B, W or '.' like '...WB...', got {quote_input(cells)}"
-                )
-            for col, cell in enumerate(cells):
-                if cell == "B":
-                    black |= 1 << (row * SIZE + col)
-                elif cell == "W":
-                    white |= 1 << (row * SIZE + col)
-        if side not in ("B", "W"):
-            raise PositionError(
-                f"expected the side to move, B or W, after the board, {_POSITION_EXAMPLE}, got {quote_input(parts[1])}"
-            )
+        black, white, turn = _TEXT.read(text)
         game = cls.__new__(cls)
-        game._set(black, white, _SIDES.index(side))
+        game._set(black, white, turn)
         return game
 
     def to_text(self) -> str:
         """The position text, e.g. ``'......../......../......../...WB.../...BW.../......../......../........ B'``."""
-        black, white = self.black, self.white
-        rows = []
-        for row in range(SIZE):
-            cells = []
-            for col in range(SIZE):
-                bit = 1 << (row * SIZE + col)
-                cells.append("B" if black & bit else "W" if white & bit else ".")
-            rows.append("".join(cells))
-        return "/".join(rows) + " " + _SIDES[self._turn]
+        return _TEXT.write(self.black, self.white, self._turn)
 
     def copy(self) -> Othello:
         """An independent copy with the same history (not for the search hot path)."""

@@ -34,9 +34,9 @@ from __future__ import annotations
 
 from typing import ClassVar, Hashable, Sequence
 
+from ..grid import GridText
 from ..base import (
     MAX_MOVE_TEXT,
-    MAX_POSITION_TEXT,
     check_length,
     Game,
     GameError,
@@ -44,7 +44,6 @@ from ..base import (
     IllegalMoveError,
     MoveSyntaxError,
     Outcome,
-    PositionError,
     quote_input,
 )
 
@@ -77,6 +76,9 @@ from .moves import (
 from .evaluation import HEURISTICS
 
 __all__ = ["Quixo"]
+
+#: Position texts: five rows of X, O and '.', and the side to move.
+_TEXT = GridText("Quixo", SIZE, SYMBOLS, "...../...../...../...../..... X", "X..O.")
 
 
 class Quixo(Game):
@@ -171,52 +173,14 @@ class Quixo(Game):
         a row is accepted as a won game; with a line of each symbol the side to
         move has won (the last mover completed both).
         """
-        example = "e.g. '...../...../...../...../..... X'"
-        if not isinstance(text, str):
-            raise PositionError(f"expected a Quixo position text, {example}, got {type(text).__name__}")
-        check_length(text, MAX_POSITION_TEXT, "a position", PositionError)
-        parts = text.split()
-        if len(parts) != 2 or not text.isascii():
-            raise PositionError(
-                "expected five rows of X, O or '.' joined by '/', a space and the side to move, "
-                f"{example}, got {quote_input(text)}"
-            )
-        board, side = parts[0].upper(), parts[1].upper()
-        rows = board.split("/")
-        if len(rows) != SIZE:
-            raise PositionError(
-                f"expected 5 rows joined by '/', {example}, got {len(rows)} in {quote_input(text)}"
-            )
-        x = o = 0
-        for row, cells in enumerate(rows):
-            if len(cells) != SIZE or cells.strip("XO."):
-                raise PositionError(
-                    f"expected row {row + 1} to be 5 cells of X, O or '.' like 'X..O.', got {quote_input(cells)}"
-                )
-            for col, cell in enumerate(cells):
-                if cell == "X":
-                    x |= bit(col, row)
-                elif cell == "O":
-                    o |= bit(col, row)
-        if side not in ("X", "O"):
-            raise PositionError(
-                f"expected the side to move, X or O, after the board, {example}, got {quote_input(parts[1])}"
-            )
+        x, o, turn = _TEXT.read(text)
         game = cls(move_cap)
-        game._set(x, o, SYMBOLS.index(side))
+        game._set(x, o, turn)
         return game
 
     def to_text(self) -> str:
         """The position text, e.g. ``'X...O/.X.../..O../...../O...X X'``."""
-        x, o = self._x, self._o
-        rows = []
-        for row in range(SIZE):
-            cells = []
-            for col in range(SIZE):
-                b = bit(col, row)
-                cells.append("X" if x & b else "O" if o & b else ".")
-            rows.append("".join(cells))
-        return "/".join(rows) + " " + SYMBOLS[self._turn]
+        return _TEXT.write(self._x, self._o, self._turn)
 
     def copy(self) -> Quixo:
         """An independent copy with the same history (not for the search hot path)."""
