@@ -8,8 +8,8 @@ in its :class:`~games.kind.GameKind`, ``KIND``.  The shared pieces are here:
 the protocol (:mod:`games.base`), the board description
 (:mod:`games.board`), the record model (:mod:`games.records`,
 :mod:`games.movelist`) and reading record files (:mod:`games.reading`),
-opening books (:mod:`games.books`), clocks (:mod:`games.clock`), perft
-(:mod:`games.perft`).
+opening books (:mod:`games.books`), grid position texts (:mod:`games.grid`),
+clocks (:mod:`games.clock`), perft (:mod:`games.perft`).
 
 Nothing here knows about engines or the user interface: ``games`` imports
 nothing else of ours.  Pick a game by name::
