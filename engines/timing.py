@@ -7,9 +7,11 @@ half the time left (90% when one move remains), after keeping back a reserve
 for the latency of processes and pipes: 50 ms, or a tenth of the time left
 when that is less, so the budget follows the clock down to :data:`LEAST_TIME`
 (1 ms) instead of stopping at a floor the clock no longer has.  Every budget
-is less :data:`MOVE_OVERHEAD` (5 ms), what a move costs beyond its search
-(measured through python-chess with two processes searching): at 1 s + 0 a
-game of 100 moves a side then fits on the clock.  Such a budget is
+is less :data:`MOVE_OVERHEAD` (10 ms): what a move costs beyond its search
+through a GUI is 1.6-2.7 ms at the least budget (python-chess, one process or
+two), and charging 10 ms early on keeps enough for the end: at 1 s + 0 a game
+of 200 moves a side fits on the clock (with 5 ms it was 168, and a 149-move
+game was lost on time).  Such a budget is
 *flexible*: the search may end early when its next depth would not finish.
 
 :func:`fixed_time` is the budget for a fixed time (UCI's ``movetime``): used
@@ -30,7 +32,7 @@ DEFAULT_MOVES_TO_GO = 30
 #: The same without an increment (sudden death): the clock must last a long game, 60 moves and more.
 SUDDEN_DEATH_MOVES_TO_GO = 50
 #: Seconds each move costs beyond its search (our process and the GUI's pipes), taken off every budget.
-MOVE_OVERHEAD = 0.005
+MOVE_OVERHEAD = 0.010
 #: Share of the increment spent on top of the base budget.
 INCREMENT_SHARE = 0.8
 #: The least budget, in seconds: a search always gets to choose a move.
