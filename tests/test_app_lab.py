@@ -148,3 +148,22 @@ async def test_a_refused_run_says_what_to_do_in_the_screens_words(tmp_path: Path
         message = _text(pilot.app, "#lab-message")
         assert "would hold both" in message and "give the results file a .jsonl name" in message
         assert "--records" not in message
+
+
+async def test_quitting_during_a_run_stops_it_and_ends_cleanly(tmp_path: Path) -> None:
+    """ctrl+q while a tournament runs: the workers are stopped and the app ends
+    without an error (it raised NoMatches for the message line of a screen going away)."""
+    app = lab_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _ready(pilot)
+        screen.query_one("#lab-tabs", TabbedContent).active = "tab-tournament"
+        screen.query_one("#tournament-game", Select).value = "quixo"
+        await pilot.pause()
+        await _set(pilot, "#tournament-engines", "pvs:time=0.3; pvs:time=0.2")
+        await _set(pilot, "#tournament-games", "8")
+        await _set(pilot, "#tournament-out", str(tmp_path / "t.jsonl"))
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: screen.running, "the run to start")
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: not app.is_running, "the app to end")
+    assert app.return_code in (0, None)

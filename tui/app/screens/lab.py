@@ -178,7 +178,10 @@ class LabScreen(Screen):
             self.action_run()
 
     def _say(self, text: str, error: bool = False) -> None:
-        message = self.query_one("#lab-message", Static)
+        found = self.query("#lab-message")
+        if not found:  # the screen is going (quit during a run): nobody to tell
+            return
+        message = found.first(Static)
         message.update(text)
         message.set_class(error, "-error")
 
