@@ -4,6 +4,7 @@ clocks, resign and draw offers."""
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -370,3 +371,19 @@ async def test_the_start_screen_sets_a_clock_and_the_analysis() -> None:
         assert screen.clocks.clock is not None and screen.clocks.clock.control.base == 120.0
         assert screen.coach.panel is not None and screen.coach.analysis_spec == "pvs:depth=3"
         await wait_for(pilot, lambda: screen.coach.panel.stats is not None, "the analysis")
+
+
+async def test_the_delay_between_engines_moves_runs_no_clock() -> None:
+    """Two engines on a clock with the spectating delay: the delay is for watching,
+    so it comes off neither clock (a 6 s game was lost on time within 7 moves)."""
+    app = coach_app("chess", "alphabeta:depth=1", "alphabeta:depth=1", clock="0.1+0")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        screen.delay = 0.5
+        clock = screen.clocks.clock
+        await wait_for(pilot, lambda: len(screen.moves) >= 3 and screen._delay_timer is not None,
+                       "a delay between two engine moves")
+        assert clock.running is None
+        await wait_for(pilot, lambda: len(screen.moves) >= 8, "eight moves")
+        assert min(clock.left(0, time.monotonic()), clock.left(1, time.monotonic())) > 5.0
+        assert screen.outcome() is None

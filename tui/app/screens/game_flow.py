@@ -264,6 +264,7 @@ class GameFlow(Screen):
         if self.delay and len(self.setup.engine_sides) == 2 and self.moves and not self.stepping:
             self._set_panel_status(side, f"next in {self.delay:g}s")
             self._delay_timer = self.set_timer(self.delay, self.start_search)
+            self.clocks.running = self.clock_side()  # the watching delay stops the clocks
         else:
             self.start_search()
 
@@ -446,10 +447,13 @@ class GameFlow(Screen):
 
     def clock_side(self) -> int | None:
         """The side whose clock runs now: the side to move, unless the game is over,
-        paused, reviewed, reported on or behind a dialog -- or both sides have not
-        made their first move yet (as on lichess: nobody loses on time before moving)."""
+        paused, reviewed, reported on or behind a dialog, or waiting out the delay
+        between two engines' moves (that is for watching, not thinking) -- or both
+        sides have not made their first move yet (as on lichess: nobody loses on time
+        before moving)."""
         if (self.outcome() is not None or not self.is_active or self.review is not None
-                or (self.paused and not self.stepping) or self.coach.report_running or len(self.moves) < 2):
+                or (self.paused and not self.stepping) or self.coach.report_running or len(self.moves) < 2
+                or self._delay_timer is not None):
             return None
         return self.game.turn
 
