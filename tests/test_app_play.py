@@ -116,6 +116,39 @@ async def test_every_two_path_checkers_capture_by_clicks_keeps_the_game_screen()
         index += 1
 
 
+async def test_choosing_the_piece_again_where_a_ring_of_captures_ends_asks_first() -> None:
+    """The king on 17 can take round back to 17: choosing it again asks (play the
+    ring, or put the piece back, as the line under the board promised) instead of
+    playing the ring."""
+    app = make_app("checkers", "human", "human", "B:W6,14,15,22,23:BK17")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        stack = list(app.screen_stack)
+        ring = [m for m in screen.game.legal_moves() if screen.game.format_move(m).endswith("x17")]
+        assert ring
+        start, _ = screen.board.painter.move_squares(screen.game, ring[0])
+        await click_square(pilot, screen.board, start)
+        await click_square(pilot, screen.board, start)
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), "the question")
+        assert app.screen.labels[-1] == "put it back" and screen.moves == []
+        await pilot.click(f"#choice-{len(app.screen.labels) - 1}")
+        await wait_for(pilot, lambda: app.screen is screen, "the game screen")
+        assert screen.moves == [] and screen.board.selected is None
+        assert list(app.screen_stack) == stack
+
+
+async def test_a_click_on_a_cell_no_disc_may_take_says_why() -> None:
+    app = make_app("othello", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await click_square(pilot, screen.board, (0, 0))  # a1: turns over nothing
+        assert "a1 turns over no disc" in screen.message_text and screen.moves == []
+        await click_square(pilot, screen.board, (3, 3))  # d4: taken
+        assert "d4 is occupied" in screen.message_text
+        await click_square(pilot, screen.board, (3, 2))  # d3: a move
+        await wait_for(pilot, lambda: screen.moves == ["d3"], "the disc placed")
+
+
 async def test_keyboard_selection_on_the_board() -> None:
     app = make_app("quixo", "human", "human")
     async with app.run_test(size=(120, 40)) as pilot:

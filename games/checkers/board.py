@@ -71,6 +71,6 @@ class CheckersBoard(BoardDescription[Checkers]):
 
     def typed_move(self, start: Cell, end: Cell) -> str | None:
         first, last = NUMBERS.get(start), NUMBERS.get(end)
-        if first is None or last is None:
+        if first is None or last is None or start == end:
             return None
         return f"{first}{'-' if abs(start[1] - end[1]) == 1 else 'x'}{last}"

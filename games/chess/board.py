@@ -76,4 +76,4 @@ class ChessBoard(BoardDescription[ChessGame]):
         return chess.square_name(square_of(cell))
 
     def typed_move(self, start: Cell, end: Cell) -> str | None:
-        return self.cell_name(start) + self.cell_name(end)
+        return None if start == end else self.cell_name(start) + self.cell_name(end)

@@ -28,14 +28,16 @@ class Pick:
 
     ``selected`` is the square now picked up (``None``: nothing is), with its
     ``targets``; ``moves`` the legal moves the choice completes (one, or several
-    to choose between); ``error`` why the choice is not a move, worded as for a
-    typed move.
+    to choose between; ``ask``: ask even for one); ``error`` why the choice is not
+    a move, worded as for a typed move.
     """
 
     selected: Square | None = None
     targets: frozenset[Square] = frozenset()
     moves: tuple[Any, ...] = ()
     error: str = ""
+    #: The moves are asked for even when there is one (the choice might be meant otherwise).
+    ask: bool = False
 
 
 class MovePicker:
@@ -64,7 +66,9 @@ class MovePicker:
         if self.unplaced and not self.moves:
             return Pick(moves=self.unplaced)  # nothing to point at: the pass it must make
         if selected is not None and square in self.moves.get(selected, {}):
-            return Pick(moves=tuple(self.moves[selected][square]))
+            # The piece chosen again, where a move also ends (a checkers ring of captures):
+            # asked, so that the choice can still put it back.
+            return Pick(moves=tuple(self.moves[selected][square]), ask=square == selected)
         if square == selected:
             return Pick()  # put it back
         if square in self.moves:
@@ -74,6 +78,12 @@ class MovePicker:
             return Pick(square, targets)
         name = self.painter.square_name(square)
         if selected is None:
+            typed = self.painter.typed_move(square, square)  # a placement: the game says why not
+            if typed is not None:
+                try:
+                    self.game.parse_move(typed)
+                except GameError as error:
+                    return Pick(error=f"illegal: {error}")
             return Pick(error=f"no legal move starts on {name}")
         typed = self.painter.typed_move(selected, square)
         if typed is not None:

@@ -136,11 +136,15 @@ class GameScreen(GameFlow):
             name = self.board.painter.square_name(pick.selected)
             self.say(f"{name}: {len(pick.targets)} target{'s' if len(pick.targets) != 1 else ''} "
                      "— click one, or the piece again to put it back")
-        if len(pick.moves) == 1:
+        if len(pick.moves) == 1 and not pick.ask:
             self.human_moved(pick.moves[0])
         elif pick.moves:
             labels = [self.game.format_move(move) for move in pick.moves]
-            self.app.push_screen(ChoiceDialog("Which move?", labels),
+            question = "Which move?"
+            if pick.ask:  # the piece chosen again, where a move of it also ends
+                labels.append("put it back")
+                question = "Play this move, or put the piece back?"
+            self.app.push_screen(ChoiceDialog(question, labels),
                                  lambda choice: self._chose(pick.moves, choice))
 
     def _chose(self, moves: tuple[Any, ...], choice: str | None) -> None:
