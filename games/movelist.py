@@ -131,9 +131,12 @@ class MoveList(RecordFormat):
         games: list[LoadedGame | RecordError] = []
         for index, chunk in enumerate(chunks):
             try:
-                games.append(self._game(chunk))
+                game = self._game(chunk)
             except RecordError as error:
                 games.append(RecordError(f"game {index + 1}: {error}"))
+                continue
+            if game.moves or game.tags or game.start is not None:
+                games.append(game)  # a chunk of blank lines or a bare header is no game
         return games
 
     def _game(self, text: str) -> LoadedGame:

@@ -151,3 +151,13 @@ def test_a_file_s_games_are_listed_from_their_tags() -> None:
     seen: list[tuple[int, int]] = []
     index_records(DATA / "annotated.pgn", "chess", progress=lambda done, total: seen.append((done, total)))
     assert seen and seen[-1][0] == seen[-1][1]
+
+
+@pytest.mark.parametrize("game", ["quixo", "othello"])
+@pytest.mark.parametrize("text", ["", "\n\n", "# tui-games Quixo\n", "# tui-games Othello\n"])
+def test_a_move_list_file_with_no_game_is_refused(tmp_path: Path, game: str, text: str) -> None:
+    """An empty file, blank lines or a header alone opened as a game of no moves."""
+    path = tmp_path / "nothing.txt"
+    path.write_text(text)
+    with pytest.raises(RecordError, match=f"no {game} game found"):
+        load_record_file(path, game)
