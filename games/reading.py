@@ -140,14 +140,14 @@ def resaved_record(loaded: LoadedGame, game: Game, notes: RecordNotes) -> str:
     text = records.resave(loaded, game, notes)
     if text is not None:
         return text
-    outcome = notes.outcome or game.outcome()
     kept = {name: value for name, value in loaded.tags.items() if name not in _COMPUTED_TAGS}
-    comments = list(loaded.comments[:len(loaded.moves)])
-    comments += [notes.move_comment(ply) for ply in range(len(comments), len(game.move_stack))]
+    played = len(game.move_stack)
+    comments = list(loaded.comments[:min(len(loaded.moves), played)])
+    comments += [notes.move_comment(ply) for ply in range(len(comments), played)]
     first, second = loaded.player_names
     reason = loaded.tags.get("Termination") or None
-    if outcome is not None and len(game.move_stack) != len(loaded.moves):
-        reason = None  # the game ended elsewhere than the record: say how
+    if played != len(loaded.moves):
+        reason = None  # the game went on past, or stopped short of, the record's end: say how it stands
     return records.text(game, first_player=first or "?", second_player=second or "?",
                         event=loaded.tags.get("Event", "?"), result_reason=reason,
                         notes=RecordNotes(outcome=notes.outcome, comments=comments, tags=kept,

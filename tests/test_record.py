@@ -309,3 +309,25 @@ def test_a_loaded_record_keeps_its_player_names_for_a_resave(game_name: str) -> 
     assert setup.record_name(1) == "pvs:time=1"  # an engine seat is that engine
     assert setup.swapped().names == ("Ada", "pvs:time=1,seed=7")
     assert setup.fresh().record_name(0) == "human"
+
+
+@pytest.mark.parametrize("game_name", ["checkers", "othello"])
+def test_a_finished_record_played_on_from_earlier_is_saved_unfinished(game_name: str) -> None:
+    """"Drop them and play" two plies before the end: the re-save kept the record's result."""
+    import random
+
+    from games import new_game
+    from games.reading import read_records, resaved_record
+    from games.records import RecordNotes
+
+    game, chooser = new_game(game_name), random.Random(3)
+    while game.outcome() is None:
+        game.play(chooser.choice(game.legal_moves()))
+    loaded = read_records(game_name, record_text(game_name, game, first_player="A", second_player="B"))[0]
+    assert loaded.tags["Result"] != "*"
+    game.undo()
+    game.undo()
+    again = read_records(game_name, resaved_record(loaded, game, RecordNotes()))[0]
+    assert len(again.moves) == len(loaded.moves) - 2
+    assert again.tags["Result"] == "*" and again.player_names == ("A", "B")
+    assert again.tags["Termination"] in {"unfinished", "unterminated"}  # not the record's win

@@ -95,6 +95,18 @@ def test_a_loaded_game_played_on_keeps_the_record_and_adds_the_new_moves() -> No
     assert nodes[2].comment == "Queen's Gambit" and nodes[4].clock() == 298
 
 
+def test_later_moves_the_player_dropped_are_not_saved_as_the_game() -> None:
+    # "Drop them and play" at move 3, then the record's own next move: the re-save kept the
+    # dropped moves as the main line and the record's 1-0 for a game still going on.
+    loaded, _ = load_record_file(DATA / "annotated.pgn", "chess", 1)
+    game = new_game("chess")
+    for san in loaded.moves[:5]:
+        game.play(game.parse_move(san))
+    again = chess.pgn.read_game(io.StringIO(resaved_record(loaded, game, RecordNotes())))
+    assert [node.san() for node in again.mainline()] == list(loaded.moves[:5])
+    assert again.headers["Result"] == "*" and again.headers["Event"] == loaded.tags["Event"]
+
+
 def test_a_move_off_the_main_line_becomes_it_and_the_record_line_stays_a_variation() -> None:
     loaded, _ = load_record_file(DATA / "annotated.pgn", "chess", 3)
     game = new_game("chess")

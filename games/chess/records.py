@@ -97,7 +97,8 @@ class PGN(RecordFormat):
         """The model python-chess read -- every header, comment, NAG, variation,
         ``%clk`` and ``%eval`` -- with the moves played since added (a move off
         the record's main line becomes the main line, the record's own
-        continuation a variation), ``notes``' comments on those new moves, and
+        continuation a variation; later moves the player dropped are left out),
+        ``notes``' comments on those new moves, and
         the ``Result`` (with a ``Termination``) only when the game reached a
         result the record did not state.  Unchanged, the record is written back
         as read (the move text may be re-wrapped)."""
@@ -116,6 +117,9 @@ class PGN(RecordFormat):
                 node.promote_to_main(following)
                 changed = True
             node = following
+        if not node.is_end():  # the player dropped the record's later moves and played on from here
+            node.variations.clear()
+            changed = True
         token = result_token(game, notes.outcome)
         if outcome is not None and node.is_end() and (changed or pgn.headers.get("Result", "*") == "*"):
             pgn.headers["Result"] = token
