@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.command import CommandPalette
-from textual.widgets import Input, Select
+from textual.widgets import Input, Label, Select
 
 from games import new_game
 from games.reading import read_records
@@ -500,3 +500,20 @@ async def test_load_of_a_multi_game_file_opens_the_list(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog) and app.screen.listed is not None,
                        "the list of the file's games")
         assert app.screen.query_one("#open-games").row_count == 20
+
+
+async def test_the_file_dialogs_say_their_whole_line_at_80_columns() -> None:
+    # The open dialog's line was cut at the dialog's edge ("... or a an Othello move list"),
+    # the save dialog's after "Escape can".
+    app = make_app("chess", "human", "human")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        for key, kind in (("ctrl+o", OpenDialog), ("ctrl+s", SaveDialog)):
+            await pilot.press(key)
+            await wait_for(pilot, lambda: isinstance(app.screen, kind), "the dialog")
+            label = app.screen.query(Label).first()
+            said = " ".join(str(label.render()).split())
+            assert label.region.right <= label.parent.content_region.right, label.region  # wrapped, not cut
+            assert " a an " not in said and said.endswith("Escape cancels"), said
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: not isinstance(app.screen, kind), "the dialog closed")

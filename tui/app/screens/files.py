@@ -25,6 +25,7 @@ _FILE_DIALOG_CSS = """
 {name} > Vertical {{
     width: 76; max-width: 100%; height: auto; border: thick $accent; background: $surface; padding: 1 2;
 }}
+{name} Label {{ width: 100%; }}
 {name} .file-error {{ color: $error; height: auto; }}
 {name} Input {{ margin: 1 0 0 0; }}
 """
@@ -35,7 +36,7 @@ def record_kinds() -> str:
     kinds = []
     for name in GAME_NAMES:
         records = game_kind(name).records
-        article = "" if records.name.startswith("a ") else "a "
+        article = "" if records.name.startswith(("a ", "an ")) else "a "
         kinds.append(f"{article}{records.name} (.{records.extension})")
     return ", ".join(kinds[:-1]) + " or " + kinds[-1] if len(kinds) > 1 else kinds[0]
 
