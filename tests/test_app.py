@@ -80,7 +80,8 @@ async def test_illegal_and_garbage_entries_are_answered_and_play_goes_on(game: s
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         await type_move(pilot, illegal)
-        assert screen.message_text.startswith("illegal:") and why in screen.message_text
+        assert screen.message_text.startswith("illegal") and why in screen.message_text
+        assert "illegal: illegal" not in screen.message_text  # said once
         legal_now = screen.game.legal_move_texts()
         assert any(f"'{m}'" in screen.message_text or f" {m}," in screen.message_text
                    for m in legal_now), "an example of a legal move"

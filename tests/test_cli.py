@@ -103,6 +103,11 @@ def test_show_reports_the_outcome(capsys) -> None:
     assert "Black wins (checkmate)" in out
 
 
+def test_show_counts_one_legal_move_in_the_singular(capsys) -> None:
+    code, out, _ = run(capsys, "show", "chess", "--position", "k7/2R5/8/8/8/8/8/K7 b - - 0 1")
+    assert code == 0 and "Black to move, 1 legal move\n" in out
+
+
 def test_console_script_does_not_import_textual() -> None:
     """perft/moves are for scripts: they must not pay for (or depend on) Textual."""
     code = (

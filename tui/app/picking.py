@@ -17,6 +17,7 @@ from typing import Any
 
 from games import Game, GameError
 
+from ..views.format import illegal_text
 from .widgets.painting import BoardPainter, Square
 
 __all__ = ["MovePicker", "Pick"]
@@ -83,13 +84,13 @@ class MovePicker:
                 try:
                     self.game.parse_move(typed)
                 except GameError as error:
-                    return Pick(error=f"illegal: {error}")
+                    return Pick(error=illegal_text(error))
             return Pick(error=f"no legal move starts on {name}")
         typed = self.painter.typed_move(selected, square)
         if typed is not None:
             try:
                 self.game.parse_move(typed)
             except GameError as error:
-                return Pick(selected, self.targets(selected), error=f"illegal: {error}")
+                return Pick(selected, self.targets(selected), error=illegal_text(error))
         start = self.painter.square_name(selected)
         return Pick(selected, self.targets(selected), error=f"illegal: {start} cannot go to {name}")

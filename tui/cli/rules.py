@@ -6,6 +6,8 @@ import argparse
 
 from games.perft import divide, perft
 
+from ..views.format import counted
+
 from .common import add_position, depth_type, game_name, play_moves, position_of
 
 
@@ -60,7 +62,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     print(f"position: {game.to_text()}")
     outcome = game.outcome()
     if outcome is None:
-        print(f"{game.PLAYERS[game.turn]} to move, {game.count_moves()} legal moves")
+        print(f"{game.PLAYERS[game.turn]} to move, {counted(game.count_moves(), 'legal move')}")
     elif outcome.winner is None:
         print(f"draw ({outcome.reason})")
     else:

@@ -10,7 +10,7 @@ from typing import Sequence
 from engines import Option
 
 __all__ = ["CUTOFF_STATS", "score_text", "line_text", "count_text", "default_text", "percent_text", "elo_text",
-           "number_text", "seconds_text"]
+           "number_text", "seconds_text", "counted", "illegal_text"]
 
 #: Counters of the cutoff engines (seeds' H0/HL/Hr), shown when non-zero.
 CUTOFF_STATS = ("h0_evals", "h0_pruned", "hl_evals", "hl_pruned", "hr_evals", "hr_pruned")
@@ -24,6 +24,17 @@ def score_text(score: int, mate: int | None) -> str:
 def line_text(moves: Sequence[str]) -> str:
     """Moves separated by spaces, or by commas when a move has spaces (Quixo's ``1 4 top``)."""
     return (", " if any(" " in move for move in moves) else " ").join(moves)
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 legal move``, ``3 legal moves``: a count and its noun, plural when it is not one."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def illegal_text(error: object) -> str:
+    """A game's refusal of a move as the player reads it: ``illegal: ...`` unless it says so itself."""
+    text = str(error)
+    return text if text.lower().startswith("illegal") else f"illegal: {text}"
 
 
 def count_text(value: float) -> str:

@@ -27,6 +27,7 @@ from games.clock import clk_text
 from games.reading import resaved_record
 from games.records import RecordNotes
 
+from ...views.format import counted, illegal_text
 from ..picking import MovePicker
 from ..session import GameSetup
 from ..widgets.board import BoardView
@@ -110,7 +111,7 @@ class GameScreen(GameFlow):
             self.say(f"not a move: {error}", error=True)
             return
         except GameError as error:
-            self.say(f"illegal: {error}", error=True)
+            self.say(illegal_text(error), error=True)
             return
         self.input_clear()
         self.human_moved(move)
@@ -224,7 +225,7 @@ class GameScreen(GameFlow):
             self.say("the game is over: no legal moves")
             return
         moves = self.game.legal_move_texts()
-        title = f"{len(moves)} legal moves for {self.sides[self.game.turn]}"
+        title = f"{counted(len(moves), 'legal move')} for {self.sides[self.game.turn]}"
         self.app.push_screen(MovesDialog(title, moves))
 
     def action_flip(self) -> None:
