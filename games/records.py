@@ -366,6 +366,8 @@ def save_record(path: str | Path, text: str) -> Path:
     except FileExistsError:
         raise FileExistsError(f"{path} already exists; records are never overwritten, choose another name") from None
     except FileNotFoundError:
+        if path.parent.is_dir():  # /proc, /sys: a directory where no file may be made
+            raise FileNotFoundError(f"cannot save {path}: no file can be created in {path.parent}") from None
         raise FileNotFoundError(f"cannot save {path}: the directory {path.parent} does not exist") from None
     return path
 

@@ -277,7 +277,7 @@ def test_results_of_another_match_or_without_resume_are_not_touched(tmp_path: Pa
     before = out.read_bytes()
     assert_usage_error(capsys, ["match", *TINY, "--games", "2", "--out", str(out)], "--resume")
     assert_usage_error(capsys, ["match", *TINY, "--games", "4", "--out", str(out), "--resume"],
-                       f"{out}:1: a game of another match")
+                       f"{out}:1: a game of another match (its number of games is 2, not 4")
     assert_usage_error(capsys, ["match", *TINY, "--games", "2", "--seed", "8", "--out", str(out), "--resume"],
                        "another match")
     assert out.read_bytes() == before

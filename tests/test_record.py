@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import io
 import re
+from pathlib import Path
 
 import chess
 import chess.pgn
@@ -284,6 +285,12 @@ def test_save_record_into_a_missing_directory_says_so(tmp_path):
     with pytest.raises(FileNotFoundError, match="directory .*nowhere does not exist"):
         save_record(missing / "game.pgn", "x")
     assert not missing.exists()
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_save_record_where_no_file_can_be_made_says_so_not_that_the_directory_is_missing():
+    with pytest.raises(FileNotFoundError, match="no file can be created in /proc$"):
+        save_record("/proc/game.pgn", "x")
 
 
 def test_date_defaults_to_today():

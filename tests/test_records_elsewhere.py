@@ -32,12 +32,12 @@ def test_one_bad_game_is_reported_by_number_and_the_others_load(tmp_path: Path) 
     path = DATA / "annotated.pgn"
     scanned = scan_records("chess", path.read_text())
     assert [type(item).__name__ for item in scanned] == ["LoadedGame", "RecordError", "LoadedGame"]
-    assert str(scanned[1]).startswith("game 2: illegal san: 'Ke3'")
+    assert str(scanned[1]).startswith("game 2, move 2 (White): illegal san: 'Ke3'")
     first, count = load_record_file(path, "chess", 1)
     assert count == 3 and first.tags["White"] == "Adolf Anderssen" and first.moves[-1] == "Bxe7#"
     third, _ = load_record_file(path, "chess", 3)
     assert third.moves == ("d4", "d5", "c4", "c6")
-    with pytest.raises(RecordError, match="game 2: illegal san"):
+    with pytest.raises(RecordError, match=r"game 2, move 2 \(White\): illegal san"):
         load_record_file(path, "chess", 2)
     with pytest.raises(RecordError, match="game 2"):
         read_records("chess", path.read_text())  # the strict reader still refuses the file as a whole

@@ -58,6 +58,9 @@ def join_clock(spec: EngineSpec | str, clock: TimeControl | None) -> str:
 
 #: The keys of a results line's ``match`` every match has written (the conditions add theirs when set).
 BASE_KEYS = ("game", "a", "b", "games", "openings", "seed")
+#: How a message names each of :data:`BASE_KEYS`.
+_KEY_WORDS = {"game": "game", "a": "engine a", "b": "engine b", "games": "number of games",
+              "openings": "number of opening plies", "seed": "seed"}
 
 
 @dataclass(frozen=True)
@@ -137,5 +140,5 @@ class MatchConfig:
         """What makes ``other`` another match than this one, in words."""
         for key in BASE_KEYS:
             if getattr(self, key) != getattr(other, key):
-                return f"its {key} is {getattr(other, key)}, not {getattr(self, key)}"
+                return f"its {_KEY_WORDS[key]} is {getattr(other, key)}, not {getattr(self, key)}"
         return f"its {self.conditions.difference(other.conditions)}"

@@ -133,8 +133,10 @@ class PGN(RecordFormat):
         """A game python-chess read, or RecordError: its errors, or nothing of a game in it."""
         if pgn is None:
             raise RecordError(f"game {index + 1}: no chess game found")
-        if pgn.errors:
-            raise RecordError(f"game {index + 1}: {' '.join(str(pgn.errors[0]).split())[:160]}")
+        if pgn.errors:  # where python-chess stopped: the move after the last one it read
+            board = pgn.end().board()
+            where = f"move {board.fullmove_number} ({'White' if board.turn == chess.WHITE else 'Black'})"
+            raise RecordError(f"game {index + 1}, {where}: {' '.join(str(pgn.errors[0]).split())[:160]}")
         if not pgn.variations and all(pgn.headers.get(key) == value for key, value in _UNSET.items()) \
                 and len(pgn.headers) == len(_UNSET):
             raise RecordError(f"game {index + 1}: neither tags nor moves: not a PGN game")
