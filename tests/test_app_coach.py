@@ -387,3 +387,26 @@ async def test_the_delay_between_engines_moves_runs_no_clock() -> None:
         await wait_for(pilot, lambda: len(screen.moves) >= 8, "eight moves")
         assert min(clock.left(0, time.monotonic()), clock.left(1, time.monotonic())) > 5.0
         assert screen.outcome() is None
+
+
+async def test_undo_says_how_many_moves_it_took_back() -> None:
+    # Against an engine, undo takes back the engine's reply too and said "took back a move".
+    app = coach_app("chess", "human", "alphabeta:depth=1")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await type_move(pilot, "e4")
+        await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's reply")
+        await wait_for(pilot, lambda: screen.human_to_move, "the player's turn")
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: not screen.moves, "the take-back")
+        assert screen.message_text.startswith("took back 2 moves"), screen.message_text
+
+
+async def test_a_finished_game_read_from_a_file_does_not_offer_to_play_on() -> None:
+    moves = ("f3", "e5", "g4", "Qh4#")
+    setup = replace(GameSetup.checked("chess", "alphabeta:depth=1", "alphabeta:depth=1"), moves=moves, source="mate.pgn")
+    app = TuiGamesApp(setup)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        assert screen.message_text.startswith("read 4 moves from mate.pgn")
+        assert "play on" not in screen.message_text, screen.message_text

@@ -241,6 +241,7 @@ class GameScreen(GameFlow):
         self.cancel_search()
         self.coach.cancel("hint")
         self.played.verdict = None
+        before = len(self.moves)
         self._undo_one()
         if len(self.setup.engine_sides) == 2:
             self.paused = True  # engines would replay the move at once
@@ -249,7 +250,9 @@ class GameScreen(GameFlow):
             while self.moves and not self.setup.is_human(self.game.turn) and self.setup.engine_sides:
                 self._undo_one()
         self._result_shown = False
-        self.say("took back a move" + (" — paused, ctrl+b resumes" if self.paused else ""))
+        taken = before - len(self.moves)
+        self.say(f"took back {'a move' if taken == 1 else counted(taken, 'move')}"
+                 + (" — paused, ctrl+b resumes" if self.paused else ""))
         self.next_turn()
 
     def _undo_one(self) -> None:

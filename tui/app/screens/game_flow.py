@@ -156,7 +156,7 @@ class GameFlow(Screen):
             self._unread_notice = " · ".join(notice for notice in self.setup.notices if notice)
             self.say(self._unread_notice, error=True)
         elif self.setup.source:
-            resume = " — ctrl+b lets the engines play on" if self.paused else ""
+            resume = " — ctrl+b lets the engines play on" if self.paused and self.outcome() is None else ""
             self.say(f"read {len(self.moves)} moves from {self.setup.source}; ↑ reviews them{resume}")
         self.next_turn()
 
