@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from textual.widgets import Footer, Input, Select
+from textual.widgets import Footer, Input, Select, Static
 
 from app_pilot import game_screen, make_app, ready, type_move, wait_for
 from tui.app.app import TuiGamesApp
@@ -249,6 +249,9 @@ async def test_flip_help_and_new_game() -> None:
         assert not board.flipped and board.render().plain != before
         await pilot.press("f1")
         assert isinstance(app.screen, HelpDialog)
+        # the notation paragraph flows: its hard line ends wrapped raggedly in the dialog
+        text = str(app.screen.query_one(Static).render())
+        assert "11-15 for a step, 15x24 for a jump" in text
         await pilot.press("escape")
         assert app.screen is screen
         await pilot.press("f9")

@@ -63,9 +63,10 @@ class HelpDialog(_ScrollDialog):
         self.game = game
 
     def compose(self) -> ComposeResult:
-        lines = [f"[b]{self.game.capitalize()}: making moves[/b]", game_kind(self.game).help, "",
-                 "Or click a piece (its targets light up) and then where it goes; with the board",
-                 "focused (Tab), the arrows and Enter do the same. Suggestions appear as you type;",
+        # The paragraphs flow: the dialog wraps them to its width (hard line ends left ragged lines).
+        lines = [f"[b]{self.game.capitalize()}: making moves[/b]", " ".join(game_kind(self.game).help.split("\n")),
+                 "", "Or click a piece (its targets light up) and then where it goes; with the board "
+                 "focused (Tab), the arrows and Enter do the same. Suggestions appear as you type; "
                  "→ takes one. A wrong move is explained under the board and play goes on.", "",
                  "[b]Keys[/b]  (every command is also in the palette, ctrl+p)"]
         lines += [f"  [b]{command.keys:<16}[/b] {command.help}" for command in COMMANDS]
