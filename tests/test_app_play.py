@@ -149,6 +149,18 @@ async def test_a_click_on_a_cell_no_disc_may_take_says_why() -> None:
         await wait_for(pilot, lambda: screen.moves == ["d3"], "the disc placed")
 
 
+async def test_a_forced_pass_is_said_and_made_by_a_click_anywhere() -> None:
+    # The status said "type or click a move" with no move on the board to click.
+    app = make_app("othello", "human", "human", "BW....../......../......../......../......../......../......../........ W")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        status = str(screen.query_one("#status").render())
+        assert "you must play pass: type it or click the board" in status, status
+        await click_square(pilot, screen.board, (5, 5))
+        await wait_for(pilot, lambda: screen.moves == ["pass"], "the pass")
+        assert "you must" not in str(screen.query_one("#status").render())
+
+
 async def test_keyboard_selection_on_the_board() -> None:
     app = make_app("quixo", "human", "human")
     async with app.run_test(size=(120, 40)) as pilot:

@@ -58,14 +58,19 @@ class MovePicker:
             start, end = squares
             self.moves.setdefault(start, {}).setdefault(end, []).append(move)
 
+    @property
+    def forced(self) -> tuple[Any, ...]:
+        """The moves on no square when they are all there is (a pass the side must make), else ``()``."""
+        return self.unplaced if not self.moves else ()
+
     def targets(self, start: Square) -> frozenset[Square]:
         """Where the piece on ``start`` can go."""
         return frozenset(self.moves.get(start, ()))
 
     def choose(self, selected: Square | None, square: Square) -> Pick:
         """The result of choosing ``square`` while ``selected`` is picked up."""
-        if self.unplaced and not self.moves:
-            return Pick(moves=self.unplaced)  # nothing to point at: the pass it must make
+        if self.forced:
+            return Pick(moves=self.forced)  # nothing to point at: the pass it must make
         if selected is not None and square in self.moves.get(selected, {}):
             # The piece chosen again, where a move also ends (a checkers ring of captures):
             # asked, so that the choice can still put it back.

@@ -28,7 +28,6 @@ from games.reading import resaved_record
 from games.records import RecordNotes
 
 from ...views.format import counted, illegal_text
-from ..picking import MovePicker
 from ..session import GameSetup
 from ..widgets.board import BoardView
 from ..widgets.move_list import MoveList
@@ -127,9 +126,7 @@ class GameScreen(GameFlow):
     def on_board_view_square_chosen(self, event: BoardView.SquareChosen) -> None:
         if self._refuse_move():
             return
-        if self._picker is None:
-            self._picker = MovePicker(self.game, self.board.painter)
-        pick = self._picker.choose(self.board.selected, event.square)
+        pick = self.picker.choose(self.board.selected, event.square)
         self.board.mark(pick.selected, pick.targets)
         if pick.error:
             self.say(pick.error, error=True)

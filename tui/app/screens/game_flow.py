@@ -98,6 +98,13 @@ class GameFlow(Screen):
     # -- the game's state, read through ----------------------------------------------------
 
     @property
+    def picker(self) -> MovePicker:
+        """The legal moves of the position by square, for clicks (made when first asked for)."""
+        if self._picker is None:
+            self._picker = MovePicker(self.game, self.board.painter)
+        return self._picker
+
+    @property
     def game(self) -> Game:
         return self.played.game
 
@@ -213,7 +220,11 @@ class GameFlow(Screen):
         else:
             side = self.game.turn
             who = self.sides[side]
-            if self.setup.is_human(side):
+            forced = self.picker.forced if self.setup.is_human(side) else ()
+            if forced:  # a pass: nothing on the board to play
+                text = (f"{who} to move (you): no move on the board, you must play "
+                        f"{' or '.join(self.game.format_move(move) for move in forced)}: type it or click the board")
+            elif self.setup.is_human(side):
                 text = f"{who} to move (you): type or click a move"
             elif self.request is not None:
                 text = f"{who} ({self.setup.players[side]}) is thinking…"
