@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from engines import ENGINES, SearchStats, create_engine
 from games import GAME_NAMES, Game, game_class
@@ -94,11 +95,15 @@ def _cmd_search(args: argparse.Namespace) -> int:
     play_moves(game, args.moves)
     engine = create_engine(args.engine, type(game))
     reached = 0  # the deepest depth printed so far
+    shown: tuple[Any, ...] = ()  # what the last line printed said: depth, score, mate, line
+
+    def said(stats: SearchStats) -> tuple[Any, ...]:
+        return stats.depth, stats.score, stats.mate, tuple(stats.pv)
 
     def on_info(stats: SearchStats) -> None:
-        nonlocal reached
+        nonlocal reached, shown
         if stats.depth > reached:
-            reached = stats.depth
+            reached, shown = stats.depth, said(stats)
             print(_info_line(stats), flush=True)
 
     try:
@@ -112,7 +117,9 @@ def _cmd_search(args: argparse.Namespace) -> int:
         stats.update(game=game.NAME, position=game.to_text(), interrupted=interrupted)
         print(json.dumps(stats))
     else:
-        if reached and result.depth > reached:  # a last depth the callback did not report
+        if reached and said(result.stats) != shown:
+            # A last depth the callback did not report, or its line completed after it was
+            # printed (parallel workers): the last line printed is the result's.
             print(_info_line(result.stats))
         print("\n".join(_summary(game, result.stats)))
     if interrupted:
