@@ -3,7 +3,9 @@ lists that cost nothing before they are played (engines.tournament)."""
 
 from __future__ import annotations
 
+import errno
 import itertools
+import os
 from pathlib import Path
 
 import pytest
@@ -56,6 +58,28 @@ def test_results_and_records_in_one_file_are_refused(tmp_path: Path, capsys) -> 
     assert_usage_error(capsys, [*MATCH, "--games", "1", "--out", str(out), "--records",
                                 str(tmp_path / "link.txt")], "would hold both")
     assert out.read_text() == ""
+
+
+def test_a_full_disk_names_the_file_and_resume_goes_on(tmp_path: Path, capsys, monkeypatch) -> None:
+    # "tui-games: error: No space left on device": which file, and what now?
+    out = tmp_path / "r.jsonl"
+    real_fsync, synced = os.fsync, []
+
+    def fills_up(fd: int) -> None:
+        synced.append(fd)
+        if len(synced) == 3:  # the second game's result
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fills_up)
+    code, _, err = run(capsys, *MATCH, "--games", "3", "--out", str(out))
+    error = err.splitlines()[-1]  # after the progress bar
+    assert code == 2 and error.startswith("tui-games: error: No space left on device")
+    assert "--resume" in error and str(out) in error, error
+    monkeypatch.setattr(os, "fsync", real_fsync)
+    code, _, _ = run(capsys, *MATCH, "--games", "3", "--out", str(out), "--resume")
+    assert code == 0 and len(out.read_text().splitlines()) == 3
+    assert len(read_records("quixo", (tmp_path / "r.txt").read_text())) == 3
 
 
 def test_resume_cuts_a_half_written_game_from_the_records(tmp_path: Path, capsys) -> None:

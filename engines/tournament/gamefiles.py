@@ -35,7 +35,7 @@ from games.records import RecordFormat, RecordNotes
 
 from .config import MatchError
 from .result import GameResult, LogEntry
-from .results import claim_output
+from .results import claim_output, written_error
 
 __all__ = ["GameRecordsFile", "complete_length", "game_record", "move_comment", "records_path"]
 
@@ -196,9 +196,12 @@ class GameRecordsFile:
     def append(self, result: GameResult) -> None:
         """Write one game's record, flushed and synced; a blank line separates games."""
         text = game_record(result, self.event)
-        with open(self.path, "a", encoding="utf-8", newline="\n") as handle:
-            if handle.tell() > 0:
-                handle.write("\n")
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            with open(self.path, "a", encoding="utf-8", newline="\n") as handle:
+                if handle.tell() > 0:
+                    handle.write("\n")
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as error:  # a full disk: --resume cuts the half-written game
+            raise written_error(error, self.path) from None
