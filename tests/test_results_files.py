@@ -75,7 +75,7 @@ def test_a_full_disk_names_the_file_and_resume_goes_on(tmp_path: Path, capsys, m
     code, _, err = run(capsys, *MATCH, "--games", "3", "--out", str(out))
     error = err.splitlines()[-1]  # after the progress bar
     assert code == 2 and error.startswith("tui-games: error: No space left on device")
-    assert "--resume" in error and str(out) in error, error
+    assert "resume the run" in error and str(out) in error, error
     monkeypatch.setattr(os, "fsync", real_fsync)
     code, _, _ = run(capsys, *MATCH, "--games", "3", "--out", str(out), "--resume")
     assert code == 0 and len(out.read_text().splitlines()) == 3

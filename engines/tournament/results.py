@@ -178,7 +178,7 @@ class ResultsFile:
 def written_error(error: OSError, path: Path) -> OSError:
     """``error`` from writing a game to ``path`` (a full disk, a quota), naming the file and the way on."""
     why = error.strerror or str(error)
-    return OSError(error.errno, f"{why}: the games written before are kept; make room, then --resume", str(path))
+    return OSError(error.errno, f"{why}: the games written before are kept; make room, then resume the run", str(path))
 
 
 def claim_output(path: Path, *, resume: bool, what: str, holds: str,
