@@ -12,7 +12,9 @@ project needs to know of the game -- gathered here in its ``KIND``:
 - how to type a move and a position (:attr:`GameKind.help`, :attr:`GameKind.position_hint`);
 - its levels' noise, measured ratings and how they were measured (:class:`LevelPlan`);
 - the positions and depths its benchmarks use, and the reference its
-  move generation is timed against (:class:`BenchPlan`).
+  move generation is timed against (:class:`BenchPlan`);
+- where it has one, its learned network evaluation: a position's inputs and
+  how trained weights become the network (:class:`NetworkPlan`).
 
 The registry (:mod:`games`) lists the games' packages by name; nothing
 outside a game's package asks which game it is: it asks the game's kind.
@@ -21,14 +23,15 @@ outside a game's package asks which game it is: it asks the game's kind.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Generic, Mapping, TypeVar
+from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar
 
 from .base import Game
 from .board import BoardDescription
 from .books import BookFormat, ShippedBook
 from .records import RecordFormat
 
-__all__ = ["BenchPlan", "BenchPosition", "GameKind", "LevelPlan", "PerftCase", "PerftReference", "ScoreScale"]
+__all__ = ["BenchPlan", "BenchPosition", "GameKind", "LevelPlan", "NetworkPlan", "PerftCase", "PerftReference",
+           "ScoreScale", "TrainedNetwork"]
 
 
 @dataclass(frozen=True)
@@ -145,6 +148,29 @@ class BenchPlan:
     reference: PerftReference | None = None
 
 
+class TrainedNetwork(Protocol):
+    """A network built from trained weights: it evaluates many positions' inputs at once and saves itself."""
+
+    def batch(self, inputs: Any) -> Any: ...
+
+    def save(self, path: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class NetworkPlan:
+    """A game's learned evaluation by a network over its pieces' squares (chess:
+    :mod:`games.chess.network`): what training needs to know of it."""
+
+    #: The number of inputs (chess: 768, a piece kind on a square).
+    inputs: int
+    #: The inputs that are on for a position text, seen by its side to move.
+    active: Callable[[str], Sequence[int]]
+    #: A network from float weights (first layer inputs x hidden, its bias, output weights, output bias).
+    build: Callable[[Any, Any, Any, float], TrainedNetwork]
+    #: The heuristic that evaluates with the network bundled in the game's package.
+    heuristic: str
+
+
 G = TypeVar("G", bound=Game)
 
 
@@ -171,6 +197,8 @@ class GameKind(Generic[G]):
     book_formats: tuple[BookFormat, ...] = ()
     #: The opening books its package ships, by name (:mod:`games.books`).
     books: tuple[ShippedBook, ...] = ()
+    #: Its learned network evaluation, if it has one.
+    network: NetworkPlan | None = None
 
     @property
     def name(self) -> str:

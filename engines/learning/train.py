@@ -53,8 +53,10 @@ __all__ = [
     "DatasetError",
     "TrainError",
     "dataset_columns",
+    "fit_metrics",
     "make_estimator",
     "read_dataset",
+    "split_by_game",
     "train_model",
 ]
 
@@ -340,7 +342,7 @@ def _short(params: dict[str, Any]) -> dict[str, Any]:
     return {key.removeprefix(_MLP_PREFIX): value for key, value in params.items()}
 
 
-def _metrics(y: np.ndarray, predicted: np.ndarray) -> dict[str, float]:
+def fit_metrics(y: np.ndarray, predicted: np.ndarray) -> dict[str, float]:
     from sklearn.metrics import mean_absolute_error, mean_squared_error, r2_score
 
     r2 = float(r2_score(y, predicted)) if len(y) > 1 else float("nan")
@@ -472,8 +474,8 @@ def train_model(
         notes.append(f"{converged} fit{'s' if converged > 1 else ''} stopped at max_iter "
                      f"{MLP_FIXED['max_iter']} before converging")
 
-    train_metrics = _metrics(y_train, estimator.predict(X_train))
-    test_metrics = _metrics(y_test, estimator.predict(X_test))
+    train_metrics = fit_metrics(y_train, estimator.predict(X_train))
+    test_metrics = fit_metrics(y_test, estimator.predict(X_test))
     check_X = np.asarray(X_test[:CHECK_ROWS], dtype=np.float64)
     check_y = estimator.predict(check_X)
     decisive = dataset.decisive_score

@@ -10,7 +10,8 @@ middlegame; see :func:`_scan`.
 
 from __future__ import annotations
 
-from typing import Protocol
+from pathlib import Path
+from typing import Any, Protocol
 
 import chess
 
@@ -31,7 +32,8 @@ class ChessGame(Protocol):
     def board(self) -> chess.Board: ...
 
 
-__all__ = ["HEURISTICS", "features", "pawn_terms", "material", "sef", "sef_phase", "soft", "hard", "pesto"]
+__all__ = ["HEURISTICS", "NETWORK_FILE", "features", "pawn_terms", "material", "sef", "sef_phase", "soft", "hard",
+           "pesto", "network"]
 
 
 def _ma_diff(b: chess.Board) -> int:
@@ -523,6 +525,25 @@ def features(board: chess.Board, player: int) -> list[float]:
     negated = [0.0 - x for x in v[17:23]]  # "0.0 - x" avoids -0.0
     return [*v[5:10], *v[0:5], 0.0 - v[10], v[12], v[11], v[14], v[13], v[16], v[15], *negated, v[23], 1.0 - v[24]]
 
+#: The network the ``network`` heuristic evaluates with (see :mod:`games.chess.network`).
+NETWORK_FILE = Path(__file__).with_name("network.npz")
+#: The bundled network's accumulators, read at the first evaluation (one per process).
+_network_accumulators: list[Any] = []
+
+
+def network(game: ChessGame, player: int) -> int:
+    """The bundled piece-square network's value of the position, learned from
+    Stockfish's evaluations (see :mod:`games.chess.network` and docs/learning.md),
+    in centipawns; updated piece by piece from the position evaluated before."""
+    if not _network_accumulators:
+        from .network import Accumulators, Network
+
+        _network_accumulators.append(Accumulators(Network.load(NETWORK_FILE)))
+    b = game.board
+    value = int(_network_accumulators[0].evaluate(b))  # toward zero: colour-symmetric
+    return value if (player == WHITE_PLAYER) == b.turn else -value
+
+
 # ------------------------------------------------------------------ display
 
 
@@ -533,4 +554,5 @@ HEURISTICS = {
     "soft": soft,
     "hard": hard,
     "pesto": pesto,
+    "network": network,
 }

@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any, Sequence
+
 from ..books import ShippedBook
-from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale
+from ..kind import (
+    BenchPlan,
+    BenchPosition,
+    GameKind,
+    LevelPlan,
+    NetworkPlan,
+    PerftCase,
+    PerftReference,
+    ScoreScale,
+    TrainedNetwork,
+)
 from .board import ChessBoard
 from .epd import EPD
 from .game import ChessGame
@@ -17,6 +29,21 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 
 #: Stockfish's rungs on the chess ladder, by name: ``UCI_Elo`` at 0.5 s a move.
 STOCKFISH_RUNGS: dict[str, int] = {f"stockfish-{elo}": elo for elo in (1350, 1600, 1800, 2000)}
+
+def _network_inputs(text: str) -> Sequence[int]:
+    """The network's inputs of a FEN (numpy is imported only when a network is used)."""
+    import chess
+
+    from .network import input_indices
+
+    return input_indices(chess.Board(text))
+
+
+def _network(w1: Any, b1: Any, w2: Any, b2: float) -> TrainedNetwork:
+    from .network import Network
+
+    return Network.from_float(w1, b1, w2, b2)
+
 
 KIND: GameKind[ChessGame] = GameKind(
     game=ChessGame,
@@ -67,4 +94,5 @@ KIND: GameKind[ChessGame] = GameKind(
     books=(ShippedBook("balanced", "games.chess", "books/balanced.txt",
                        "300 random 8-ply lines Stockfish 15.1 at depth 12"
                        " scores within 0.5 pawn of level (tui-games book)"),),
+    network=NetworkPlan(inputs=768, active=_network_inputs, build=_network, heuristic="network"),
 )

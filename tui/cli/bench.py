@@ -1,4 +1,4 @@
-"""``bench perft|search|parallel|keys|models``: the benchmarks (in :mod:`tui.bench`), imported when run."""
+"""``bench perft|search|parallel|keys|models|network``: the benchmarks (in :mod:`tui.bench`), imported when run."""
 
 from __future__ import annotations
 
@@ -55,6 +55,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--quick", action="store_true", help="fewer positions (a smoke run, not a measurement)")
     b.set_defaults(run=_cmd_bench_models)
     b = bench_sub.add_parser(
+        "network", help="a learned network evaluation's cost beside the hand-made heuristic: per evaluation, "
+                        "kept up to date or from scratch, and pvs nodes/s"
+    )
+    add_game_filter(b)
+    b.add_argument("--quick", action="store_true", help="fewer positions (a smoke run, not a measurement)")
+    b.set_defaults(run=_cmd_bench_network)
+    b = bench_sub.add_parser(
         "clock", help="chess games on a real clock against Stockfish (UCI_Elo): score and losses on time"
     )
     b.add_argument("--engine", default="pvs:workers=2", metavar="SPEC", help="our engine (default pvs:workers=2)")
@@ -89,6 +96,13 @@ def _cmd_bench_parallel(args: argparse.Namespace) -> int:
 
     run_parallel_bench(args.games or list(GAME_NAMES), workers=args.workers, quick=args.quick,
                        repeat=args.repeat)
+    return 0
+
+
+def _cmd_bench_network(args: argparse.Namespace) -> int:
+    from ..bench.network import run_network_bench
+
+    run_network_bench(args.games or list(GAME_NAMES), quick=args.quick)
     return 0
 
 

@@ -52,8 +52,14 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("game", type=game_name, metavar="GAME")
     p.add_argument("--data", required=True, type=path_arg, metavar="FILE", help="the dataset CSV (its FILE.meta.json beside it)")
-    p.add_argument("--model", required=True, choices=("rf", "mlp"),
-                   help="rf: RandomForestRegressor; mlp: MLPRegressor on standardised inputs and target")
+    p.add_argument("--model", required=True, choices=("rf", "mlp", "network"),
+                   help="rf: RandomForestRegressor; mlp: MLPRegressor on standardised inputs and target; "
+                        "network: the game's piece-square network (games that have one), for heuristic=network "
+                        "when bundled")
+    p.add_argument("--hidden", type=whole(1), default=64, metavar="H",
+                   help="--model network: hidden units (default 64)")
+    p.add_argument("--max-iter", type=whole(1), default=60, metavar="N",
+                   help="--model network: passes over the training positions at most (default 60)")
     p.add_argument("--inputs", choices=("features", "h0"), default="features",
                    help="what the model sees (default: features)")
     p.add_argument("--grid", action="store_true",

@@ -25,13 +25,15 @@ from engines.learning.models import (
     BUNDLED_NAMES,
     ModelError,
     file_sha256,
+    library_versions,
     load_model,
     metadata_path,
     read_metadata,
     save_model,
 )
 from engines.learning.train import TrainError, grid_candidates, read_dataset, train_model
-from games import GAME_NAMES, game_class
+from games import GAME_NAMES, game_class, game_kind
+from games.kind import NetworkPlan
 
 from .report import PipeConsole
 
@@ -84,8 +86,12 @@ def _grid_text(grid: dict[str, list[Any]]) -> str:
 
 def _command(args: Any) -> str:
     """The complete command that trains this model again (every option spelled out)."""
-    parts = ["tui-games", "train", args.game, "--data", args.data, "--model", args.model,
-             "--inputs", args.inputs]
+    parts = ["tui-games", "train", args.game, "--data", args.data, "--model", args.model]
+    if args.model == "network":
+        parts += ["--hidden", str(args.hidden), "--max-iter", str(args.max_iter), "--test-size",
+                  f"{args.test_size:g}", "--seed", str(args.seed), "--out", args.out]
+        return shlex.join(parts)
+    parts += ["--inputs", args.inputs]
     if args.grid:
         parts.append("--grid")
     parts += ["--test-size", f"{args.test_size:g}", "--seed", str(args.seed), "--jobs", str(args.jobs),
@@ -114,6 +120,11 @@ def run_train(args: Any, file: TextIO | None = None) -> int:
     console = _console(file)
     cls = game_class(args.game)
     out = check_out(args.out)
+    plan = game_kind(args.game).network
+    if args.model == "network" and plan is None:
+        having = [name for name in GAME_NAMES if game_kind(name).network is not None]
+        raise TrainError(f"--model network: {args.game} has no network evaluation "
+                         f"({', '.join(having) or 'no game'} {'has' if len(having) == 1 else 'have'} one)")
     dataset = read_dataset(args.data, cls)
     distinct = len(dataset) - dataset.duplicates
     games = len(set(dataset.game_id.tolist()))
@@ -126,6 +137,9 @@ def run_train(args: Any, file: TextIO | None = None) -> int:
     console.print(f"target h_l: {dataset.label} at {depth}, heuristic {dataset.heuristic} {source}")
     for note in dataset.notes:
         console.print(f"note: {note}")
+    if args.model == "network":
+        assert plan is not None
+        return _train_network(args, console, plan, dataset, out, distinct)
     width = 1 if args.inputs == "h0" else len(cls.FEATURE_NAMES)
     what = "h0 alone" if args.inputs == "h0" else f"{width} features"
     rows = f"{distinct:,} positions (about {args.test_size:.0%} held out for testing, as whole games)"
@@ -163,6 +177,44 @@ def run_train(args: Any, file: TextIO | None = None) -> int:
     for note in meta["notes"][len(dataset.notes):]:
         console.print(f"note: {note}")
     json_path = metadata_path(out)
+    console.print(f"wrote {out} ({size_text(out.stat().st_size)}) and {json_path} "
+                  f"({size_text(json_path.stat().st_size)})")
+    return 0
+
+
+def _train_network(args: Any, console: Console, plan: NetworkPlan, dataset: Any, out: Path, distinct: int) -> int:
+    """``train --model network``: fit the game's piece-square network, write it and its metadata."""
+    from engines.learning.network_training import CLIP_UNITS, train_network
+
+    kind = game_kind(args.game)
+    console.print(f"fitting a network of {plan.inputs} inputs, {args.hidden} hidden units, on {distinct:,} "
+                  f"positions (about {args.test_size:.0%} held out as whole games; labels clipped to "
+                  f"±{CLIP_UNITS} {kind.scores.unit_name}s); each pass prints its loss ...")
+    console.file.flush()
+    fit = train_network(plan, dataset, hidden=args.hidden, seed=args.seed, test_size=args.test_size,
+                        max_iter=args.max_iter, unit=kind.scores.unit, verbose=True)
+    fit.network.save(out)
+    meta = {"format": "tui-games-network-meta/1", "game": args.game, "kind": "network", "hidden": args.hidden,
+            "positions": fit.positions, "iterations": fit.iterations, "fit_s": round(fit.fit_s, 3),
+            "metrics": fit.metrics, "rounding": fit.rounding_cp, "label": dataset.label, "depth": dataset.depth,
+            "data": {"file": dataset.path.name, "sha256": dataset.sha256}, "command": _command(args),
+            "versions": library_versions(), "sha256": file_sha256(out)}
+    json_path = metadata_path(out)
+    with json_path.open("x", encoding="utf-8") as handle:
+        json.dump(meta, handle, indent=2)
+        handle.write("\n")
+    table = Table(title=f"{args.game} network of h_l ({kind.scores.unit_name}s x {kind.scores.unit:g})",
+                  title_justify="left")
+    table.add_column("")
+    for column in ("train", "test"):
+        table.add_column(column, justify="right")
+    for key, label in (("mse", "MSE"), ("mae", "MAE"), ("r2", "R²")):
+        digits = 4 if key == "r2" else 5
+        table.add_row(label, _number(fit.metrics["train"][key], digits), _number(fit.metrics["test"][key], digits))
+    console.print(table)
+    stopped = " (stopped at --max-iter, still improving)" if fit.iterations >= args.max_iter else ""
+    console.print(f"fitted in {fit.fit_s:.1f} s, {fit.iterations} passes{stopped}; integer first layer within "
+                  f"{fit.rounding_cp:.2f} of the float model on the test positions")
     console.print(f"wrote {out} ({size_text(out.stat().st_size)}) and {json_path} "
                   f"({size_text(json_path.stat().st_size)})")
     return 0

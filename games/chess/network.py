@@ -1,0 +1,219 @@
+"""A piece-square network: a chess evaluation learned from a deeper search,
+kept up to date piece by piece rather than recomputed.
+
+The inputs are 768 bits, one per (piece type, own or theirs, square), seen by
+the side to move with its board turned so that it plays up the board: the
+evaluation is colour-symmetric by construction.  One hidden layer of ReLU
+units reads them and one output gives centipawns for the side to move.
+
+The hidden layer's input -- the *accumulator*, its bias plus the weight rows
+of the pieces on the board -- is kept in integers (the weights are scaled by
+:attr:`Network.scale` and rounded), for both sides' views at once.  An
+evaluation starts from the accumulator of the nearest position evaluated
+before (in a search: a sibling, the parent or a child, cached by ply) and
+adds and subtracts the rows of the few pieces that differ, found by comparing
+the twelve piece bitboards.  Integer sums make that exactly equal to a
+recomputation (a test checks it over random games).
+
+A network file is a NumPy ``.npz`` of plain arrays, read with
+``allow_pickle=False``: ``format``, ``w1`` (768 x H int32), ``b1`` (H int32),
+``w2`` (H float32), ``b2`` (float32) and ``scale``.  ``tui-games train chess
+--model network`` writes one from a dataset's positions and labels.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+from typing import Any
+
+import chess
+import numpy as np
+
+__all__ = ["FORMAT", "INPUTS", "NetworkError", "Network", "Accumulators", "piece_boards", "input_indices"]
+
+#: The ``format`` of a network file.
+FORMAT = "tui-games-chess-network/1"
+#: The number of inputs: 12 piece kinds x 64 squares.
+INPUTS = 768
+#: Beyond this many changed pieces, the accumulator is recomputed rather than updated.
+_REFRESH = 12
+#: At most this many hidden units (a file claiming more is refused).
+_MAX_HIDDEN = 4096
+#: The largest network file read.
+MAX_BYTES = 32 * 1024 * 1024
+
+
+class NetworkError(ValueError):
+    """A network file that cannot be used; the message is one line."""
+
+
+def piece_boards(board: chess.Board) -> tuple[int, ...]:
+    """The twelve piece bitboards: White's pawns ... king, then Black's."""
+    white = board.occupied_co[chess.WHITE]
+    black = board.occupied_co[chess.BLACK]
+    kinds = (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings)
+    return tuple(bb & white for bb in kinds) + tuple(bb & black for bb in kinds)
+
+
+def input_indices(board: chess.Board) -> list[int]:
+    """The inputs that are on for ``board``, seen by its side to move."""
+    boards = piece_boards(board)
+    indices = []
+    for kind, bb in enumerate(boards):
+        for square in chess.scan_forward(bb):
+            white_view = kind * 64 + square
+            indices.append(white_view if board.turn == chess.WHITE else _BLACK_VIEW[white_view])
+    return indices
+
+
+def _black_view(index: int) -> int:
+    """The input Black sees for White's input ``index``: colours swapped, ranks mirrored."""
+    kind, square = divmod(index, 64)
+    return ((kind + 6) % 12) * 64 + (square ^ 56)
+
+
+_BLACK_VIEW = [_black_view(index) for index in range(INPUTS)]
+
+
+class Network:
+    """A trained piece-square network (see the module's docstring)."""
+
+    def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: float, scale: int) -> None:
+        self.hidden = int(w1.shape[1])
+        self.scale = int(scale)
+        self.w1 = w1.astype(np.int32)
+        # Both views at once: row i holds White's view of input i, then Black's.
+        self._rows = np.concatenate([self.w1, self.w1[_BLACK_VIEW]], axis=1)
+        self._bias = np.concatenate([b1, b1]).astype(np.int32)
+        self.b1 = b1.astype(np.int32)
+        self.w2 = (w2.astype(np.float64) / self.scale)
+        self.b2 = float(b2)
+
+    # -- files ------------------------------------------------------------------
+    @classmethod
+    def from_float(cls, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: float, scale: int = 1024) -> Network:
+        """A network from float weights (a trained model's), its first layer rounded to ``1/scale``."""
+        return cls(np.rint(np.asarray(w1) * scale).astype(np.int32), np.rint(np.asarray(b1) * scale).astype(np.int32),
+                   np.asarray(w2, dtype=np.float32).reshape(-1), float(np.asarray(b2).reshape(-1)[0]), scale)
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the network to a new file at ``path`` (never overwriting)."""
+        buffer = io.BytesIO()
+        np.savez_compressed(buffer, format=np.array(FORMAT), w1=self.w1, b1=self.b1,
+                            w2=(self.w2 * self.scale).astype(np.float32), b2=np.float32(self.b2),
+                            scale=np.int32(self.scale))
+        target = Path(path).expanduser()
+        with target.open("xb") as file:
+            file.write(buffer.getvalue())
+        return target
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Network:
+        """Read a network file, checking every array; any problem is one :class:`NetworkError` line."""
+        target = Path(path).expanduser()
+        try:
+            if target.stat().st_size > MAX_BYTES:
+                raise NetworkError(f"{target}: larger than {MAX_BYTES // 2**20} MB: not a network file")
+            data = target.read_bytes()
+        except OSError as error:
+            raise NetworkError(f"{target}: {error.strerror or error}") from None
+        try:
+            with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+                arrays = {name: archive[name] for name in ("format", "w1", "b1", "w2", "b2", "scale")}
+        except KeyError as error:
+            raise NetworkError(f"{target}: no array {error} in it: not a network file") from None
+        except Exception as error:  # zip, npy or pickle refusals: all mean "not ours"
+            raise NetworkError(f"{target}: not a network file ({' '.join(str(error).split())[:80]})") from None
+        if str(arrays["format"]) != FORMAT:
+            raise NetworkError(f"{target}: format {str(arrays['format'])[:40]!r}, not {FORMAT!r}")
+        w1, b1, w2 = arrays["w1"], arrays["b1"], arrays["w2"]
+        hidden = w1.shape[1] if w1.ndim == 2 else -1
+        if (w1.ndim != 2 or w1.shape[0] != INPUTS or not 0 < hidden <= _MAX_HIDDEN or b1.shape != (hidden,)
+                or w2.shape != (hidden,) or arrays["b2"].size != 1 or arrays["scale"].size != 1):
+            raise NetworkError(f"{target}: arrays of the wrong shapes for a network of {INPUTS} inputs")
+        if w1.dtype.kind != "i" or b1.dtype.kind != "i" or w2.dtype.kind != "f":
+            raise NetworkError(f"{target}: arrays of the wrong types (int first layer, float output)")
+        if not (np.isfinite(w2).all() and np.isfinite(arrays["b2"]).all()) or int(arrays["scale"]) <= 0:
+            raise NetworkError(f"{target}: non-finite weights or a bad scale")
+        if np.abs(w1).max(initial=0) > 2**20 or np.abs(b1).max(initial=0) > 2**24:
+            raise NetworkError(f"{target}: first-layer weights too large (they would overflow)")
+        return cls(w1, b1, w2, float(arrays["b2"].reshape(-1)[0]), int(arrays["scale"]))
+
+    # -- evaluation -------------------------------------------------------------
+    def accumulate(self, boards: tuple[int, ...]) -> np.ndarray:
+        """The accumulator of both views (White's then Black's) computed from scratch."""
+        indices = [kind * 64 + square for kind, bb in enumerate(boards) for square in chess.scan_forward(bb)]
+        return self._bias + self._rows[indices].sum(axis=0, dtype=np.int32)
+
+    def update(self, accumulator: np.ndarray, before: tuple[int, ...], after: tuple[int, ...]) -> np.ndarray | None:
+        """``accumulator`` (of the position with piece boards ``before``) moved to ``after``;
+        ``None`` when so many pieces differ that a recomputation is cheaper."""
+        rows = self._rows
+        changed = 0
+        for kind in range(12):
+            old = before[kind]
+            new = after[kind]
+            if old != new:
+                base = kind * 64
+                for square in chess.scan_forward(new & ~old):
+                    accumulator = accumulator + rows[base + square]
+                    changed += 1
+                for square in chess.scan_forward(old & ~new):
+                    accumulator = accumulator - rows[base + square]
+                    changed += 1
+                if changed > _REFRESH:
+                    return None
+        return accumulator
+
+    def output(self, accumulator: np.ndarray, white_to_move: bool) -> float:
+        """The evaluation in centipawns for the side to move, from the accumulator of both views."""
+        view = accumulator[:self.hidden] if white_to_move else accumulator[self.hidden:]
+        return float(np.maximum(view, 0) @ self.w2) + self.b2
+
+    def evaluate(self, board: chess.Board) -> float:
+        """``board``'s evaluation for the side to move, computed from scratch."""
+        return self.output(self.accumulate(piece_boards(board)), board.turn == chess.WHITE)
+
+    def batch(self, inputs: Any) -> np.ndarray:
+        """Evaluations of many positions at once: ``inputs`` a (positions x 768) 0/1 matrix (dense or
+        SciPy sparse) of the side to move's inputs (:func:`input_indices`)."""
+        hidden = np.maximum(inputs @ self.w1 + self.b1, 0)
+        return np.asarray(hidden @ self.w2).reshape(-1) + self.b2
+
+
+class Accumulators:
+    """The accumulators of the positions last evaluated, one per ply, from
+    which the next evaluation starts (see the module's docstring).
+
+    Any cached position serves: the update adds the pieces that differ, so
+    the answer never depends on what is cached, only its cost does."""
+
+    def __init__(self, network: Network) -> None:
+        self.network = network
+        self._by_ply: dict[int, tuple[tuple[int, ...], np.ndarray]] = {}
+        #: How evaluations started: from a near position (updates) or from scratch (refreshes).
+        self.updates = 0
+        self.refreshes = 0
+
+    def of(self, board: chess.Board) -> np.ndarray:
+        """The accumulator of ``board`` (both views)."""
+        boards = piece_boards(board)
+        ply = len(board.move_stack)
+        cache = self._by_ply
+        accumulator = None
+        nearest = cache.get(ply) or cache.get(ply - 1)  # a sibling, else the parent
+        if nearest is not None:
+            accumulator = nearest[1] if nearest[0] == boards else self.network.update(nearest[1], nearest[0], boards)
+        if accumulator is None:
+            accumulator = self.network.accumulate(boards)
+            self.refreshes += 1
+        else:
+            self.updates += 1
+        cache[ply] = (boards, accumulator)
+        return accumulator
+
+    def evaluate(self, board: chess.Board) -> float:
+        """``board``'s evaluation for the side to move."""
+        return self.network.output(self.of(board), board.turn == chess.WHITE)

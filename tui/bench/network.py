@@ -1,0 +1,163 @@
+"""``tui-games bench network``: what a learned network evaluation costs, beside the hand-made one.
+
+For each game whose kind has a network (:class:`~games.kind.NetworkPlan`), on
+positions of seeded random play:
+
+- **evaluation, kept up to date** -- every child of a node evaluated in turn,
+  as a search's leaves are: the network starts from the sibling evaluated
+  before and adds the pieces that differ;
+- **evaluation, scattered** -- the same positions shuffled, each after a child
+  of another node: the accumulator is recomputed, or updated from a position
+  that differs in more pieces (what a search's jumps between branches cost);
+- the game's strongest hand-made heuristic on the same positions;
+- ``pvs`` at a fixed depth with each heuristic from the same positions:
+  nodes, time and nodes/s (the network changes the tree as well as the cost).
+
+Times are per evaluation (play and undo excluded), ratios against the
+hand-made heuristic measured in the same run on the same machine.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from engines import create_engine
+from games import Game, game_class, game_kind
+
+from .models import bench_positions
+
+__all__ = ["EvalRow", "SearchRow", "eval_rows", "search_rows", "run_network_bench"]
+
+POSITIONS = 24
+QUICK_POSITIONS = 4
+
+
+@dataclass
+class EvalRow:
+    game: str
+    heuristic: str
+    way: str
+    evaluations: int
+    seconds: float
+
+    @property
+    def micros(self) -> float:
+        return self.seconds / self.evaluations * 1e6
+
+
+@dataclass
+class SearchRow:
+    game: str
+    spec: str
+    positions: int
+    nodes: int
+    seconds: float
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.seconds if self.seconds else 0.0
+
+
+def _children(boards: Sequence[Game]) -> list[tuple[Game, list[Any]]]:
+    return [(board, board.legal_moves()) for board in boards]
+
+
+def _time_siblings(evaluate: Any, nodes: list[tuple[Game, list[Any]]]) -> tuple[int, float]:
+    """Evaluate every child of each node in turn: (evaluations, seconds spent evaluating)."""
+    count, spent = 0, 0.0
+    for board, moves in nodes:
+        for move in moves:
+            board.play(move)
+            start = time.perf_counter()
+            evaluate(board, 0)
+            spent += time.perf_counter() - start
+            board.undo()
+            count += 1
+    return count, spent
+
+
+def _time_scattered(evaluate: Any, nodes: list[tuple[Game, list[Any]]], seed: int = 3) -> tuple[int, float]:
+    """The same children shuffled, each after a child of another node."""
+    pairs = [(board, move) for board, moves in nodes for move in moves]
+    random.Random(seed).shuffle(pairs)
+    count, spent = 0, 0.0
+    for board, move in pairs:
+        board.play(move)
+        start = time.perf_counter()
+        evaluate(board, 0)
+        spent += time.perf_counter() - start
+        board.undo()
+        count += 1
+    return count, spent
+
+
+def eval_rows(games: Sequence[str], *, quick: bool = False) -> list[EvalRow]:
+    rows = []
+    for game in games:
+        plan = game_kind(game).network
+        if plan is None:
+            continue
+        cls = game_class(game)
+        nodes = _children(bench_positions(game, QUICK_POSITIONS if quick else POSITIONS))
+        for name in (cls.STRONG_HEURISTIC, plan.heuristic):
+            evaluate = cls.heuristic(name)
+            _time_siblings(evaluate, nodes)  # warm: files read, caches filled
+            count, spent = _time_siblings(evaluate, nodes)
+            rows.append(EvalRow(game, name, "siblings (kept up to date)", count, spent))
+            if name == plan.heuristic:
+                count, spent = _time_scattered(evaluate, nodes)
+                rows.append(EvalRow(game, name, "scattered (another node's child before)", count, spent))
+    return rows
+
+
+def search_rows(games: Sequence[str], *, quick: bool = False) -> list[SearchRow]:
+    rows = []
+    for game in games:
+        plan = game_kind(game).network
+        if plan is None:
+            continue
+        cls = game_class(game)
+        boards = bench_positions(game, 2 if quick else 8, seed=11)
+        depth = 3 if quick else 5
+        for name in (cls.STRONG_HEURISTIC, plan.heuristic):
+            spec = f"pvs:depth={depth},heuristic={name}"
+            engine = create_engine(spec, cls)
+            nodes = 0
+            start = time.perf_counter()
+            for board in boards:
+                nodes += engine.search(board).stats["nodes"]
+            rows.append(SearchRow(game, spec, len(boards), nodes, time.perf_counter() - start))
+            engine.close()
+    return rows
+
+
+def run_network_bench(games: Sequence[str], *, quick: bool = False) -> None:
+    """Measure and print the tables."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=max(110, Console().width))
+    with console.status("measuring…"):
+        evals = eval_rows(games, quick=quick)
+        searches = search_rows(games, quick=quick)
+    if not evals:
+        console.print("no game here has a network evaluation")
+        return
+    table = Table(title="one evaluation (ratio: against the hand-made heuristic, same positions, same run)")
+    for column in ("game", "heuristic", "way", "evaluations", "per evaluation", "ratio"):
+        table.add_column(column, justify="left" if column in ("game", "heuristic", "way") else "right")
+    base = {row.game: row.micros for row in evals if row.heuristic == game_class(row.game).STRONG_HEURISTIC}
+    for row in evals:
+        table.add_row(row.game, row.heuristic, row.way, f"{row.evaluations:,}", f"{row.micros:.1f} µs",
+                      f"{row.micros / base[row.game]:.2f}x")
+    console.print(table)
+    search = Table(title="pvs at a fixed depth from the same positions")
+    for column in ("game", "engine", "positions", "nodes", "time", "nodes/s"):
+        search.add_column(column, justify="left" if column in ("game", "engine") else "right")
+    for srow in searches:
+        search.add_row(srow.game, srow.spec, str(srow.positions), f"{srow.nodes:,}", f"{srow.seconds:.2f} s",
+                       f"{srow.nps:,.0f}")
+    console.print(search)
