@@ -488,6 +488,24 @@ async def test_ctrl_o_lists_the_games_of_a_file_filters_them_and_opens_the_one_c
         assert opened.setup.names == ("Player123", "Rival") and opened.moves == ["e4", "e5", "Qh5"]
 
 
+async def test_one_click_on_a_listed_game_opens_it(tmp_path: Path) -> None:
+    # The list needed two clicks on a game (the first only moved the highlight to it).
+    path = tmp_path / "db.pgn"
+    _database(path, 20)
+    app = make_app("chess", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog), "the open dialog")
+        dialog = app.screen
+        dialog.query_one("#open-path", Input).value = str(path)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: dialog.listed is not None, "the list of games")
+        await pilot.click("#open-games", offset=(4, 3))  # the header, then games 1, 2, 3: game 3
+        await wait_for(pilot, lambda: game_screen(app) is not screen, "the game clicked")
+        assert game_screen(app).setup.names[0] == "Player3"
+
+
 async def test_a_game_number_opens_that_game_directly(tmp_path: Path) -> None:
     path = tmp_path / "db.pgn"
     _database(path, 50)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -87,7 +87,7 @@ class OpenDialog(Dialog[tuple[LoadedGame, Path] | None]):
     else it is the game being played.  A file of one game opens at once; a
     file of several is listed (number, players, result, date, event, moves),
     filtered by the text typed above the list, and the game chosen (Enter or
-    a click) opens; a number typed beside the path opens that game directly.
+    one click) opens; a number typed beside the path opens that game directly.
     Files are read in a worker thread with the progress shown, so a large
     database never blocks the app.  Dismissed with the game read and its path,
     or ``None``; a file or game that cannot be read is explained in one line
@@ -147,9 +147,21 @@ class OpenDialog(Dialog[tuple[LoadedGame, Path] | None]):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        if self.listed is not None and event.row_key.value is not None:
-            path, game, _ = self.listed
-            self.read(str(path), int(event.row_key.value))
+        self.open_row(event.row_key.value)
+
+    def on_mouse_up(self, event: events.MouseUp) -> None:
+        """One click on a game opens it (the table itself opens only a row clicked a second
+        time, and stops the click: its mouse-up still comes here, with the row under it)."""
+        table = self.query_one("#open-games", DataTable)
+        row = event.style.meta.get("row", -1)
+        if event.widget is table and isinstance(row, int) and 0 <= row < table.row_count:
+            self.open_row(table.ordered_rows[row].key.value)
+
+    def open_row(self, key: str | None) -> None:
+        """Open the listed game whose row has ``key`` (its number in the file)."""
+        if self.listed is not None and key is not None:
+            path, _, _ = self.listed
+            self.read(str(path), int(key))
 
     def say(self, text: str) -> None:
         self.query_one("#open-error", Static).update(text)
