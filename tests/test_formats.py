@@ -154,6 +154,20 @@ def test_tournament_command_prints_a_crosstable_and_keeps_the_games(tmp_path: Pa
     assert len(games) == 4 and {g.tags["Round"] for g in games} == {"1", "2"}
 
 
+def test_a_crosstable_in_a_narrow_space_folds_long_specs_rather_than_cutting_them() -> None:
+    # The lab's crosstable cut "pvs:time=0.2,heuristic=network" to "pvs:time=0.2,heu…".
+    from rich.console import Console
+
+    from tui.views.tournament import crosstable
+
+    long = "alphabeta:depth=1,heuristic=positional,order=on"
+    console = Console(width=60, record=True)
+    console.print(crosstable(Tournament.create("checkers", [long, "random"], 2).standings([])))
+    text = console.export_text()
+    cells = [line.split("│")[2].strip() for line in text.splitlines() if line.count("│") > 3]
+    assert "…" not in text and long in "".join(cells), text
+
+
 @pytest.mark.parametrize("argv, needle", [
     (["tournament", "quixo", "--engine", "random", "--games", "2"], "two --engine specs or more"),
     (["tournament", "quixo", "--engine", "random", "--engine", "nope", "--games", "2"], "nope"),

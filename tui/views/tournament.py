@@ -110,7 +110,7 @@ def crosstable(standings: Standings) -> Table:
     order = standings.order()
     table = Table(title=f"crosstable -- {standings.played} of {standings.planned} games", title_justify="left")
     table.add_column("#", justify="right")
-    table.add_column("engine")
+    table.add_column("engine", overflow="fold")  # a long spec folds onto a second line rather than being cut
     table.add_column("Elo [95%]", justify="right")
     table.add_column("points", justify="right")
     table.add_column("score", justify="right")
