@@ -167,3 +167,13 @@ async def test_quitting_during_a_run_stops_it_and_ends_cleanly(tmp_path: Path) -
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: not app.is_running, "the app to end")
     assert app.return_code in (0, None)
+
+
+async def test_run_and_stop_stay_on_screen_in_a_small_terminal() -> None:
+    # At 80x24 the Run button was below the form's fold.
+    app = lab_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _ready(pilot)
+        for button in ("#run", "#stop"):
+            region = screen.query_one(button).region
+            assert region.height and region.bottom <= 24 - 1, (button, region)  # above the footer

@@ -82,39 +82,42 @@ class LabScreen(Screen):
 
         names = list(shipped())
         with Horizontal(id="lab"):
-            with VerticalScroll(id="lab-form"):
-                with TabbedContent(id="lab-tabs"):
-                    with TabPane("Experiment", id="tab-experiment"):
-                        yield Select([(name, name) for name in names], value=names[0], allow_blank=False,
-                                     id="experiment", compact=True)
-                        yield Input("", id="experiment-file", placeholder="or an experiment FILE.toml",
-                                    compact=True)
-                        yield Static("", id="experiment-about")
-                        yield Label("games per arm (empty: the experiment's)")
-                        yield Input("", id="experiment-games", placeholder="e.g. 4", compact=True)
-                        yield Label("results folder")
-                        yield Input("", id="experiment-out", compact=True)
-                    with TabPane("Tournament", id="tab-tournament"):
-                        yield Select([(name.capitalize(), name) for name in GAME_NAMES], value=GAME_NAMES[0],
-                                     allow_blank=False, id="tournament-game", compact=True)
-                        yield Label("engines, separated by ';'")
-                        yield Input("random; alphabeta:depth=1; alphabeta:depth=2", id="tournament-engines",
-                                    compact=True)
-                        yield Label("games per pairing")
-                        yield Input("4", id="tournament-games", compact=True)
-                        yield Checkbox("gauntlet (the first engine against each other)", id="gauntlet",
-                                       compact=True)
-                        yield Label("results file")
-                        yield Input("lab/tournament.jsonl", id="tournament-out", compact=True)
-                yield Label("worker processes")
-                yield Input("1", id="jobs", compact=True)
+            with Vertical(id="lab-form"):
+                # Run and Stop first: always on screen, whatever the terminal's height.
                 with Horizontal(id="lab-buttons"):
                     yield Button("Run", id="run", variant="primary", compact=True)
                     yield Button("Stop", id="stop", compact=True, disabled=True)
-                with Horizontal(id="review-row"):
-                    yield Input("", id="review-number", placeholder="game no.", compact=True)
-                    yield Button("Review", id="review", compact=True)
                 yield Static("", id="lab-message", markup=False)
+                with VerticalScroll(id="lab-fields"):
+                    with TabbedContent(id="lab-tabs"):
+                        with TabPane("Experiment", id="tab-experiment"):
+                            yield Select([(name, name) for name in names], value=names[0],
+                                         allow_blank=False, id="experiment", compact=True)
+                            yield Input("", id="experiment-file", placeholder="or an experiment FILE.toml",
+                                        compact=True)
+                            yield Static("", id="experiment-about")
+                            yield Label("games per arm (empty: the experiment's)")
+                            yield Input("", id="experiment-games", placeholder="e.g. 4", compact=True)
+                            yield Label("results folder")
+                            yield Input("", id="experiment-out", compact=True)
+                        with TabPane("Tournament", id="tab-tournament"):
+                            yield Select([(name.capitalize(), name) for name in GAME_NAMES],
+                                         value=GAME_NAMES[0], allow_blank=False, id="tournament-game",
+                                         compact=True)
+                            yield Label("engines, separated by ';'")
+                            yield Input("random; alphabeta:depth=1; alphabeta:depth=2",
+                                        id="tournament-engines", compact=True)
+                            yield Label("games per pairing")
+                            yield Input("4", id="tournament-games", compact=True)
+                            yield Checkbox("gauntlet (the first engine against each other)", id="gauntlet",
+                                           compact=True)
+                            yield Label("results file")
+                            yield Input("lab/tournament.jsonl", id="tournament-out", compact=True)
+                    yield Label("worker processes")
+                    yield Input("1", id="jobs", compact=True)
+                    with Horizontal(id="review-row"):
+                        yield Input("", id="review-number", placeholder="game no.", compact=True)
+                        yield Button("Review", id="review", compact=True)
             with Vertical(id="lab-output"):
                 yield ProgressBar(total=1, id="lab-progress", show_eta=True)  # total 1: no animation while idle
                 with VerticalScroll(id="lab-results"):
