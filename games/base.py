@@ -233,6 +233,12 @@ class Game(ABC):
         """True if ``move`` takes material (used for ordering and quiescence)."""
         return False
 
+    def is_irreversible(self, move: Any) -> bool:
+        """True if no later move can undo ``move``'s change (chess: a capture or a
+        pawn move, which zero the 50-move counter; checkers: a capture or a man's
+        step).  Match runners restart their draw adjudication count after one."""
+        return self.is_capture(move)
+
     def capture_score(self, move: Any) -> int:
         """How promising ``move`` looks before searching it: 0 for a quiet move,
         larger for captures that take more for less (MVV-LVA in chess).

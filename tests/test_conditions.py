@@ -107,6 +107,33 @@ def test_draw_count_breaks_on_a_big_score_a_mate_or_no_search() -> None:
     assert run(drawing(0, 1, 0.1), [(0, 0, None), (1, MATE, 3)])[1] is None
 
 
+def test_an_irreversible_move_starts_the_draw_count_again() -> None:
+    # fastchess restarts it when the 50-move counter is zeroed (a capture or a pawn move); ours
+    # counted on through captures, so a level trade of queens could end the game as a draw.
+    adjudicator = drawing(0, 2, 0.1)
+    plies = [(0, 5, False), (1, -5, False), (0, 0, False), (1, 0, True), (0, 0, False), (1, 0, False)]
+    seen = [adjudicator.after_move(player, score, None, ply + 1, irreversible)
+            for ply, (player, score, irreversible) in enumerate(plies)]
+    assert seen[3] is None and seen[4] is None and seen[5] is None  # 3 level plies since the capture, not 4
+    assert adjudicator.after_move(0, 0, None, 7) == Outcome(None, DRAW)
+
+
+@pytest.mark.parametrize(("game_name", "position", "moves"), [
+    ("chess", None, {"e4": True, "Nf3": False}),
+    ("chess", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", {"exd5": True, "Kd2": False, "e5": True}),
+    ("checkers", None, {"11-15": True}),
+    ("checkers", "B:W18:BK14", {"14x23": True}),
+    ("checkers", "B:W21:BK14,K1,6", {"14-10": False, "6-10": True}),
+])
+def test_which_moves_are_irreversible(game_name: str, position: str | None, moves: dict[str, bool]) -> None:
+    from games import game_class
+
+    cls = game_class(game_name)
+    game = cls.from_text(position) if position else cls()
+    for text, irreversible in moves.items():
+        assert game.is_irreversible(game.parse_move(text)) is irreversible, text
+
+
 def test_max_moves_counts_the_whole_game() -> None:
     adjudicator = Adjudicator(Conditions(maxmoves=3), 100.0)
     assert run(adjudicator, alternate([900] * 10)) == (6, Outcome(None, MAX_MOVES))

@@ -15,8 +15,11 @@ with scores in the game's raw units (a setting in the game's unit times its
   or any mate), which must reach ``movecount`` moves of each side (twice
   ``movecount`` plies); then the mover whose score is below zero loses.
 - *draw*: one count of plies in a row whose score is within ``score`` of
-  zero (a mate never is); when it reaches ``movecount`` moves of each side
-  and ``movenumber`` moves of the game are done, a draw.
+  zero (a mate never is), started again by an irreversible move (a capture,
+  a pawn's or a man's move: :meth:`~games.Game.is_irreversible`, as
+  fastchess restarts it when the 50-move counter is zeroed); when it reaches
+  ``movecount`` moves of each side and ``movenumber`` moves of the game are
+  done, a draw.
 - *max moves*: a draw when the game has ``maxmoves`` moves (both sides'),
   the opening's included.
 
@@ -55,17 +58,19 @@ class Adjudicator:
         self.decided = 0
         self.level = 0
 
-    def after_move(self, player: int, score: float | None, mate: int | None, plies: int) -> Outcome | None:
+    def after_move(self, player: int, score: float | None, mate: int | None, plies: int,
+                   irreversible: bool = False) -> Outcome | None:
         """The outcome after ``player``'s move scored ``score`` for itself (``mate``:
         moves to a mate, negative against it; ``score`` ``None``: no search), with
-        the game ``plies`` long; ``None`` to play on."""
+        the game ``plies`` long; ``irreversible``: the move was a capture or the
+        like; ``None`` to play on."""
         searched = score is not None
         score = score or 0.0
         outcome = None
         if self.resign is not None:
             outcome = self._resign(player, searched, score, mate)
         if outcome is None and self.draw is not None:
-            outcome = self._draw(searched, score, mate, plies)
+            outcome = self._draw(searched, score, mate, plies, irreversible)
         if outcome is None and self.maxmoves is not None and plies >= 2 * self.maxmoves:
             outcome = Outcome(None, MAX_MOVES)
         return outcome
@@ -86,9 +91,12 @@ class Adjudicator:
             return Outcome(1 - player, RESIGN)
         return None
 
-    def _draw(self, searched: bool, score: float, mate: int | None, plies: int) -> Outcome | None:
+    def _draw(self, searched: bool, score: float, mate: int | None, plies: int,
+              irreversible: bool) -> Outcome | None:
         rule = self.draw
         assert rule is not None
+        if irreversible:
+            self.level = 0
         level = searched and mate is None and abs(score) <= self.draw_score
         self.level = self.level + 1 if level else 0
         if self.level >= 2 * rule.movecount and plies // 2 >= rule.movenumber:

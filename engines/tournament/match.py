@@ -179,10 +179,11 @@ def play_game(config: MatchConfig, index: int, opening: Opening | None = None) -
             entry = LogEntry.of(searched.stats)
             log.append(entry)
             moves.append(game.format_move(searched.move))
+            irreversible = adjudicator is not None and game.is_irreversible(searched.move)
             game.play(searched.move)
             if adjudicator is not None and game.outcome() is None:
                 outcome = adjudicator.after_move(player, entry.score if entry.searched else None, entry.mate,
-                                                 game.ply)
+                                                 game.ply, irreversible)
                 if outcome is not None:
                     break
     finally:

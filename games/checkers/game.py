@@ -522,6 +522,10 @@ class Checkers(Game):
         """Whether ``move`` takes pieces (``move[1]``, the mask taken, is not 0)."""
         return move[1] != 0
 
+    def is_irreversible(self, move: Move) -> bool:
+        """A capture, or a man's step (men never step back)."""
+        return move[1] != 0 or not BIT[move[0][0]] & self._kings
+
     def capture_score(self, move: Move) -> int:
         """Pieces taken, kings counting double (0 for a step)."""
         captured = move[1]

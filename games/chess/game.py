@@ -288,6 +288,10 @@ class ChessGame(MoveReading, Game):
         """True for captures, including en passant."""
         return self._board.is_capture(move)
 
+    def is_irreversible(self, move: chess.Move) -> bool:  # type: ignore[override]
+        """A capture or a pawn move: python-chess's ``is_zeroing``."""
+        return self._board.is_zeroing(move)
+
     def capture_score(self, move: chess.Move) -> int:
         """MVV-LVA: ``8 * victim - attacker + 8`` for a capture (piece types
         pawn 1 ... king 6, so any capture scores at least 10), plus ``8 *`` the
