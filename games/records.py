@@ -107,7 +107,7 @@ def outcome_from_record(token: str, described: str) -> Outcome | None:
     if winner == -1:
         return None
     match = _DESCRIBED_RE.search(described or "")
-    return Outcome(winner, match.group(1).strip() if match else "adjudication")
+    return Outcome(winner, match.group(1).strip() if match else "as recorded")  # no reason given: not ours to invent
 
 
 @dataclass(frozen=True)

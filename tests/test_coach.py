@@ -199,5 +199,5 @@ def test_a_finished_game_states_no_outcome_of_its_own() -> None:
 
 def test_outcome_from_record() -> None:
     assert outcome_from_record("1-0", "White wins (time)") == Outcome(0, "time")
-    assert outcome_from_record("1/2-1/2", "") == Outcome(None, "adjudication")
+    assert outcome_from_record("1/2-1/2", "") == Outcome(None, "as recorded")  # not an invented reason
     assert outcome_from_record("*", "unterminated") is None

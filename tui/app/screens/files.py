@@ -154,7 +154,8 @@ class OpenDialog(Dialog[tuple[LoadedGame, Path] | None]):
         time, and stops the click: its mouse-up still comes here, with the row under it)."""
         table = self.query_one("#open-games", DataTable)
         row = event.style.meta.get("row", -1)
-        if event.widget is table and isinstance(row, int) and 0 <= row < table.row_count:
+        over = table.region.contains(event.screen_x, event.screen_y)  # (a terminal's mouse-up has no widget)
+        if over and isinstance(row, int) and 0 <= row < table.row_count:
             self.open_row(table.ordered_rows[row].key.value)
 
     def open_row(self, key: str | None) -> None:
