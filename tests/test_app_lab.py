@@ -177,3 +177,20 @@ async def test_run_and_stop_stay_on_screen_in_a_small_terminal() -> None:
         for button in ("#run", "#stop"):
             region = screen.query_one(button).region
             assert region.height and region.bottom <= 24 - 1, (button, region)  # above the footer
+
+
+async def test_a_crosstable_keeps_its_width_in_a_narrow_pane_and_scrolls() -> None:
+    # At 80x24 the crosstable was squeezed into the pane: one letter a line, numbers as "…".
+    from engines.tournament.crosstable import Tournament
+    from tui.views.tournament import crosstable
+
+    app = lab_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _ready(pilot)
+        table = crosstable(Tournament.create("quixo", ["random", "alphabeta:depth=1"], 2).standings([]))
+        screen.query_one("#lab-table", Static).update(table)
+        await pilot.pause()
+        shown = screen.query_one("#lab-table", Static)
+        pane = screen.query_one("#lab-results")
+        assert shown.size.width > pane.size.width  # its own width: the pane scrolls sideways
+        assert "alphabeta:depth=1" in "".join(strip.text for strip in shown.render_lines(shown.region.reset_offset))

@@ -109,7 +109,7 @@ class LabScreen(Screen):
                                         id="tournament-engines", compact=True)
                             yield Label("games per pairing")
                             yield Input("4", id="tournament-games", compact=True)
-                            yield Checkbox("gauntlet (the first engine against each other)", id="gauntlet",
+                            yield Checkbox("gauntlet (first vs the rest)", id="gauntlet",
                                            compact=True)
                             yield Label("results file")
                             yield Input("lab/tournament.jsonl", id="tournament-out", compact=True)
