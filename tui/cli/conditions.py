@@ -56,7 +56,8 @@ def add_condition_flags(p: argparse.ArgumentParser, *, overrides: bool = False) 
                    help="a side whose score has been S or more below zero for N of its moves in a row loses "
                         "(twosided: both sides' scores S or more from zero for N moves each)")
     g.add_argument("--draw", type=_rule("DrawRule"), metavar="movenumber=M,movecount=N,score=S",
-                   help="a draw when, after move M, both sides' scores have been within S of zero for N moves each")
+                   help="a draw when, after move M, both sides' scores have been within S of zero for N moves "
+                        "each, counted again after each irreversible move (a capture, a pawn's or a man's move)")
     g.add_argument("--maxmoves", type=whole(1), metavar="N", help="a draw when the game reaches N moves")
     g = p.add_argument_group("clocks (wall time, measured around each search)" + over)
     g.add_argument("--tc", type=_tc, metavar="BASE+INC|MOVES/BASE+INC",

@@ -21,7 +21,7 @@ PANEL_LEGEND = (
     ("nodes", "positions the search visited (nps: nodes per second)"),
     ("evals", "positions scored by the evaluation function"),
     ("prunes", "alpha-beta cutoffs; 1st cut: the share made by the first move tried"),
-    ("depth", "plies searched in full (/n: the deepest line, captures included)"),
+    ("depth", "plies searched in full (/n: the deepest line, quiescence included)"),
     ("tt hits", "positions found in the transposition table"),
     ("h0/hl/hr", "the cutoff engines' evaluations and the children they dropped"),
     ("best", "the move the engine plays if stopped now; pv: the line it expects"),
@@ -65,9 +65,10 @@ class HelpDialog(_ScrollDialog):
     def compose(self) -> ComposeResult:
         # The paragraphs flow: the dialog wraps them to its width (hard line ends left ragged lines).
         lines = [f"[b]{self.game.capitalize()}: making moves[/b]", " ".join(game_kind(self.game).help.split("\n")),
-                 "", "Or click a piece (its targets light up) and then where it goes; with the board "
-                 "focused (Tab), the arrows and Enter do the same. Suggestions appear as you type; "
-                 "→ takes one. A wrong move is explained under the board and play goes on.", "",
+                 "", "With the mouse, click what moves (where it may go lights up) and then where it goes, "
+                 "or the one cell a move needs; with the board focused (Tab), the arrows and Enter do the same. "
+                 "Suggestions appear as you type; → takes one. A wrong move is explained under the board and "
+                 "play goes on.", "",
                  "[b]Keys[/b]  (every command is also in the palette, ctrl+p)"]
         lines += [f"  [b]{command.keys:<16}[/b] {command.help}" for command in COMMANDS]
         lines += [f"  [b]{'ctrl+p':<16}[/b] the command palette", f"  [b]{'ctrl+q':<16}[/b] quit",
