@@ -36,15 +36,13 @@ A move is a tuple ``(path, captured)``:
 Moves are plain tuples: hashable, cheap, equal when they mean the same move.
 Simple steps are built once at import time and shared.
 
-Rules: capture is compulsory, but any capture will do (not
-necessarily the longest); a jump sequence must be completed; men step and jump
-forward only; kings step one square in any diagonal direction and jump both
-ways; a man that reaches the far row is crowned and its move ends there even if
-it could jump on as a king.  During a multi-jump the pieces taken stay on the
-board until the move ends: they cannot be jumped a second time (and would
-block a landing square, which a king moving one square at a time can never
-reach anyway: it lands on squares of the other row parity).  The moving
-piece's own start square counts as empty (a king may come back to it).
+Rules: capture is compulsory, but any capture will do (not necessarily the
+longest); a jump sequence must be completed; men step and jump forward only;
+kings step one square in any diagonal direction and jump both ways; a man that
+reaches the far row is crowned and its move ends there even if it could jump on
+as a king.  During a multi-jump the pieces taken stay on the board until the
+move ends: they cannot be jumped a second time.  The moving piece's own start
+square counts as empty (a king may come back to it).
 
 *Which sequences are distinct moves.*  Two jump sequences of the same piece
 that end on the same square having taken the same set of pieces are one move
