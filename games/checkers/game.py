@@ -33,8 +33,7 @@ A move is a tuple ``(path, captured)``:
 * ``captured`` -- the mask of the squares of the pieces it takes (``0`` for a
   step), so ``move[1] != 0`` tells a capture.
 
-Moves are plain tuples: hashable, cheap, equal when they mean the same move.
-Simple steps are built once at import time and shared.
+Moves are plain tuples, hashable and cheap; simple steps are built once, shared.
 
 Rules: capture is compulsory, but any capture will do (not necessarily the
 longest); a jump sequence must be completed; men step and jump forward only;
