@@ -138,6 +138,9 @@ class Game(ABC):
     PLAYERS: ClassVar[tuple[str, str]]
     #: Heuristics by name; each is ``f(game, player) -> float``.
     HEURISTICS: ClassVar[dict[str, Heuristic]]
+    #: Heuristics read from a file, by kind: ``heuristic=KIND:PATH`` evaluates with
+    #: ``HEURISTIC_FILES[KIND](PATH)`` (chess: ``network:my.npz``, a trained network).
+    HEURISTIC_FILES: ClassVar[dict[str, Callable[[str], Heuristic]]] = {}
     #: Name of the heuristic used when none is asked for.
     DEFAULT_HEURISTIC: ClassVar[str]
     #: Name of the cheap heuristic the seed cutoffs (H0) use by default.
@@ -340,13 +343,13 @@ class Game(ABC):
         """The heuristic called ``name`` (the default one if ``None``)."""
         if name is None:
             name = cls.DEFAULT_HEURISTIC
-        try:
+        if name in cls.HEURISTICS:
             return cls.HEURISTICS[name]
-        except KeyError:
-            known = ", ".join(sorted(cls.HEURISTICS))
-            raise UnknownHeuristicError(
-                f"unknown {cls.NAME} heuristic {name!r}; expected one of: {known}"
-            ) from None
+        kind, colon, path = name.partition(":")
+        if colon and kind in cls.HEURISTIC_FILES:
+            return _file_heuristic(cls, kind, path)
+        known = ", ".join(sorted(cls.HEURISTICS) + [f"{kind}:FILE" for kind in sorted(cls.HEURISTIC_FILES)])
+        raise UnknownHeuristicError(f"unknown {cls.NAME} heuristic {quote_input(name)}; expected one of: {known}")
 
     def evaluate(self, player: int, heuristic: str | None = None) -> float:
         """Score the position for ``player`` with the named heuristic."""
@@ -381,3 +384,20 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}.from_text({self.to_text()!r})"
+
+
+_FILE_HEURISTICS: dict[tuple[type[Game], str, str], Heuristic] = {}
+
+
+def _file_heuristic(cls: type[Game], kind: str, path: str) -> Heuristic:
+    """The heuristic ``kind`` reads from the file at ``path``, read once a process;
+    a file it cannot use is an :class:`UnknownHeuristicError` naming the file."""
+    key = (cls, kind, path)
+    if key not in _FILE_HEURISTICS:
+        if not path.strip():
+            raise UnknownHeuristicError(f"heuristic {kind}:FILE needs the path of a file after '{kind}:'")
+        try:
+            _FILE_HEURISTICS[key] = cls.HEURISTIC_FILES[kind](path)
+        except (OSError, ValueError) as error:
+            raise UnknownHeuristicError(f"heuristic {kind}:FILE: {error}") from None
+    return _FILE_HEURISTICS[key]

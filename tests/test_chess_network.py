@@ -184,3 +184,28 @@ def test_bench_network_measures_both_heuristics_and_both_searches() -> None:
     searches = search_rows(["chess"], quick=True)
     assert [row.spec for row in searches] == ["pvs:depth=3,heuristic=pesto", "pvs:depth=3,heuristic=network"]
     assert all(row.nodes > 0 for row in searches)
+
+
+def test_a_trained_network_file_is_a_heuristic(tmp_path: Path) -> None:
+    # A network from 'train --model network' could be neither checked nor played.
+    from engines import create_engine
+    from engines.spec import SpecError
+    from games import UnknownHeuristicError, game_class
+
+    path = random_network(hidden=8, seed=3).save(tmp_path / "mine.npz")
+    cls = game_class("chess")
+    evaluate = cls.heuristic(f"network:{path}")
+    assert cls.heuristic(f"network:{path}") is evaluate  # read once
+    game = new_game("chess")
+    game.play(game.parse_move("e4"))
+    assert evaluate(game, 1) == int(Network.load(path).evaluate(game.board)) == -evaluate(game, 0)
+    assert create_engine(f"pvs:depth=2,heuristic=network:{path}", cls).search(game).move is not None
+    for bad, words in ((f"network:{tmp_path / 'none.npz'}", "No such file"), ("network:", "needs the path"),
+                       (f"network:{tmp_path}", "network:FILE")):
+        with pytest.raises(UnknownHeuristicError, match=words) as error:
+            cls.heuristic(bad)
+        assert "\n" not in str(error.value)
+    with pytest.raises(SpecError, match="network:FILE"):
+        create_engine("pvs:heuristic=nonsense", cls)
+    with pytest.raises(UnknownHeuristicError):
+        game_class("quixo").heuristic(f"network:{path}")

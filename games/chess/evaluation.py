@@ -32,7 +32,7 @@ class ChessGame(Protocol):
     def board(self) -> chess.Board: ...
 
 
-__all__ = ["HEURISTICS", "NETWORK_FILE", "features", "pawn_terms", "material", "sef", "sef_phase", "soft", "hard",
+__all__ = ["HEURISTICS", "HEURISTIC_FILES", "NETWORK_FILE", "network_file", "features", "pawn_terms", "material", "sef", "sef_phase", "soft", "hard",
            "pesto", "network"]
 
 
@@ -544,6 +544,23 @@ def network(game: ChessGame, player: int) -> int:
     return value if (player == WHITE_PLAYER) == b.turn else -value
 
 
+def network_file(path: str) -> Any:
+    """The heuristic ``network:PATH``: the network in the file at ``path`` (one that
+    ``tui-games train chess --model network`` wrote), evaluated like :func:`network`.
+    Raises ``ValueError`` (one line) for a file that is not a network."""
+    from .network import Accumulators, Network
+
+    accumulators = Accumulators(Network.load(path))
+
+    def evaluate(game: ChessGame, player: int) -> int:
+        b = game.board
+        value = int(accumulators.evaluate(b))
+        return value if (player == WHITE_PLAYER) == b.turn else -value
+
+    evaluate.__name__ = f"network:{path}"
+    return evaluate
+
+
 # ------------------------------------------------------------------ display
 
 
@@ -556,3 +573,6 @@ HEURISTICS = {
     "pesto": pesto,
     "network": network,
 }
+
+#: The heuristics read from a file, by kind (see :attr:`games.base.Game.HEURISTIC_FILES`).
+HEURISTIC_FILES = {"network": network_file}

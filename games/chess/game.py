@@ -45,13 +45,13 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any, ClassVar, Hashable, Sequence
+from typing import Any, Callable, ClassVar, Hashable, Sequence
 
 import chess
 
 from ..base import MAX_POSITION_TEXT, Game, Heuristic, Outcome, PositionError, check_length, quote_input
 from .bitboards import BLACK_PLAYER, WHITE_PLAYER, count_legal_moves
-from .evaluation import HEURISTICS, features
+from .evaluation import HEURISTIC_FILES, HEURISTICS, features
 from .notation import MoveReading
 
 __all__ = ["ChessGame", "START_FEN", "TERMINATION_REASONS"]
@@ -133,6 +133,7 @@ class ChessGame(MoveReading, Game):
     NAME: ClassVar[str] = "chess"
     PLAYERS: ClassVar[tuple[str, str]] = ("White", "Black")
     HEURISTICS: ClassVar[dict[str, Heuristic]] = HEURISTICS
+    HEURISTIC_FILES: ClassVar[dict[str, Callable[[str], Heuristic]]] = HEURISTIC_FILES
     DEFAULT_HEURISTIC: ClassVar[str] = "sef"
     CUT_HEURISTIC: ClassVar[str] = "soft"
     STRONG_HEURISTIC: ClassVar[str] = "pesto"

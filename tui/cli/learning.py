@@ -54,8 +54,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--data", required=True, type=path_arg, metavar="FILE", help="the dataset CSV (its FILE.meta.json beside it)")
     p.add_argument("--model", required=True, choices=("rf", "mlp", "network"),
                    help="rf: RandomForestRegressor; mlp: MLPRegressor on standardised inputs and target; "
-                        "network: the game's piece-square network (games that have one), for heuristic=network "
-                        "when bundled")
+                        "network: the game's piece-square network (games that have one), played with "
+                        "heuristic=network:FILE")
     p.add_argument("--hidden", type=whole(1), default=64, metavar="H",
                    help="--model network: hidden units (default 64)")
     p.add_argument("--max-iter", type=whole(1), default=60, metavar="N",
