@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.style import Style
@@ -466,19 +467,25 @@ def _database(path: Path, games: int) -> None:
         f'[Result "1-0"]\n[PlyCount "3"]\n\n1. e4 e5 2. Qh5 1-0\n' for n in range(1, games + 1)))
 
 
+async def _listing(pilot, path: Path) -> tuple[Any, OpenDialog]:
+    """The game screen, and the open dialog (ctrl+o) listing the games of ``path``."""
+    screen = await ready(pilot)
+    await pilot.press("ctrl+o")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, OpenDialog), "the open dialog")
+    dialog = pilot.app.screen
+    dialog.query_one("#open-path", Input).value = str(path)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: dialog.listed is not None, "the list of games")
+    return screen, dialog
+
+
 async def test_ctrl_o_lists_the_games_of_a_file_filters_them_and_opens_the_one_chosen(tmp_path: Path) -> None:
     # ctrl+o on a multi-game file silently opened game 1.
     path = tmp_path / "db.pgn"
     _database(path, 300)
     app = make_app("chess", "human", "human")
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await ready(pilot)
-        await pilot.press("ctrl+o")
-        await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog), "the open dialog")
-        dialog = app.screen
-        dialog.query_one("#open-path", Input).value = str(path)
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: dialog.listed is not None, "the list of games")
+        screen, dialog = await _listing(pilot, path)
         table = dialog.query_one("#open-games")
         assert table.row_count == 300 and "300 games" in str(dialog.query_one("#open-error").render())
         dialog.query_one("#open-filter", Input).value = "player123"
@@ -496,13 +503,7 @@ async def test_one_click_on_a_listed_game_opens_it(tmp_path: Path) -> None:
     _database(path, 20)
     app = make_app("chess", "human", "human")
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await ready(pilot)
-        await pilot.press("ctrl+o")
-        await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog), "the open dialog")
-        dialog = app.screen
-        dialog.query_one("#open-path", Input).value = str(path)
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: dialog.listed is not None, "the list of games")
+        screen, dialog = await _listing(pilot, path)
         # A terminal's mouse-up reaches the dialog with no widget (Pilot's names the table): only
         # where it happened and the row's mark under it.
         table = dialog.query_one("#open-games")

@@ -61,68 +61,56 @@ class SearchRow:
         return self.nodes / self.seconds if self.seconds else 0.0
 
 
-def _children(boards: Sequence[Game]) -> list[tuple[Game, list[Any]]]:
-    return [(board, board.legal_moves()) for board in boards]
+def _children(boards: Sequence[Game]) -> list[tuple[Game, Any]]:
+    """Every (node, move) pair of the nodes' children, node by node."""
+    return [(board, move) for board in boards for move in board.legal_moves()]
 
 
-def _time_siblings(evaluate: Any, nodes: list[tuple[Game, list[Any]]]) -> tuple[int, float]:
-    """Evaluate every child of each node in turn: (evaluations, seconds spent evaluating)."""
-    count, spent = 0, 0.0
-    for board, moves in nodes:
-        for move in moves:
-            board.play(move)
-            start = time.perf_counter()
-            evaluate(board, 0)
-            spent += time.perf_counter() - start
-            board.undo()
-            count += 1
-    return count, spent
-
-
-def _time_scattered(evaluate: Any, nodes: list[tuple[Game, list[Any]]], seed: int = 3) -> tuple[int, float]:
-    """The same children shuffled, each after a child of another node."""
-    pairs = [(board, move) for board, moves in nodes for move in moves]
-    random.Random(seed).shuffle(pairs)
-    count, spent = 0, 0.0
-    for board, move in pairs:
+def _time(evaluate: Any, children: Sequence[tuple[Game, Any]]) -> tuple[int, float]:
+    """Evaluate each child in the order given: (evaluations, seconds spent evaluating)."""
+    spent = 0.0
+    for board, move in children:
         board.play(move)
         start = time.perf_counter()
         evaluate(board, 0)
         spent += time.perf_counter() - start
         board.undo()
-        count += 1
-    return count, spent
+    return len(children), spent
+
+
+def _scattered(children: Sequence[tuple[Game, Any]], seed: int = 3) -> list[tuple[Game, Any]]:
+    """The same children shuffled: each comes after a child of another node."""
+    shuffled = list(children)
+    random.Random(seed).shuffle(shuffled)
+    return shuffled
+
+
+def _with_networks(games: Sequence[str]) -> list[tuple[str, type[Game], str]]:
+    """The games that have a network: name, class, and the network's heuristic."""
+    plans = [(game, game_kind(game).network) for game in games]
+    return [(game, game_class(game), plan.heuristic) for game, plan in plans if plan is not None]
 
 
 def eval_rows(games: Sequence[str], *, quick: bool = False) -> list[EvalRow]:
     rows = []
-    for game in games:
-        plan = game_kind(game).network
-        if plan is None:
-            continue
-        cls = game_class(game)
-        nodes = _children(bench_positions(game, QUICK_POSITIONS if quick else POSITIONS))
-        for name in (cls.STRONG_HEURISTIC, plan.heuristic):
+    for game, cls, learned in _with_networks(games):
+        children = _children(bench_positions(game, QUICK_POSITIONS if quick else POSITIONS))
+        for name in (cls.STRONG_HEURISTIC, learned):
             evaluate = cls.heuristic(name)
-            _time_siblings(evaluate, nodes)  # warm: files read, caches filled
-            count, spent = _time_siblings(evaluate, nodes)
-            rows.append(EvalRow(game, name, "siblings (kept up to date)", count, spent))
-            if name == plan.heuristic:
-                count, spent = _time_scattered(evaluate, nodes)
-                rows.append(EvalRow(game, name, "scattered (another node's child before)", count, spent))
+            _time(evaluate, children)  # warm: files read, caches filled
+            rows.append(EvalRow(game, name, "siblings (kept up to date)", *_time(evaluate, children)))
+            if name == learned:
+                rows.append(EvalRow(game, name, "scattered (another node's child before)",
+                                    *_time(evaluate, _scattered(children))))
     return rows
 
 
 def search_rows(games: Sequence[str], *, quick: bool = False) -> list[SearchRow]:
     rows = []
-    for game in games:
-        plan = game_kind(game).network
-        if plan is None:
-            continue
-        cls = game_class(game)
+    for game, cls, learned in _with_networks(games):
         boards = bench_positions(game, 2 if quick else 8, seed=11)
         depth = 3 if quick else 5
-        for name in (cls.STRONG_HEURISTIC, plan.heuristic):
+        for name in (cls.STRONG_HEURISTIC, learned):
             spec = f"pvs:depth={depth},heuristic={name}"
             engine = create_engine(spec, cls)
             nodes = 0
