@@ -158,6 +158,8 @@ def test_a_file_s_games_are_listed_from_their_tags() -> None:
     assert [(g.number, g.players, g.result, g.event) for g in chess_games] == [
         (1, ("Adolf Anderssen", "Jean Dufresne"), "1-0", "Casual Game"), (2, ("A", "B"), "*", "Bad game"),
         (3, ("C", "D"), "1/2-1/2", "Third")]
+    # no PlyCount tag: the main line's moves are counted (comments, NAGs and variations left out)
+    assert chess_games[0].moves == 24 and chess_games[2].moves == 2
     (pdn,) = index_records(DATA / "elsewhere.pdn", "checkers")
     assert pdn.players == ("Tinsley, M.", "Chinook") and pdn.moves == 4 and "chinook" in pdn.text()
     seen: list[tuple[int, int]] = []
@@ -173,3 +175,25 @@ def test_a_move_list_file_with_no_game_is_refused(tmp_path: Path, game: str, tex
     path.write_text(text)
     with pytest.raises(RecordError, match=f"no {game} game found"):
         load_record_file(path, game)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), plies=st.integers(0, 60))
+def test_counted_moves_equal_the_main_line_python_chess_reads(seed: int, plies: int) -> None:
+    import random
+
+    from games.chess.records import _main_line_plies
+
+    chooser, game = random.Random(seed), chess.pgn.Game()
+    node = game
+    for ply in range(plies):
+        moves = list(node.board().legal_moves)
+        if not moves:
+            break
+        if ply % 7 == 3 and len(moves) > 1:  # a side line, with a comment holding parentheses
+            node.add_variation(moves[1], comment="a (side) line; see e4")
+        node = node.add_main_variation(chooser.choice(moves), comment="Nf3 was better" if ply % 5 == 0 else "")
+        if ply % 3 == 0:
+            node.nags.add(1)
+    text = str(game)
+    assert _main_line_plies(text) == len(list(chess.pgn.read_game(io.StringIO(text)).mainline_moves()))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import io
+import re
 from typing import ClassVar
 
 import chess
@@ -62,6 +63,29 @@ def _read_pgn(stream: io.StringIO) -> chess.pgn.Game | None:
 def _board(game: Game) -> chess.Board:
     """The python-chess board of a chess game."""
     return game.board  # type: ignore[attr-defined,no-any-return]
+
+
+#: A move in SAN as a PGN's move text writes it (check marks and annotations aside).
+_SAN_RE = re.compile(r"(?<![\w.])(?:[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](?:=?[QRBN])?|O-O(?:-O)?|0-0(?:-0)?)(?![\w-])")
+_COMMENT_RE = re.compile(r"\{[^}]*\}|;[^\n]*")
+#: Files up to this many characters have their games' moves counted where no PlyCount tag says.
+_COUNTED_CHARS = 4_000_000
+_VARIATION_RE = re.compile(r"\([^()]*\)")
+
+
+def _main_line_plies(record: str) -> int:
+    """The moves of a game's main line in its PGN text, counted without reading it
+    into a game (tags, comments and variations left out)."""
+    body = record.find("\n\n")  # the tags end at the first blank line
+    moves = record[body:] if body >= 0 else record
+    if "{" in moves or ";" in moves:
+        moves = _COMMENT_RE.sub(" ", moves)
+    while "(" in moves:
+        shorter = _VARIATION_RE.sub(" ", moves)
+        if shorter == moves:  # an unbalanced parenthesis: count what is there
+            break
+        moves = shorter
+    return len(_SAN_RE.findall(moves))
 
 
 class PGN(RecordFormat):
@@ -191,10 +215,14 @@ class PGN(RecordFormat):
         """From the headers alone (python-chess's ``read_headers`` skips the moves)."""
         stream = io.StringIO(text)
         summaries: list[RecordSummary] = []
+        count_moves = len(text) <= _COUNTED_CHARS  # counting doubles a large database's listing time
+        start = 0
         while (headers := chess.pgn.read_headers(stream)) is not None:
+            end = stream.tell()
             plies = headers.get("PlyCount", "")
-            summaries.append(self.summary(len(summaries) + 1, headers,
-                                          (int(plies) + 1) // 2 if plies.isdigit() else None))
+            count = int(plies) if plies.isdigit() else _main_line_plies(text[start:end]) if count_moves else None
+            summaries.append(self.summary(len(summaries) + 1, headers, None if count is None else (count + 1) // 2))
+            start = end
             if progress is not None and len(summaries) % 500 == 0:
                 progress(stream.tell(), len(text))
         if progress is not None:
