@@ -81,9 +81,8 @@ def train_network(plan: NetworkPlan, dataset: Dataset, *, hidden: int = 64, seed
     fit_s = time.perf_counter() - started
     network = plan.build(model.coefs_[0], model.intercepts_[0], model.coefs_[1].reshape(-1) * unit,
                          float(model.intercepts_[1][0]) * unit)
-    metrics = {}
-    for name, rows in (("train", train_rows), ("test", test_rows)):
-        metrics[name] = fit_metrics(target[rows], network.batch(inputs[rows]))
-    rounding = float(np.abs(network.batch(inputs[test_rows]) - model.predict(inputs[test_rows]) * unit).max(
-        initial=0.0))
+    tested = network.batch(inputs[test_rows])
+    metrics = {"train": fit_metrics(target[train_rows], network.batch(inputs[train_rows])),
+               "test": fit_metrics(target[test_rows], tested)}
+    rounding = float(np.abs(tested - model.predict(inputs[test_rows]) * unit).max(initial=0.0))
     return NetworkFit(network, metrics, len(positions), int(model.n_iter_), fit_s, rounding)

@@ -159,14 +159,7 @@ def run_train(args: Any, file: TextIO | None = None) -> int:
     meta = save_model(estimator, out, meta)
     console.print(f"fitted in {meta['fit_s']:.1f} s")
 
-    table = Table(title=f"{cls.NAME} {args.model} model of h_l", title_justify="left")
-    table.add_column("")
-    for column in ("train", "test"):
-        table.add_column(column, justify="right")
-    metrics = meta["metrics"]
-    for key, label in (("mse", "MSE"), ("mae", "MAE"), ("r2", "R²")):
-        digits = 4 if key == "r2" else 5
-        table.add_row(label, _number(metrics["train"][key], digits), _number(metrics["test"][key], digits))
+    table = _fit_table(f"{cls.NAME} {args.model} model of h_l", meta["metrics"])
     table.add_row("rows", f"{meta['rows']['train']:,}", f"{meta['rows']['test']:,}")
     console.print(table)
     label = "best params" if args.grid else "params"
@@ -176,10 +169,26 @@ def run_train(args: Any, file: TextIO | None = None) -> int:
                       f"{_number(meta['cv']['best_mse'], 5)}")
     for note in meta["notes"][len(dataset.notes):]:
         console.print(f"note: {note}")
+    _say_written(console, out)
+    return 0
+
+
+def _fit_table(title: str, metrics: dict[str, dict[str, float]]) -> Table:
+    """MSE, MAE and R² on the training and the test positions."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("")
+    for column in ("train", "test"):
+        table.add_column(column, justify="right")
+    for key, label in (("mse", "MSE"), ("mae", "MAE"), ("r2", "R²")):
+        digits = 4 if key == "r2" else 5
+        table.add_row(label, _number(metrics["train"][key], digits), _number(metrics["test"][key], digits))
+    return table
+
+
+def _say_written(console: Console, out: Path) -> None:
     json_path = metadata_path(out)
     console.print(f"wrote {out} ({size_text(out.stat().st_size)}) and {json_path} "
                   f"({size_text(json_path.stat().st_size)})")
-    return 0
 
 
 def _train_network(args: Any, console: Console, plan: NetworkPlan, dataset: Any, out: Path, distinct: int) -> int:
@@ -199,24 +208,15 @@ def _train_network(args: Any, console: Console, plan: NetworkPlan, dataset: Any,
             "metrics": fit.metrics, "rounding": fit.rounding_cp, "label": dataset.label, "depth": dataset.depth,
             "data": {"file": dataset.path.name, "sha256": dataset.sha256}, "command": _command(args),
             "versions": library_versions(), "sha256": file_sha256(out)}
-    json_path = metadata_path(out)
-    with json_path.open("x", encoding="utf-8") as handle:
+    with metadata_path(out).open("x", encoding="utf-8") as handle:
         json.dump(meta, handle, indent=2)
         handle.write("\n")
-    table = Table(title=f"{args.game} network of h_l ({kind.scores.unit_name}s x {kind.scores.unit:g})",
-                  title_justify="left")
-    table.add_column("")
-    for column in ("train", "test"):
-        table.add_column(column, justify="right")
-    for key, label in (("mse", "MSE"), ("mae", "MAE"), ("r2", "R²")):
-        digits = 4 if key == "r2" else 5
-        table.add_row(label, _number(fit.metrics["train"][key], digits), _number(fit.metrics["test"][key], digits))
-    console.print(table)
+    console.print(_fit_table(f"{args.game} network of h_l ({kind.scores.unit_name}s x {kind.scores.unit:g})",
+                             fit.metrics))
     stopped = " (stopped at --max-iter, still improving)" if fit.iterations >= args.max_iter else ""
     console.print(f"fitted in {fit.fit_s:.1f} s, {fit.iterations} passes{stopped}; integer first layer within "
                   f"{fit.rounding_cp:.2f} of the float model on the test positions")
-    console.print(f"wrote {out} ({size_text(out.stat().st_size)}) and {json_path} "
-                  f"({size_text(json_path.stat().st_size)})")
+    _say_written(console, out)
     return 0
 
 
