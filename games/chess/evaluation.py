@@ -32,8 +32,8 @@ class ChessGame(Protocol):
     def board(self) -> chess.Board: ...
 
 
-__all__ = ["HEURISTICS", "HEURISTIC_FILES", "NETWORK_FILE", "network_file", "features", "pawn_terms", "material", "sef", "sef_phase", "soft", "hard",
-           "pesto", "network"]
+__all__ = ["HEURISTICS", "HEURISTIC_FILES", "NETWORK_FILE", "features", "pawn_terms", "material", "sef", "sef_phase",
+           "soft", "hard", "pesto", "network", "network_file"]
 
 
 def _ma_diff(b: chess.Board) -> int:
@@ -527,21 +527,17 @@ def features(board: chess.Board, player: int) -> list[float]:
 
 #: The network the ``network`` heuristic evaluates with (see :mod:`games.chess.network`).
 NETWORK_FILE = Path(__file__).with_name("network.npz")
-#: The bundled network's accumulators, read at the first evaluation (one per process).
-_network_accumulators: list[Any] = []
+#: The bundled network's heuristic, made at its first evaluation (one per process).
+_bundled_network: list[Any] = []
 
 
 def network(game: ChessGame, player: int) -> int:
     """The bundled piece-square network's value of the position, learned from
     Stockfish's evaluations (see :mod:`games.chess.network` and docs/learning.md),
     in centipawns; updated piece by piece from the position evaluated before."""
-    if not _network_accumulators:
-        from .network import Accumulators, Network
-
-        _network_accumulators.append(Accumulators(Network.load(NETWORK_FILE)))
-    b = game.board
-    value = int(_network_accumulators[0].evaluate(b))  # toward zero: colour-symmetric
-    return value if (player == WHITE_PLAYER) == b.turn else -value
+    if not _bundled_network:
+        _bundled_network.append(network_file(str(NETWORK_FILE)))
+    return _bundled_network[0](game, player)
 
 
 def network_file(path: str) -> Any:
@@ -554,7 +550,7 @@ def network_file(path: str) -> Any:
 
     def evaluate(game: ChessGame, player: int) -> int:
         b = game.board
-        value = int(accumulators.evaluate(b))
+        value = int(accumulators.evaluate(b))  # toward zero: colour-symmetric
         return value if (player == WHITE_PLAYER) == b.turn else -value
 
     evaluate.__name__ = f"network:{path}"

@@ -9,8 +9,8 @@ units reads them and one output gives centipawns for the side to move.
 The hidden layer's input -- the *accumulator*, its bias plus the weight rows
 of the pieces on the board -- is kept in integers (the weights are scaled by
 :attr:`Network.scale` and rounded), for both sides' views at once.  An
-evaluation starts from the accumulator of the nearest position evaluated
-before (in a search: a sibling, the parent or a child, cached by ply) and
+evaluation starts from the accumulator of a position evaluated before (in a
+search: the sibling evaluated last, else the parent, cached by ply) and
 adds and subtracts the rows of the few pieces that differ, found by comparing
 the twelve piece bitboards.  Integer sums make that exactly equal to a
 recomputation (a test checks it over random games).
