@@ -24,7 +24,6 @@ their ``Event`` and ``Round``.  Nothing in it is ever rewritten.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import BinaryIO, Iterable, Sequence
@@ -35,7 +34,7 @@ from games.records import RecordFormat, RecordNotes
 
 from .config import MatchError
 from .result import GameResult, LogEntry
-from .results import claim_output, written_error
+from .results import append_synced, claim_output
 
 __all__ = ["GameRecordsFile", "complete_length", "game_record", "move_comment", "records_path"]
 
@@ -195,13 +194,4 @@ class GameRecordsFile:
 
     def append(self, result: GameResult) -> None:
         """Write one game's record, flushed and synced; a blank line separates games."""
-        text = game_record(result, self.event)
-        try:
-            with open(self.path, "a", encoding="utf-8", newline="\n") as handle:
-                if handle.tell() > 0:
-                    handle.write("\n")
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-        except OSError as error:  # a full disk: --resume cuts the half-written game
-            raise written_error(error, self.path) from None
+        append_synced(self.path, game_record(result, self.event), separated=True)

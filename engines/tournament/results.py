@@ -16,7 +16,7 @@ from ..remedy import Remedy
 from .config import MatchConfig, MatchError
 from .result import GameResult, ResultsFileError
 
-__all__ = ["ResultsFileError", "ResultsFile", "claim_output", "written_error", "read_results", "read_results_files"]
+__all__ = ["ResultsFileError", "ResultsFile", "append_synced", "claim_output", "read_results", "read_results_files"]
 
 
 def read_results(path: str | Path) -> tuple[list[GameResult], int | None]:
@@ -165,20 +165,26 @@ class ResultsFile:
         if self._newline_first:
             line = "\n" + line
             self._newline_first = False
-        try:
-            with open(self.path, "a", encoding="utf-8") as handle:
-                handle.write(line)
-                handle.flush()
-                os.fsync(handle.fileno())
-        except OSError as error:  # a full disk: say which file, and that nothing written is lost
-            raise written_error(error, self.path) from None
+        append_synced(self.path, line)
         self.results.append(result)
 
 
-def written_error(error: OSError, path: Path) -> OSError:
-    """``error`` from writing a game to ``path`` (a full disk, a quota), naming the file and the way on."""
-    why = error.strerror or str(error)
-    return OSError(error.errno, f"{why}: the games written before are kept; make room, then resume the run", str(path))
+def append_synced(path: Path, text: str, *, separated: bool = False) -> None:
+    """Append one game's ``text`` to ``path``, flushed and synced to disk (``separated``:
+    after a blank line unless the file is empty).  A failure (a full disk, a quota) is
+    an :class:`OSError` naming the file and the way on: the games before it are kept
+    (a resumed run cuts a half-written one)."""
+    try:
+        with open(path, "a", encoding="utf-8", newline="\n") as handle:
+            if separated and handle.tell() > 0:
+                handle.write("\n")
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as error:
+        why = error.strerror or str(error)
+        raise OSError(error.errno, f"{why}: the games written before are kept; make room, then resume the run",
+                      str(path)) from None
 
 
 def claim_output(path: Path, *, resume: bool, what: str, holds: str,
