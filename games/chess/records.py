@@ -219,9 +219,13 @@ class PGN(RecordFormat):
         start = 0
         while (headers := chess.pgn.read_headers(stream)) is not None:
             end = stream.tell()
-            plies = headers.get("PlyCount", "")
-            count = int(plies) if plies.isdigit() else _main_line_plies(text[start:end]) if count_moves else None
-            summaries.append(self.summary(len(summaries) + 1, headers, None if count is None else (count + 1) // 2))
+            tagged = headers.get("PlyCount", "")
+            plies: int | None = None
+            if tagged.isdigit():
+                plies = int(tagged)
+            elif count_moves:
+                plies = _main_line_plies(text[start:end])
+            summaries.append(self.summary(len(summaries) + 1, headers, None if plies is None else (plies + 1) // 2))
             start = end
             if progress is not None and len(summaries) % 500 == 0:
                 progress(stream.tell(), len(text))
