@@ -36,6 +36,7 @@ __all__ = [
     "MoveSyntaxError",
     "IllegalMoveError",
     "UnknownHeuristicError",
+    "ReplayError",
     "Heuristic",
     "quote_input",
 ]
@@ -73,6 +74,17 @@ class MoveSyntaxError(MoveError):
 
 class IllegalMoveError(MoveError):
     """The move text is well formed but names no legal move in this position."""
+
+
+class ReplayError(GameError):
+    """A line of moves that cannot be replayed (see :meth:`Game.replay`): ``ply``
+    is the move that failed (1 for the first), 0 for the start position, and
+    ``cause`` the game's one-line reason."""
+
+    def __init__(self, ply: int, cause: GameError) -> None:
+        super().__init__(str(cause))
+        self.ply = ply
+        self.cause = cause
 
 
 class UnknownHeuristicError(GameError, KeyError):
@@ -365,6 +377,31 @@ class Game(ABC):
         move = self.parse_move(text)
         self.play(move)
         return move
+
+    @classmethod
+    def replay(cls: type[G], start: str | None, texts: Iterable[str],
+               each: Callable[[G, int], None] | None = None) -> tuple[G, list[str]]:
+        """The game from the position text ``start`` (``None``: the standard start)
+        after the moves ``texts``, and those moves as the game writes them.
+        ``each(game, ply)`` is called at the start (ply 0) and after each move
+        (and may raise to stop).  A bad start or move is a :class:`ReplayError`."""
+        try:
+            game = cls.from_text(start) if start else cls()
+        except GameError as error:
+            raise ReplayError(0, error) from None
+        if each is not None:
+            each(game, 0)
+        written = []
+        for ply, text in enumerate(texts, 1):
+            try:
+                move = game.parse_move(text)
+            except GameError as error:
+                raise ReplayError(ply, error) from None
+            written.append(game.format_move(move))
+            game.play(move)
+            if each is not None:
+                each(game, ply)
+        return game, written
 
     def play_all(self, texts: Iterable[str]) -> None:
         """Play a sequence of moves given in the game's notation."""

@@ -38,7 +38,7 @@ from importlib import resources
 from pathlib import Path
 from typing import ClassVar, Protocol, Sequence
 
-from .base import Game, GameError
+from .base import Game, GameError, ReplayError
 from .records import LoadedGame, RecordError, RecordFormat, read_text_file
 
 
@@ -222,23 +222,19 @@ def _formats(kind: BookKind) -> list[BookFormat]:
 def _checked(game_class: type[Game], line: BookLine, where: str) -> BookLine:
     """``line`` with its moves as the game writes them, or a :class:`BookError`:
     a bad start, an illegal move, a game over before the line's end."""
+    def going(game: Game, ply: int) -> None:
+        if game.outcome() is None:
+            return
+        if ply == 0:
+            raise BookError(f"{where}: line {line.row}: the game is over at its start")
+        raise BookError(f"{where}: line {line.row}: the game is over after ply {ply}; a book line leaves it going")
+
     try:
-        game = game_class.from_text(line.start) if line.start else game_class()
-    except GameError as error:
-        raise BookError(f"{where}: line {line.row}: bad start position: {error}") from None
-    if game.outcome() is not None:
-        raise BookError(f"{where}: line {line.row}: the game is over at its start")
-    texts = []
-    for ply, text in enumerate(line.moves, 1):
-        try:
-            move = game.parse_move(text)
-        except GameError as error:
-            raise BookError(f"{where}: line {line.row}, ply {ply}: {error}") from None
-        texts.append(game.format_move(move))
-        game.play(move)
-        if game.outcome() is not None:
-            raise BookError(f"{where}: line {line.row}: the game is over after ply {ply}; a book line "
-                            f"leaves it going")
+        _, texts = game_class.replay(line.start, line.moves, going)
+    except ReplayError as error:
+        if error.ply == 0:
+            raise BookError(f"{where}: line {line.row}: bad start position: {error.cause}") from None
+        raise BookError(f"{where}: line {line.row}, ply {error.ply}: {error.cause}") from None
     return BookLine(tuple(texts), line.start, line.label, line.lost, line.row)
 
 

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import GAME_NAMES, game_class, game_kind
-from .base import Game, GameError
+from .base import Game, ReplayError
 from .records import (
     LoadedGame,
     Progress,
@@ -37,19 +37,12 @@ MAX_RECORD_BYTES = 20_000_000
 
 def _checked(loaded: LoadedGame, index: int) -> LoadedGame:
     """``loaded`` if every move is legal in turn; RecordError otherwise."""
-    cls = game_class(loaded.game_name)
     try:
-        game = cls.from_text(loaded.start) if loaded.start else cls()
-    except GameError as error:
-        raise RecordError(f"game {index + 1}: bad start position: {error}") from None
-    moves = []
-    for ply, text in enumerate(loaded.moves):
-        try:
-            move = game.parse_move(text)
-        except GameError as error:
-            raise RecordError(f"game {index + 1}, move {ply // 2 + 1}: {error}") from None
-        moves.append(game.format_move(move))
-        game.play(move)
+        game, moves = game_class(loaded.game_name).replay(loaded.start, loaded.moves)
+    except ReplayError as error:
+        if error.ply == 0:
+            raise RecordError(f"game {index + 1}: bad start position: {error.cause}") from None
+        raise RecordError(f"game {index + 1}, move {(error.ply - 1) // 2 + 1}: {error.cause}") from None
     declared = None
     if game.outcome() is None:
         declared = outcome_from_record(loaded.tags.get("Result", "*"), loaded.tags.get("Termination", ""))
