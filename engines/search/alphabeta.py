@@ -14,6 +14,7 @@ empties it.
 
 from __future__ import annotations
 
+import functools
 import gc
 import random
 import time
@@ -37,6 +38,7 @@ from ..base import (
 )
 from ..spec import EngineSpec
 from .core import INF, TT_CAPACITY, Control, Searcher, Stopped, TranspositionTable
+from .recorder import DEFAULT_BUDGET, RecordingSearcher, SearchTree, TreeRecorder
 from .selectors import FullWidth, Selector
 from .table import dict_entries
 
@@ -116,16 +118,33 @@ class AlphaBetaEngine(Engine):
         self.tt_capacity = TT_CAPACITY if self.hash_mb is None else dict_entries(self.hash_mb)
         #: The best root moves to report, each with its line and score (``multipv``).
         self.multipv: int = spec.get("multipv") if "multipv" in spec.table else 1
+        #: Set while :meth:`record` runs: the searches record their trees into it.
+        self.recorder: TreeRecorder | None = None
 
     def new_game(self) -> None:
         """Empty the transposition table: the next search starts cold."""
         if self.table is not None:
             self.table.clear()
 
+    def record(self, game: Game, limits: Limits | None = None, *, budget: int = DEFAULT_BUDGET,
+               stop: StopFlag | None = None, on_info: InfoCallback | None = None) -> tuple[SearchResult, SearchTree]:
+        """Search ``game`` as :meth:`search` does, in this process, recording its tree
+        (see :mod:`engines.search.recorder`): at most ``budget`` nodes, the node past
+        them stopping the search as a node limit would."""
+        recorder = TreeRecorder(budget)
+        self.recorder = recorder
+        try:
+            result = AlphaBetaEngine.search(self, game, limits, stop=stop, on_info=on_info)
+        finally:
+            self.recorder = None
+        return result, recorder.tree(result.stats.nodes)
+
     def _searcher(self, game: Game, control: Control) -> Searcher:
         config = self.config
         select = self.make_selector()
-        return Searcher(
+        make: Callable[..., Searcher] = (
+            Searcher if self.recorder is None else functools.partial(RecordingSearcher, self.recorder))
+        return make(
             game, self.evaluate, control,
             select=select,
             prune=config.prune,

@@ -9,7 +9,7 @@ from typing import Sequence
 
 from engines import Option
 
-__all__ = ["CUTOFF_STATS", "score_text", "line_text", "count_text", "default_text", "percent_text", "elo_text",
+__all__ = ["bar", "CUTOFF_STATS", "score_text", "line_text", "count_text", "default_text", "percent_text", "elo_text",
            "number_text", "seconds_text", "counted", "illegal_text"]
 
 #: Counters of the cutoff engines (seeds' H0/HL/Hr), shown when non-zero.
@@ -78,3 +78,14 @@ def number_text(value: float) -> str:
 def seconds_text(value: float) -> str:
     """Seconds: ``0.015 s`` under ten, ``34.1 s`` from there."""
     return f"{value:.3f} s" if value < 10 else f"{value:,.1f} s"
+
+
+#: Eighths of a character cell, for :func:`bar`.
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def bar(share: float, width: int) -> str:
+    """A horizontal bar ``share`` (0 to 1) of ``width`` cells long, drawn in eighths of a cell."""
+    eighths = round(max(0.0, min(1.0, share)) * width * 8)
+    full, rest = divmod(eighths, 8)
+    return ("█" * full + (_EIGHTHS[rest] if rest else "")).ljust(width)

@@ -1,0 +1,231 @@
+"""A recorded tree written down: a JSON document, or a Graphviz drawing.
+
+The JSON document (:func:`tree_document`) is one object: the game, the
+position, the engine and what it answered, the counters of the search, and
+``root``, the last root search (``earlier``: the root searches before it --
+iterative deepening's shallower depths, aspiration re-searches).  Each node is
+an object::
+
+    {"move": "e4", "depth": 3, "ply": 1, "alpha": -25, "beta": null,
+     "value": 31, "bound": "exact", "end": "cutoff", "cut_at": 2,
+     "legal": 20, "children": [...]}
+
+``move`` is written in the game's notation (``null`` at the root, ``"--"`` for a
+null move); ``alpha``/``beta`` are the window on entry (``null``: unbounded);
+``value`` is for the side to move there and ``bound`` says what it is through
+that window (``exact``, ``lower``: at least, ``upper``: at most); ``end`` says
+why the node ended (:data:`~engines.search.recorder.ENDS`).  Optional keys:
+``cut_at`` (the number of the move that cut), ``legal`` and ``kept`` (the node's
+legal moves and those its selector kept), ``lookahead`` (nodes of the
+selector's own searches), ``null``, ``quiescence`` and ``research`` (true).
+
+The drawing (:func:`tree_dot`) shows each node with its move, value and bound;
+the principal variation is bold, and the moves a node never searched -- those
+after a cutoff and those a selector dropped -- are one faint box per node.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from games import Game
+
+from ..base import SearchResult
+from ..search.core import INF
+from ..search.recorder import SearchTree, TreeNode
+
+__all__ = ["FORMAT", "NULL_MOVE", "tree_document", "node_document", "tree_dot", "walk_positions",
+           "value_text", "pv_nodes"]
+
+#: The document's ``format`` field.
+FORMAT = "tui-games tree 1"
+#: How a null move is written.
+NULL_MOVE = "--"
+
+
+def _number(value: float | None) -> float | int | None:
+    """A value for JSON: ``None`` for an unbounded window, ints kept as ints."""
+    if value is None or abs(value) >= INF:
+        return None
+    return int(value) if float(value).is_integer() else round(float(value), 4)
+
+
+def value_text(value: float | None) -> str:
+    """``31``, ``-inf``, ``inf`` or ``?`` (a node stopped before it returned)."""
+    if value is None:
+        return "?"
+    if value >= INF:
+        return "inf"
+    if value <= -INF:
+        return "-inf"
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
+def walk_positions(game: Game, node: TreeNode,
+                   visit: Callable[[Game, TreeNode, str | None], Any]) -> None:
+    """Call ``visit(game, node, move_text)`` on ``node`` and every node below it, with
+    ``game`` at that node's position; ``game`` is at ``node``'s position on entry and
+    is left there."""
+
+    def down(current: TreeNode, text: str | None) -> None:
+        visit(game, current, text)
+        for child in current.children:
+            if child.null:
+                game.play_null()
+                down(child, NULL_MOVE)
+                game.undo_null()
+            else:
+                label = game.format_move(child.move)
+                game.play(child.move)
+                down(child, label)
+                game.undo()
+
+    down(node, None)
+
+
+def node_document(game: Game, root: TreeNode) -> dict[str, Any]:
+    """``root`` and the nodes below it as JSON-ready objects (``game`` at ``root``'s position)."""
+    made: dict[int, dict[str, Any]] = {}
+
+    def visit(_: Game, node: TreeNode, text: str | None) -> None:
+        item: dict[str, Any] = {
+            "move": text, "depth": node.depth, "ply": node.ply,
+            "alpha": _number(node.alpha), "beta": _number(node.beta),
+            "value": _number(node.value) if node.value is not None else None,
+            "bound": node.bound, "end": node.end,
+        }
+        if node.cut_at is not None:
+            item["cut_at"] = node.cut_at
+        if node.legal is not None:
+            item["legal"] = node.legal
+        if node.kept is not None:
+            item["kept"] = node.kept
+        if node.lookahead:
+            item["lookahead"] = node.lookahead
+        for flag in ("null", "quiescence", "research"):
+            if getattr(node, flag):
+                item[flag] = True
+        item["children"] = []
+        made[id(node)] = item
+
+    walk_positions(game, root, visit)
+    for node in root.walk():
+        made[id(node)]["children"] = [made[id(child)] for child in node.children]
+    return made[id(root)]
+
+
+def tree_document(game: Game, tree: SearchTree, result: SearchResult, engine: str) -> dict[str, Any]:
+    """The whole recording as one JSON-ready object (see the module doc); ``game`` is
+    the position searched."""
+    stats = result.stats
+    counters = {name: stats[name] for name in ("nodes", "evals", "prunes", "first_cutoffs", "tt_hits",
+                                                "h0_evals", "h0_pruned", "hl_evals", "hl_pruned",
+                                                "hr_evals", "hr_pruned")}
+    return {
+        "format": FORMAT,
+        "game": game.NAME,
+        "position": game.to_text(),
+        "engine": engine,
+        "best": stats.best,
+        "score": result.score,
+        "depth": stats.depth,
+        "pv": list(stats.pv),
+        "budget": tree.budget,
+        "complete": tree.complete,
+        "recorded": tree.size(),
+        "unrecorded": tree.unrecorded,
+        "counters": counters,
+        "root": node_document(game, tree.root) if tree.root is not None else None,
+        "earlier": [node_document(game, root) for root in tree.roots[:-1]],
+    }
+
+
+def pv_nodes(root: TreeNode) -> list[TreeNode]:
+    """The nodes of the principal variation below ``root``: from each node, the child its
+    value came from -- the first move whose last search (a move searched again keeps only
+    its re-search) returned that value negated -- while the values are exact."""
+    line: list[TreeNode] = []
+    node = root
+    while node.children and node.value is not None and node.bound == "exact":
+        children = node.children
+        best = None
+        for i, child in enumerate(children):
+            searched_again = i + 1 < len(children) and children[i + 1].research
+            if (not child.null and not searched_again and child.value is not None
+                    and -child.value == node.value):
+                best = child
+                break
+        if best is None:
+            break
+        line.append(best)
+        node = best
+    return line
+
+
+def _dot_label(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def tree_dot(game: Game, tree: SearchTree, engine: str, *, marked: set[int] | None = None,
+             mark_label: str = "") -> str:
+    """The last root search as a Graphviz digraph (see the module doc).  Nodes whose
+    ``id`` is in ``marked`` are filled (``--compare``: the nodes the other engine never
+    visited), and the legend says ``mark_label``."""
+    root = tree.root
+    lines = ["digraph search {", "  rankdir=TB;", '  node [shape=box, fontname="monospace", fontsize=10];',
+             f'  label="{_dot_label(engine)} on {_dot_label(game.to_text())}'
+             f'{" · " + _dot_label(mark_label) if mark_label else ""}"; labelloc=t;']
+    if root is None:
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+    bold = {id(node) for node in pv_nodes(root)} | {id(root)}
+    names: dict[int, str] = {}
+    unseen: dict[int, str] = {}  # per node, its moves never searched
+
+    def visit(_: Game, node: TreeNode, text: str | None) -> None:
+        name = f"n{len(names)}"
+        names[id(node)] = name
+        label = f"{text or 'root'}\\n{value_text(node.value)} {node.bound or ''}\\n{node.end}"
+        style = ["bold"] if id(node) in bold else []
+        if marked is not None and id(node) in marked:
+            style.append("filled")
+        attributes = f'label="{_dot_label(label)}"'
+        if style:
+            attributes += f', style="{",".join(style)}"' + (', fillcolor="#ffd8a8"' if "filled" in style else "")
+        if node.quiescence:
+            attributes += ", shape=ellipse"
+        lines.append(f"  {name} [{attributes}];")
+        if _unsearched(node):
+            searched = {child.move for child in node.children if not child.null}
+            rest = [game.format_move(move) for move in game.legal_moves() if move not in searched]
+            shown = " ".join(rest[:6]) + (" …" if len(rest) > 6 else "")
+            unseen[id(node)] = f"{len(rest)} not searched: {shown}"
+
+    walk_positions(game, root, visit)
+    for node in root.walk():
+        for child in node.children:
+            edge = ' [style=bold, penwidth=2]' if id(child) in bold and id(node) in bold else ""
+            lines.append(f"  {names[id(node)]} -> {names[id(child)]}{edge};")
+        if id(node) in unseen:
+            faint = f"{names[id(node)]}_rest"
+            lines.append(f'  {faint} [label="{_dot_label(unseen[id(node)])}\\n({_why(node)})", '
+                         'style=dashed, color=gray70, fontcolor=gray60];')
+            lines.append(f"  {names[id(node)]} -> {faint} [style=dashed, color=gray70];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _unsearched(node: TreeNode) -> int:
+    """The legal moves of ``node`` that were never searched (dropped or cut off)."""
+    if node.legal is None:
+        return 0
+    searched = sum(1 for child in node.children if not child.null and not child.research)
+    return max(0, node.legal - searched)
+
+
+def _why(node: TreeNode) -> str:
+    if node.end == "cutoff":
+        return f"cut by move {node.cut_at}"
+    if node.dropped:
+        return "dropped by the selector"
+    return node.end

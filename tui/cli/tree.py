@@ -1,0 +1,191 @@
+"""``tree``: record the tree an alpha-beta family engine searches, count it, write it, compare two."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+
+from engines.tree import DEFAULT_BUDGET, ENDS, MAX_BUDGET, SearchTree, TreeNode, record_tree
+from engines.tree.compare import Comparison, compare_trees
+from engines.tree.export import tree_document, tree_dot, value_text
+from engines.tree.stats import CUT_BINS, cutoff_counts, effective_branching, ply_stats
+from games import Game
+
+from ..views.format import bar
+from .common import PROG, UsageError, add_position, game_name, path_arg, play_moves, position_of, stop_on_interrupt, whole
+
+#: The engine ``tree`` records when none is given.
+DEFAULT_ENGINE = "alphabeta:depth=3"
+#: Lines only one engine visited that ``--compare`` lists (the file has them all).
+SHOWN_LINES = 8
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """Add ``tree`` to the ``tui-games`` parser."""
+    p = sub.add_parser(
+        "tree",
+        help="record the tree an engine searches: counts per ply, cutoffs, a JSON or Graphviz file",
+        description="Search one position with an engine of the alpha-beta family (minimax, alphabeta, "
+                    "alphabeta-hard, bl, h0, hl, hr, pvs), recording every node: the move, the window "
+                    "on entry, the value and bound returned, the children in the order searched and why "
+                    "the node ended.  Prints the tree's counts per ply; --out writes the whole tree as "
+                    "JSON (.json) or Graphviz (.dot); --compare records a second engine on the same "
+                    "position and tells the two trees apart.",
+    )
+    p.add_argument("game", type=game_name, metavar="GAME")
+    p.add_argument("--engine", default=DEFAULT_ENGINE, metavar="SPEC",
+                   help=f"engine spec (default {DEFAULT_ENGINE!r})")
+    add_position(p)
+    p.add_argument("--moves", nargs="+", default=[], metavar="MOVE", help="play these moves first (game notation)")
+    p.add_argument("--budget", type=whole(1), default=DEFAULT_BUDGET, metavar="N",
+                   help=f"record at most N nodes; the node past them stops the search (default {DEFAULT_BUDGET:,}, "
+                        f"at most {MAX_BUDGET:,})")
+    p.add_argument("--out", type=path_arg, metavar="FILE",
+                   help="write the tree: FILE.json (every node) or FILE.dot (Graphviz: the PV bold, moves "
+                        "never searched faint); an existing file is never written over")
+    p.add_argument("--compare", metavar="SPEC2",
+                   help="also record SPEC2 on the position and compare: the lines only one engine visited "
+                        "(with their values) and those both visited with different values")
+    p.set_defaults(run=_cmd_tree)
+
+
+def _out_path(out: str | None) -> Path | None:
+    if out is None:
+        return None
+    path = Path(out).expanduser()
+    if path.suffix.lower() not in (".json", ".dot"):
+        raise UsageError(f"{PROG} tree", f"--out {out!r}: name a .json or a .dot file")
+    if path.exists() or path.is_symlink():
+        raise UsageError(f"{PROG} tree", f"{path} already exists; a tree is never written over, choose another --out")
+    if not path.parent.is_dir():
+        raise UsageError(f"{PROG} tree", f"cannot write {path}: the directory {path.parent} does not exist")
+    return path
+
+
+def _write(path: Path, text: str) -> None:
+    """Write ``text`` to a new file; a failure (a full disk) leaves no part of it."""
+    try:
+        with open(path, "x", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except FileExistsError:
+        raise UsageError(f"{PROG} tree", f"{path} already exists; a tree is never written over") from None
+    except OSError as error:
+        try:
+            path.unlink()
+        except OSError:
+            pass
+        raise UsageError(f"{PROG} tree", f"cannot write {path}: {error.strerror or error}") from None
+
+
+def tree_summary(game: Game, tree: SearchTree, engine: str) -> list[str]:
+    """The counts ``tree`` prints: the tree's size, how nodes ended, per ply, cutoffs by move."""
+    root = tree.root
+    lines = [f"engine     {engine}", f"position   {game.to_text()}"]
+    if root is None:
+        return lines + ["nothing recorded (the search stopped at once)"]
+    size = root.size()
+    state = "complete" if tree.complete else f"stopped at the budget of {tree.budget:,} nodes"
+    lines.append(f"recorded   {tree.size():,} nodes in {len(tree.roots)} root search"
+                 f"{'es' if len(tree.roots) != 1 else ''} ({state}); the last, depth {root.depth}: {size:,}")
+    if tree.unrecorded:
+        lines.append(f"unrecorded {tree.unrecorded:,} nodes of lookahead searches and root probes")
+    lines.append(f"value      {value_text(root.value)} ({root.bound}) for the side to move")
+    ebf = effective_branching(root)
+    if ebf is not None:
+        lines.append(f"branching  {ebf:.2f} effective ({size:,} nodes ^ 1/{root.depth})")
+    ends = Counter(node.end for node in root.walk())
+    lines.append("ends       " + ", ".join(f"{name} {ends[name]:,}" for name in ENDS if ends[name]))
+    lines.append("")
+    lines.append(f"{'ply':>3} {'nodes':>8} {'expanded':>8} {'children':>8} {'per node':>8} "
+                 f"{'cutoffs':>7} {'tt':>6} {'not searched':>12}")
+    for row in ply_stats(root):
+        per = f"{row.branching:.2f}" if row.branching is not None else "-"
+        lines.append(f"{row.ply:>3} {row.nodes:>8,} {row.expanded:>8,} {row.children:>8,} {per:>8} "
+                     f"{row.cutoffs:>7,} {row.tt:>6,} {row.unsearched:>12,}")
+    cuts = cutoff_counts(root)
+    total = sum(cuts.values())
+    if total:
+        lines.append("")
+        lines.append(f"cutoffs by the move that cut ({total:,}):")
+        top = max(cuts.values())
+        for k in range(1, CUT_BINS + 1):
+            label = f"move {k}" + ("+" if k == CUT_BINS else "")
+            lines.append(f"  {label:<8} {bar(cuts[k] / top, 30):<30} {cuts[k]:>6,} ({cuts[k] / total:.0%})")
+    return lines
+
+
+def comparison_lines(result: Comparison, name_a: str, name_b: str) -> list[str]:
+    """What ``--compare`` prints: per ply the lines each engine visited, then examples."""
+    lines = ["", f"compare    A = {name_a}, B = {name_b}",
+             f"{'ply':>3} {'A':>8} {'B':>8} {'both':>8} {'only A':>8} {'only B':>8}"]
+    for ply, a, b, both in result.by_ply():
+        lines.append(f"{ply:>3} {a:>8,} {b:>8,} {both:>8,} {a - both:>8,} {b - both:>8,}")
+
+    def show(title: str, chosen: list[tuple[str, ...]], describe) -> None:
+        if not chosen:
+            return
+        lines.append(f"{title} ({len(chosen):,}; the shallowest first):")
+        for line in sorted(chosen, key=len)[:SHOWN_LINES]:
+            lines.append(f"  {' '.join(line):<32} {describe(line)}")
+
+    def one(index: dict[tuple[str, ...], TreeNode]):
+        return lambda line: f"{value_text(index[line].value)} ({index[line].bound}), {index[line].end}"
+
+    show("only A visited", result.only_a, one(result.a))
+    show("only B visited", result.only_b, one(result.b))
+    show("both, with other values", result.differ,
+         lambda line: f"A {value_text(result.a[line].value)} ({result.a[line].bound}) · "
+                      f"B {value_text(result.b[line].value)} ({result.b[line].bound})")
+    return lines
+
+
+def _cmd_tree(args: argparse.Namespace) -> int:
+    if args.budget > MAX_BUDGET:
+        raise UsageError(f"{PROG} tree", f"--budget is at most {MAX_BUDGET:,}, got {args.budget:,}")
+    out = _out_path(args.out)
+    game = position_of(args)
+    play_moves(game, args.moves)
+    if game.outcome() is not None:
+        raise UsageError(f"{PROG} tree", "the game is over in this position: there is no tree to search")
+    with stop_on_interrupt() as stop:
+        result, tree = record_tree(args.engine, game, budget=args.budget, stop=stop)
+        other = None
+        if args.compare is not None and not stop.is_set():
+            other = record_tree(args.compare, game, budget=args.budget, stop=stop)
+    print("\n".join(tree_summary(game, tree, args.engine)))
+    comparison = None
+    if other is not None:
+        print()
+        print("\n".join(tree_summary(game, other[1], args.compare)))
+        if tree.root is not None and other[1].root is not None:
+            comparison = compare_trees(game, tree.root, other[1].root)
+            print("\n".join(comparison_lines(comparison, args.engine, args.compare)))
+    if out is not None:
+        if out.suffix.lower() == ".json":
+            document = tree_document(game, tree, result, args.engine)
+            if other is not None:
+                document["compare"] = tree_document(game, other[1], other[0], args.compare)
+                if comparison is not None:
+                    document["only_a"] = [list(line) for line in comparison.only_a]
+                    document["only_b"] = [list(line) for line in comparison.only_b]
+                    document["differ"] = [list(line) for line in comparison.differ]
+            text = json.dumps(document, ensure_ascii=False) + "\n"
+        else:
+            marked = None
+            label = ""
+            if comparison is not None:
+                marked = {id(comparison.a[line]) for line in comparison.only_a}
+                label = f"filled: lines {args.compare} never visited"
+            text = tree_dot(game, tree, args.engine, marked=marked, mark_label=label)
+        _write(out, text)
+        print(f"wrote {out} ({tree.size():,} nodes)")
+    if stop.is_set():
+        print(f"{PROG}: interrupted; the tree is what was searched until then", file=sys.stderr)
+        return 130
+    return 0
