@@ -94,10 +94,12 @@ def test_engine_specs(text: str, name: str) -> None:
 
 
 #: Commands that neither open the app nor write files nor run for long.
-COMMANDS = st.sampled_from(["perft", "moves", "show", "search", "engines", "report", "models", "bogus", "--ascii"])
+COMMANDS = st.sampled_from(["perft", "moves", "show", "search", "tree", "engines", "report", "models", "bogus",
+                            "--ascii"])
 ARGS = st.sampled_from(["chess", "checkers", "quixo", "--position", "--engine", "--moves", "--json", "--game",
                         "--check", "1", "0", "-3", "x", "e4", "11-15", "0 0 b", "alphabeta:depth=1", "random",
-                        "h0:k=0", "pvs:depth=1", "--divide", "2", "", "\x00", "~nosuchuser/x", "/nonexistent"])
+                        "h0:k=0", "pvs:depth=1", "--divide", "2", "", "\x00", "~nosuchuser/x", "/nonexistent",
+                        "--budget", "--compare", "minimax:depth=1"])
 
 
 @FUZZ

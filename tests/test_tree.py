@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -261,3 +262,40 @@ def test_tree_command_prints_counts_and_writes_files(tmp_path, capsys):
 ])
 def test_tree_command_refuses_bad_input_in_one_line(args, message, capsys):
     assert_usage_error(capsys, ["tree", "quixo", *args], message)
+
+
+CHESS_WALKTHROUGH = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+
+
+@pytest.mark.parametrize("name,position,spec,nodes,value", [
+    ("quixo", None, "minimax:depth=3", 78_477, 20),
+    ("quixo", None, "alphabeta:depth=3,tt=off", 3_017, 20),
+    ("quixo", None, "alphabeta:depth=3", 1_057, 20),
+    ("quixo", None, "h0:depth=3,k=5,tt=off", 64, 24),
+    ("chess", CHESS_WALKTHROUGH, "minimax:depth=3", 24_942, 194),
+    ("chess", CHESS_WALKTHROUGH, "alphabeta:depth=3,tt=off", 1_596, 194),
+    ("chess", CHESS_WALKTHROUGH, "h0:depth=3,k=5,tt=off", 82, 142),
+])
+def test_the_walkthroughs_figures(name, position, spec, nodes, value):
+    """docs/search-trees.md's tables, as the engines give them today."""
+    _, tree = record_tree(spec, new_game(name, position), budget=200_000)
+    assert (tree.size(), tree.root.value) == (nodes, value)
+
+
+def test_the_readme_tree_example(capsys):
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("$ tui-games tree quixo --engine alphabeta:depth=3,tt=off\n", 1)[1].split("$ ", 1)[0]
+    code, text, _ = run(capsys, "tree", "quixo", "--engine", "alphabeta:depth=3,tt=off")
+    assert code == 0
+    for line in block.splitlines():
+        if line.strip() and line != "...":
+            assert line in text.splitlines()
+
+
+def test_bench_tree_runs_and_the_recording_search_is_the_same_search(capsys):
+    from tui.bench.tree import tree_rows
+
+    (row,) = tree_rows(["quixo"], quick=True)
+    assert row.nodes > row.recorded > 0 and row.ratio > 0
+    code, text, _ = run(capsys, "bench", "tree", "--game", "othello", "--quick")
+    assert code == 0 and "nodes/s recording" in text

@@ -185,11 +185,12 @@ def tree_dot(game: Game, tree: SearchTree, engine: str, *, marked: set[int] | No
     def visit(_: Game, node: TreeNode, text: str | None) -> None:
         name = f"n{len(names)}"
         names[id(node)] = name
-        label = f"{text or 'root'}\\n{value_text(node.value)} {node.bound or ''}\\n{node.end}"
+        parts = (text or "root", f"{value_text(node.value)} {node.bound or ''}", node.end)
+        label = "\\n".join(_dot_label(part) for part in parts)
         style = ["bold"] if id(node) in bold else []
         if marked is not None and id(node) in marked:
             style.append("filled")
-        attributes = f'label="{_dot_label(label)}"'
+        attributes = f'label="{label}"'
         if style:
             attributes += f', style="{",".join(style)}"' + (', fillcolor="#ffd8a8"' if "filled" in style else "")
         if node.quiescence:
@@ -208,7 +209,7 @@ def tree_dot(game: Game, tree: SearchTree, engine: str, *, marked: set[int] | No
             lines.append(f"  {names[id(node)]} -> {names[id(child)]}{edge};")
         if id(node) in unseen:
             faint = f"{names[id(node)]}_rest"
-            lines.append(f'  {faint} [label="{_dot_label(unseen[id(node)])}\\n({_why(node)})", '
+            lines.append(f'  {faint} [label="{_dot_label(unseen[id(node)])}\\n({_dot_label(_why(node))})", '
                          'style=dashed, color=gray70, fontcolor=gray60];')
             lines.append(f"  {names[id(node)]} -> {faint} [style=dashed, color=gray70];")
     lines.append("}")

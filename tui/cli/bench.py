@@ -1,4 +1,4 @@
-"""``bench perft|search|parallel|keys|models|network``: the benchmarks (in :mod:`tui.bench`), imported when run."""
+"""``bench perft|search|parallel|keys|models|network|tree``: the benchmarks (in :mod:`tui.bench`), imported when run."""
 
 from __future__ import annotations
 
@@ -62,6 +62,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--quick", action="store_true", help="fewer positions (a smoke run, not a measurement)")
     b.set_defaults(run=_cmd_bench_network)
     b = bench_sub.add_parser(
+        "tree", help="what recording a search tree costs: pvs nodes/s plain and recording, same positions"
+    )
+    add_game_filter(b)
+    b.add_argument("--quick", action="store_true", help="smaller depths (a smoke run, not a measurement)")
+    b.set_defaults(run=_cmd_bench_tree)
+    b = bench_sub.add_parser(
         "clock", help="chess games on a real clock against Stockfish (UCI_Elo): score and losses on time"
     )
     b.add_argument("--engine", default="pvs:workers=2", metavar="SPEC", help="our engine (default pvs:workers=2)")
@@ -103,6 +109,13 @@ def _cmd_bench_network(args: argparse.Namespace) -> int:
     from ..bench.network import run_network_bench
 
     run_network_bench(args.games or list(GAME_NAMES), quick=args.quick)
+    return 0
+
+
+def _cmd_bench_tree(args: argparse.Namespace) -> int:
+    from ..bench.tree import run_tree_bench
+
+    run_tree_bench(args.games or list(GAME_NAMES), quick=args.quick)
     return 0
 
 

@@ -132,7 +132,7 @@ def comparison_lines(result: Comparison, name_a: str, name_b: str) -> list[str]:
             return
         lines.append(f"{title} ({len(chosen):,}; the shallowest first):")
         for line in sorted(chosen, key=len)[:SHOWN_LINES]:
-            lines.append(f"  {' '.join(line):<32} {describe(line)}")
+            lines.append(f"  {' '.join(line) or '(the root)':<32} {describe(line)}")
 
     def one(index: dict[tuple[str, ...], TreeNode]):
         return lambda line: f"{value_text(index[line].value)} ({index[line].bound}), {index[line].end}"

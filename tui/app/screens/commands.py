@@ -65,13 +65,16 @@ COMMANDS: tuple[Command, ...] = (
             "an engine searches the position shown without end, its panel live", "ctrl+e", "f11"),
     Command("report", "Game report", "Report",
             "judge every move (inaccuracy, mistake, blunder) with a chart of the score", "ctrl+k", "f12"),
+    Command("tree", "Search tree", "Tree",
+            "record the search behind the last engine move (or of the position shown) and explore it "
+            "node by node, or step through it", "ctrl+a", footer=False),
     Command("offer_draw", "Offer a draw", "Draw",
             "an engine accepts when its score is level or worse after enough moves", "ctrl+d", footer=False),
     Command("resign", "Resign", "Resign", "give up the game (asks first)", "ctrl+x", footer=False),
 )
 
 #: Words typed in the move box that run a command instead of a move.
-TYPED_COMMANDS = {"hint": "hint", "analyse": "analyse", "analyze": "analyse", "report": "report",
+TYPED_COMMANDS = {"hint": "hint", "analyse": "analyse", "analyze": "analyse", "report": "report", "tree": "tree",
                   "draw": "offer_draw", "resign": "resign"}
 
 

@@ -36,6 +36,7 @@ from .dialogs import ChoiceDialog, ConfirmDialog
 from .files import OpenDialog, SaveDialog
 from .game_flow import GameFlow
 from .help import HelpDialog, MovesDialog
+from .tree import DEFAULT_TREE_ENGINE, TreeScreen, tree_spec
 
 __all__ = ["GameScreen", "DELAYS"]
 
@@ -414,6 +415,34 @@ class GameScreen(GameFlow):
         else:
             self.say("analysis off")
             self.call_after_refresh(self._fit_panels)
+
+    def action_tree(self) -> None:
+        """Open the search tree explorer (see :mod:`.tree`) on the search behind the last
+        engine move shown, or with the analysis engine (or a small alpha-beta) on the
+        position shown."""
+        if self.clocks.clock is not None and self.clocks.running is not None and self.outcome() is None:
+            self.say("the clocks run: pause them first (ctrl+b), or look at the tree after the game", error=True)
+            return
+        if self.request is not None:
+            self.say("an engine is thinking: pause first (ctrl+b), then open the tree", error=True)
+            return
+        shown = self.played.shown_game()
+        ply = len(self.moves) if self.review is None else self.review
+        before = shown.copy()
+        if ply:
+            before.undo()
+        if self.coach.analysis_spec is not None and shown.outcome() is None:
+            game, spec, about = shown, self.coach.analysis_spec, "the analysis of the position shown"
+        elif ply and not self.setup.is_human(before.turn):
+            game, spec = before, tree_spec(self.setup.players[before.turn])
+            about = f"the search behind {self.sides[before.turn]}'s {self.moves[ply - 1]}"
+        elif shown.outcome() is None:
+            game, spec, about = shown, DEFAULT_TREE_ENGINE, "the position shown"
+        else:
+            self.say("the game is over here, and no engine made the last move: nothing to search", error=True)
+            return
+        self.app.push_screen(TreeScreen(game, spec, about=about, ascii=self.board.ascii,
+                                        flipped=self.board.flipped))
 
     def action_report(self) -> None:
         if not self.moves:

@@ -36,9 +36,9 @@ class LegalMoveSuggester(Suggester):
         return None
 
 
-#: Input's editing keys the game screen takes for its commands (Delete, End and
-#: the mouse still do what they did: delete right, go to the end, cut/kill).
-GAME_KEYS = frozenset({"ctrl+d", "ctrl+e", "ctrl+k", "ctrl+x"})
+#: Input's editing keys the game screen takes for its commands (Delete, Home, End
+#: and the mouse still do what they did: delete right, go to either end, cut/kill).
+GAME_KEYS = frozenset({"ctrl+a", "ctrl+d", "ctrl+e", "ctrl+k", "ctrl+x"})
 
 
 def _without_game_keys(bindings: Sequence[BindingType]) -> list[BindingType]:

@@ -1,0 +1,105 @@
+"""A recorded search tree in words: node labels, a node's details, per-ply figures, a step.
+
+Shared by the app's tree explorer; no Textual here.  Values are the side to
+move's at each node (negamax).  Bounds read as ``=31`` (exact), ``≥31`` (at
+least: a cutoff) and ``≤31`` (at most: no move reached alpha).
+"""
+
+from __future__ import annotations
+
+from engines.tree import ENDS, TreeNode
+from engines.tree.export import value_text
+from engines.tree.stats import CUT_BINS, PlyStats, cutoff_counts, effective_branching, ply_stats
+from engines.tree.steps import window_text
+
+from .format import bar
+
+__all__ = ["BOUND_MARKS", "node_label", "node_details", "stats_lines", "unsearched_label"]
+
+#: How a value's bound is marked before it.
+BOUND_MARKS = {"exact": "=", "lower": "≥", "upper": "≤", None: ""}
+
+
+def node_label(node: TreeNode, move: str | None) -> str:
+    """``e4  ≥31  cut@2`` -- a node as one line of the tree."""
+    name = move if move is not None else f"root, depth {node.depth}"
+    parts = [name, f"{BOUND_MARKS[node.bound]}{value_text(node.value)}"]
+    if node.end == "cutoff":
+        parts.append(f"✂ {node.cut_at}")
+    elif node.end == "tt":
+        parts.append("TT")
+    elif node.end == "null-move":
+        parts.append("✂ null")
+    elif node.end == "stopped":
+        parts.append("stopped")
+    if node.quiescence and node.move is not None:
+        parts.append("q")
+    if node.research:
+        parts.append("again")
+    return "  ".join(parts)
+
+
+def unsearched_label(node: TreeNode) -> str | None:
+    """``… 18 moves not searched (cut by move 2)`` for a node that left moves unsearched."""
+    if node.legal is None:
+        return None
+    searched = sum(1 for child in node.children if not child.null and not child.research)
+    rest = node.legal - searched
+    if rest <= 0:
+        return None
+    why = f"cut by move {node.cut_at}" if node.end == "cutoff" else (
+        "dropped by the selector" if node.dropped else node.end)
+    return f"… {rest} move{'s' if rest != 1 else ''} not searched ({why})"
+
+
+def node_details(node: TreeNode, line: list[str]) -> list[str]:
+    """What the details panel says of ``node``, reached by the moves ``line``."""
+    lines = [f"line   {' '.join(line) if line else '(the root)'}",
+             f"ply {node.ply} · depth left {node.depth}" + (" · quiescence" if node.quiescence else ""),
+             f"window on entry  {window_text(node)}"]
+    if node.value is None:
+        lines.append("value  none: the search was stopped here")
+    else:
+        meaning = {"exact": "exact", "lower": "at least (beta reached)", "upper": "at most (alpha not reached)"}
+        lines.append(f"value  {value_text(node.value)}, {meaning[node.bound or 'exact']}, for the side to move")
+    end = f"end    {node.end}: {ENDS[node.end]}"
+    if node.end == "cutoff":
+        end = f"end    cutoff by move {node.cut_at}: {ENDS['cutoff']}"
+    lines.append(end)
+    counts = []
+    if node.legal is not None:
+        counts.append(f"{node.legal} legal")
+    if node.kept is not None and node.dropped:
+        counts.append(f"{node.kept} kept, {node.dropped} dropped by the selector")
+    searched = sum(1 for child in node.children if not child.null and not child.research)
+    if node.children:
+        counts.append(f"{searched} searched" + (f" ({len(node.children) - searched} again or null)"
+                                               if len(node.children) != searched else ""))
+    if node.lookahead:
+        counts.append(f"{node.lookahead:,} lookahead nodes")
+    if counts:
+        lines.append("moves  " + ", ".join(counts))
+    return lines
+
+
+def _ply_row(row: PlyStats) -> str:
+    per = f"{row.branching:5.2f}" if row.branching is not None else "    -"
+    return f"{row.ply:>3} {row.nodes:>7,} {per} {row.cutoffs:>6,} {row.tt:>5,}"
+
+
+def stats_lines(root: TreeNode, width: int = 20) -> list[str]:
+    """Per-ply figures of the root search ``root`` and its cutoffs by the move that cut, as a chart."""
+    size = root.size()
+    ebf = effective_branching(root)
+    lines = [f"{size:,} nodes" + (f" · effective branching {ebf:.2f}" if ebf is not None else ""),
+             "ply   nodes  /node  cuts    tt"]
+    lines += [_ply_row(row) for row in ply_stats(root)]
+    cuts = cutoff_counts(root)
+    total = sum(cuts.values())
+    if total:
+        top = max(cuts.values())
+        lines.append(f"cutoffs by the move that cut ({total:,})")
+        for k in range(1, CUT_BINS + 1):
+            label = f"{k}{'+' if k == CUT_BINS else ' '}"
+            lines.append(f" {label} {bar(cuts[k] / top, width)} {cuts[k] / total:4.0%}")
+    return lines
