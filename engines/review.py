@@ -31,7 +31,6 @@ It never takes a draw when it has a mate.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
@@ -67,10 +66,7 @@ DRAW_MARGIN = 0.05
 
 def win_chance(game_name: str, score: float, mate: int | None = None) -> float:
     """The side to move's winning chance (0..1) for a ``score`` (and a proved ``mate``)."""
-    if mate is not None:
-        return 1.0 if mate > 0 else 0.0
-    scaled = max(-50.0, min(50.0, score / game_kind(game_name).scores.win_scale))
-    return 1.0 / (1.0 + math.exp(-scaled))
+    return game_kind(game_name).scores.chance(score, mate)
 
 
 def classify(loss: float) -> str:

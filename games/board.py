@@ -15,15 +15,17 @@ square 1; Quixo: the cell ``0 0``).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Generic, Mapping, Sequence, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Mapping, Sequence, TypeVar
 
 __all__ = [
     "BoardColours",
     "BoardDescription",
     "BoardLayout",
     "Cell",
+    "Material",
     "Piece",
     "Square",
     "Tint",
@@ -57,6 +59,43 @@ class Piece:
     glyph: str
     letter: str
     side: int | None
+
+
+@dataclass(frozen=True)
+class Material:
+    """What each side has on the board (see :meth:`BoardDescription.material`)."""
+
+    #: Per side (0 moves first), its pieces by letter.
+    counts: tuple[Counter[str], Counter[str]]
+    #: Per side, what its pieces are worth.
+    values: tuple[float, float]
+    #: The piece of each letter seen (for drawing it).
+    pieces: Mapping[str, Piece]
+
+    @property
+    def balance(self) -> float:
+        """The first side's worth less the second's."""
+        return self.values[0] - self.values[1]
+
+    def surplus(self, kind_of: Callable[[str], str]) -> tuple[list[str], list[str]]:
+        """Per side, the pieces it has more of than the other, kind by kind (``kind_of``
+        names a letter's kind), as the letters of the other side's pieces of that kind
+        (the pieces it is up, as if taken; its own where the other has none left) --
+        what lichess shows beside the players: the imbalance, so a promotion counts as
+        what it is."""
+        kinds: dict[str, list[int]] = {}
+        letters: dict[tuple[str, int], str] = {}
+        for side in (0, 1):
+            for letter, count in self.counts[side].items():
+                kind = kind_of(letter)
+                kinds.setdefault(kind, [0, 0])[side] += count
+                letters[kind, side] = letter
+        extra: tuple[list[str], list[str]] = ([], [])
+        for kind, (first, second) in sorted(kinds.items()):
+            side = 0 if first > second else 1
+            letter = letters.get((kind, 1 - side), letters[kind, side])
+            extra[side].extend([letter] * abs(first - second))
+        return extra
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,9 +154,42 @@ G = TypeVar("G")
 
 class BoardDescription(ABC, Generic[G]):
     """A game's board for front ends: its :class:`BoardLayout`, what every cell
-    shows now, and what pointing at cells means.  One per game, stateless."""
+    shows now, and what pointing at cells means.  One per game, stateless.
+
+    It also says how the game's players count material (:meth:`material`): what
+    each piece is worth, by its letter, and whether material is what was taken
+    (chess, checkers) or what stands on the board (Quixo's cubes, Othello's discs).
+    """
 
     layout: BoardLayout
+    #: What a piece is worth, by its letter (a lower-case letter not named takes its
+    #: capital's worth: chess's black pieces); pieces not named count 0.
+    MATERIAL: ClassVar[Mapping[str, float]] = {}
+    #: Whether pieces are taken off the board (material is then shown as each side's
+    #: surplus of pieces, kind by kind; else as the pieces each side has on the board).
+    TAKES: ClassVar[bool] = False
+    #: A piece letter's kind, where the two sides' letters of one kind are not one
+    #: letter in two cases (checkers: ``b`` and ``w`` are men).
+    KINDS: ClassVar[Mapping[str, str]] = {}
+
+    def kind_of(self, letter: str) -> str:
+        """The kind of piece ``letter`` is (the same for both sides' pieces of that kind)."""
+        return self.KINDS.get(letter, letter.upper())
+
+    def material(self, game: G) -> Material:
+        """The pieces of each side on the board, by letter, and their worth."""
+        counts: tuple[Counter[str], Counter[str]] = (Counter(), Counter())
+        pieces: dict[str, Piece] = {}
+        for line in self.squares(game):
+            for square in line:
+                piece = square.piece
+                if piece is not None and piece.side is not None:
+                    counts[piece.side][piece.letter] += 1
+                    pieces[piece.letter] = piece
+        worth = self.MATERIAL
+        values = tuple(sum(worth.get(letter, worth.get(letter.upper(), 0.0)) * count
+                           for letter, count in side.items()) for side in counts)
+        return Material(counts, (values[0], values[1]), pieces)
 
     @abstractmethod
     def squares(self, game: G) -> list[list[Square]]:

@@ -22,6 +22,8 @@ outside a game's package asks which game it is: it asks the game's kind.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar
 
@@ -65,6 +67,26 @@ class ScoreScale:
         ``1.35`` (chess: pawns), ``-12`` (Quixo: its raw score)."""
         value = score / self.unit
         return f"{value:.2f}" if self.unit != 1.0 else f"{value:g}"
+
+    def signed(self, score: float, mate: int | None = None) -> str:
+        """A score for one side as players read it, the one unit every view uses:
+        ``+1.35`` or ``-0.20`` (chess: pawns; checkers: men), ``+12`` (Quixo and
+        Othello: their raw scores), ``0.00`` or ``0`` level; ``#3`` that side mates
+        in 3, ``#-2`` it is mated in 2."""
+        if mate is not None:
+            return f"#{mate}"
+        value = score / self.unit
+        if self.unit != 1.0:
+            text = f"{value:+.2f}"
+            return "0.00" if text in ("+0.00", "-0.00") else text
+        rounded = round(value)
+        return "0" if rounded == 0 else f"{rounded:+d}"
+
+    def chance(self, score: float, mate: int | None = None) -> float:
+        """A side's winning chance, 0 to 1, from its score (a mate is 1, being mated 0)."""
+        if mate is not None:
+            return 1.0 if mate > 0 else 0.0
+        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, score / self.win_scale))))
 
 
 @dataclass(frozen=True)

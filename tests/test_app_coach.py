@@ -100,7 +100,9 @@ async def test_analysis_follows_moves_undo_and_review_and_stops_on_quit() -> Non
         await type_move(pilot, "e4")
         await wait_for(pilot, lambda: screen.coach.job is not None and screen.coach.job.moves == ("e4",),
                        "the analysis of the new position")
-        assert panel.score_label == "score for Black"
+        # one view whoever is to move: the first player's (it used to flip with the side to move)
+        assert panel.score_label == "eval (White)" and panel.mover == 1
+        assert panel.first_view(35, None) == (-35, None) and panel.first_view(0, 2) == (0, -2)
         await pilot.press("ctrl+z")
         await wait_for(pilot, lambda: screen.coach.job is not None and screen.coach.job.moves == (),
                        "the analysis after undo")

@@ -13,7 +13,7 @@ from textual import events
 from textual.command import CommandPalette
 from textual.widgets import Input, Label, Select
 
-from games import new_game
+from games import game_kind, new_game
 from games.reading import read_records
 from tui.app.app import TuiGamesApp
 from tui.app.screens.commands import COMMANDS
@@ -316,7 +316,7 @@ async def test_engines_wait_while_a_dialog_is_open() -> None:
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpDialog), "the help")
         assert screen.request is None and screen.moves == []
-        assert "score for X" in str(app.screen.query_one("Static").render())
+        assert "eval (X)" in str(app.screen.query_one("Static").render())
         await pilot.press("escape")
         await wait_for(pilot, lambda: screen.request is not None, "the search again")
 
@@ -376,11 +376,11 @@ async def test_moves_are_numbered_from_the_position() -> None:
 def test_panel_lines_fit_and_say_whose_score() -> None:
     from engines import SearchStats
 
-    panel = EnginePanel(1, "White", "pvs")
+    panel = EnginePanel(1, "Black", "pvs", scores=game_kind("chess").scores, first_name="White")
     panel.stats = SearchStats(nodes=123456, evals=1000, prunes=500, depth=9, best="15x24x31x22",
                               score=-125, pv=["15x24x31x22", "9x18"])
     rows, _pv = panel._figures()
-    assert ("best" in [row[0] for row in rows]) and any(row[0] == "score for White" for row in rows)
+    assert ("best" in [row[0] for row in rows]) and ("eval (White)", "+1.25") in rows  # Black's -125
     # the rows of two pairs are short; the long ones (best, score) have a line each
     assert all(len(row) == 2 or len(f"{row[0]} {row[1]} {row[2]} {row[3]}") < 36 for row in rows)
     assert trend_scale([7, -2]) == 10 and trend_scale([]) == 1 and trend_scale([130]) == 200

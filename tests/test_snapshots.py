@@ -1,5 +1,6 @@
 """Snapshots (pytest-textual-snapshot) of every game's screens at 80x24 and 120x40:
-the start screen, a game in progress, a review, the result dialog; and the lab screen.
+the start screen, a game in progress, a review, the result dialog, the board's side
+(material, the eval bar); and the lab screen.
 
 Human players only, so nothing depends on a search's timing.  After a
 deliberate change of the look, ``pytest tests/test_snapshots.py
@@ -92,6 +93,28 @@ def test_result_dialog(snap_compare, game: str, size: tuple[int, int]) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=ended)
+
+
+#: Positions with material off balance, and the eval an engine would have given (first player's view).
+BOARD_SIDE = {
+    "chess": (("e4", "d5", "exd5", "Nf6", "d4", "c6"), 135, None),
+    "checkers": (("11-15", "24-19", "15x24"), -90, None),
+    "othello": (("f5", "d6", "c3"), 0, 3),
+}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("game", sorted(BOARD_SIDE))
+def test_board_side(snap_compare, game: str, size: tuple[int, int]) -> None:
+    """The material beside the board and the eval bar (its number in the material line)."""
+    moves, score, mate = BOARD_SIDE[game]
+
+    async def evaluated(pilot) -> None:
+        await steady(pilot)
+        pilot.app.screen.show_eval(score, mate)
+        await pilot.pause()
+
+    assert snap_compare(app_for(game, moves), terminal_size=size, run_before=evaluated)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")

@@ -35,6 +35,10 @@ NUMBERS: dict[Cell, int] = {cell: square for square, cell in CELLS.items()}
 class CheckersBoard(BoardDescription[Checkers]):
     """The English checkerboard."""
 
+    #: Men, as players count: a king is worth about a man and a half.
+    MATERIAL = {"B": 1.5, "b": 1, "W": 1.5, "w": 1}
+    TAKES = True
+    KINDS = {"b": "man", "w": "man", "B": "king", "W": "king"}
     layout = BoardLayout(
         columns=8, rows=8, column_labels=chess.FILE_NAMES, row_labels=chess.RANK_NAMES[::-1],
         colours=BoardColours(

@@ -39,6 +39,9 @@ def cell_of(square: chess.Square) -> Cell:
 class ChessBoard(BoardDescription[ChessGame]):
     """The chessboard."""
 
+    #: Pawns, as players count: a minor piece 3, a rook 5, a queen 9.
+    MATERIAL = {"P": 1, "N": 3, "B": 3, "R": 5, "Q": 9}
+    TAKES = True
     layout = BoardLayout(
         columns=8, rows=8, column_labels=chess.FILE_NAMES, row_labels=chess.RANK_NAMES[::-1],
         colours=BoardColours(

@@ -25,6 +25,8 @@ PLAYABLE = Piece("·", "+", None)
 class OthelloBoard(BoardDescription[Othello]):
     """The Othello board."""
 
+    #: Discs on the board: what decides the game.
+    MATERIAL = {"B": 1, "W": 1}
     layout = BoardLayout(
         columns=SIZE, rows=SIZE, column_labels=list(COLUMN_LETTERS), row_labels=[str(row) for row in range(1, 9)],
         colours=BoardColours(

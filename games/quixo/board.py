@@ -27,6 +27,8 @@ CUBES = (Piece("X", "X", 0), Piece("O", "O", 1))
 class QuixoBoard(BoardDescription[Quixo]):
     """The Quixo board."""
 
+    #: Cubes of each side's symbol on the board.
+    MATERIAL = {"X": 1, "O": 1}
     layout = BoardLayout(
         columns=SIZE, rows=SIZE, column_labels=[str(col) for col in range(SIZE)],
         row_labels=[str(row) for row in range(SIZE)],

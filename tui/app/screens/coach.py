@@ -38,7 +38,6 @@ from engines.review import REPORT_ENGINE, GameReport, PositionScore, accepts_dra
 from engines.timing import FOREVER
 from games import Game, Outcome, game_kind
 
-from ...views.format import score_text
 from ..engine_link import EngineDone, EngineFailed, EngineInfo, EngineLink
 from ..search_service import COACH
 from ..widgets.engine_panel import EnginePanel
@@ -106,6 +105,14 @@ class Coach(Vertical):
             super().__init__()
             self.ply = ply
 
+    class Evaluated(Message):
+        """The analysis's latest score for the first player (for the eval bar)."""
+
+        def __init__(self, score: float, mate: int | None) -> None:
+            super().__init__()
+            self.score = score
+            self.mate = mate
+
     class Freed(Message):
         """A hint or the report ended without a result to show: the engines may go on."""
 
@@ -160,7 +167,7 @@ class Coach(Vertical):
         if job is None:
             return
         if job.kind == "analysis" and self.panel is not None:
-            self.panel.show_stats(message.stats)
+            self._analysed(job, message.stats)
         elif job.kind == "hint":
             self.post_message(self.Say(f"hint: thinking… depth {message.stats.depth}, "
                                        f"best so far {message.stats.best or '-'}"))
@@ -172,7 +179,7 @@ class Coach(Vertical):
         if job.kind == "analysis":
             self.job = None
             if self.panel is not None:
-                self.panel.show_stats(message.stats)
+                self._analysed(job, message.stats)
                 self.panel.set_status("done: the search reached its end")
         elif job.kind == "hint":
             self.job = None
@@ -180,6 +187,13 @@ class Coach(Vertical):
         else:
             job.scores.append(PositionScore.from_stats(self.game_name, message.stats))
             self._report_step(job)
+
+    def _analysed(self, job: CoachJob, stats: SearchStats) -> None:
+        """The analysis panel shows ``stats``, and the eval goes up to the board's bar."""
+        panel = self.panel
+        assert panel is not None
+        panel.show_stats(stats, mover=(self.first_mover + len(job.moves)) % 2)
+        self.post_message(self.Evaluated(*panel.first_view(stats.score, stats.mate)))
 
     def on_engine_failed(self, message: EngineFailed) -> None:
         job = self._current(message)
@@ -209,7 +223,8 @@ class Coach(Vertical):
 
     def _new_panel(self, side: int) -> EnginePanel:
         return EnginePanel(side, self.sides[side], self.analysis_spec or HINT_SPEC,
-                           id="panel-analysis", title="analysis", trend=False)
+                           id="panel-analysis", title="analysis", trend=False,
+                           scores=game_kind(self.game_name).scores, first_name=self.sides[0])
 
     def analyse(self, moves: tuple[str, ...] | None, waits: str = "") -> None:
         """Analyse the position after ``moves``; ``None``: none now (``waits`` says why).
@@ -344,13 +359,15 @@ class Coach(Vertical):
         score, mate = judged if judged is not None else (None, None)
         if accepts_draw(self.game_name, plies, score, mate):
             return True, f"{other} accepts the draw"
-        needed = game_kind(self.game_name).scores.draw_min_plies
+        units = game_kind(self.game_name).scores
+        needed = units.draw_min_plies
         if plies < needed:
-            why = f"too early: it plays on until {needed} moves have been made ({plies} so far)"
+            why = (f"too early: it plays on until {needed} plies (moves of either side) have been "
+                   f"played ({plies} so far)")
         elif score is None:
             why = "it has not judged the position yet"
         else:
-            why = f"it thinks it stands better ({score_text(int(score), mate)})"
+            why = f"it thinks it stands better ({units.signed(score, mate)} for itself)"
         return False, f"{other} declines the draw: {why}"
 
 

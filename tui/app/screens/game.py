@@ -30,6 +30,7 @@ from games.records import RecordNotes
 from ...views.format import counted, illegal_text
 from ..session import GameSetup
 from ..widgets.board import BoardView
+from ..widgets.eval_bar import EvalBar
 from ..widgets.move_list import MoveList
 from .commands import COMMANDS, DELAYS, TYPED_COMMANDS, bindings
 from .dialogs import ChoiceDialog, ConfirmDialog
@@ -228,6 +229,7 @@ class GameScreen(GameFlow):
 
     def action_flip(self) -> None:
         self.board.flipped = not self.board.flipped
+        self.query_one("#eval-bar", EvalBar).turned = self.board.flipped
         self.clocks.bottom = self.bottom_side_shown
 
     def action_undo(self) -> None:
@@ -256,6 +258,10 @@ class GameScreen(GameFlow):
     def _undo_one(self) -> None:
         self.played.undo()
         self.clocks.back_to(len(self.moves))
+        for side in self.setup.engine_sides:
+            panel = self.panel(side)
+            if panel is not None:
+                panel.forget_from(len(self.moves))
 
     def action_pause(self) -> None:
         if not self.setup.engine_sides and self.clocks.clock is None:

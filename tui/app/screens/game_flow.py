@@ -39,17 +39,19 @@ from textual.timer import Timer
 from textual.widgets import Footer, Label, Static
 
 from engines import Limits
-from games import Game, GameError, Outcome
+from games import Game, GameError, Outcome, game_kind
 from games.clock import Clock
 from games.records import describe_outcome, result_token
 
-from ...views.format import line_text, score_text
+from ...views.format import line_text
 from ..engine_link import EngineDone, EngineFailed, EngineInfo, EngineLink
 from ..picking import MovePicker
 from ..session import GameSetup, fallback_notice
 from ..widgets.board import BoardView
 from ..widgets.engine_panel import EnginePanel
+from ..widgets.eval_bar import EvalBar
 from ..widgets.game_clocks import GameClocks
+from ..widgets.material import MaterialLine
 from ..widgets.move_input import MoveInput
 from ..widgets.move_list import MoveList
 from .coach import Coach
@@ -137,17 +139,25 @@ class GameFlow(Screen):
                 yield from views[:1]
                 board = BoardView(self.setup.game, ascii=self.ascii, id="board")
                 board.flipped = board.painter.flipped_for(self.setup.bottom_side)
-                yield board
+                kind = game_kind(self.setup.game)
+                with Horizontal(id="board-row"):
+                    bar = EvalBar(kind.scores, kind.board.layout.colours.pieces, id="eval-bar")
+                    bar.turned = board.flipped
+                    yield bar
+                    yield board
                 yield from views[1:]
                 yield Static("", id="status", markup=False)
                 yield self.clocks
             with Vertical(id="side-column"):
                 for side in self.setup.engine_sides:
-                    panel = EnginePanel(side, self.sides[side], self.setup.players[side], id=f"panel-{side}")
+                    panel = EnginePanel(side, self.sides[side], self.setup.players[side], id=f"panel-{side}",
+                                        scores=game_kind(self.setup.game).scores, first_name=self.sides[0])
                     if self.setup.notices[side]:
                         panel.border_title = f"{panel.border_title} · fallback"
                     yield panel
                 yield self.coach
+                kind = game_kind(self.setup.game)
+                yield MaterialLine(kind.board, self.sides, id="material")
                 yield MoveList(self.sides, id="moves")
         yield Static("", id="message", markup=False)
         with Horizontal(id="input-row"):
@@ -237,6 +247,7 @@ class GameFlow(Screen):
         delay = f" · delay {self.delay:g}s" if len(self.setup.engine_sides) == 2 else ""
         prefix = "" if self.review is not None else f"move {self.played.move_number(len(self.moves))} · "
         self.query_one("#status", Static).update(f"{prefix}{text}{delay}")
+        self.query_one("#material", MaterialLine).show(self.played.shown_game())
 
     # -- the flow of the game -------------------------------------------------
 
@@ -334,6 +345,13 @@ class GameFlow(Screen):
         panel = self.panel(message.owner) if message.request_id == self.request else None
         if panel is not None:  # else a search stopped since
             panel.show_stats(message.stats)
+            self.show_eval(*panel.first_view(message.stats.score, message.stats.mate))
+
+    def show_eval(self, score: float, mate: int | None) -> None:
+        """An engine's latest score for the first player: the eval bar and the material line's eval."""
+        bar = self.query_one("#eval-bar", EvalBar)
+        bar.show(score, mate)
+        self.query_one("#material", MaterialLine).show(self.played.shown_game(), bar.text)
 
     def on_engine_done(self, message: EngineDone) -> None:
         if message.request_id == self.request:  # else a search stopped since
@@ -378,8 +396,9 @@ class GameFlow(Screen):
         panel = self.panel(side)
         if panel is not None:
             panel.show_stats(message.stats)
-            panel.record_score(message.stats.score, message.stats.mate)
+            panel.record_score(message.stats.score, message.stats.mate, len(self.moves))
             panel.set_status("waiting")
+            self.show_eval(*panel.first_view(message.stats.score, message.stats.mate))
         self.last_scores[side] = (message.stats.score, message.stats.mate)
         try:
             move = self.game.parse_move(message.move)
@@ -506,6 +525,9 @@ class GameFlow(Screen):
         self.coach.analyse(*self.analysis_target())
         self._fit_panels()
 
+    def on_coach_evaluated(self, message: Coach.Evaluated) -> None:
+        self.show_eval(message.score, message.mate)
+
     def on_coach_say(self, message: Coach.Say) -> None:
         self.say(message.text, error=message.error)
 
@@ -532,6 +554,9 @@ class GameFlow(Screen):
         self.board.mark(start, (end,))
         self._picker = None
         stats = message.stats
-        self.say(f"hint: {message.move} (score for {self.sides[side]} {score_text(stats.score, stats.mate)}, "
+        sign = 1 if side == 0 else -1
+        evaluation = game_kind(self.setup.game).scores.signed(
+            sign * stats.score, None if stats.mate is None else sign * stats.mate)
+        self.say(f"hint: {message.move} (eval {evaluation} for {self.sides[0]}, "
                  f"line {line_text(stats.pv) or message.move}) — not played · {used} hint{'s' if used != 1 else ''} used")
         self.update_analysis()

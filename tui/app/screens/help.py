@@ -25,8 +25,10 @@ PANEL_LEGEND = (
     ("tt hits", "positions found in the transposition table"),
     ("h0/hl/hr", "the cutoff engines' evaluations and the children they dropped"),
     ("best", "the move the engine plays if stopped now; pv: the line it expects"),
-    ("score for X", "for the engine's side: +1.00 a pawn up (chess), #3 mate in 3"),
-    ("trend", "the score after each of its moves, on a fixed ± scale with 0 in the middle"),
+    ("eval (X)", "the position for the first player, in one unit everywhere: +1.35 a pawn and a third "
+                 "up (chess; checkers: men), #3 mate in 3, −: the other side is better; the bar beside "
+                 "the board is that eval's winning chance"),
+    ("trend", "the eval after each of its moves, on a fixed ± scale with 0 in the middle"),
 )
 
 

@@ -4,14 +4,16 @@ While the engine thinks the panel shows the search statistics (:class:`engines.S
 search process reports them (about ten times a second): nodes, evaluations,
 alpha-beta prunes (and the share cut by the first move), the cutoff engines'
 counters, transposition-table hits, depth, elapsed time, nodes/s, the best move
-so far, its score (for the engine's side, said so: "score for White") and the
+so far, the eval (the position for the first player, in the game's one unit:
+``+1.35`` pawns in chess, ``#3`` a mate; said so: "eval (White)") and the
 principal variation.  Every line fits the panel: the best move and the score
 have lines of their own, so a long move (``15x24x31x22``) never pushes the score
 out at 80 columns.  When the search ends the figures stay until the next one
 (on a short terminal the idle side's panel shrinks to one line of them).
-Underneath, :class:`ScoreTrend` charts the engine's score after each of its
-moves on a symmetric scale with 0 in the middle and its range labelled, so a
-drop from +7 to -2 looks like what it is.
+Underneath, :class:`ScoreTrend` charts the eval after each of the engine's
+moves (for the first player too) on a symmetric scale with 0 in the middle and
+its range labelled, so a drop from +7 to -2 looks like what it is; a move
+taken back takes its point with it.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from engines import SearchStats
+from games.kind import ScoreScale
 
-from ...views.format import CUTOFF_STATS, count_text, line_text, score_text
+from ...views.format import CUTOFF_STATS, count_text, line_text
 
 __all__ = ["EnginePanel", "Figures", "SCORE_CLAMP", "ScoreTrend", "trend_scale", "trend_text"]
 
@@ -181,17 +184,24 @@ class EnginePanel(Vertical):
     }
     """
 
-    def __init__(self, side: int, side_name: str, spec: str, *, title: str | None = None, trend: bool = True,
+    def __init__(self, side: int, side_name: str, spec: str, *, scores: ScoreScale, first_name: str,
+                 title: str | None = None, trend: bool = True,
                  id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.side = side
         self.side_name = side_name
         self.spec = spec
+        #: The game's unit, and the name of the first player, whose view the eval takes.
+        self.units = scores
+        self.first_name = first_name
+        #: The side to move in the position the figures are of (a player's panel: its side).
+        self.mover = side
         #: The last statistics shown (``None`` before the first search).
         self.stats: SearchStats | None = None
         #: How many times the figures were redrawn (tests check the panel ticks).
         self.updates = 0
-        self.scores: list[float] = []
+        #: The trend's points: the ply of the move and the eval after it (first player, game units).
+        self.points: list[tuple[int, float]] = []
         self._compact = False
         #: ``title``: what the panel is for when it is not a player's (``analysis``).
         self.border_title = f"{title or side_name} · {spec}"
@@ -233,27 +243,57 @@ class EnginePanel(Vertical):
         self.border_subtitle = text
         self.set_class(thinking, "-thinking")
 
-    def show_stats(self, stats: SearchStats) -> None:
-        """Draw a snapshot of the running search (or its final figures)."""
+    def show_stats(self, stats: SearchStats, mover: int | None = None) -> None:
+        """Draw a snapshot of the running search (or its final figures); ``mover`` is the
+        side to move in the position searched (default: the panel's side)."""
         self.stats = stats
+        self.mover = self.side if mover is None else mover
         self.updates += 1
         self.query_one(Figures).show(self._figures())
 
-    def record_score(self, score: float, mate: int | None) -> None:
-        """Add the score of a move the engine played to the sparkline."""
-        value = float(score)
+    def first_view(self, score: float, mate: int | None) -> tuple[float, int | None]:
+        """A score for the side to move (``mover``) as the first player's."""
+        sign = 1 if self.mover == 0 else -1
+        return sign * score, None if mate is None else sign * mate
+
+    @property
+    def eval_text(self) -> str:
+        """The last figures' eval (``-`` before any)."""
+        if self.stats is None:
+            return "-"
+        return self.units.signed(*self.first_view(self.stats.score, self.stats.mate))
+
+    @property
+    def scores(self) -> list[float]:
+        """The trend's evals, oldest first."""
+        return [value for _, value in self.points]
+
+    def record_score(self, score: float, mate: int | None, ply: int) -> None:
+        """Add to the trend the eval of the move the engine played at ``ply`` (its score for itself)."""
+        score, mate = self.first_view(score, mate)
+        clamp = SCORE_CLAMP / self.units.unit
+        value = score / self.units.unit
         if mate is not None:
-            value = SCORE_CLAMP if mate > 0 else -SCORE_CLAMP
-        self.scores.append(max(-SCORE_CLAMP, min(SCORE_CLAMP, value)))
+            value = clamp if mate > 0 else -clamp
+        self.points.append((ply, max(-clamp, min(clamp, value))))
+        self._draw_trend()
+
+    def forget_from(self, ply: int) -> None:
+        """Take out of the trend the moves from ``ply`` on (they were taken back)."""
+        kept = [point for point in self.points if point[0] < ply]
+        if len(kept) != len(self.points):
+            self.points = kept
+            self._draw_trend()
+
+    def _draw_trend(self) -> None:
         for trend in self.query(ScoreTrend):
             trend.show(self.scores)
 
     def clear_history(self) -> None:
         """Forget the figures and the sparkline (a new game)."""
         self.stats = None
-        self.scores = []
-        for trend in self.query(ScoreTrend):
-            trend.show([])
+        self.points = []
+        self._draw_trend()
         self.query_one(Figures).show(self._figures())
         self.set_status("waiting")
 
@@ -264,7 +304,7 @@ class EnginePanel(Vertical):
         if self._compact:
             if s is None:
                 return Text("no search yet", style="dim")
-            score = score_text(s.score, s.mate)
+            score = self.eval_text
             return Text.assemble(
                 ("best ", "dim"), (s.best or "-", "bold"), (f"  {self.score_label} ", "dim"), score,
                 ("  depth ", "dim"), str(s.depth), no_wrap=True, overflow="ellipsis",
@@ -288,10 +328,10 @@ class EnginePanel(Vertical):
             pair = extra[i:i + 2] + [("", "")] * (2 - len(extra[i:i + 2]))
             rows.append((pair[0][0], pair[0][1], pair[1][0], pair[1][1]))
         rows.append(("best", Text(s.best or "-", style="bold")))
-        rows.append((self.score_label, score_text(s.score, s.mate)))
+        rows.append((self.score_label, self.eval_text))
         return rows, line_text(s.pv) or "-"
 
     @property
     def score_label(self) -> str:
-        """``score for White``: scores are for the engine's side."""
-        return f"score for {self.side_name}"
+        """``eval (White)``: evals are the first player's, whoever is to move."""
+        return f"eval ({self.first_name})"

@@ -1,0 +1,75 @@
+"""What players look at beside the board: material, the eval bar, one score unit."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import game_kind, new_game
+from tui.app.widgets.eval_bar import bar_cells
+from tui.app.widgets.material import material_text
+
+from app_pilot import make_app, ready, type_move, wait_for
+
+
+@pytest.mark.parametrize("game,score,mate,text", [
+    ("chess", 135, None, "+1.35"), ("chess", -20, None, "-0.20"), ("chess", 0, None, "0.00"),
+    ("chess", 99999, 3, "#3"), ("chess", -99999, -2, "#-2"), ("checkers", 150, None, "+1.50"),
+    ("quixo", 12, None, "+12"), ("quixo", -0.4, None, "0"), ("othello", -7, None, "-7"),
+])
+def test_one_unit_per_game(game, score, mate, text):
+    assert game_kind(game).scores.signed(score, mate) == text
+
+
+def test_winning_chance_is_the_reports_curve():
+    scores = game_kind("chess").scores
+    assert scores.chance(0) == 0.5 and scores.chance(0, 3) == 1.0 and scores.chance(0, -1) == 0.0
+    assert abs(scores.chance(272) - 0.7311) < 1e-3 and scores.chance(-272) < 0.27
+
+
+def _material(game, moves, start=None, ascii=False):
+    kind = game_kind(game)
+    position = new_game(game, start)
+    position.play_all(moves)
+    sides = ("White", "Black") if game == "chess" else ("A", "B")
+    return material_text(kind.board, kind.board.material(position), sides, ascii=ascii).plain
+
+
+def test_material_per_game():
+    assert _material("chess", ()) == "White · Black"
+    assert _material("chess", ("e4", "d5", "exd5")) == "White ♟ +1 · Black"
+    assert _material("chess", ("e4", "d5", "exd5", "Qxd5")) == "White · Black"  # even again
+    assert _material("chess", ("e4", "d5", "exd5", "Nf6", "d4", "c6"), ascii=True) == "White p +1 · Black"
+    # a promotion: a queen more, a pawn less, as lichess counts; a start position's own imbalance shows
+    assert _material("chess", ("a8=Q",), start="4k3/P7/8/8/8/8/8/4K3 w - - 0 1") == "White ♛ +9 · Black"
+    assert _material("chess", (), start="4k3/P7/8/8/8/8/8/4K3 w - - 0 1") == "White ♟ +1 · Black"
+    assert _material("checkers", ("11-15", "24-19", "15x24", "28x19")) == "A · B"
+    assert _material("checkers", ("11-15", "24-19", "15x24")) == "A ● +1 · B"
+    assert _material("quixo", ("0 0 bottom",)) == "A 1 +1 · B 0"
+    assert _material("othello", ("f5",)) == "A 4 +3 · B 1"
+
+
+def test_the_bar_fills_the_first_players_share_in_eighths():
+    cells = bar_cells(0.5, 4)
+    assert [char for char, _ in cells] == ["█", "█", " ", " "]
+    assert [char for char, _ in bar_cells(0.6, 4)][2] == "▃"  # 19.2 eighths: 3 into the third cell
+    assert all(char == "█" for char, _ in bar_cells(1.0, 3)) and all(c == " " for c, _ in bar_cells(0.0, 3))
+
+
+async def test_an_engines_eval_reaches_the_bar_and_the_material_line_and_undo_clears_the_trend() -> None:
+    app = make_app("chess", "human", "alphabeta:depth=2")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        bar = screen.query_one("#eval-bar")
+        assert bar.score is None and bar.text == "-"
+        await type_move(pilot, "e4")
+        await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's reply")
+        panel = screen.panel(1)
+        assert bar.score is not None
+        assert bar.score == panel.first_view(panel.stats.score, panel.stats.mate)  # White's view
+        assert f"eval {bar.text}" in str(screen.query_one("#material").render())
+        assert len(panel.points) == 1 and panel.points[0][0] == 1  # Black's move, ply 1
+        await pilot.press("ctrl+t")  # flip: the bar turns with the board
+        assert bar.turned == screen.board.flipped
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: not screen.moves, "the take-back")
+        assert panel.points == []  # the move taken back left the trend
