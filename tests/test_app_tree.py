@@ -72,6 +72,10 @@ async def test_the_tree_behind_an_engine_move_its_pv_cutoffs_and_steps() -> None
         assert "✂ CUT" in _text(tree_screen, "#tree-step") and "not searched" in _text(tree_screen, "#tree-step")
         await pilot.press("s")
         assert tree_screen.trail is None and not tree_screen.query_one("#tree-step").display
+        await pilot.press("s", "right")
+        await pilot.press("down", "down")  # moving in the tree leaves step mode: the two never disagree
+        await wait_for(pilot, lambda: tree_screen.trail is None, "step mode off")
+        assert "you moved in the tree" in _text(tree_screen, "#tree-status")
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen back")
         assert game_screen(app).moves == ["0 0 bottom", reply]
@@ -110,16 +114,23 @@ async def test_the_engine_box_records_another_engine_and_refuses_a_bad_spec() ->
         await wait_for(pilot, lambda: "cannot record" in _text(tree_screen, "#tree-status"), "the refusal")
         assert len(_text(tree_screen, "#tree-status").splitlines()) <= 2
         assert tree_screen.recorded is first and isinstance(app.screen, TreeScreen)
+        assert tree_screen.focused is box and box.value == "minimax:dep"  # kept to be mended
         box.value = "random"
-        await pilot.press("e")
-        await pilot.pause()
         await pilot.press("enter")
         await wait_for(pilot, lambda: "alpha-beta family" in _text(tree_screen, "#tree-status"), "the refusal")
+        await pilot.press("escape")  # the box goes back to the tree's own spec
+        assert box.value == "alphabeta:depth=3" and tree_screen.focused is not box
+        await pilot.press("e")
+        await pilot.pause()
         box.value = "minimax:depth=2"
-        box.focus()
         await pilot.press("enter")
         await wait_for(pilot, lambda: tree_screen.recorded is not first, "the new recording")
+        assert tree_screen.spec == "minimax:depth=2"
         assert tree_screen.recorded.size() == 1 + 44 + sum(len(child.children) for child in tree_screen.recorded.root.children)
+        # the details follow the new tree even though the cursor stayed on the root's line
+        root = tree_screen.recorded.root
+        await wait_for(pilot, lambda: f"value  {root.value}," in _text(tree_screen, "#tree-details"),
+                       "the new root's details")
         await pilot.press("escape")  # from the tree: back to the game
         await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen back")
 

@@ -299,3 +299,60 @@ def test_bench_tree_runs_and_the_recording_search_is_the_same_search(capsys):
     assert row.nodes > row.recorded > 0 and row.ratio > 0
     code, text, _ = run(capsys, "bench", "tree", "--game", "othello", "--quick")
     assert code == 0 and "nodes/s recording" in text
+
+
+def test_multipv_lines_and_a_search_stopped_short_are_told_apart():
+    game = new_game("chess", CHESS_WALKTHROUGH)
+    result, tree = record_tree("alphabeta:depth=2,multipv=3", game)
+    assert [root.pv_line for root in tree.roots] == [1, 2, 3]
+    assert tree.root is tree.roots[0] and tree.root.value == result.score  # the answer's, not line 3's
+    result, tree = record_tree("pvs:nodes=100", new_game("quixo"))
+    assert tree.stopped_by == "search" and not tree.complete
+    assert tree.root.end != "stopped" and tree.root.value == result.score  # the last depth it finished
+    document = tree_document(new_game("quixo"), tree, result, "pvs:nodes=100")
+    assert document["complete"] is False and document["other_roots"][-1]["end"] == "stopped"
+
+
+def test_forced_results_read_as_mates():
+    from engines.tree.export import value_text
+
+    assert value_text(WIN - 3) == "#2" and value_text(WIN - 5, 2) == "#2" and value_text(-(WIN - 2)) == "#-1"
+    assert value_text(WIN - 4, 4) == "won" and value_text(-(WIN - 1), 1) == "lost" and value_text(None) == "?"
+    game = new_game("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")  # Ra8 mates
+    result, tree = record_tree("alphabeta:depth=2", game)
+    from tui.views.tree_text import node_label
+
+    assert node_label(tree.root, None).startswith("root, depth 2  =#1")
+
+
+def test_an_output_file_that_cannot_be_written_is_refused_before_the_search(tmp_path, capsys):
+    code, out, err = run(capsys, "tree", "quixo", "--engine", "minimax:depth=3", "--out", "/proc/x.json")
+    assert code == 2 and out == "" and "cannot write /proc/x.json" in err
+    (tmp_path / "a.json").write_text("{}")
+    assert_usage_error(capsys, ["tree", "quixo", "--out", str(tmp_path / "a.json" / "x.json")], "is not a directory")
+    assert_usage_error(capsys, ["tree", "quixo", "--engine", "random", "--out", str(tmp_path / "b.json")],
+                       "alpha-beta family")
+    assert not (tmp_path / "b.json").exists()  # a refused run leaves no file
+
+
+def test_ctrl_c_while_the_command_line_starts_is_quiet():
+    """A Ctrl-C while the command line loads (its imports take a few tenths of a second)
+    exits 130 without Python's traceback.  (Before the console script's first line runs,
+    only Python itself can answer.)"""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    child = ("import sys, tui.launch; sys.argv[1:] = ['tree', 'chess', '--engine', 'minimax:depth=4']; "
+             "print('loading', flush=True); sys.exit(tui.launch.main())")
+    for delay in (0.0, 0.05):
+        process = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   start_new_session=True)
+        assert process.stdout.readline() == b"loading\n"
+        time.sleep(delay)
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+        assert process.returncode == 130, err
+        assert b"Traceback" not in err

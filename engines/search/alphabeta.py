@@ -308,6 +308,8 @@ class AlphaBetaEngine(Engine):
         found = [best]
         try:
             while len(lines) < wanted:
+                if self.recorder is not None:
+                    self.recorder.pv_line = len(lines) + 1
                 searcher.root_moves = [move for move in root if move not in found]
                 searcher.root_exact = False
                 score = searcher.negamax(depth, -INF, INF, 0)
@@ -319,6 +321,8 @@ class AlphaBetaEngine(Engine):
         finally:
             searcher.root_moves = root
             searcher.root_best, searcher.root_best_value = best, value
+            if self.recorder is not None:
+                self.recorder.pv_line = 1
         return lines
 
     def _blunder(self, game: Game, moves: list[Any], on_info: InfoCallback | None) -> SearchResult:

@@ -110,6 +110,9 @@ class TreeNode:
     #: Whether this child is a second search of the move before it (a null window
     #: that failed high, or a reduced search, searched again).
     research: bool = False
+    #: At a root: which of the engine's best lines it searched for (``multipv``: 2 and on
+    #: search the root again without the moves already found).
+    pv_line: int = 1
 
     #: What :attr:`value` is: ``exact``, ``lower`` (at least) or ``upper`` (at most);
     #: ``None`` for a node stopped before it returned.
@@ -141,17 +144,35 @@ class SearchTree:
     the root again), the last one the search's answer."""
 
     roots: list[TreeNode]
-    #: The node budget and whether the recording stayed within it.
+    #: The node budget, and whether the recording reached it (the search was stopped there).
     budget: int
-    complete: bool
+    exhausted: bool
     #: Nodes the search counted that are not in the tree: the selectors'
     #: lookaheads and the win-in-one look of ``pvs`` at the root.
     unrecorded: int = 0
 
     @property
+    def complete(self) -> bool:
+        """Whether every root search ran to its end (no budget, time, node limit or Ctrl-C stopped one)."""
+        return not self.exhausted and all(root.end != "stopped" for root in self.roots)
+
+    @property
+    def stopped_by(self) -> str | None:
+        """Why the last root search stopped short: ``budget`` (the recording's), ``search``
+        (the engine's own time or node limit, or a stop), or ``None`` if it did not."""
+        if not self.roots or self.roots[-1].end != "stopped":
+            return None
+        return "budget" if self.exhausted else "search"
+
+    @property
     def root(self) -> TreeNode | None:
-        """The last root search (the deepest), or ``None`` if nothing was recorded."""
-        return self.roots[-1] if self.roots else None
+        """The root search the engine's answer comes from: the last one for its best line
+        that ran to its end (``multipv``'s other lines are searches of their own, and a
+        depth stopped short gives way to the one before), else the last for its best
+        line; ``None`` if nothing was recorded."""
+        mains = [root for root in self.roots if root.pv_line == 1]
+        finished = [root for root in mains if root.end != "stopped"]
+        return finished[-1] if finished else mains[-1] if mains else None
 
     def size(self) -> int:
         return sum(root.size() for root in self.roots)
@@ -166,12 +187,14 @@ class TreeRecorder:
         self.roots: list[TreeNode] = []
         self.stack: list[TreeNode] = []
         self.exhausted = False
+        #: The best line the root searches are for now (set by the engine for ``multipv``).
+        self.pv_line = 1
         #: Per open node: the prunes counted when its last child returned.
         self.prunes_after: list[int] = []
 
     def tree(self, nodes: int) -> SearchTree:
         """The tree recorded, given the nodes the search counted in all."""
-        return SearchTree(self.roots, self.budget, not self.exhausted, unrecorded=max(0, nodes - self.count))
+        return SearchTree(self.roots, self.budget, self.exhausted, unrecorded=max(0, nodes - self.count))
 
     def enter(self, node: TreeNode) -> None:
         if self.count >= self.budget:
@@ -185,6 +208,7 @@ class TreeRecorder:
                 node.research = True
             siblings.append(node)
         else:
+            node.pv_line = self.pv_line
             self.roots.append(node)
         self.stack.append(node)
         self.prunes_after.append(-1)

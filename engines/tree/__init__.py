@@ -17,12 +17,12 @@ from __future__ import annotations
 from games import Game
 
 from ..base import Limits, SearchResult, StopFlag
-from ..registry import create_engine
+from ..registry import ENGINES, create_engine, parse_engine_spec
 from ..search.alphabeta import AlphaBetaEngine
 from ..search.recorder import DEFAULT_BUDGET, ENDS, MAX_BUDGET, SearchTree, TreeNode, bound_of
 from ..spec import EngineSpec, SpecError
 
-__all__ = ["record_tree", "RecordError", "SearchTree", "TreeNode", "ENDS", "DEFAULT_BUDGET", "MAX_BUDGET",
+__all__ = ["record_tree", "check_recordable", "RecordError", "SearchTree", "TreeNode", "ENDS", "DEFAULT_BUDGET", "MAX_BUDGET",
            "bound_of"]
 
 
@@ -39,11 +39,21 @@ def record_tree(spec: str | EngineSpec, game: Game, *, budget: int = DEFAULT_BUD
     """
     if not 1 <= budget <= MAX_BUDGET:
         raise RecordError(f"a tree's node budget is 1 to {MAX_BUDGET:,}, not {budget:,}")
+    check_recordable(spec, type(game))
     engine = create_engine(spec, type(game))
     try:
-        if not isinstance(engine, AlphaBetaEngine):
-            raise RecordError(f"{engine.spec.name!r} does not search a tree of the alpha-beta family; "
-                              "these do: minimax, alphabeta, alphabeta-hard, bl, h0, hl, hr, pvs")
+        assert isinstance(engine, AlphaBetaEngine)
         return engine.record(game, limits, budget=budget, stop=stop)
     finally:
         engine.close()
+
+
+def check_recordable(spec: str | EngineSpec, game_class: type[Game]) -> None:
+    """Refuse (:class:`RecordError`, one line) an engine that does not search an alpha-beta
+    family tree, whatever the game; a bad spec raises its own :class:`SpecError`."""
+    parsed = parse_engine_spec(spec) if isinstance(spec, str) else spec
+    info = ENGINES[parsed.name]
+    family = getattr(info.factory, "func", info.factory)
+    if not (isinstance(family, type) and issubclass(family, AlphaBetaEngine)):
+        raise RecordError(f"{parsed.name!r} does not search a tree of the alpha-beta family; "
+                          "these do: minimax, alphabeta, alphabeta-hard, bl, h0, hl, hr, pvs")

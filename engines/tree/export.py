@@ -2,9 +2,11 @@
 
 The JSON document (:func:`tree_document`) is one object: the game, the
 position, the engine and what it answered, the counters of the search, and
-``root``, the last root search (``earlier``: the root searches before it --
-iterative deepening's shallower depths, aspiration re-searches).  Each node is
-an object::
+``root``, the root search the answer came from (see
+:attr:`~engines.search.recorder.SearchTree.root`); ``other_roots`` holds the
+other root searches -- iterative deepening's other depths, aspiration
+re-searches, ``multipv``'s other lines -- each with its ``order`` among all of
+them and its ``pv_line``.  Each node is an object::
 
     {"move": "e4", "depth": 3, "ply": 1, "alpha": -25, "beta": null,
      "value": 31, "bound": "exact", "end": "cutoff", "cut_at": 2,
@@ -30,7 +32,9 @@ from typing import Any, Callable
 
 from games import Game
 
-from ..base import SearchResult
+from games import WIN
+
+from ..base import MATE_BOUND, SearchResult
 from ..search.core import INF
 from ..search.recorder import SearchTree, TreeNode
 
@@ -50,14 +54,22 @@ def _number(value: float | None) -> float | int | None:
     return int(value) if float(value).is_integer() else round(float(value), 4)
 
 
-def value_text(value: float | None) -> str:
-    """``31``, ``-inf``, ``inf`` or ``?`` (a node stopped before it returned)."""
+def value_text(value: float | None, ply: int = 0) -> str:
+    """``31``, ``-inf``, ``inf``, ``?`` (a node stopped before it returned), or a forced
+    result from the point of view of the side to move at a node ``ply`` plies from the
+    root: ``#3`` mates in 3 moves, ``#-2`` is mated in 2, ``won``/``lost`` on the spot."""
     if value is None:
         return "?"
     if value >= INF:
         return "inf"
     if value <= -INF:
         return "-inf"
+    if value >= MATE_BOUND:
+        plies = WIN - int(value) - ply
+        return f"#{(plies + 1) // 2}" if plies > 0 else "won"
+    if value <= -MATE_BOUND:
+        plies = WIN + int(value) - ply
+        return f"#-{(plies + 1) // 2}" if plies > 0 else "lost"
     return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
@@ -136,7 +148,8 @@ def tree_document(game: Game, tree: SearchTree, result: SearchResult, engine: st
         "unrecorded": tree.unrecorded,
         "counters": counters,
         "root": node_document(game, tree.root) if tree.root is not None else None,
-        "earlier": [node_document(game, root) for root in tree.roots[:-1]],
+        "other_roots": [dict(node_document(game, root), pv_line=root.pv_line, order=order)
+                        for order, root in enumerate(tree.roots) if root is not tree.root],
     }
 
 
@@ -185,7 +198,8 @@ def tree_dot(game: Game, tree: SearchTree, engine: str, *, marked: set[int] | No
     def visit(_: Game, node: TreeNode, text: str | None) -> None:
         name = f"n{len(names)}"
         names[id(node)] = name
-        parts = (text or "root", f"{value_text(node.value)} {node.bound or ''}", node.end)
+        parts = (text or "root", f"{value_text(node.value, node.ply)} {node.bound or ''}"
+                 + (" again" if node.research else ""), node.end)
         label = "\\n".join(_dot_label(part) for part in parts)
         style = ["bold"] if id(node) in bold else []
         if marked is not None and id(node) in marked:

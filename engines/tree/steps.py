@@ -48,7 +48,7 @@ def steps(root: TreeNode) -> list[Step]:
 
 def window_text(node: TreeNode) -> str:
     """``α -25  β 40`` (``-inf``/``inf`` when unbounded)."""
-    return f"α {value_text(node.alpha)}  β {value_text(node.beta)}"
+    return f"α {value_text(node.alpha, node.ply)}  β {value_text(node.beta, node.ply)}"
 
 
 def step_text(step: Step, moves: list[str]) -> str:
@@ -58,7 +58,7 @@ def step_text(step: Step, moves: list[str]) -> str:
     kind = "quiescence " if node.quiescence else ""
     if not step.leave:
         return f"enter {where} ({kind}ply {node.ply}, depth {node.depth}) with {window_text(node)}"
-    value = f"{value_text(node.value)} ({node.bound})" if node.value is not None else "no value"
+    value = f"{value_text(node.value, node.ply)} ({node.bound})" if node.value is not None else "no value"
     text = f"leave {where}: {value}, {node.end}"
     if node.end == "cutoff":
         rest = (node.legal - node.cut_at) if node.legal is not None and node.cut_at is not None else None

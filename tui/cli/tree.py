@@ -8,14 +8,16 @@ import os
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import TextIO
 
-from engines.tree import DEFAULT_BUDGET, ENDS, MAX_BUDGET, SearchTree, TreeNode, record_tree
+from engines import SearchResult
+from engines.tree import DEFAULT_BUDGET, ENDS, MAX_BUDGET, SearchTree, TreeNode, check_recordable, record_tree
 from engines.tree.compare import Comparison, compare_trees
 from engines.tree.export import tree_document, tree_dot, value_text
 from engines.tree.stats import CUT_BINS, cutoff_counts, effective_branching, ply_stats
 from games import Game
 
-from ..views.format import bar
+from ..views.format import bar, counted, line_text, score_text
 from .common import PROG, UsageError, add_position, game_name, path_arg, play_moves, position_of, stop_on_interrupt, whole
 
 #: The engine ``tree`` records when none is given.
@@ -61,52 +63,82 @@ def _out_path(out: str | None) -> Path | None:
         raise UsageError(f"{PROG} tree", f"--out {out!r}: name a .json or a .dot file")
     if path.exists() or path.is_symlink():
         raise UsageError(f"{PROG} tree", f"{path} already exists; a tree is never written over, choose another --out")
+    if path.parent.exists() and not path.parent.is_dir():
+        raise UsageError(f"{PROG} tree", f"cannot write {path}: {path.parent} is not a directory")
     if not path.parent.is_dir():
         raise UsageError(f"{PROG} tree", f"cannot write {path}: the directory {path.parent} does not exist")
     return path
 
 
-def _write(path: Path, text: str) -> None:
-    """Write ``text`` to a new file; a failure (a full disk) leaves no part of it."""
+def _reserve(path: Path) -> TextIO:
+    """Create ``path`` before the search, so that a file that cannot be written is said at once."""
     try:
-        with open(path, "x", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+        return open(path, "x", encoding="utf-8")
     except FileExistsError:
         raise UsageError(f"{PROG} tree", f"{path} already exists; a tree is never written over") from None
     except OSError as error:
-        try:
-            path.unlink()
-        except OSError:
-            pass
         raise UsageError(f"{PROG} tree", f"cannot write {path}: {error.strerror or error}") from None
 
 
-def tree_summary(game: Game, tree: SearchTree, engine: str) -> list[str]:
-    """The counts ``tree`` prints: the tree's size, how nodes ended, per ply, cutoffs by move."""
+def _write(handle: TextIO, path: Path, text: str) -> None:
+    """Write ``text`` to the reserved file; a failure (a full disk) leaves no part of it."""
+    try:
+        with handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as error:
+        _discard(path)
+        raise UsageError(f"{PROG} tree", f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _discard(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass
+
+
+def tree_summary(game: Game, tree: SearchTree, engine: str, result: SearchResult | None = None) -> list[str]:
+    """The counts ``tree`` prints: the engine's answer, the tree's size, how nodes ended,
+    per ply, cutoffs by move."""
     root = tree.root
     lines = [f"engine     {engine}", f"position   {game.to_text()}"]
+    if result is not None:
+        stats = result.stats
+        lines.append(f"answer     {stats.best or '-'}, score {score_text(stats.score, stats.mate)} at depth "
+                     f"{stats.depth}, pv {line_text(stats.pv) or '-'}")
     if root is None:
         return lines + ["nothing recorded (the search stopped at once)"]
     size = root.size()
-    state = "complete" if tree.complete else f"stopped at the budget of {tree.budget:,} nodes"
-    lines.append(f"recorded   {tree.size():,} nodes in {len(tree.roots)} root search"
-                 f"{'es' if len(tree.roots) != 1 else ''} ({state}); the last, depth {root.depth}: {size:,}")
+    if tree.stopped_by == "budget":
+        state = f"stopped at the budget of {tree.budget:,} nodes"
+    elif tree.stopped_by == "search":
+        state = "stopped short by the engine's own limit or Ctrl-C"
+    else:
+        state = "complete"
+    extra = sum(1 for other in tree.roots if other.pv_line > 1)
+    lines.append(f"recorded   {tree.size():,} nodes in {counted(len(tree.roots), 'root search')}"
+                 .replace("searchs", "searches")
+                 + f" ({state}); the answer's, depth {root.depth}: {size:,}"
+                 + (f" ({extra} more for multipv's other lines)" if extra else ""))
     if tree.unrecorded:
         lines.append(f"unrecorded {tree.unrecorded:,} nodes of lookahead searches and root probes")
-    lines.append(f"value      {value_text(root.value)} ({root.bound}) for the side to move")
+    if root.value is None:
+        lines.append("value      none: the search was stopped inside this root search")
+    else:
+        lines.append(f"value      {value_text(root.value)} ({root.bound}) for the side to move")
     ebf = effective_branching(root)
     if ebf is not None:
         lines.append(f"branching  {ebf:.2f} effective ({size:,} nodes ^ 1/{root.depth})")
     ends = Counter(node.end for node in root.walk())
     lines.append("ends       " + ", ".join(f"{name} {ends[name]:,}" for name in ENDS if ends[name]))
     lines.append("")
-    lines.append(f"{'ply':>3} {'nodes':>8} {'expanded':>8} {'children':>8} {'per node':>8} "
+    lines.append(f"{'ply':>3} {'nodes':>8} {'expanded':>8} {'children':>8} {'/node':>6} "
                  f"{'cutoffs':>7} {'tt':>6} {'not searched':>12}")
     for row in ply_stats(root):
         per = f"{row.branching:.2f}" if row.branching is not None else "-"
-        lines.append(f"{row.ply:>3} {row.nodes:>8,} {row.expanded:>8,} {row.children:>8,} {per:>8} "
+        lines.append(f"{row.ply:>3} {row.nodes:>8,} {row.expanded:>8,} {row.children:>8,} {per:>6} "
                      f"{row.cutoffs:>7,} {row.tt:>6,} {row.unsearched:>12,}")
     cuts = cutoff_counts(root)
     total = sum(cuts.values())
@@ -135,14 +167,20 @@ def comparison_lines(result: Comparison, name_a: str, name_b: str) -> list[str]:
             lines.append(f"  {' '.join(line) or '(the root)':<32} {describe(line)}")
 
     def one(index: dict[tuple[str, ...], TreeNode]):
-        return lambda line: f"{value_text(index[line].value)} ({index[line].bound}), {index[line].end}"
+        return lambda line: f"{_valued(index[line])}, {index[line].end}"
 
     show("only A visited", result.only_a, one(result.a))
     show("only B visited", result.only_b, one(result.b))
     show("both, with other values", result.differ,
-         lambda line: f"A {value_text(result.a[line].value)} ({result.a[line].bound}) · "
-                      f"B {value_text(result.b[line].value)} ({result.b[line].bound})")
+         lambda line: f"A {_valued(result.a[line])} · B {_valued(result.b[line])}")
+    if not result.only_a and not result.only_b and not result.differ:
+        lines.append("the two trees visit the same lines with the same values")
     return lines
+
+
+def _valued(node: TreeNode) -> str:
+    """``-20 (lower)``, or ``stopped`` for a node without a value."""
+    return "stopped" if node.value is None else f"{value_text(node.value, node.ply)} ({node.bound})"
 
 
 def _cmd_tree(args: argparse.Namespace) -> int:
@@ -153,20 +191,30 @@ def _cmd_tree(args: argparse.Namespace) -> int:
     play_moves(game, args.moves)
     if game.outcome() is not None:
         raise UsageError(f"{PROG} tree", "the game is over in this position: there is no tree to search")
-    with stop_on_interrupt() as stop:
-        result, tree = record_tree(args.engine, game, budget=args.budget, stop=stop)
-        other = None
-        if args.compare is not None and not stop.is_set():
-            other = record_tree(args.compare, game, budget=args.budget, stop=stop)
-    print("\n".join(tree_summary(game, tree, args.engine)))
+    for spec in (args.engine, args.compare):
+        if spec is not None:
+            check_recordable(spec, type(game))  # before a file is made or anything searched
+    handle = _reserve(out) if out is not None else None
+    try:
+        with stop_on_interrupt() as stop:
+            result, tree = record_tree(args.engine, game, budget=args.budget, stop=stop)
+            other = None
+            if args.compare is not None and not stop.is_set():
+                other = record_tree(args.compare, game, budget=args.budget, stop=stop)
+    except BaseException:
+        if handle is not None and out is not None:
+            handle.close()
+            _discard(out)
+        raise
+    print("\n".join(tree_summary(game, tree, args.engine, result)))
     comparison = None
     if other is not None:
         print()
-        print("\n".join(tree_summary(game, other[1], args.compare)))
+        print("\n".join(tree_summary(game, other[1], args.compare, other[0])))
         if tree.root is not None and other[1].root is not None:
             comparison = compare_trees(game, tree.root, other[1].root)
             print("\n".join(comparison_lines(comparison, args.engine, args.compare)))
-    if out is not None:
+    if out is not None and handle is not None:
         if out.suffix.lower() == ".json":
             document = tree_document(game, tree, result, args.engine)
             if other is not None:
@@ -183,7 +231,7 @@ def _cmd_tree(args: argparse.Namespace) -> int:
                 marked = {id(comparison.a[line]) for line in comparison.only_a}
                 label = f"filled: lines {args.compare} never visited"
             text = tree_dot(game, tree, args.engine, marked=marked, mark_label=label)
-        _write(out, text)
+        _write(handle, out, text)
         print(f"wrote {out} ({tree.size():,} nodes)")
     if stop.is_set():
         print(f"{PROG}: interrupted; the tree is what was searched until then", file=sys.stderr)

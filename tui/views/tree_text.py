@@ -22,8 +22,11 @@ BOUND_MARKS = {"exact": "=", "lower": "≥", "upper": "≤", None: ""}
 
 def node_label(node: TreeNode, move: str | None) -> str:
     """``e4  ≥31  cut@2`` -- a node as one line of the tree."""
-    name = move if move is not None else f"root, depth {node.depth}"
-    parts = [name, f"{BOUND_MARKS[node.bound]}{value_text(node.value)}"]
+    if move is not None:
+        name = move
+    else:
+        name = f"root, depth {node.depth}" + (f", line {node.pv_line}" if node.pv_line > 1 else "")
+    parts = [name, f"{BOUND_MARKS[node.bound]}{value_text(node.value, node.ply)}"]
     if node.end == "cutoff":
         parts.append(f"✂ {node.cut_at}")
     elif node.end == "tt":
@@ -32,7 +35,7 @@ def node_label(node: TreeNode, move: str | None) -> str:
         parts.append("✂ null")
     elif node.end == "stopped":
         parts.append("stopped")
-    if node.quiescence and node.move is not None:
+    if node.quiescence and (node.move is not None or node.null):
         parts.append("q")
     if node.research:
         parts.append("again")
@@ -61,7 +64,8 @@ def node_details(node: TreeNode, line: list[str]) -> list[str]:
         lines.append("value  none: the search was stopped here")
     else:
         meaning = {"exact": "exact", "lower": "at least (beta reached)", "upper": "at most (alpha not reached)"}
-        lines.append(f"value  {value_text(node.value)}, {meaning[node.bound or 'exact']}, for the side to move")
+        lines.append(f"value  {value_text(node.value, node.ply)}, {meaning[node.bound or 'exact']}, "
+                     "for the side to move")
     end = f"end    {node.end}: {ENDS[node.end]}"
     if node.end == "cutoff":
         end = f"end    cutoff by move {node.cut_at}: {ENDS['cutoff']}"

@@ -434,6 +434,7 @@ class GameScreen(GameFlow):
             return
         shown = self.played.shown_game()
         ply = len(self.moves) if self.review is None else self.review
+        played = None
         before = shown.copy()
         if ply:
             before.undo()
@@ -441,14 +442,16 @@ class GameScreen(GameFlow):
             game, spec, about = shown, self.coach.analysis_spec, "the analysis of the position shown"
         elif ply and not self.setup.is_human(before.turn):
             game, spec = before, tree_spec(self.setup.players[before.turn])
-            about = f"the search behind {self.sides[before.turn]}'s {self.moves[ply - 1]}"
+            played = self.moves[ply - 1]
+            about = f"{self.sides[before.turn]}'s search before {played}, searched again"
         elif shown.outcome() is None:
             game, spec, about = shown, DEFAULT_TREE_ENGINE, "the position shown"
         else:
             self.say("the game is over here, and no engine made the last move: nothing to search", error=True)
             return
         self.app.push_screen(TreeScreen(game, spec, about=about, ascii=self.board.ascii,
-                                        flipped=self.board.flipped))
+                                        flipped=self.board.flipped,
+                                        played=played if game is before else None))
 
     def action_report(self) -> None:
         if not self.moves:

@@ -86,24 +86,26 @@ class TreeScreen(Screen[None]):
 
     CSS_PATH = "tree.tcss"
     BINDINGS = [
-        Binding("escape", "close", "Back"),
+        Binding("escape", "close", "Game"),
         Binding("p", "follow_pv", "PV"),
         Binding("c", "next_cut", "Next cut"),
         Binding("minus", "collapse", "Collapse"),
         Binding("s", "step_mode", "Steps"),
         # Priority: the tree would scroll sideways with them.
-        Binding("right", "step(1)", "Step", priority=True),
-        Binding("left", "step(-1)", "Back", priority=True),
+        Binding("right", "step(1)", "Next", priority=True),
+        Binding("left", "step(-1)", "Prev", priority=True),
         Binding("e", "edit_engine", "Engine"),
         Binding("f", "flip", "Flip", show=False),
     ]
 
-    def __init__(self, game: Game, spec: str, *, about: str = "", ascii: bool = False,
-                 flipped: bool = False) -> None:
+    def __init__(self, game: Game, spec: str, *, about: str = "", played: str | None = None,
+                 ascii: bool = False, flipped: bool = False) -> None:
         super().__init__()
         self.game = game.copy()
         self.spec = spec
         self.about = about
+        #: The move the game's engine played here (the tree is a new search of the position).
+        self.played = played
         self.ascii = ascii
         self.flipped = flipped
         self.recorded: SearchTree | None = None
@@ -124,7 +126,8 @@ class TreeScreen(Screen[None]):
             with Vertical(id="tree-left"):
                 yield BoardView(self.game.NAME, ascii=self.ascii, flipped=self.flipped, id="tree-board")
                 yield Static("", id="tree-step")
-                yield Static("", id="tree-details")
+                with VerticalScroll(id="tree-details-box"):
+                    yield Static("", id="tree-details")
             with Vertical(id="tree-right"):
                 yield Tree[Entry]("search", id="search-tree")
                 with VerticalScroll(id="tree-stats-box"):
@@ -141,12 +144,14 @@ class TreeScreen(Screen[None]):
 
     # -- recording -------------------------------------------------------------------
 
-    def record(self) -> None:
+    def record(self, spec: str | None = None) -> None:
+        """Record ``spec`` (default: the tree's own) on the position; it becomes the tree's when done."""
+        spec = spec or self.spec
         self.halt.set()  # a recording still running is not wanted any more
         self.halt = threading.Event()
-        self.say(f"recording {self.spec} on this position ({self.about or 'the position shown'}), "
+        self.say(f"recording {spec} on this position ({self.about or 'the position shown'}), "
                  f"at most {BUDGET:,} nodes…")
-        self._record(self.spec, self.game.copy(), self.halt)
+        self._record(spec, self.game.copy(), self.halt)
 
     @work(thread=True, exclusive=True, group="tree")
     def _record(self, spec: str, game: Game, stop: threading.Event) -> None:
@@ -154,12 +159,15 @@ class TreeScreen(Screen[None]):
             result, tree = record_tree(spec, game, budget=BUDGET, stop=stop)
         except (SpecError, GameError, ValueError) as error:
             if not stop.is_set():
-                self.app.call_from_thread(self.say, f"cannot record {spec!r}: {error}", True)
+                self.app.call_from_thread(self._refused, spec, str(error))
             return
         if not stop.is_set():
             self.app.call_from_thread(self._recorded, spec, tree, result.stats.best)
 
     def _recorded(self, spec: str, tree: SearchTree, best: str | None) -> None:
+        self.spec = spec
+        self.query_one("#tree-engine", Input).value = spec
+        self.query_one("#search-tree", Tree).focus()
         self.recorded = tree
         self.trail = None
         self.refresh_bindings()
@@ -172,21 +180,31 @@ class TreeScreen(Screen[None]):
             self.say("nothing was recorded: the search stopped at once", True)
             return
         self.bold = {id(node) for root in tree.roots for node in pv_nodes(root)}
-        complete = [i for i, root in enumerate(tree.roots) if root.end != "stopped"]
-        chosen = complete[-1] if complete else len(tree.roots) - 1
+        chosen = next(i for i, root in enumerate(tree.roots) if root is tree.root)
         for index, root in enumerate(tree.roots):
             item = widget.root.add(self._label(root, None), data=Entry(root, (), index),
                                    allow_expand=bool(root.children))
             self.shown[id(root)] = item
-        state = "" if tree.complete else f"; stopped at {BUDGET:,} nodes"
+        state = {"budget": f"; stopped at {BUDGET:,} nodes", "search": "; its last depth stopped short by "
+                 "its own limit", None: ""}[tree.stopped_by]
+        played = ""
+        if self.played is not None and best != self.played:
+            played = (f" (the game's engine played {self.played}: a table warm from its earlier moves, "
+                      "or its clock, led it elsewhere; this is a new search of the position)")
         self.say(f"{spec}: {tree.size():,} nodes in {len(tree.roots)} root search"
-                 f"{'es' if len(tree.roots) != 1 else ''}{state} · best {best or '-'} · "
+                 f"{'es' if len(tree.roots) != 1 else ''}{state} · best {best or '-'}{played} · "
                  "↑↓ move, space opens, p follows the PV, c the next cutoff, s steps")
         chosen_item = self.shown[id(tree.roots[chosen])]
         self._fill(chosen_item)
         chosen_item.expand()
         self._show_root(chosen)
+        self._show_node(tree.roots[chosen], ())  # the cursor may stay on the line it was on
         self._select(chosen_item)
+
+    def _refused(self, spec: str, error: str) -> None:
+        """A spec that cannot be recorded: said, and the box keeps it to be mended (Esc: the tree's)."""
+        self.say(f"cannot record {spec!r}: {error} — mend it and Enter, or Esc keeps {self.spec!r}", True)
+        self.query_one("#tree-engine", Input).focus()
 
     def say(self, text: str, error: bool = False) -> None:
         status = self.query_one("#tree-status", Static)
@@ -233,10 +251,25 @@ class TreeScreen(Screen[None]):
         entry = event.node.data
         if entry is None:
             return
+        if self.trail is not None and entry.node is not self.trail[self.step_index].node:
+            self._leave_steps("step mode off: you moved in the tree (s starts it again)")
         if entry.root != self.current_root:
             self._show_root(entry.root)
         if entry.node is not None:
             self._show_node(entry.node, entry.line)
+        else:
+            self._show_unsearched(entry.line)
+
+    def _show_unsearched(self, line: tuple[TreeNode, ...]) -> None:
+        """The details of a node's moves never searched: their names."""
+        assert self.recorded is not None
+        node = line[-1] if line else self.recorded.roots[self.current_root]
+        game = self._position(line)
+        searched = {child.move for child in node.children if not child.null}
+        names = [game.format_move(move) for move in game.legal_moves() if move not in searched]
+        self.query_one("#tree-details", Static).update(
+            f"never searched below {' '.join(self._texts(line)) or 'the root'}:\n{unsearched_label(node)}\n"
+            + "  ".join(names))
 
     def _show_root(self, index: int) -> None:
         assert self.recorded is not None
@@ -304,10 +337,13 @@ class TreeScreen(Screen[None]):
             return False
         if action in ("follow_pv", "next_cut", "collapse", "step_mode") and self.recorded is None:
             return False
+        if action in ("follow_pv", "collapse") and self.trail is not None:
+            return False  # step mode walks the search's own order
         return True
 
     def action_close(self) -> None:
         if isinstance(self.focused, Input):
+            self.focused.value = self.spec  # what the tree shows
             self.query_one("#search-tree", Tree).focus()
             return
         self.halt.set()
@@ -326,9 +362,7 @@ class TreeScreen(Screen[None]):
         if not spec:
             self.say("give an engine spec, e.g. alphabeta:depth=3 or minimax:depth=2", True)
             return
-        self.spec = spec
-        self.query_one("#search-tree", Tree).focus()
-        self.record()
+        self.record(spec)
 
     def action_follow_pv(self) -> None:
         entry = self._selected()
@@ -375,22 +409,22 @@ class TreeScreen(Screen[None]):
             self._select(self.shown[id(self.recorded.roots[entry.root])])
 
     def action_step_mode(self) -> None:
-        step_box = self.query_one("#tree-step", Static)
         if self.trail is not None:
-            self.trail = None
-            step_box.display = False
-            self.refresh_bindings()
-            self.say("step mode off")
+            self._leave_steps("step mode off")
             return
         if self.recorded is None:
             return
         root = self.recorded.roots[self.current_root]
         self.trail = steps(root)
-        step_box.display = True
+        self.query_one("#tree-step", Static).display = True
         self.refresh_bindings()
         self._go_step(0)
-        self.say(f"step mode: {len(self.trail):,} steps of the depth {root.depth} search · "
-                 "→ forward, ← back, c the next cutoff, s leaves")
+
+    def _leave_steps(self, why: str) -> None:
+        self.trail = None
+        self.query_one("#tree-step", Static).display = False
+        self.refresh_bindings()
+        self.say(why)
 
     def action_step(self, delta: int) -> None:
         if self.trail is None:
@@ -408,3 +442,6 @@ class TreeScreen(Screen[None]):
         if event.cut:
             text.stylize("bold red", 0, text.plain.index("\n"))
         self.query_one("#tree-step", Static).update(text)
+        root = self.recorded.roots[self.current_root] if self.recorded is not None else None
+        self.say(f"step mode: {len(self.trail):,} steps of the depth {root.depth if root else '?'} search · "
+                 "→ next, ← previous, c the next cutoff, s leaves")
