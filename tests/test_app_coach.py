@@ -178,7 +178,7 @@ async def test_the_report_marks_a_planted_blunder_and_jumps_to_it(tmp_path: Path
         assert "blunder" in app.screen.query_one("#report-moves").get_option_at_index(5).prompt
         chart = app.screen.query_one("#report-chart")
         await wait_for(pilot, lambda: chart.size.width > 20, "the chart's layout")
-        assert "‼" in str(chart.render())
+        assert "⁇" in str(chart.render())
         await pilot.press("enter")                     # the worst move is highlighted: go there
         await wait_for(pilot, lambda: app.screen is screen and screen.review == 6, "the blunder's position")
         await pilot.press("escape")
@@ -410,5 +410,5 @@ async def test_a_finished_game_read_from_a_file_does_not_offer_to_play_on() -> N
     app = TuiGamesApp(setup)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
-        assert screen.message_text.startswith("read 4 moves from mate.pgn")
+        assert screen.message_text.startswith("read 2 moves (4 plies) from mate.pgn")
         assert "play on" not in screen.message_text, screen.message_text

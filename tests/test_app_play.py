@@ -414,7 +414,7 @@ async def test_play_load_opens_the_game_paused_for_review(tmp_path: Path) -> Non
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         assert screen.game.key() == game.key() and not screen.unsaved
-        assert "read 2 moves from x.pdn" in screen.message_text
+        assert "read 1 move (2 plies) from x.pdn" in screen.message_text
 
 
 def _every_dialog(game: str) -> dict[str, object]:

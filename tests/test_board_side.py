@@ -73,3 +73,33 @@ async def test_an_engines_eval_reaches_the_bar_and_the_material_line_and_undo_cl
         await pilot.press("ctrl+z")
         await wait_for(pilot, lambda: not screen.moves, "the take-back")
         assert panel.points == []  # the move taken back left the trend
+
+
+def test_the_footer_fits_80_columns_and_the_palette_offers_only_ours():
+    from tui.app.screens.commands import COMMANDS
+
+    shown = [command for command in COMMANDS if command.footer and command.ctrl]
+    # each key as the footer draws it ("^g Help "), then Quit and the palette's "^p palette"
+    width = sum(len(command.ctrl.replace("ctrl+", "^")) + len(command.label) + 2 for command in shown)
+    assert width + len("^q Quit ") + len("▏^p palette") <= 80, width
+    assert {"help", "undo", "save", "hint", "new_game", "pause"} <= {command.action for command in shown}
+
+
+async def test_palette_commands_are_ours() -> None:
+    app = make_app("chess", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        titles = [command.title for command in app.get_system_commands(screen)]
+        assert "Search tree" in titles and "Quit" in titles
+        assert not {"Maximize", "Screenshot", "Theme", "Keys"} & set(titles)
+
+
+async def test_a_refused_move_is_selected_so_the_next_replaces_it() -> None:
+    app = make_app("chess", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await type_move(pilot, "exd5")
+        assert "illegal" in screen.message_text and screen.move_input.value == "exd5"
+        await pilot.press(*"e4", "enter")
+        await pilot.pause()
+        assert screen.moves == ["e4"]

@@ -88,13 +88,16 @@ class TuiGamesApp(App):
         self.switch_screen(LabScreen())
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """The palette (ctrl+p): the game's commands by name, the lab, then Textual's own."""
+        """The palette (ctrl+p): the game's commands by name, the lab, quit -- only ours
+        (Textual's theme changes the frame and not the board, and its maximize and
+        screenshot commands are for developers)."""
         if isinstance(screen, GameScreen):
             yield from screen.palette_commands()
         if isinstance(screen, StartScreen):
             yield SystemCommand("Lab", "experiments and tournaments: run, watch, stop, resume (ctrl+l)",
                                 self.open_lab)
-        yield from super().get_system_commands(screen)
+        yield SystemCommand("Quit", "leave tui-games; an unsaved game is offered to be saved first (ctrl+q)",
+                            self.action_quit)
 
     async def on_event(self, event: events.Event) -> None:
         # Keys typed before a dialog was ready (the Enter after a last move) never land in it.

@@ -9,7 +9,7 @@ from typing import Sequence
 
 from engines import Option
 
-__all__ = ["bar", "CUTOFF_STATS", "score_text", "line_text", "count_text", "default_text", "percent_text", "elo_text",
+__all__ = ["bar", "plies_text", "CUTOFF_STATS", "score_text", "line_text", "count_text", "default_text", "percent_text", "elo_text",
            "number_text", "seconds_text", "counted", "illegal_text"]
 
 #: Counters of the cutoff engines (seeds' H0/HL/Hr), shown when non-zero.
@@ -29,6 +29,15 @@ def line_text(moves: Sequence[str]) -> str:
 def counted(count: int, noun: str) -> str:
     """``1 legal move``, ``3 legal moves``: a count and its noun, plural when it is not one."""
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def plies_text(plies: int) -> str:
+    """``29 moves (57 plies)``: a game's length as players count it (a move is one of each
+    side's), the plies beside it; ``1 ply`` and ``1 move (2 plies)`` read as they should."""
+    if plies < 2:
+        return counted(plies, "ply") if plies else "no moves"
+    moves = (plies + 1) // 2
+    return f"{counted(moves, 'move')} ({plies} plies)"
 
 
 def illegal_text(error: object) -> str:

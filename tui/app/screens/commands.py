@@ -32,7 +32,8 @@ class Command:
     #: The key shown in the footer (a ctrl-key, or ↑) and the F-key ('' for none).
     ctrl: str
     fkey: str = ""
-    #: Whether the footer shows it (rare or grave commands are in the help and palette only).
+    #: Whether the footer shows it: the commands of every game, few enough to fit 80 columns
+    #: (the others, rare or grave, are in the help and the palette).
     footer: bool = True
 
     @property
@@ -43,28 +44,31 @@ class Command:
 
 COMMANDS: tuple[Command, ...] = (
     Command("help", "Help", "Help", "keys, notation and what the engine panel shows", "ctrl+g", "f1"),
-    Command("list_moves", "Legal moves", "Moves", "every legal move of the position", "ctrl+l", "f2"),
-    Command("flip", "Flip board", "Flip", "turn the board around", "ctrl+t", "f3"),
+    Command("list_moves", "Legal moves", "Moves", "every legal move of the position", "ctrl+l", "f2",
+            footer=False),
+    Command("flip", "Flip board", "Flip", "turn the board around", "ctrl+t", "f3", footer=False),
     Command("undo", "Undo", "Undo", "take back a move (and the engine's reply)", "ctrl+z", "f4"),
     Command("pause", "Pause or resume engines", "Pause", "stop or restart the engines' play",
             "ctrl+b", "f5"),
     Command("step", "Step", "Step", "while paused, the engine to move plays one move", "ctrl+y", "f6"),
     Command("delay", "Delay between engine moves", "Delay",
-            "cycle the pause between two engines' moves", "ctrl+r", "f7"),
+            "cycle the pause between two engines' moves", "ctrl+r", "f7", footer=False),
     Command("review", "Review moves", "Review",
-            "step through the game in the move list: ←/→ a move, Home/End, Enter plays from there", "up"),
+            "step through the game in the move list: ←/→ a move, Home/End, Enter plays from there", "up",
+            footer=False),
     Command("play_from_here", "Play from here", "Here",
             "continue from the position reviewed (later moves are dropped)", ""),
     Command("save", "Save game", "Save", "write the game's record (PGN, PDN, a move list)", "ctrl+s", "f8"),
     Command("open", "Open game", "Open", "read a game's record (PGN, PDN, a move list) to review or go on with",
-            "ctrl+o"),
+            "ctrl+o", footer=False),
     Command("new_game", "New game", "New", "back to the start screen", "ctrl+n", "f9"),
     Command("hint", "Hint", "Hint", "the engine's move for your position, shown on the board, not played",
             "ctrl+f", "f10"),
     Command("analyse", "Analysis on/off", "Analyse",
-            "an engine searches the position shown without end, its panel live", "ctrl+e", "f11"),
+            "an engine searches the position shown without end, its panel live", "ctrl+e", "f11", footer=False),
     Command("report", "Game report", "Report",
-            "judge every move (inaccuracy, mistake, blunder) with a chart of the score", "ctrl+k", "f12"),
+            "judge every move (inaccuracy, mistake, blunder) with a chart of the score", "ctrl+k", "f12",
+            footer=False),
     Command("tree", "Search tree", "Tree",
             "record the search behind the last engine move (or of the position shown) and explore it "
             "node by node, or step through it", "ctrl+a", footer=False),

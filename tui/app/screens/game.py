@@ -27,7 +27,7 @@ from games.clock import clk_text
 from games.reading import resaved_record
 from games.records import RecordNotes
 
-from ...views.format import counted, illegal_text
+from ...views.format import counted, illegal_text, plies_text
 from ..session import GameSetup
 from ..widgets.board import BoardView
 from ..widgets.eval_bar import EvalBar
@@ -110,9 +110,11 @@ class GameScreen(GameFlow):
             move = self.game.parse_move(text)
         except MoveSyntaxError as error:
             self.say(f"not a move: {error}", error=True)
+            self.move_input.select_all()  # the next move typed replaces it
             return
         except GameError as error:
             self.say(illegal_text(error), error=True)
+            self.move_input.select_all()
             return
         self.input_clear()
         self.human_moved(move)
@@ -211,7 +213,7 @@ class GameScreen(GameFlow):
         self.app.push_screen(ConfirmDialog(
             f"The game is not saved. Save it before {what}?",
             [("cancel", "Cancel"), ("save", "Save first"), ("discard", "Discard the game")],
-            detail=f"{len(self.moves)} moves played", topic=what,
+            detail=f"{plies_text(len(self.moves))} played", topic=what,
         ), answered)
 
     # -- the commands ------------------------------------------------------------------

@@ -43,7 +43,7 @@ from games import Game, GameError, Outcome, game_kind
 from games.clock import Clock
 from games.records import describe_outcome, result_token
 
-from ...views.format import line_text
+from ...views.format import line_text, plies_text
 from ..engine_link import EngineDone, EngineFailed, EngineInfo, EngineLink
 from ..picking import MovePicker
 from ..session import GameSetup, fallback_notice
@@ -174,7 +174,7 @@ class GameFlow(Screen):
             self.say(self._unread_notice, error=True)
         elif self.setup.source:
             resume = " — ctrl+b lets the engines play on" if self.paused and self.outcome() is None else ""
-            self.say(f"read {len(self.moves)} moves from {self.setup.source}; ↑ reviews them{resume}")
+            self.say(f"read {plies_text(len(self.moves))} from {self.setup.source}; ↑ reviews them{resume}")
         self.next_turn()
 
     def on_unmount(self) -> None:

@@ -3,7 +3,8 @@
 The middle line (``─``) is an even game; columns rise above it while the first player
 stands better and hang below it while the second does, full height at a won
 (or lost) position.  A row of marks under the chart points at the moves the
-report called mistakes (``?``) and blunders (``‼``, drawn ``!`` in ASCII).
+report called mistakes (``?``) and blunders (``⁇``, one cell for the ``??`` the
+report writes; ``‼`` would be chess's sign of a brilliant move).
 A short game's positions are as wide as the chart allows; when the game has
 more moves than the chart has columns, each column shows the position at the
 end of the moves it stands for.
@@ -64,7 +65,7 @@ def chart_lines(chances: Sequence[float], marks: Sequence[str], width: int, heig
     for column, index in enumerate(shown):
         first = column == 0 or shown[column - 1] != index
         mark = marks[index - 1] if first and index >= 1 and index - 1 < len(marks) else ""
-        mark_row.append("‼" if mark == "??" else "?" if mark == "?" else " ")
+        mark_row.append("⁇" if mark == "??" else "?" if mark == "?" else " ")
     return lines + ["".join(mark_row)]
 
 
