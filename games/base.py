@@ -293,6 +293,12 @@ class Game(ABC):
         checkers, none in Quixo.  The default: the captures."""
         return [m for m in self.legal_moves() if self.is_capture(m)]
 
+    def opening(self) -> str | None:
+        """The name of the opening played to reach this position, as players know it
+        (chess: ``C60 Ruy Lopez``, its ECO code first), or ``None`` where the game names
+        none.  The default: none."""
+        return None
+
     # --------------------------------------------------- what selective searches may ask
     def in_check(self) -> bool:
         """Whether the side to move is in check (chess): a search extends such

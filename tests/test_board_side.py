@@ -103,3 +103,12 @@ async def test_a_refused_move_is_selected_so_the_next_replaces_it() -> None:
         await pilot.press(*"e4", "enter")
         await pilot.pause()
         assert screen.moves == ["e4"]
+
+
+async def test_the_status_line_names_the_opening() -> None:
+    app = make_app("chess", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        for move in ("e4", "e5", "Nf3", "Nc6", "Bb5"):
+            await type_move(pilot, move)
+        assert str(screen.query_one("#status").render()).endswith("· C60 Ruy Lopez")

@@ -50,6 +50,7 @@ from typing import Any, Callable, ClassVar, Hashable, Sequence
 import chess
 
 from ..base import MAX_POSITION_TEXT, Game, Heuristic, Outcome, PositionError, check_length, quote_input
+from .openings import opening_of
 from .bitboards import BLACK_PLAYER, WHITE_PLAYER, count_legal_moves
 from .evaluation import HEURISTIC_FILES, HEURISTICS, features
 from .notation import MoveReading
@@ -338,6 +339,11 @@ class ChessGame(MoveReading, Game):
     def can_stand_pat(self) -> bool:
         """Not in check."""
         return not self._board.is_check()
+
+    def opening(self) -> str | None:
+        """``C60 Ruy Lopez``: the last named position on the way here (lichess's names)."""
+        found = opening_of(self._board)
+        return None if found is None else str(found)
 
     def in_check(self) -> bool:
         return self._board.is_check()

@@ -40,6 +40,7 @@ from ..records import (
     describe_outcome,
     result_token,
 )
+from .openings import opening_of
 
 __all__ = ["PGN"]
 
@@ -71,6 +72,14 @@ _COMMENT_RE = re.compile(r"\{[^}]*\}|;[^\n]*")
 #: Files up to this many characters have their games' moves counted where no PlyCount tag says.
 _COUNTED_CHARS = 4_000_000
 _VARIATION_RE = re.compile(r"\([^()]*\)")
+
+
+def _name_opening(headers: chess.pgn.Headers, board: chess.Board) -> None:
+    """The ``ECO`` and ``Opening`` tags of the game's opening, when it has a name."""
+    found = opening_of(board)
+    if found is not None:
+        headers["ECO"] = found.eco
+        headers["Opening"] = found.name
 
 
 def _main_line_plies(record: str) -> int:
@@ -113,6 +122,7 @@ class PGN(RecordFormat):
         headers["Black"] = header.second
         headers["Result"] = result_token(game, notes.outcome)
         headers["Termination"] = header.termination(game, notes)
+        _name_opening(headers, _board(game))
         for name, value in notes.tags.items():
             headers[name] = value
         return pgn.accept(chess.pgn.StringExporter(columns=WRAP)) + "\n"
@@ -150,6 +160,8 @@ class PGN(RecordFormat):
             pgn.headers["Termination"] = describe_outcome(game, notes.outcome) or ""
         elif changed:
             pgn.headers["Result"] = "*"  # the game goes on past the record's result
+        if changed and "ECO" not in pgn.headers and "Opening" not in pgn.headers:
+            _name_opening(pgn.headers, _board(game))  # a record that named its opening keeps its name
         return pgn.accept(chess.pgn.StringExporter(columns=WRAP)) + "\n"
 
     # -- reading ---------------------------------------------------------------

@@ -246,7 +246,9 @@ class GameFlow(Screen):
                 text += " — check!"
         delay = f" · delay {self.delay:g}s" if len(self.setup.engine_sides) == 2 else ""
         prefix = "" if self.review is not None else f"move {self.played.move_number(len(self.moves))} · "
-        self.query_one("#status", Static).update(f"{prefix}{text}{delay}")
+        opening = self.played.shown_game().opening()
+        named = f" · {opening}" if opening else ""
+        self.query_one("#status", Static).update(f"{prefix}{text}{delay}{named}")
         self.query_one("#material", MaterialLine).show(self.played.shown_game())
 
     # -- the flow of the game -------------------------------------------------
