@@ -112,3 +112,40 @@ async def test_the_status_line_names_the_opening() -> None:
         for move in ("e4", "e5", "Nf3", "Nc6", "Bb5"):
             await type_move(pilot, move)
         assert str(screen.query_one("#status").render()).endswith("· C60 Ruy Lopez")
+
+
+async def test_a_premove_typed_while_the_engine_is_to_move_is_played_after_its_reply() -> None:
+    app = make_app("chess", "human", "alphabeta:depth=1")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("ctrl+b")
+        await type_move(pilot, "e4")
+        await wait_for(pilot, lambda: screen.moves == ["e4"], "the first move")
+        await type_move(pilot, "Nf3")  # the engine's turn: queued, not refused
+        assert screen.premove == "Nf3" and "premove Nf3" in screen.message_text
+        await pilot.press("ctrl+b")  # resume: the engine replies, the premove follows at once
+        await wait_for(pilot, lambda: len(screen.moves) >= 3, "the premove played")
+        assert screen.moves[2] == "Nf3" and screen.premove is None
+
+
+async def test_a_premove_is_cancelled_by_escape_or_a_right_click_and_dropped_when_illegal() -> None:
+    app = make_app("chess", "human", "alphabeta:depth=1")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("ctrl+b")
+        await type_move(pilot, "e4")
+        await type_move(pilot, "Nf3")
+        await pilot.press("escape")
+        assert screen.premove is None and "cancelled" in screen.message_text
+        board = screen.board
+        from_square, to_square = (6, 7), (5, 5)  # g1, then f3: Nf3 by clicks
+        await pilot.click(board, offset=board.square_offset(from_square))
+        await pilot.click(board, offset=board.square_offset(to_square))
+        assert screen.premove == "g1f3" and board.selected == from_square
+        await pilot.click(board, offset=board.square_offset(to_square), button=3)
+        assert screen.premove is None and board.selected is None
+        await type_move(pilot, "Ke7")  # not legal whatever the reply
+        await pilot.press("ctrl+b")
+        await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's reply")
+        await wait_for(pilot, lambda: "premove Ke7 dropped" in screen.message_text, "the refusal")
+        assert len(screen.moves) == 2 and screen.human_to_move

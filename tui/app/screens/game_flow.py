@@ -263,6 +263,9 @@ class GameFlow(Screen):
         self._next_turn()
         self.update_analysis()
 
+    def human_turn_began(self) -> None:
+        """A human is to move now (the game screen plays a queued premove)."""
+
     def _next_turn(self) -> None:
         self.refresh_position()
         if self.review is not None:
@@ -275,6 +278,7 @@ class GameFlow(Screen):
         if self.setup.is_human(side):
             if self.is_active and not isinstance(self.focused, BoardView):
                 self.move_input.focus()
+            self.human_turn_began()
             return
         if self.paused and not self.stepping:
             self._set_panel_status(side, "paused")

@@ -7,7 +7,7 @@ per change, never per frame.
 
 It is also where a player points at squares: a click, or the arrow keys and
 Enter when the board has the focus, posts :class:`BoardView.SquareChosen`
-with the square's board coordinates.  What a choice means (pick a piece up,
+with the square's board coordinates; a right click posts :class:`BoardView.Dismissed`.  What a choice means (pick a piece up,
 put it down) is the game screen's business; it tells the board which square
 is selected and where that piece can go (:meth:`BoardView.mark`).
 """
@@ -72,6 +72,9 @@ class BoardView(Widget, can_focus=True):
         @property
         def control(self) -> BoardView:
             return self.board
+
+    class Dismissed(Message):
+        """The board was right-clicked: whatever is picked or queued there is put back."""
 
     #: Draw the board from the second player's side (turned by 180 degrees).
     flipped: reactive[bool] = reactive(False)
@@ -156,6 +159,9 @@ class BoardView(Widget, can_focus=True):
     # -- input -------------------------------------------------------------------------
 
     def on_click(self, event: events.Click) -> None:
+        if event.button == 3:  # a right click puts back what is picked (lichess: cancels a premove)
+            self.post_message(self.Dismissed())
+            return
         square = self.square_at(event.offset)
         if square is not None:
             self.cursor = square
