@@ -33,3 +33,11 @@ def no_stockfish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(ENVIRONMENT_VARIABLE, raising=False)
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setattr(engines.stockfish, "DEBIAN_PATH", str(tmp_path / "no-stockfish"))
+
+
+@pytest.fixture(autouse=True)
+def own_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test keeps its settings (tui.settings) in a directory of its own, never the user's."""
+    folder = tmp_path_factory.mktemp("config")
+    monkeypatch.setenv("TUI_GAMES_CONFIG_DIR", str(folder))
+    return folder

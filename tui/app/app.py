@@ -12,6 +12,8 @@ outlives the app.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import Iterable
 
 from textual import events, work
@@ -20,6 +22,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
+from ..settings import load_settings, save_settings
 from .engine_link import EngineLink
 from .screens.dialogs import ConfirmDialog, GuardedDialog
 from .screens.game import GameScreen
@@ -45,7 +48,9 @@ class TuiGamesApp(App):
         #: A record file whose games are listed, to open one, once the game screen is up.
         self.pick_from = pick_from
         self.initial_lab = lab
-        self.ascii = ascii
+        #: The player's settings (:mod:`tui.settings`) and what was wrong in their file, if anything.
+        self.settings, self.settings_problems = load_settings()
+        self.ascii = ascii or self.settings.ascii
         self.search_service = SearchService()
         self.engine_link = EngineLink(self.search_service)
 
@@ -70,7 +75,7 @@ class TuiGamesApp(App):
         self.engine_link.read(lambda: worker.is_cancelled)
 
     def _game_screen(self, setup: GameSetup) -> GameScreen:
-        return GameScreen(setup, self.engine_link, ascii=self.ascii)
+        return GameScreen(setup, self.engine_link, ascii=self.ascii or self.settings.ascii)
 
     def open_game(self, setup: GameSetup) -> None:
         """Replace the current screen by a new game of ``setup``."""
@@ -81,6 +86,19 @@ class TuiGamesApp(App):
         """Back to the start screen, filled in with ``setup``."""
         self.engine_link.cancel()
         self.switch_screen(StartScreen(setup))
+
+    def remember_game(self, game: str, players: tuple[str, str], clock: str) -> None:
+        """Keep the players (as typed: a level stays a level) and the clock of a game started
+        from the start screen for the next run (a file that cannot be written is said on the
+        start screen, and the game goes on)."""
+        settings = replace(self.settings.with_players(game, *players), clock=clock)
+        if settings == self.settings:
+            return
+        self.settings = settings
+        try:
+            save_settings(settings)
+        except OSError as error:
+            self.settings_problems = [f"settings not kept: {error.strerror or error}"]
 
     def open_lab(self) -> None:
         """The lab screen (experiments and tournaments) in place of this one."""
@@ -96,6 +114,8 @@ class TuiGamesApp(App):
         if isinstance(screen, StartScreen):
             yield SystemCommand("Lab", "experiments and tournaments: run, watch, stop, resume (ctrl+l)",
                                 self.open_lab)
+            yield SystemCommand("Settings", "the board's theme, letters, coordinates, a new game's clock and "
+                                "players, kept between runs (f2)", screen.action_settings)
         yield SystemCommand("Quit", "leave tui-games; an unsaved game is offered to be saved first (ctrl+q)",
                             self.action_quit)
 

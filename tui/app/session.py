@@ -19,7 +19,7 @@ from games.reading import LoadedGame
 
 from ..views.format import default_text
 
-__all__ = ["HUMAN", "PRESETS", "presets_for", "level_summary", "GameSetup", "SetupError", "engine_summary", "fallback_notice",
+__all__ = ["HUMAN", "DEFAULT_PLAYERS", "PRESETS", "presets_for", "level_summary", "GameSetup", "SetupError", "engine_summary", "fallback_notice",
            "resolve_player", "side_names"]
 
 #: The player spec of a human.
@@ -60,6 +60,10 @@ def level_summary(game: str, spec: str) -> str | None:
             rating = "not rated" if level.elo is None else f"rated {level.elo} ± {level.margin}"
             return f"{level.name}: {level.about}; {rating} ({scale(game)})"
     return None
+
+
+#: Who plays a new game unless the player chose otherwise: you first, against ``pvs``.
+DEFAULT_PLAYERS: tuple[str, str] = ("human", "pvs:time=1")
 
 
 class SetupError(ValueError):
@@ -106,7 +110,7 @@ class GameSetup:
     """A game to play: its name, the two players' specs (first mover first), the start."""
 
     game: str
-    players: tuple[str, str] = (HUMAN, "pvs:time=1")
+    players: tuple[str, str] = DEFAULT_PLAYERS
     position: str | None = None
     #: Per side, first mover first: why a learned engine's model could not be
     #: used and what plays instead ("" when nothing was replaced).

@@ -10,6 +10,8 @@ what is wrong.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,6 +21,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from games import GAME_NAMES, game_kind, game_titles
 
+from ...settings import Settings
 from ..session import HUMAN, GameSetup, SetupError, engine_summary, level_summary, presets_for, side_names
 
 __all__ = ["StartScreen"]
@@ -30,13 +33,21 @@ class StartScreen(Screen):
         Binding("f10", "start", "Start"),
         Binding("ctrl+s", "start", "Start", show=False),
         Binding("ctrl+l", "lab", "Lab"),
+        Binding("f2", "settings", "Settings"),
     ]
 
     def __init__(self, setup: GameSetup | None = None) -> None:
         super().__init__()
+        #: The form's first contents: a game's own (a rematch, New), else the settings' (on mount).
+        self.given = setup is not None
         self.setup = setup or GameSetup(GAME_NAMES[0])
 
     def compose(self) -> ComposeResult:
+        clock = "" if self.setup.clock is None else str(self.setup.clock)
+        settings: Settings | None = getattr(self.app, "settings", None)
+        if not self.given and settings is not None:  # a first screen: the players and clock last chosen
+            self.setup = replace(self.setup, players=settings.players.get(self.setup.game, self.setup.players))
+            clock = settings.clock
         with VerticalScroll(id="start", can_focus=False):
             yield Static(f"[b]tui-games[/b] — {game_titles()} against minimax engines "
                          "whose search you can watch.  [dim]Tab moves between the fields; Enter "
@@ -64,13 +75,15 @@ class StartScreen(Screen):
                     yield Static("", id="position-hint", classes="about")
                 yield Label("Clock, analysis")
                 with Horizontal(classes="player-row"):
-                    yield Input("" if self.setup.clock is None else str(self.setup.clock), id="clock",
+                    yield Input(clock, id="clock",
                                 placeholder="clock: none, or MIN+INC: 5+3", compact=True)
                     yield Input(self.setup.analysis or "", id="analysis",
                                 placeholder="analysis: off, or an engine (pvs)", compact=True)
             yield Static("", id="start-error", markup=False)
+            yield Static("", id="start-notice", markup=False, classes="about")
             with Horizontal(id="start-buttons"):
                 yield Button("Start", id="start-button", variant="primary", compact=True)
+                yield Button("Settings", id="settings-button", compact=True)
                 yield Button("Lab", id="lab-button", compact=True)
                 yield Button("Quit", id="quit-button", compact=True)
         yield Footer(compact=True)
@@ -85,8 +98,30 @@ class StartScreen(Screen):
     def on_mount(self) -> None:
         self.title = "tui-games"
         self.sub_title = "new game"
+        problems = getattr(self.app, "settings_problems", [])
         self._describe()
+        self._notice(f"settings: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
+                     if problems else "")
         self.query_one("#start-button", Button).focus()
+
+    def _notice(self, text: str) -> None:
+        """A line about the settings that stays while the form is edited (none: no line at all)."""
+        notice = self.query_one("#start-notice", Static)
+        notice.update(text)
+        notice.display = bool(text)
+
+    def _fill_from_settings(self, clock: bool = True) -> None:
+        """The players last chosen for the game picked, and the settings' clock."""
+        settings = getattr(self.app, "settings", None)
+        if settings is None:
+            return
+        chosen = settings.players.get(self.game)
+        if chosen is not None:
+            for side in (0, 1):
+                self.query_one(f"#spec-{side}", Input).value = chosen[side]
+            self._offer_presets()
+        if clock:
+            self.query_one("#clock", Input).value = settings.clock
 
     # -- keeping the form consistent -------------------------------------------
 
@@ -113,6 +148,7 @@ class StartScreen(Screen):
         if event.value != self.setup.game:
             # Another game: the old position means nothing to it.
             self.query_one("#position", Input).value = ""
+            self._fill_from_settings(clock=False)
         self._offer_presets()
         self._form_changed()
 
@@ -162,6 +198,25 @@ class StartScreen(Screen):
     def _lab_pressed(self) -> None:
         self.action_lab()
 
+    @on(Button.Pressed, "#settings-button")
+    def _settings_pressed(self) -> None:
+        self.action_settings()
+
+    def action_settings(self) -> None:
+        """The settings screen; what it saves fills this form."""
+        from .settings import SettingsScreen
+
+        def saved(settings: Settings | None) -> None:
+            if settings is None:
+                return
+            self.app.settings = settings  # type: ignore[attr-defined]
+            self.app.settings_problems = []  # type: ignore[attr-defined]
+            self._fill_from_settings()
+            self._form_changed()
+            self._notice("settings saved")
+
+        self.app.push_screen(SettingsScreen(self.app.settings), saved)  # type: ignore[attr-defined]
+
     @on(Button.Pressed, "#quit-button")
     def _quit_pressed(self) -> None:
         self.app.exit()
@@ -185,4 +240,6 @@ class StartScreen(Screen):
         except SetupError as error:
             self.query_one("#start-error", Static).update(str(error))
             return
+        typed = (self.query_one("#spec-0", Input).value.strip(), self.query_one("#spec-1", Input).value.strip())
+        self.app.remember_game(setup.game, typed, self.query_one("#clock", Input).value.strip())  # type: ignore[attr-defined]
         self.app.open_game(setup)

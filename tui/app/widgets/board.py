@@ -87,13 +87,17 @@ class BoardView(Widget, can_focus=True):
         *,
         ascii: bool = False,
         flipped: bool = False,
+        squares: tuple[str, str] | None = None,
+        coordinates: bool = True,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
         disabled: bool = False,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
-        self.painter: BoardPainter = painter_for(game_name)
+        self.painter: BoardPainter = painter_for(game_name, squares)
+        #: Whether the coordinates are drawn around the board (a setting).
+        self.coordinates = coordinates
         self._game: Game | None = None
         #: Bumped by every change of what is drawn; part of the drawing's cache key.
         self._version = 0
@@ -193,10 +197,10 @@ class BoardView(Widget, can_focus=True):
         if self._game is None:
             return Text("")
         width, height = self.size
-        key = (width, height, self.flipped, self.ascii, self._version, self.painter.game_name)
+        key = (width, height, self.flipped, self.ascii, self._version, self.painter.game_name, self.coordinates)
         if self._drawn is None or self._drawn[0] != key:
             text = self.painter.paint(self._game, width=width, height=height, flipped=self.flipped,
-                                      ascii=self.ascii, marks=self._marks())
+                                      ascii=self.ascii, marks=self._marks(), coordinates=self.coordinates)
             left, top = self.drawing_origin()
             lines = text.split("\n", allow_blank=True)
             for line in lines:

@@ -160,7 +160,8 @@ class BoardPainter:
     #: What the cell of a piece taken shows in ASCII.
     TAKEN_LETTER: ClassVar[str] = "x"
 
-    def __init__(self, description: BoardDescription[Any], game_name: str = "") -> None:
+    def __init__(self, description: BoardDescription[Any], game_name: str = "",
+                 squares: tuple[str, str] | None = None) -> None:
         self.description = description
         self.game_name = game_name
         layout = description.layout
@@ -168,6 +169,8 @@ class BoardPainter:
         self.columns = layout.columns
         self.rows = layout.rows
         colours = layout.colours
+        #: The game's colours, with the light and dark squares of a theme (``squares``) if given.
+        self.colours = colours if squares is None else replace(colours, light=squares[0], dark=squares[1])
         self.coordinate_style = Style(dim=True) if layout.dim_labels else Style(bold=True)
         self._pieces = tuple(Style(color=colour, bold=True) for colour in colours.pieces)
         self._neutral = Style(color=colours.neutral)
@@ -206,7 +209,7 @@ class BoardPainter:
 
     def cells(self, game: Game, *, ascii: bool = False) -> list[list[Cell]]:
         """What every square shows: ``cells[row][col]`` in board coordinates."""
-        colours = self.layout.colours
+        colours = self.colours
         empty = self.layout.empty_letter if ascii else self.layout.empty_glyph
         grid = []
         for line in self.description.squares(game):
@@ -325,10 +328,11 @@ class BoardPainter:
     # ------------------------------------------------------------ painting
     def paint(
         self, game: Game, *, width: int, height: int, flipped: bool = False, ascii: bool = False,
-        marks: Mapping[Square, str] | None = None,
+        marks: Mapping[Square, str] | None = None, coordinates: bool = True,
     ) -> Text:
         """The board of ``game`` drawn to fit ``width`` x ``height`` terminal cells,
-        with ``marks`` (:data:`SELECTED`, :data:`TARGET`, :data:`CURSOR`) on squares."""
+        with ``marks`` (:data:`SELECTED`, :data:`TARGET`, :data:`CURSOR`) on squares,
+        and the coordinates around it unless ``coordinates`` is off."""
         geometry = self.geometry(width, height, flipped)
         canvas = _Canvas(geometry.width, geometry.height)
         cells = self.cells(game, ascii=ascii)
@@ -342,7 +346,8 @@ class BoardPainter:
                     background, brackets = self.MARKS[kind]
                     cell = replace(cell, background=background, mark=brackets)
                 self._draw_cell(canvas, x, y, geometry, cell, ascii)
-        self._draw_coordinates(canvas, geometry, flipped)
+        if coordinates:
+            self._draw_coordinates(canvas, geometry, flipped)
         return canvas.to_text()
 
     def _draw_cell(
@@ -398,7 +403,8 @@ class BoardPainter:
             canvas.put(board_right + 1 + label_width + 1, middle_y, right, caption)
 
 
-def painter_for(game_name: str) -> BoardPainter:
-    """A painter for the game called ``game_name`` (any registered game)."""
+def painter_for(game_name: str, squares: tuple[str, str] | None = None) -> BoardPainter:
+    """A painter for the game called ``game_name`` (any registered game), its squares in
+    the colours ``squares`` (light, dark) if given, else the game's own."""
     kind = game_kind(game_name)
-    return BoardPainter(kind.board, kind.name)
+    return BoardPainter(kind.board, kind.name, squares)

@@ -1,0 +1,119 @@
+"""Settings that persist: the TOML file, its bad and old versions, the settings screen, the start screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Checkbox, Input, Select, Static
+
+from tui.app.app import TuiGamesApp
+from tui.app.screens.game import GameScreen
+from tui.app.screens.settings import SettingsScreen
+from tui.app.screens.start import StartScreen
+from tui.app.widgets.board import BoardView
+from tui.settings import THEMES, Settings, load_settings, save_settings, settings_path, settings_text
+
+from app_pilot import wait_for
+
+
+def test_settings_round_trip_and_first_run(own_settings: Path):
+    assert settings_path().parent == own_settings
+    assert load_settings() == (Settings(), [])  # no file: a first run
+    chosen = Settings("green", True, False, "5+3", {"chess": ("human", "club"), "quixo": ('a "b"', "c\\d")})
+    save_settings(chosen)
+    assert load_settings() == (chosen, [])
+    assert "[players.chess]" in settings_path().read_text()
+
+
+@pytest.mark.parametrize("text,problem", [
+    ("version = 1\n[board]\ntheme = 'purple'\n", "is not one of"),
+    ("version = 1\n[board]\nascii = 'yes'\n", "is not a bool"),
+    ("version = 1\nboard = 3\n", "[board] is not a table"),
+    ("version = 1\n[players.go]\nfirst = 'human'\nsecond = 'human'\n", "[players.go] is not a game's players"),
+    ("version = 7\n", "version 7, not 1"),
+    ("not = [toml\n", "not TOML"),
+])
+def test_a_bad_or_old_settings_file_is_reported_in_one_line_and_the_rest_used(text: str, problem: str):
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text + ("[new_game]\nclock = '1+0'\n" if text.startswith("version = 1") else ""))
+    settings, problems = load_settings()
+    assert len(problems) == 1 and problem in problems[0] and "\n" not in problems[0]
+    assert settings.theme == "game" and settings.ascii is False
+    if text.startswith("version = 1"):
+        assert settings.clock == "1+0"  # what was right is used
+
+
+def test_saving_over_a_bad_file_keeps_it_beside_and_a_binary_file_is_refused():
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    settings, problems = load_settings()
+    assert settings == Settings() and "cannot be read" in problems[0]
+    save_settings(Settings(theme="blue"))
+    assert path.with_name("settings.toml.bad").read_bytes() == b"\xff\xfe\x00garbage"
+    assert load_settings() == (Settings(theme="blue"), [])
+    assert settings_text(Settings()).startswith("# tui-games settings")
+
+
+async def test_the_start_screen_remembers_the_players_and_clock_of_the_last_game() -> None:
+    save_settings(Settings(clock="3+2", players={"chess": ("human", "casual")}))
+    app = TuiGamesApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
+        start = app.screen
+        await wait_for(pilot, lambda: start.query_one("#spec-1", Input).value == "casual", "the remembered player")
+        assert start.query_one("#clock", Input).value == "3+2"
+        start.query_one("#spec-1", Input).value = "club"
+        start.query_one("#clock", Input).value = ""
+        start.action_start()
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen) and len(app.screen.query("#board")) == 1,
+                       "the game")
+        await pilot.pause()
+    settings, problems = load_settings()
+    assert not problems and settings.players["chess"] == ("human", "club") and settings.clock == ""
+
+
+async def test_the_settings_screen_saves_checks_and_the_board_follows() -> None:
+    app = TuiGamesApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), "the settings")
+        screen = app.screen
+        screen.query_one("#settings-theme", Select).value = "green"
+        screen.query_one("#settings-coordinates", Checkbox).value = False
+        screen.query_one("#settings-clock", Input).value = "five minutes"
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, SettingsScreen)
+        assert "clock" in str(screen.query_one("#settings-error", Static).render())
+        assert not settings_path().exists()  # nothing written while a field is wrong
+        screen.query_one("#settings-clock", Input).value = "10+5"
+        screen.query_one("#settings-chess-1", Input).value = "nosuchengine:x"
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, SettingsScreen) and not settings_path().exists()
+        screen.query_one("#settings-chess-1", Input).value = "master"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen again")
+        assert app.screen.query_one("#clock", Input).value == "10+5"
+        assert app.screen.query_one("#spec-1", Input).value == "master"
+        app.screen.query_one("#spec-1", Input).value = "human"
+        app.screen.action_start()
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen) and len(app.screen.query("#board")) == 1, "the game")
+        board = app.screen.query_one("#board", BoardView)
+        assert (board.painter.colours.light, board.painter.colours.dark) == THEMES["green"]
+        assert not board.coordinates and "a" not in board.render().plain.replace("·", "")
+    assert load_settings()[0].theme == "green"
+
+
+async def test_a_bad_settings_file_is_said_on_the_start_screen_and_the_app_goes_on() -> None:
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("version = 1\n[board]\ntheme = 'purple'\nascii = 3\n")
+    app = TuiGamesApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
+        await wait_for(pilot, lambda: "is not one of" in str(app.screen.query_one("#start-notice", Static).render()),
+                       "the problem said")
+        assert "(and 1 more)" in str(app.screen.query_one("#start-notice", Static).render())

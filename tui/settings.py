@@ -1,0 +1,179 @@
+"""The player's settings, kept between runs in a TOML file in the user's config directory.
+
+What is kept: the board's theme (its square colours), letters instead of glyphs
+(ASCII), the coordinates around the board, the clock of a new game, and per
+game the two players last chosen (a level or an engine spec).  The file is
+``settings.toml`` in :func:`config_dir` (platformdirs' user config directory,
+``~/.config/tui-games`` on Linux; ``TUI_GAMES_CONFIG_DIR`` overrides it)::
+
+    # tui-games settings
+    version = 1
+
+    [board]
+    theme = "green"
+    ascii = false
+    coordinates = true
+
+    [new_game]
+    clock = "5+3"
+
+    [players.chess]
+    first = "human"
+    second = "club"
+
+A file that cannot be read, from another version, or with a bad value is
+reported in one line per problem and ignored where it is wrong (the rest is
+used); saving over a file that could not be read keeps it beside as
+``settings.toml.bad``.  Saving writes a new file and renames it over the old
+one, so a crash or a full disk never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from games import GAME_NAMES
+
+__all__ = ["Settings", "THEMES", "VERSION", "config_dir", "settings_path", "load_settings", "save_settings",
+           "settings_text"]
+
+#: The settings file's format.
+VERSION = 1
+#: The largest settings file read (a settings file is a few hundred bytes).
+MAX_BYTES = 64 * 1024
+#: Board themes: the light and dark square colours (``None``: each game's own).
+THEMES: dict[str, tuple[str, str] | None] = {
+    "game": None,
+    "brown": ("#f0d9b5", "#b58863"),
+    "green": ("#eeeed2", "#769656"),
+    "blue": ("#dee3e6", "#8ca2ad"),
+    "grey": ("#c8c8c8", "#8a8a8a"),
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the player chose, with the defaults of a first run."""
+
+    theme: str = "game"
+    ascii: bool = False
+    coordinates: bool = True
+    #: The clock of a new game (``MIN+INC``; ``""``: none).
+    clock: str = ""
+    #: Per game, the players last chosen, first mover first.
+    players: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    def with_players(self, game: str, first: str, second: str) -> Settings:
+        return replace(self, players={**self.players, game: (first, second)})
+
+
+def config_dir() -> Path:
+    """Where the settings live: ``TUI_GAMES_CONFIG_DIR``, else the user config directory."""
+    override = os.environ.get("TUI_GAMES_CONFIG_DIR")
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("tui-games", appauthor=False))
+
+
+def settings_path() -> Path:
+    return config_dir() / "settings.toml"
+
+
+def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
+    """The settings in ``path`` (default :func:`settings_path`) and the problems found,
+    one line each; no file is a first run (the defaults, no problem)."""
+    path = path or settings_path()
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return Settings(), [f"{path}: {path.stat().st_size:,} bytes is not a settings file; defaults used"]
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Settings(), []
+    except (OSError, UnicodeDecodeError) as error:
+        return Settings(), [f"{path}: cannot be read ({getattr(error, 'strerror', None) or error}); defaults used"]
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        return Settings(), [f"{path}: not TOML ({error}); defaults used"]
+    version = table.get("version")
+    if version != VERSION:
+        return Settings(), [f"{path}: settings of version {version!r}, not {VERSION}; defaults used"]
+    problems: list[str] = []
+
+    def section(name: str) -> dict[str, object]:
+        value = table.get(name, {})
+        if not isinstance(value, dict):
+            problems.append(f"{path}: [{name}] is not a table; ignored")
+            return {}
+        return value
+
+    def typed(where: dict[str, object], key: str, kind: type, default: object, label: str) -> object:
+        if key not in where:
+            return default
+        value = where[key]
+        if not isinstance(value, kind) or (kind is str and len(str(value)) > 200):
+            problems.append(f"{path}: {label} = {str(value)[:40]!r} is not a {kind.__name__}; ignored")
+            return default
+        return value
+
+    board = section("board")
+    theme = typed(board, "theme", str, "game", "board.theme")
+    if theme not in THEMES:
+        problems.append(f"{path}: board.theme = {str(theme)[:40]!r} is not one of {', '.join(THEMES)}; ignored")
+        theme = "game"
+    ascii = typed(board, "ascii", bool, False, "board.ascii")
+    coordinates = typed(board, "coordinates", bool, True, "board.coordinates")
+    clock = typed(section("new_game"), "clock", str, "", "new_game.clock")
+    players: dict[str, tuple[str, str]] = {}
+    for game, chosen in section("players").items():
+        if game not in GAME_NAMES or not isinstance(chosen, dict):
+            problems.append(f"{path}: [players.{str(game)[:20]}] is not a game's players; ignored")
+            continue
+        first = typed(chosen, "first", str, None, f"players.{game}.first")
+        second = typed(chosen, "second", str, None, f"players.{game}.second")
+        if isinstance(first, str) and isinstance(second, str):
+            players[game] = (first, second)
+    return Settings(str(theme), bool(ascii), bool(coordinates), str(clock), players), problems
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def settings_text(settings: Settings) -> str:
+    """The TOML file of ``settings``."""
+    lines = ["# tui-games settings (the app writes this file; see docs/app.md)", f"version = {VERSION}", "",
+             "[board]", f"theme = {_quoted(settings.theme)}", f"ascii = {str(settings.ascii).lower()}",
+             f"coordinates = {str(settings.coordinates).lower()}", "", "[new_game]",
+             f"clock = {_quoted(settings.clock)}"]
+    for game in sorted(settings.players):
+        first, second = settings.players[game]
+        lines += ["", f"[players.{game}]", f"first = {_quoted(first)}", f"second = {_quoted(second)}"]
+    return "\n".join(lines) + "\n"
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> None:
+    """Write ``settings`` (a new file renamed over the old; an unreadable old file kept as
+    ``.bad``).  Raises :class:`OSError` (the caller says it in one line)."""
+    path = path or settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists() and load_settings(path)[1]:
+        os.replace(path, path.with_name(path.name + ".bad"))
+    temporary = path.with_name(path.name + ".new")
+    try:
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(settings_text(settings))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            temporary.unlink()
+        except OSError:
+            pass
+        raise
