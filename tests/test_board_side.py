@@ -149,3 +149,18 @@ async def test_a_premove_is_cancelled_by_escape_or_a_right_click_and_dropped_whe
         await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's reply")
         await wait_for(pilot, lambda: "premove Ke7 dropped" in screen.message_text, "the refusal")
         assert len(screen.moves) == 2 and screen.human_to_move
+
+
+async def test_the_best_line_and_the_threat_are_marked_on_the_board() -> None:
+    app = make_app("chess", "human", "human", "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await type_move(pilot, "Nf3")  # Black to move, and White threatens Qxf7#
+        await type_move(pilot, "threat")
+        await wait_for(pilot, lambda: screen.message_text.startswith("threat: "), "the threat")
+        assert "Qxf7#" in screen.message_text and screen.board.selected is not None
+        assert len(screen.board.targets) >= 1
+        await type_move(pilot, "line")
+        await wait_for(pilot, lambda: screen.message_text.startswith("best line: "), "the best line")
+        await pilot.click(screen.board, offset=screen.board.square_offset((0, 0)), button=3)
+        assert screen.board.selected is None  # a right click puts it away

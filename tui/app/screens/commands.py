@@ -72,6 +72,12 @@ COMMANDS: tuple[Command, ...] = (
     Command("tree", "Search tree", "Tree",
             "record the search behind the last engine move (or of the position shown) and explore it "
             "node by node, or step through it", "ctrl+a", footer=False),
+    Command("best_line", "Best line", "Line",
+            "search the position shown a moment and mark its best line on the board, square by square", "ctrl+w",
+            footer=False),
+    Command("threat", "Threat", "Threat",
+            "what the opponent would play if it were its move (chess: a pass), marked on the board", "ctrl+u",
+            footer=False),
     Command("offer_draw", "Offer a draw", "Draw",
             "an engine accepts when its score is level or worse after enough moves", "ctrl+d", footer=False),
     Command("resign", "Resign", "Resign", "give up the game (asks first)", "ctrl+x", footer=False),
@@ -79,6 +85,7 @@ COMMANDS: tuple[Command, ...] = (
 
 #: Words typed in the move box that run a command instead of a move.
 TYPED_COMMANDS = {"hint": "hint", "analyse": "analyse", "analyze": "analyse", "report": "report", "tree": "tree",
+                  "line": "best_line", "threat": "threat",
                   "draw": "offer_draw", "resign": "resign"}
 
 

@@ -36,7 +36,7 @@ from ..widgets.move_list import MoveList
 from .commands import COMMANDS, DELAYS, TYPED_COMMANDS, bindings
 from .dialogs import ChoiceDialog, ConfirmDialog
 from .files import OpenDialog, SaveDialog
-from .game_flow import GameFlow
+from .aids import BoardAids
 from .help import HelpDialog, MovesDialog
 from .tree import DEFAULT_TREE_ENGINE, TreeScreen, tree_spec
 
@@ -46,15 +46,10 @@ __all__ = ["GameScreen", "DELAYS"]
 RESULT_CHOICES = {"rematch": "rematch", "swap": "swap", "new": "new_game", "save": "save", "report": "report"}
 
 
-class GameScreen(GameFlow):
+class GameScreen(BoardAids):
     """A game and the commands the player gives it (see the module doc)."""
 
     BINDINGS = [*bindings(), Binding("escape", "cancel_premove", "Cancel premove", show=False)]
-
-    #: A premove: the move text a player queued while an engine thought (``None``: none),
-    #: and the square of a premove begun by a click.
-    premove: str | None = None
-    premove_from: tuple[int, int] | None = None
 
     # -- the palette and the keys ------------------------------------------------------
 
@@ -161,71 +156,6 @@ class GameScreen(GameFlow):
                 question = "Play this move, or put the piece back?"
             self.app.push_screen(ChoiceDialog(question, labels),
                                  lambda choice: self._chose(pick.moves, choice))
-
-    # -- premoves: one move queued while the engine thinks ------------------------------------
-
-    def _premove_possible(self) -> bool:
-        """The engine is to move in the game itself and a human plays the other side."""
-        return (self.review is None and self.outcome() is None and not self.setup.is_human(self.game.turn)
-                and self.setup.is_human(1 - self.game.turn))
-
-    def _queue_premove(self, text: str) -> None:
-        self.premove = text
-        self.premove_from = None
-        engine = self.sides[self.game.turn]
-        self.say(f"premove {text}: played the moment {engine} has moved, if legal then — "
-                 "Esc or a right click cancels it")
-
-    def _premove_click(self, square: tuple[int, int]) -> None:
-        """A click while the engine thinks: the first picks the square, the second queues the move."""
-        painter = self.board.painter
-        start = self.premove_from
-        if start is None or start == square:
-            self.premove, self.premove_from = None, (None if start == square else square)
-            self.board.mark(self.premove_from)
-            if self.premove_from is not None:
-                self.say(f"premove from {painter.square_name(square)}: click where to")
-            return
-        text = painter.typed_move(start, square)
-        if text is None:
-            self.premove_from = None
-            self.board.mark(None)
-            self.say("no move goes from there to there", error=True)
-            return
-        self._queue_premove(text)
-        self.board.mark(start, (square,))
-
-    def action_cancel_premove(self) -> None:
-        if self.premove is None and self.premove_from is None:
-            return
-        self.premove = self.premove_from = None
-        self.board.mark(None)
-        self.say("premove cancelled")
-
-    def on_board_view_dismissed(self, event: BoardView.Dismissed) -> None:
-        if self.premove is not None or self.premove_from is not None:
-            self.action_cancel_premove()
-        elif self.board.selected is not None:
-            self.board.mark(None)
-            self._picker = None
-            self.say("put back")
-
-    def human_turn_began(self) -> None:
-        """Play the queued premove, if it is legal now."""
-        text, self.premove, self.premove_from = self.premove, None, None
-        if text is None:
-            return
-        try:
-            move = self.game.parse_move(text)
-        except GameError as error:
-            self.say(f"premove {text} dropped: {illegal_text(error)}", error=True)
-            return
-        self.call_later(self._play_premove, move, len(self.moves))
-
-    def _play_premove(self, move: Any, ply: int) -> None:
-        if len(self.moves) == ply and self.human_to_move and self.review is None:
-            self.human_moved(move)
-            self.say(f"premove played: {self.moves[-1]}")
 
     def _chose(self, moves: tuple[Any, ...], choice: str | None) -> None:
         if choice and choice.isdigit() and int(choice) < len(moves) and self.human_to_move:

@@ -36,9 +36,10 @@ class LegalMoveSuggester(Suggester):
         return None
 
 
-#: Input's editing keys the game screen takes for its commands (Delete, Home, End
-#: and the mouse still do what they did: delete right, go to either end, cut/kill).
-GAME_KEYS = frozenset({"ctrl+a", "ctrl+d", "ctrl+e", "ctrl+k", "ctrl+x"})
+#: Input's editing keys the game screen takes for its commands (Delete, Home, End,
+#: Backspace and the mouse still do what they did: delete right, go to either end,
+#: delete left, cut/kill; moves are short words).
+GAME_KEYS = frozenset({"ctrl+a", "ctrl+d", "ctrl+e", "ctrl+k", "ctrl+u", "ctrl+w", "ctrl+x"})
 
 
 def _without_game_keys(bindings: Sequence[BindingType]) -> list[BindingType]:
