@@ -141,7 +141,7 @@ async def test_a_premove_is_cancelled_by_escape_or_a_right_click_and_dropped_whe
         from_square, to_square = (6, 7), (5, 5)  # g1, then f3: Nf3 by clicks
         await pilot.click(board, offset=board.square_offset(from_square))
         await pilot.click(board, offset=board.square_offset(to_square))
-        assert screen.premove == "g1f3" and board.selected == from_square
+        assert screen.premove == "g1 to f3" and board.selected == from_square
         await pilot.click(board, offset=board.square_offset(to_square), button=3)
         assert screen.premove is None and board.selected is None
         await type_move(pilot, "Ke7")  # not legal whatever the reply
@@ -164,3 +164,78 @@ async def test_the_best_line_and_the_threat_are_marked_on_the_board() -> None:
         await wait_for(pilot, lambda: screen.message_text.startswith("best line: "), "the best line")
         await pilot.click(screen.board, offset=screen.board.square_offset((0, 0)), button=3)
         assert screen.board.selected is None  # a right click puts it away
+
+
+def test_a_path_completes_as_a_shell_completes_it(tmp_path):
+    from tui.app.widgets.path_input import complete_path
+
+    (tmp_path / "games").mkdir()
+    (tmp_path / "game-1.pgn").write_text("")
+    (tmp_path / "game-2.pgn").write_text("")
+    (tmp_path / ".hidden.pgn").write_text("")
+    assert complete_path(f"{tmp_path}/gam") == (f"{tmp_path}/game", ["game-1.pgn", "game-2.pgn", "games/"])
+    assert complete_path(f"{tmp_path}/game-1") == (f"{tmp_path}/game-1.pgn", ["game-1.pgn"])
+    assert complete_path(f"{tmp_path}/gamesx") == (f"{tmp_path}/gamesx", [])
+    assert complete_path(f"{tmp_path}/games") == (f"{tmp_path}/games/", ["games/"])  # a directory gets its /
+    assert complete_path(f"{tmp_path}/.h")[0] == f"{tmp_path}/.hidden.pgn"
+    assert complete_path("/nonexistent/x") == ("/nonexistent/x", [])
+
+
+async def test_tab_in_the_save_dialog_completes_the_path(tmp_path) -> None:
+    from textual.widgets import Input
+
+    from tui.app.screens.files import SaveDialog
+
+    (tmp_path / "records").mkdir()
+    app = make_app("chess", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await type_move(pilot, "e4")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SaveDialog), "the save dialog")
+        box = app.screen.query_one("#save-path", Input)
+        box.value = f"{tmp_path}/rec"
+        box.cursor_position = len(box.value)
+        await pilot.press("tab")
+        assert box.value == f"{tmp_path}/records/" and app.screen.focused is box
+
+
+async def test_a_clicked_promotion_premove_asks_for_the_piece() -> None:
+    from tui.app.screens.dialogs import ChoiceDialog
+
+    app = make_app("chess", "human", "alphabeta:depth=1", "8/P7/8/8/8/8/k7/4K3 w - - 0 1")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("ctrl+b")
+        await type_move(pilot, "Kd2")
+        board = screen.board
+        await pilot.click(board, offset=board.square_offset((0, 1)))  # a7, then a8
+        await pilot.click(board, offset=board.square_offset((0, 0)))
+        assert screen.premove_squares == ((0, 1), (0, 0)) and "a7 to a8" in screen.message_text
+        await pilot.press("ctrl+b")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), "the piece asked for")
+        assert len(screen.moves) == 2
+
+
+async def test_the_eval_beside_the_board_is_only_of_the_position_shown() -> None:
+    app = make_app("chess", "human", "alphabeta:depth=2")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await type_move(pilot, "e4")
+        await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's reply")
+        bar = screen.query_one("#eval-bar")
+        assert bar.score is not None
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: not screen.moves, "the take-back")
+        assert bar.score is None and "eval" not in str(screen.query_one("#material").render())
+
+
+async def test_the_checkers_bar_starts_from_the_first_players_edge() -> None:
+    # Black moves first; with Black at the bottom the bar fills from the bottom, turned it hangs from the top
+    app = make_app("checkers", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        bar = screen.query_one("#eval-bar")
+        assert screen.board.flipped == screen.board.painter.flipped_for(0) and bar.turned is False
+        await pilot.press("ctrl+t")
+        assert bar.turned is True

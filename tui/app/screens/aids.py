@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual import work
+from textual.screen import ModalScreen
 
 from engines import create_engine
 from games import GameError
@@ -39,6 +40,9 @@ class BoardAids(GameFlow):
     #: and the square of a premove begun by a click.
     premove: str | None = None
     premove_from: tuple[int, int] | None = None
+    #: A premove made by two clicks: its squares, played as the two clicks once it is
+    #: the player's turn (so a promotion asks for its piece, as a click does).
+    premove_squares: tuple[tuple[int, int], tuple[int, int]] | None = None
 
     def human_moved(self, move: Any) -> None:
         """Play the human's ``move`` (the game screen's)."""
@@ -51,9 +55,10 @@ class BoardAids(GameFlow):
         return (self.review is None and self.outcome() is None and not self.setup.is_human(self.game.turn)
                 and self.setup.is_human(1 - self.game.turn))
 
-    def _queue_premove(self, text: str) -> None:
+    def _queue_premove(self, text: str, squares: tuple[tuple[int, int], tuple[int, int]] | None = None) -> None:
         self.premove = text
         self.premove_from = None
+        self.premove_squares = squares
         engine = self.sides[self.game.turn]
         self.say(f"premove {text}: played the moment {engine} has moved, if legal then — "
                  "Esc or a right click cancels it")
@@ -74,13 +79,13 @@ class BoardAids(GameFlow):
             self.board.mark(None)
             self.say("no move goes from there to there", error=True)
             return
-        self._queue_premove(text)
+        self._queue_premove(f"{painter.square_name(start)} to {painter.square_name(square)}", (start, square))
         self.board.mark(start, (square,))
 
     def action_cancel_premove(self) -> None:
         if self.premove is None and self.premove_from is None:
             return
-        self.premove = self.premove_from = None
+        self.premove = self.premove_from = self.premove_squares = None
         self.board.mark(None)
         self.say("premove cancelled")
 
@@ -94,8 +99,12 @@ class BoardAids(GameFlow):
 
     def human_turn_began(self) -> None:
         """Play the queued premove, if it is legal now."""
-        text, self.premove, self.premove_from = self.premove, None, None
+        text, squares = self.premove, self.premove_squares
+        self.premove = self.premove_from = self.premove_squares = None
         if text is None:
+            return
+        if squares is not None:
+            self.call_later(self._click_premove, squares, len(self.moves))
             return
         try:
             move = self.game.parse_move(text)
@@ -103,6 +112,23 @@ class BoardAids(GameFlow):
             self.say(f"premove {text} dropped: {illegal_text(error)}", error=True)
             return
         self.call_later(self._play_premove, move, len(self.moves))
+
+    def _click_premove(self, squares: tuple[tuple[int, int], tuple[int, int]], ply: int) -> None:
+        """A clicked premove, clicked again now: a move of those squares is played, several
+        (a promotion) are asked about, none is said."""
+        if len(self.moves) != ply or not self.human_to_move or self.review is not None:
+            return
+        self.board.mark(None)
+        self._picker = None
+        for square in squares:
+            self.square_chosen(square)
+        if len(self.moves) == ply and self.board.selected is not None and not isinstance(self.app.screen, ModalScreen):
+            self.board.mark(None)
+            self.say("premove dropped: it is not a legal move now", error=True)
+
+    def square_chosen(self, square: tuple[int, int]) -> None:
+        """A square clicked or chosen by keys (the game screen's)."""
+        raise NotImplementedError
 
     def _play_premove(self, move: Any, ply: int) -> None:
         if len(self.moves) == ply and self.human_to_move and self.review is None:

@@ -108,10 +108,12 @@ class Coach(Vertical):
     class Evaluated(Message):
         """The analysis's latest score for the first player (for the eval bar)."""
 
-        def __init__(self, score: float, mate: int | None) -> None:
+        def __init__(self, score: float, mate: int | None, ply: int) -> None:
             super().__init__()
             self.score = score
             self.mate = mate
+            #: The position analysed: after this many moves of the game.
+            self.ply = ply
 
     class Freed(Message):
         """A hint or the report ended without a result to show: the engines may go on."""
@@ -193,7 +195,7 @@ class Coach(Vertical):
         panel = self.panel
         assert panel is not None
         panel.show_stats(stats, mover=(self.first_mover + len(job.moves)) % 2)
-        self.post_message(self.Evaluated(*panel.first_view(stats.score, stats.mate)))
+        self.post_message(self.Evaluated(*panel.first_view(stats.score, stats.mate), len(job.moves)))
 
     def on_engine_failed(self, message: EngineFailed) -> None:
         job = self._current(message)

@@ -16,6 +16,7 @@ from games.reading import LoadedGame, RecordSummary, game_for_path, index_record
 from games.records import RecordError, save_record
 
 from ..session import side_names
+from ..widgets.path_input import PathInput
 from .dialogs import Dialog
 
 __all__ = ["OpenDialog", "SaveDialog", "record_kinds"]
@@ -29,6 +30,12 @@ _FILE_DIALOG_CSS = """
 {name} .file-error {{ color: $error; height: auto; }}
 {name} Input {{ margin: 1 0 0 0; }}
 """
+
+
+def choices_text(names: list[str], shown: int = 8) -> str:
+    """``7 match: a.pgn b.pgn games/ …``: the entries a path could still be completed to."""
+    more = " …" if len(names) > shown else ""
+    return f"{len(names)} match: {' '.join(names[:shown])}{more}"
 
 
 def record_kinds() -> str:
@@ -55,8 +62,8 @@ class SaveDialog(Dialog["Path | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(f"Save the game as {self.what} — Enter saves, Escape cancels")
-            yield Input(self.default_path, id="save-path")
+            yield Label(f"Save the game as {self.what} — Tab completes a path, Enter saves, Escape cancels")
+            yield PathInput(self.default_path, id="save-path")
             yield Static("", id="save-error", classes="file-error", markup=False)
 
     def on_mount(self) -> None:
@@ -64,6 +71,9 @@ class SaveDialog(Dialog["Path | None"]):
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.query_one("#save-error", Static).update("")
+
+    def on_path_input_choices(self, event: PathInput.Choices) -> None:
+        self.query_one("#save-error", Static).update(choices_text(event.names))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -116,7 +126,7 @@ class OpenDialog(Dialog[tuple[LoadedGame, Path] | None]):
         with Vertical():
             yield Label(f"Open a game: {record_kinds()} — Enter opens, Escape cancels")
             with Horizontal():
-                yield Input(self.initial_path, id="open-path", placeholder="path of the file")
+                yield PathInput(self.initial_path, id="open-path", placeholder="path of the file (Tab completes)")
                 yield Input("", id="open-number", placeholder="game #", type="integer")
             yield Input("", id="open-filter", placeholder="filter the games: players, event, date, result")
             yield DataTable(id="open-games", cursor_type="row", zebra_stripes=True)
@@ -144,6 +154,9 @@ class OpenDialog(Dialog[tuple[LoadedGame, Path] | None]):
             self.query_one("#open-error", Static).update("type the path of a record file")
             return
         self.read(path, int(number) if number.isdigit() and int(number) > 0 else None)
+
+    def on_path_input_choices(self, event: PathInput.Choices) -> None:
+        self.say(choices_text(event.names))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

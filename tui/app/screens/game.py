@@ -133,12 +133,15 @@ class GameScreen(BoardAids):
         self.move_input.value = ""
 
     def on_board_view_square_chosen(self, event: BoardView.SquareChosen) -> None:
+        self.square_chosen(event.square)
+
+    def square_chosen(self, square: tuple[int, int]) -> None:
         if self._premove_possible():
-            self._premove_click(event.square)
+            self._premove_click(square)
             return
         if self._refuse_move():
             return
-        pick = self.picker.choose(self.board.selected, event.square)
+        pick = self.picker.choose(self.board.selected, square)
         self.board.mark(pick.selected, pick.targets)
         if pick.error:
             self.say(pick.error, error=True)
@@ -239,7 +242,7 @@ class GameScreen(BoardAids):
 
     def action_flip(self) -> None:
         self.board.flipped = not self.board.flipped
-        self.query_one("#eval-bar", EvalBar).turned = self.board.flipped
+        self.query_one("#eval-bar", EvalBar).turned = self.board.flipped != self.board.painter.flipped_for(0)
         self.clocks.bottom = self.bottom_side_shown
 
     def action_undo(self) -> None:
@@ -266,7 +269,7 @@ class GameScreen(BoardAids):
         self.next_turn()
 
     def _undo_one(self) -> None:
-        self.premove = self.premove_from = None
+        self.premove = self.premove_from = self.premove_squares = None
         self.played.undo()
         self.clocks.back_to(len(self.moves))
         for side in self.setup.engine_sides:

@@ -87,6 +87,9 @@ class GameFlow(Screen):
                            self.played.first_number, setup.analysis)
         #: Each engine side's last score and mate, for itself (draw offers).
         self.last_scores: list[tuple[float, int | None] | None] = [None, None]
+        #: The latest eval shown beside the board: the first player's score and mate, and the
+        #: ply of the position it is of.
+        self._eval: tuple[float, int | None, int] | None = None
         #: The request id of the running search, if any, and whose it is.
         self.request: int | None = None
         self.searching_side: int | None = None
@@ -146,7 +149,7 @@ class GameFlow(Screen):
                 kind = game_kind(self.setup.game)
                 with Horizontal(id="board-row"):
                     bar = EvalBar(kind.scores, kind.board.layout.colours.pieces, id="eval-bar")
-                    bar.turned = board.flipped
+                    bar.turned = board.flipped != board.painter.flipped_for(0)
                     yield bar
                     yield board
                 yield from views[1:]
@@ -253,7 +256,7 @@ class GameFlow(Screen):
         opening = self.played.shown_game().opening()
         named = f" · {opening}" if opening else ""
         self.query_one("#status", Static).update(f"{prefix}{text}{delay}{named}")
-        self.query_one("#material", MaterialLine).show(self.played.shown_game())
+        self._show_eval()
 
     # -- the flow of the game -------------------------------------------------
 
@@ -357,11 +360,22 @@ class GameFlow(Screen):
             panel.show_stats(message.stats)
             self.show_eval(*panel.first_view(message.stats.score, message.stats.mate))
 
-    def show_eval(self, score: float, mate: int | None) -> None:
-        """An engine's latest score for the first player: the eval bar and the material line's eval."""
+    def show_eval(self, score: float, mate: int | None, ply: int | None = None) -> None:
+        """An engine's latest score for the first player, of the position after ``ply`` moves
+        (default: the game's): the eval bar and the material line's eval, while the position
+        shown is that one or the one after it."""
+        self._eval = (score, mate, len(self.moves) if ply is None else ply)
+        self._show_eval()
+
+    def _show_eval(self) -> None:
         bar = self.query_one("#eval-bar", EvalBar)
-        bar.show(score, mate)
-        self.query_one("#material", MaterialLine).show(self.played.shown_game(), bar.text)
+        shown = len(self.moves) if self.review is None else self.review
+        evaluated = self._eval
+        if evaluated is not None and evaluated[2] <= shown <= evaluated[2] + 1:
+            bar.show(evaluated[0], evaluated[1])
+        else:
+            bar.clear()  # a score of another position would mislead
+        self.query_one("#material", MaterialLine).show(self.played.shown_game(), "" if bar.score is None else bar.text)
 
     def on_engine_done(self, message: EngineDone) -> None:
         if message.request_id == self.request:  # else a search stopped since
@@ -536,7 +550,7 @@ class GameFlow(Screen):
         self._fit_panels()
 
     def on_coach_evaluated(self, message: Coach.Evaluated) -> None:
-        self.show_eval(message.score, message.mate)
+        self.show_eval(message.score, message.mate, message.ply)
 
     def on_coach_say(self, message: Coach.Say) -> None:
         self.say(message.text, error=message.error)

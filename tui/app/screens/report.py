@@ -32,6 +32,13 @@ def side_summary(report: GameReport, side: int, name: str) -> str:
     return f"{name}: {', '.join(parts)} · average loss {report.average_loss(side):.0%}"
 
 
+def signed_eval(text: str) -> str:
+    """A record's ``[%eval]`` (``0.35``, ``-1.20``, ``#3``) as every view writes scores: ``+0.35``."""
+    if text.startswith(("-", "#", "+")) or text.strip("0.") == "":
+        return text
+    return "+" + text
+
+
 def move_line(move: MoveReport, number: int, first_of_pair: bool) -> str:
     """``12... Nf6??  blunder, loses 53% (best g6)``."""
     dots = "." if first_of_pair else "..."
@@ -41,7 +48,7 @@ def move_line(move: MoveReport, number: int, first_of_pair: bool) -> str:
         if move.best:
             text += f" (best {move.best})"
     else:
-        text += f"eval {move.eval}" if move.eval else ""
+        text += f"eval {signed_eval(move.eval)}" if move.eval else ""
     return text
 
 
