@@ -55,6 +55,8 @@ class ScoreScale:
     win_scale: float
     #: The depth the game report searches every position to.
     report_depth: int
+    #: The depth of the search that finds puzzles (engines.puzzles; the check searches two plies deeper).
+    puzzle_depth: int
     #: Plies to play before an engine accepts a draw offer.
     draw_min_plies: int
     #: How far from 0 a position's score may be for an opening book to call it

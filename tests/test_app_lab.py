@@ -81,6 +81,14 @@ async def test_an_experiment_runs_stops_resumes_and_opens_a_game(tmp_path: Path)
         await pilot.press("enter")  # Enter in the number box reviews too
         await wait_for(pilot, lambda: any(isinstance(s, GameScreen) for s in pilot.app.screen_stack),
                        "the reviewed game")
+        # ... over the lab: New goes back to it, as it was
+        reviewed = next(s for s in pilot.app.screen_stack if isinstance(s, GameScreen))
+        while pilot.app.screen is not reviewed:  # a finished game opens on its result
+            pilot.app.pop_screen()
+            await pilot.pause()
+        reviewed.action_new_game()
+        await wait_for(pilot, lambda: pilot.app.screen is screen, "the lab again")
+        assert "there is no game 99" in _text(pilot.app, "#lab-message")  # as it was left
 
 
 async def test_a_tournament_runs_and_bad_input_is_one_line(tmp_path: Path) -> None:

@@ -117,3 +117,16 @@ async def test_a_bad_settings_file_is_said_on_the_start_screen_and_the_app_goes_
         await wait_for(pilot, lambda: "is not one of" in str(app.screen.query_one("#start-notice", Static).render()),
                        "the problem said")
         assert "(and 1 more)" in str(app.screen.query_one("#start-notice", Static).render())
+
+
+async def test_a_pick_in_a_start_screen_list_leaves_enter_to_start() -> None:
+    app = TuiGamesApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
+        start = app.screen
+        preset = start.query_one("#preset-1", Select)
+        preset.focus()
+        await pilot.pause()
+        preset.value = "pvs:nodes=3000"  # the club level, as a click in its list sets it
+        await wait_for(pilot, lambda: start.focused is not preset, "the focus moved on")
+        assert start.focused.id == "start-button"  # Enter now starts the game, not reopens the list

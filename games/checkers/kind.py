@@ -16,7 +16,7 @@ KIND: GameKind[Checkers] = GameKind(
     title="checkers",
     records=PDN(),
     board=CheckersBoard(),
-    scores=ScoreScale(unit=100.0, unit_name="man", win_scale=150.0, report_depth=8,
+    scores=ScoreScale(unit=100.0, unit_name="man", win_scale=150.0, report_depth=8, puzzle_depth=6,
                       draw_min_plies=30, balanced=27.0),
     levels=LevelPlan(
         noise=(100, 40), casual_sees=" and the jumps after them",

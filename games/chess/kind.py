@@ -50,7 +50,7 @@ KIND: GameKind[ChessGame] = GameKind(
     title="chess",
     records=PGN(),
     board=ChessBoard(),
-    scores=ScoreScale(unit=100.0, unit_name="pawn", win_scale=272.0, report_depth=4,
+    scores=ScoreScale(unit=100.0, unit_name="pawn", win_scale=272.0, report_depth=4, puzzle_depth=4,
                       draw_min_plies=40, balanced=50.0),
     levels=LevelPlan(
         noise=(150, 60), casual_sees=" and quiescence",

@@ -18,7 +18,7 @@ KIND: GameKind[Othello] = GameKind(
     board=OthelloBoard(),
     # On the standard heuristic's scale a corner is worth 100 (50 at the end),
     # a mobility move 12; its values spread about ±130 in play.
-    scores=ScoreScale(unit=1.0, unit_name="", win_scale=200.0, report_depth=4,
+    scores=ScoreScale(unit=1.0, unit_name="", win_scale=200.0, report_depth=4, puzzle_depth=5,
                       draw_min_plies=30, balanced=36.0),
     levels=LevelPlan(
         noise=(100, 40), casual_sees="",

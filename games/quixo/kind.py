@@ -16,7 +16,7 @@ KIND: GameKind[Quixo] = GameKind(
     title="Quixo",
     records=QuixoMoveList(),
     board=QuixoBoard(),
-    scores=ScoreScale(unit=1.0, unit_name="", win_scale=250.0, report_depth=4,
+    scores=ScoreScale(unit=1.0, unit_name="", win_scale=250.0, report_depth=4, puzzle_depth=3,
                       draw_min_plies=20, balanced=45.0),
     levels=LevelPlan(
         noise=(100, 40), casual_sees="",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from textual import events, work
 from textual.app import App, SystemCommand
@@ -27,6 +27,7 @@ from .engine_link import EngineLink
 from .screens.dialogs import ConfirmDialog, GuardedDialog
 from .screens.game import GameScreen
 from .screens.lab import LabScreen
+from .screens.puzzles import PuzzleScreen
 from .screens.start import StartScreen
 from .search_service import SearchService
 from .session import GameSetup
@@ -42,8 +43,10 @@ class TuiGamesApp(App):
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
     def __init__(self, setup: GameSetup | None = None, *, ascii: bool = False, lab: bool = False,
-                 pick_from: str | None = None) -> None:
+                 pick_from: str | None = None, puzzles: Any = None) -> None:
         super().__init__()
+        #: Puzzles to solve at once: the game, the puzzles, where they come from, the order's seed.
+        self.initial_puzzles = puzzles
         self.initial_setup = setup
         #: A record file whose games are listed, to open one, once the game screen is up.
         self.pick_from = pick_from
@@ -56,7 +59,10 @@ class TuiGamesApp(App):
 
     def on_mount(self) -> None:
         self.read_engine_events()
-        if self.initial_lab:
+        if self.initial_puzzles is not None:
+            game, puzzles, source, seed = self.initial_puzzles
+            self.push_screen(PuzzleScreen(game, puzzles, source, seed=seed, ascii=self.ascii))
+        elif self.initial_lab:
             self.push_screen(LabScreen())
         elif self.initial_setup is None:
             self.push_screen(StartScreen())
@@ -81,6 +87,12 @@ class TuiGamesApp(App):
         """Replace the current screen by a new game of ``setup``."""
         self.engine_link.reset()
         self.switch_screen(self._game_screen(setup))
+
+    def review_from_lab(self, setup: GameSetup) -> None:
+        """A game of a lab run, over the lab: ctrl+n (New) goes back to the lab as it was."""
+        screen = self._game_screen(setup)
+        screen.back_to_lab = True
+        self.push_screen(screen)
 
     def open_start(self, setup: GameSetup | None = None) -> None:
         """Back to the start screen, filled in with ``setup``."""

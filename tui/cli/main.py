@@ -46,7 +46,7 @@ from engines import SpecError
 from engines import RunError
 from games import GAME_NAMES, GameError, game_titles
 
-from . import bench, books, lab, learning, match, play, rules, search, tree, uci
+from . import bench, books, lab, learning, match, play, puzzles, rules, search, tree, uci
 from .common import PROG, Parser, UsageError, error_text
 
 __all__ = ["main", "build_parser", "UsageError"]
@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with no command: draw pieces as letters (for terminals that misrender chess glyphs)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for group in (play, rules, search, tree, bench, match, lab, books, learning, uci):
+    for group in (play, puzzles, rules, search, tree, bench, match, lab, books, learning, uci):
         group.add_commands(sub)
     return parser
 

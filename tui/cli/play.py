@@ -81,12 +81,14 @@ def _players(args: argparse.Namespace) -> tuple[str, str]:
             "pvs:time=1" if chosen[1] is None else chosen[1])
 
 
-def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False, pick_from: str | None = None) -> int:
+def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False, pick_from: str | None = None,
+            puzzles: Any = None) -> int:
     """Open the Textual app (imported only here: the other commands never load Textual);
-    ``pick_from``: a record file whose games the app lists to pick one."""
+    ``pick_from``: a record file whose games the app lists to pick one; ``puzzles``: a game,
+    its puzzles, where they come from and their order's seed, to solve."""
     from ..app.app import TuiGamesApp
 
-    TuiGamesApp(setup, ascii=ascii, lab=lab, pick_from=pick_from).run()
+    TuiGamesApp(setup, ascii=ascii, lab=lab, pick_from=pick_from, puzzles=puzzles).run()
     return 0
 
 

@@ -406,7 +406,13 @@ class GameScreen(BoardAids):
 
         self.app.push_screen(OpenDialog(self.setup.game, path), opened)
 
+    #: Opened from the lab to review one of its games: New goes back to the lab.
+    back_to_lab = False
+
     def action_new_game(self) -> None:
+        if self.back_to_lab:
+            self.guard_unsaved("going back to the lab", self.app.pop_screen)
+            return
         self.guard_unsaved("a new game", lambda: self.app.open_start(self.setup.fresh()))
 
     def action_rematch(self) -> None:

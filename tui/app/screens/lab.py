@@ -373,4 +373,4 @@ class LabScreen(Screen):
             self._say(str(error), error=True)
             return
         setup = GameSetup.checked(run.configs[0].game, "human", "human").with_record(loaded, str(run.records_file.path))
-        self.app.open_game(setup)
+        self.app.review_from_lab(setup)  # type: ignore[attr-defined]

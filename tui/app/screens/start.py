@@ -83,6 +83,7 @@ class StartScreen(Screen):
             yield Static("", id="start-notice", markup=False, classes="about")
             with Horizontal(id="start-buttons"):
                 yield Button("Start", id="start-button", variant="primary", compact=True)
+                yield Button("Puzzles", id="puzzles-button", compact=True)
                 yield Button("Settings", id="settings-button", compact=True)
                 yield Button("Lab", id="lab-button", compact=True)
                 yield Button("Quit", id="quit-button", compact=True)
@@ -145,6 +146,8 @@ class StartScreen(Screen):
 
     @on(Select.Changed, "#game")
     def _game_changed(self, event: Select.Changed) -> None:
+        if event.select.has_focus:  # picked (by the mouse too): Enter now starts, not reopens the list
+            self.query_one("#start-button", Button).focus()
         if event.value != self.setup.game:
             # Another game: the old position means nothing to it.
             self.query_one("#position", Input).value = ""
@@ -154,6 +157,8 @@ class StartScreen(Screen):
 
     @on(Select.Changed, "#preset-0, #preset-1")
     def _preset_changed(self, event: Select.Changed) -> None:
+        if event.select.has_focus:  # picked: Enter now starts, not reopens the list
+            self.query_one("#start-button", Button).focus()
         if event.value is not Select.NULL:
             side = (event.select.id or "").removeprefix("preset-")
             spec_box = self.query_one(f"#spec-{side}", Input)
@@ -197,6 +202,27 @@ class StartScreen(Screen):
     @on(Button.Pressed, "#lab-button")
     def _lab_pressed(self) -> None:
         self.action_lab()
+
+    @on(Button.Pressed, "#puzzles-button")
+    def _puzzles_pressed(self) -> None:
+        self.action_puzzles()
+
+    def action_puzzles(self) -> None:
+        """The puzzles of the game picked (its shipped set)."""
+        from engines.puzzles import PuzzleError, shipped_puzzles
+
+        from .puzzles import PuzzleScreen
+
+        try:
+            puzzles = shipped_puzzles(self.game)
+        except PuzzleError as error:
+            self.query_one("#start-error", Static).update(str(error))
+            return
+        if not puzzles:
+            self.query_one("#start-error", Static).update(f"{self.game} ships no puzzles yet")
+            return
+        self.app.push_screen(PuzzleScreen(self.game, puzzles, "the shipped set",
+                                          ascii=getattr(self.app, "ascii", False)))
 
     @on(Button.Pressed, "#settings-button")
     def _settings_pressed(self) -> None:

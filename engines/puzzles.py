@@ -1,0 +1,212 @@
+"""Puzzles: positions where one move wins clearly, found by our search and checked again.
+
+A position is a puzzle when ``pvs`` at a fixed depth with two lines (``multipv=2``)
+finds a best move that leaves the side to move clearly winning -- a winning
+chance (:meth:`games.kind.ScoreScale.chance`) of at least :data:`WIN_CHANCE` --
+and every other move at least :data:`GAP_CHANCE` of winning chance worse; and
+when a search two plies deeper picks the same move.  Chess puzzles can also be
+checked by Stockfish (:func:`stockfish_agrees`, for a game whose positions Stockfish
+reads): its best move at depth 14 must be the same, with the same clear gap to
+its second line.
+
+Candidates come from seeded games between two noisy ``pvs`` players from random
+openings (:func:`candidate_positions`), so a set is rebuilt exactly by the same
+seed (the command line's ``puzzles`` command writes them).  A set is a
+text file: ``#`` comments (how it was made), then one puzzle a line, the
+position's text, a tab, the winning move, a tab, the gap in winning chance.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Callable, Iterator
+
+from games import Game, game_class, game_kind, new_game
+
+from .registry import create_engine
+
+__all__ = ["Puzzle", "PuzzleError", "WIN_CHANCE", "GAP_CHANCE", "candidate_positions", "judge", "confirm",
+           "stockfish_agrees", "make_puzzles", "load_puzzle_file", "read_puzzles", "puzzle_text", "shipped_puzzles", "depth_of", "MAX_BYTES"]
+
+#: The winning chance the best move must leave, and how much worse every other move must be.
+WIN_CHANCE = 0.8
+GAP_CHANCE = 0.3
+#: The largest puzzle file read.
+MAX_BYTES = 2 * 1024 * 1024
+HEADER = "# tui-games puzzles"
+
+
+class PuzzleError(ValueError):
+    """A puzzle file that cannot be read (one line)."""
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A position, the move that wins there, and by how much it beats the next best (winning chance)."""
+
+    position: str
+    move: str
+    gap: float
+
+    def game(self, name: str) -> Game:
+        return new_game(name, self.position)
+
+
+def depth_of(game_name: str) -> int:
+    """The depth a game's puzzles are found at (its kind's ``puzzle_depth``)."""
+    return game_kind(game_name).scores.puzzle_depth
+
+
+def candidate_positions(game_name: str, count: int, seed: int) -> Iterator[Game]:
+    """``count`` positions from seeded games of two noisy players, 6 to 60 plies in."""
+    rng = random.Random(seed)
+    cls = game_class(game_name)
+    made = 0
+    while made < count:
+        game = new_game(game_name)
+        players = [create_engine(f"pvs:nodes=400,jitter=30,seed={rng.randrange(10**6)}", cls) for _ in (0, 1)]
+        stop = rng.randrange(6, 61)
+        for _ in range(stop):
+            if game.outcome() is not None:
+                break
+            if rng.random() < 0.15:
+                game.play(rng.choice(game.legal_moves()))
+            else:
+                game.play(players[game.turn].search(game).move)
+        if game.outcome() is None and len(game.legal_moves()) > 1:
+            made += 1
+            yield game.copy()
+
+
+def judge(game: Game, depth: int) -> Puzzle | None:
+    """The puzzle ``game`` is, if it is one (see the module doc), by ``pvs`` at ``depth``."""
+    scores = game_kind(game.NAME).scores
+    engine = create_engine(f"pvs:depth={depth},multipv=2,seed=1", type(game))
+    result = engine.search(game)
+    lines = result.stats.lines
+    if len(lines) < 2:
+        return None
+    best, second = lines[0], lines[1]
+    win = scores.chance(best.score, best.mate)
+    gap = win - scores.chance(second.score, second.mate)
+    if win < WIN_CHANCE or gap < GAP_CHANCE or not best.pv:
+        return None
+    return Puzzle(game.to_text(), best.pv[0], round(gap, 3))
+
+
+def confirm(puzzle: Puzzle, game_name: str, depth: int) -> bool:
+    """Whether a search two plies deeper picks the puzzle's move."""
+    game = puzzle.game(game_name)
+    result = create_engine(f"pvs:depth={depth + 2},seed=2", type(game)).search(game)
+    return game.format_move(result.move) == puzzle.move
+
+
+def stockfish_agrees(puzzle: Puzzle, game_name: str, depth: int = 14) -> bool:
+    """Whether Stockfish finds the puzzle's move at ``depth`` with the same clear gap to its
+    second line (the position is a FEN).  Raises :class:`~engines.remedy.RunError` (from
+    :func:`find_stockfish`) when none is installed."""
+    import chess
+    import chess.engine
+
+    from .stockfish import find_stockfish
+
+    board = chess.Board(puzzle.position)
+    scores = game_kind(game_name).scores
+    with chess.engine.SimpleEngine.popen_uci(find_stockfish()) as stockfish:
+        infos = stockfish.analyse(board, chess.engine.Limit(depth=depth), multipv=2)
+    if len(infos) < 2 or not infos[0].get("pv"):
+        return False
+    if board.san(infos[0]["pv"][0]) != puzzle.move and infos[0]["pv"][0].uci() != puzzle.move:
+        return False
+    chances = []
+    for info in infos[:2]:
+        relative = info["score"].relative
+        mate = relative.mate()
+        chances.append(scores.chance(relative.score(mate_score=100_000) or 0, mate))
+    return chances[1] <= chances[0] - GAP_CHANCE
+
+
+def make_puzzles(game_name: str, count: int, seed: int, *, stockfish: bool = False,
+                 progress: Callable[[int, int], None] | None = None) -> tuple[list[Puzzle], int]:
+    """``count`` puzzles of ``game_name`` found among seeded candidates (see the module doc),
+    and how many candidates it took.  ``stockfish``: they must also be Stockfish's
+    (:func:`stockfish_agrees`)."""
+    depth = depth_of(game_name)
+    found: list[Puzzle] = []
+    seen: set[str] = set()
+    tried = 0
+    for position in candidate_positions(game_name, 1_000_000, seed):
+        if len(found) >= count:
+            break
+        tried += 1
+        text = position.to_text()
+        if text in seen:
+            continue
+        seen.add(text)
+        puzzle = judge(position, depth)
+        if puzzle is None or not confirm(puzzle, game_name, depth):
+            continue
+        if stockfish and not stockfish_agrees(puzzle, game_name):
+            continue
+        found.append(puzzle)
+        if progress is not None:
+            progress(len(found), tried)
+    return found, tried
+
+
+def puzzle_text(puzzles: list[Puzzle], game_name: str, how: str) -> str:
+    """A puzzle file: the header, ``how`` as comments, one puzzle a line."""
+    lines = [f"{HEADER}: {game_name}"] + [f"# {line}" if line else "#" for line in how.splitlines()]
+    lines += [f"{puzzle.position}\t{puzzle.move}\t{puzzle.gap:.3f}" for puzzle in puzzles]
+    return "\n".join(lines) + "\n"
+
+
+def read_puzzles(text: str, game_name: str, where: str = "puzzles") -> list[Puzzle]:
+    """The puzzles of a file; :class:`PuzzleError` names the first bad line."""
+    lines = text.splitlines()
+    if not lines or not lines[0].startswith(HEADER):
+        raise PuzzleError(f"{where}: not a puzzle file (its first line is not '{HEADER}: GAME')")
+    found = lines[0].split(":", 1)[1].strip() if ":" in lines[0] else ""
+    if found != game_name:
+        raise PuzzleError(f"{where}: puzzles of {found or 'no game'}, not {game_name}")
+    puzzles = []
+    for number, line in enumerate(lines[1:], 2):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        try:
+            if len(parts) != 3:
+                raise ValueError("expected position, move and gap separated by tabs")
+            puzzle = Puzzle(parts[0], parts[1], float(parts[2]))
+            game = puzzle.game(game_name)
+            game.parse_move(puzzle.move)
+        except ValueError as error:
+            raise PuzzleError(f"{where}, line {number}: {str(error).splitlines()[0][:120]}") from None
+        puzzles.append(puzzle)
+    return puzzles
+
+
+def shipped_puzzles(game_name: str) -> list[Puzzle]:
+    """The set a game ships (``games/<game>/puzzles.txt``), or none."""
+    kind = game_kind(game_name)
+    package = kind.game.__module__.rsplit(".", 1)[0]
+    try:
+        text = resources.files(package).joinpath("puzzles.txt").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        return []
+    return read_puzzles(text, game_name, f"{package}/puzzles.txt")
+
+
+def load_puzzle_file(path: Path, game_name: str) -> list[Puzzle]:
+    """The puzzles of a file the user names (checked: size, encoding, format)."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise PuzzleError(f"{path}: {size:,} bytes is too large for a puzzle file")
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise PuzzleError(f"{path}: cannot be read ({getattr(error, 'strerror', None) or error})") from None
+    return read_puzzles(text, game_name, str(path))

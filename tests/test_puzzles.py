@@ -1,0 +1,114 @@
+"""Puzzles: found by search and checked, read from files (good and bad), solved in the app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Static
+
+from engines.puzzles import (
+    depth_of,
+    Puzzle,
+    PuzzleError,
+    confirm,
+    judge,
+    load_puzzle_file,
+    puzzle_text,
+    read_puzzles,
+    shipped_puzzles,
+)
+from games import GAME_NAMES, new_game
+from tui.app.app import TuiGamesApp
+from tui.app.screens.puzzles import PuzzleRecord, PuzzleScreen, load_record, puzzle_rating
+
+from app_pilot import wait_for
+from cli_run import assert_usage_error
+
+MATE = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"  # Qxf7#; the rest is level
+
+
+def test_a_position_where_one_move_wins_is_a_puzzle_and_a_level_one_is_not():
+    puzzle = judge(new_game("chess", MATE), 2)
+    assert puzzle is not None and puzzle.move == "Qxf7#" and puzzle.gap > 0.3
+    assert confirm(puzzle, "chess", 2)
+    assert judge(new_game("chess"), 2) is None
+
+
+def test_puzzle_files_round_trip_and_bad_ones_are_one_line(tmp_path: Path):
+    puzzles = [Puzzle(MATE, "Qxf7#", 0.9)]
+    text = puzzle_text(puzzles, "chess", "made by hand\nfor a test")
+    assert read_puzzles(text, "chess") == puzzles and "# made by hand" in text
+    for bad, message in [("hello\n", "not a puzzle file"),
+                         ("# tui-games puzzles: quixo\n", "puzzles of quixo, not chess"),
+                         (f"# tui-games puzzles: chess\n{MATE}\tQxf7#\n", "line 2"),
+                         (f"# tui-games puzzles: chess\n{MATE}\tRa9\t0.5\n", "line 2"),
+                         ("# tui-games puzzles: chess\nnot a fen\tQxf7#\t0.5\n", "line 2")]:
+        with pytest.raises(PuzzleError, match=message) as caught:
+            read_puzzles(bad, "chess")
+        assert "\n" not in str(caught.value)
+    binary = tmp_path / "p.txt"
+    binary.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(PuzzleError, match="cannot be read"):
+        load_puzzle_file(binary, "chess")
+
+
+#: The puzzles each game ships, at least (docs/learning.md says how each set was made).
+SHIPPED = {"quixo": 40}
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_each_shipped_set_reads_and_its_first_puzzles_still_stand(game: str):
+    puzzles = shipped_puzzles(game)
+    assert len(puzzles) >= SHIPPED.get(game, 0), f"{game} ships {len(puzzles)} puzzles"
+    for puzzle in puzzles[:2]:
+        again = judge(puzzle.game(game), depth_of(game))
+        assert again is not None and again.move == puzzle.move
+
+
+def test_a_rating_moves_like_elo():
+    record = PuzzleRecord()
+    easy, hard = Puzzle(MATE, "Qxf7#", 1.0), Puzzle(MATE, "Qxf7#", 0.3)
+    assert puzzle_rating(easy) < puzzle_rating(hard)
+    gain = record.scored(easy, True)
+    assert 0 < gain < 16 and record.streak == 1 and record.solved == record.tried == 1
+    loss = record.scored(easy, False)
+    assert loss < -16 and record.streak == 0 and record.best_streak == 1
+
+
+def test_the_command_refuses_bad_input_in_one_line(tmp_path: Path, capsys):
+    assert_usage_error(capsys, ["puzzles", "chess", "--make", "3"], "--make needs --out")
+    assert_usage_error(capsys, ["puzzles", "quixo", "--make", "3", "--out", "x.txt", "--stockfish"], "games Stockfish plays")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("nothing\n")
+    assert_usage_error(capsys, ["puzzles", "chess", "--file", str(bad)], "not a puzzle file")
+    (tmp_path / "there.txt").write_text("")
+    assert_usage_error(capsys, ["puzzles", "chess", "--make", "1", "--out", str(tmp_path / "there.txt")],
+                       "never written over")
+
+
+async def test_solving_by_typing_and_by_clicks_keeps_a_streak_and_a_rating() -> None:
+    puzzles = [Puzzle(MATE, "Qxf7#", 0.9)] * 3
+    app = TuiGamesApp(puzzles=("chess", puzzles, "a test set", 1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")
+        screen = app.screen
+        await pilot.pause()
+        box = screen.query_one("#puzzle-input", Input)
+        box.value = "Qh6"
+        await pilot.press("enter")
+        assert "not it: Qxf7# wins" in str(screen.query_one("#puzzle-message", Static).render())
+        assert screen.record.streak == 0 and screen.record.tried == 1
+        await pilot.press("enter")  # next
+        box.value = "Qxf7#"
+        await pilot.press("enter")
+        assert screen.record.streak == 1 and screen.record.solved == 1
+        await pilot.press("ctrl+n")
+        board = screen.query_one("#puzzle-board")
+        await pilot.click(board, offset=board.square_offset((7, 3)))  # h5, then f7
+        await pilot.click(board, offset=board.square_offset((5, 1)))
+        assert screen.record.streak == 2
+        await pilot.press("ctrl+n", "ctrl+f")  # a hint: solving now does not count
+        assert screen.hinted and board.selected is not None
+    kept = load_record("chess")
+    assert kept.best_streak == 2 and kept.solved == 2 and kept.tried == 3

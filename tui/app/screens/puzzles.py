@@ -1,0 +1,283 @@
+"""Puzzles: find the move that wins, by typing it or by two clicks; a streak and a rating that persist.
+
+:class:`PuzzleScreen` shows one puzzle (:mod:`engines.puzzles`) at a time: the
+board, whose move it is, and a move box.  A move is judged at once: the
+winning move keeps the streak going and raises the rating, any other ends the
+streak, lowers it and shows the winning move.  ``h`` marks the piece to move (a
+hint: the puzzle then counts as failed), ``n`` goes on to the next puzzle, Esc
+back.  The rating is an Elo rating against the puzzles' own (from how clearly
+the move wins: a smaller margin is a harder puzzle), kept per game with the
+streak in ``puzzles.toml`` beside the settings (:mod:`tui.settings`).
+"""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from dataclasses import dataclass
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from engines.puzzles import Puzzle
+from games import GameError
+
+from ...settings import config_dir
+from ...views.format import illegal_text
+from ..picking import MovePicker
+from ..widgets.board import BoardView
+from .dialogs import ChoiceDialog
+
+__all__ = ["PuzzleScreen", "PuzzleRecord", "puzzle_rating", "load_record", "save_record", "K_FACTOR"]
+
+#: How fast the rating moves (Elo's K), and where it starts.
+K_FACTOR = 32
+START_RATING = 1500.0
+
+
+def puzzle_rating(puzzle: Puzzle) -> float:
+    """A puzzle's own rating: 1200 for a move that wins by a mile, up to 1900 for a narrow one."""
+    return 1200.0 + 1000.0 * max(0.0, min(0.7, 1.0 - puzzle.gap))
+
+
+@dataclass
+class PuzzleRecord:
+    """A player's puzzles in one game: the rating, the streak and the best streak, the count solved and tried."""
+
+    rating: float = START_RATING
+    streak: int = 0
+    best_streak: int = 0
+    solved: int = 0
+    tried: int = 0
+
+    def scored(self, puzzle: Puzzle, solved: bool) -> float:
+        """Count an attempt; the rating's change."""
+        expected = 1.0 / (1.0 + 10 ** ((puzzle_rating(puzzle) - self.rating) / 400.0))
+        change = K_FACTOR * ((1.0 if solved else 0.0) - expected)
+        self.rating += change
+        self.tried += 1
+        if solved:
+            self.solved += 1
+            self.streak += 1
+            self.best_streak = max(self.best_streak, self.streak)
+        else:
+            self.streak = 0
+        return change
+
+
+def _path():  # type: ignore[no-untyped-def]
+    return config_dir() / "puzzles.toml"
+
+
+def load_record(game: str) -> PuzzleRecord:
+    """The player's record in ``game`` (a fresh one if there is none, or the file is bad)."""
+    try:
+        table = tomllib.loads(_path().read_text(encoding="utf-8"))
+        entry = table.get(game, {})
+        return PuzzleRecord(float(entry.get("rating", START_RATING)), int(entry.get("streak", 0)),
+                            int(entry.get("best_streak", 0)), int(entry.get("solved", 0)), int(entry.get("tried", 0)))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, TypeError, ValueError, AttributeError):
+        return PuzzleRecord()
+
+
+def save_record(game: str, record: PuzzleRecord) -> None:
+    """Keep ``record`` (the other games' are kept as they were); :class:`OSError` if it cannot be."""
+    import os
+
+    path = _path()
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        table = {}
+    table[game] = {"rating": round(record.rating, 1), "streak": record.streak, "best_streak": record.best_streak,
+                   "solved": record.solved, "tried": record.tried}
+    lines = ["# tui-games puzzles: your rating and streak per game"]
+    for name, entry in sorted(table.items()):
+        if isinstance(entry, dict):
+            lines.append(f"\n[{name}]")
+            lines += [f"{key} = {value}" for key, value in entry.items() if isinstance(value, (int, float))]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".new")
+    temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.replace(temporary, path)
+
+
+class PuzzleScreen(Screen[None]):
+    """Puzzles of one game (see the module doc)."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("ctrl+h", "hint", "Hint", show=False),
+        Binding("ctrl+n", "next", "Next"),
+        Binding("ctrl+f", "hint", "Hint"),
+    ]
+
+    DEFAULT_CSS = """
+    PuzzleScreen #puzzle-board { height: 1fr; }
+    PuzzleScreen #puzzle-side { width: 44; padding: 1 2; }
+    PuzzleScreen #puzzle-status { height: auto; }
+    PuzzleScreen #puzzle-message { height: auto; color: $text-muted; }
+    PuzzleScreen #puzzle-message.-error { color: $error; }
+    PuzzleScreen #puzzle-input { margin-top: 1; }
+    """
+
+    def __init__(self, game: str, puzzles: list[Puzzle], source: str, *, seed: int | None = None,
+                 ascii: bool = False) -> None:
+        super().__init__()
+        self.game_name = game
+        self.puzzles = list(puzzles)
+        random.Random(seed).shuffle(self.puzzles)
+        self.source = source
+        self.ascii = ascii
+        self.index = 0
+        self.record = load_record(game)
+        #: Whether the puzzle shown was answered (or given up with a hint).
+        self.done = False
+        self.hinted = False
+        self.picker: MovePicker | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield BoardView(self.game_name, ascii=self.ascii, id="puzzle-board")
+            with Vertical(id="puzzle-side"):
+                yield Static("", id="puzzle-status")
+                yield Static("", id="puzzle-message")
+                yield Input(placeholder="your move", id="puzzle-input", compact=True)
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.title = f"tui-games · {self.game_name} puzzles"
+        if not self.puzzles:
+            self.say(f"no puzzles for {self.game_name} in {self.source}", error=True)
+            return
+        self.show_puzzle()
+        self.query_one("#puzzle-input", Input).focus()
+
+    @property
+    def puzzle(self) -> Puzzle:
+        return self.puzzles[self.index % len(self.puzzles)]
+
+    def show_puzzle(self) -> None:
+        game = self.puzzle.game(self.game_name)
+        board = self.query_one("#puzzle-board", BoardView)
+        board.flipped = board.painter.flipped_for(game.turn)
+        board.show(game)
+        board.mark(None)
+        self.picker = MovePicker(game, board.painter)
+        self.done = self.hinted = False
+        self.query_one("#puzzle-input", Input).value = ""
+        self.update_status()
+        side = game.PLAYERS[game.turn]
+        self.say(f"{side} to play: find the move that wins — type it or click it")
+
+    def update_status(self) -> None:
+        record = self.record
+        self.query_one("#puzzle-status", Static).update(
+            f"[b]puzzle {self.index % len(self.puzzles) + 1} of {len(self.puzzles)}[/b] ({self.source})\n"
+            f"rating {record.rating:.0f} · streak {record.streak} (best {record.best_streak})\n"
+            f"solved {record.solved} of {record.tried}")
+
+    def say(self, text: str, error: bool = False) -> None:
+        message = self.query_one("#puzzle-message", Static)
+        message.update(text)
+        message.set_class(error, "-error")
+
+    # -- answers ---------------------------------------------------------------------------------
+
+    @on(Input.Submitted, "#puzzle-input")
+    def typed(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if self.done:
+            self.action_next()
+            return
+        if not text or not self.puzzles:
+            return
+        game = self.puzzle.game(self.game_name)
+        try:
+            move = game.parse_move(text)
+        except GameError as error:
+            self.say(illegal_text(error), error=True)
+            event.input.select_all()
+            return
+        self.answer(move)
+
+    def on_board_view_square_chosen(self, event: BoardView.SquareChosen) -> None:
+        if self.done or self.picker is None:
+            return
+        board = self.query_one("#puzzle-board", BoardView)
+        pick = self.picker.choose(board.selected, event.square)
+        board.mark(pick.selected, pick.targets)
+        if pick.error:
+            self.say(pick.error, error=True)
+        if len(pick.moves) == 1 and not pick.ask:
+            self.answer(pick.moves[0])
+        elif pick.moves:
+            game = self.puzzle.game(self.game_name)
+            labels = [game.format_move(move) for move in pick.moves]
+            self.app.push_screen(ChoiceDialog("Which move?", labels),
+                                 lambda choice: self._chose(pick.moves, choice))
+
+    def _chose(self, moves: tuple[Any, ...], choice: str | None) -> None:
+        if choice and choice.isdigit() and int(choice) < len(moves):
+            self.answer(moves[int(choice)])
+
+    def answer(self, move: Any) -> None:
+        """Judge ``move``, count it, and show the winning move played."""
+        puzzle = self.puzzle
+        game = puzzle.game(self.game_name)
+        winning = game.parse_move(puzzle.move)
+        text = game.format_move(move)
+        solved = move == winning and not self.hinted
+        change = self.record.scored(puzzle, solved)
+        self.done = True
+        try:
+            save_record(self.game_name, self.record)
+            kept = ""
+        except OSError as error:
+            kept = f" (not kept: {error.strerror or error})"
+        board = self.query_one("#puzzle-board", BoardView)
+        start_end = board.painter.move_squares(game, winning)
+        game.play(winning)
+        board.show(game)
+        if start_end is not None:
+            board.mark(start_end[0], (start_end[1],))
+        if solved:
+            self.say(f"{text} wins — rating {change:+.0f}, streak {self.record.streak}{kept} · Enter or ctrl+n: next")
+        elif move == winning:
+            self.say(f"{text} wins, after the hint — no change to the streak's end{kept} · ctrl+n: next")
+        else:
+            self.say(f"{text} is not it: {puzzle.move} wins — rating {change:+.0f}, the streak ends{kept} · "
+                     "Enter or ctrl+n: next", error=True)
+        self.update_status()
+
+    def action_hint(self) -> None:
+        if self.done or not self.puzzles:
+            return
+        game = self.puzzle.game(self.game_name)
+        board = self.query_one("#puzzle-board", BoardView)
+        squares = board.painter.move_squares(game, game.parse_move(self.puzzle.move))
+        self.hinted = True
+        if squares is not None:
+            board.mark(squares[0])
+            self.say(f"hint: the move starts on {board.painter.square_name(squares[0])} (the puzzle counts as "
+                     "not solved)")
+
+    def action_next(self) -> None:
+        if not self.puzzles:
+            return
+        if not self.done:  # skipped: counted as not solved
+            self.record.scored(self.puzzle, False)
+            try:
+                save_record(self.game_name, self.record)
+            except OSError:
+                pass
+        self.index += 1
+        self.show_puzzle()
+
+    def action_close(self) -> None:
+        self.app.pop_screen() if len(self.app.screen_stack) > 1 else self.app.exit()

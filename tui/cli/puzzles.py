@@ -1,0 +1,91 @@
+"""``puzzles``: solve a game's puzzles in the app, or make a set (``--make``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from engines.puzzles import (
+    GAP_CHANCE,
+    WIN_CHANCE,
+    PuzzleError,
+    depth_of,
+    load_puzzle_file,
+    make_puzzles,
+    puzzle_text,
+    shipped_puzzles,
+)
+
+from engines.stockfish import UCI_GAME
+
+from .common import PROG, UsageError, game_name, path_arg, whole
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "puzzles", help="find the winning move: the game's shipped puzzles (or a file's) in the app; --make builds a set",
+        description="Solve puzzles in the app: positions where one move wins clearly, by typing the move or "
+                    "clicking it, with a hint, a streak and a rating kept between runs.  --make N finds N "
+                    "puzzles by search (slow: minutes) and writes them to --out.",
+    )
+    p.add_argument("game", type=game_name, metavar="GAME")
+    p.add_argument("--file", type=path_arg, metavar="FILE", help="a puzzle file (default: the game's shipped set)")
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="the order of the puzzles (default: random)")
+    p.add_argument("--make", type=whole(1), metavar="N", help="find N puzzles by search and write them to --out")
+    p.add_argument("--out", type=path_arg, metavar="FILE", help="with --make: the file to write (never over one)")
+    p.add_argument("--stockfish", action="store_true", help="with --make, chess: keep only puzzles Stockfish agrees on")
+    p.add_argument("--ascii", action="store_true", help="draw pieces as letters")
+    p.set_defaults(run=_cmd_puzzles)
+
+
+def _cmd_puzzles(args: argparse.Namespace) -> int:
+    prog = f"{PROG} puzzles"
+    if args.make is not None:
+        if args.out is None:
+            raise UsageError(prog, "--make needs --out FILE")
+        out = Path(args.out).expanduser()
+        if out.exists():
+            raise UsageError(prog, f"{out} already exists; a puzzle file is never written over")
+        if not out.parent.is_dir():
+            raise UsageError(prog, f"cannot write {out}: the directory {out.parent} does not exist")
+        if args.stockfish and args.game != UCI_GAME:
+            raise UsageError(prog, f"--stockfish checks puzzles of games Stockfish plays, not {args.game}")
+
+        def progress(found: int, tried: int) -> None:
+            print(f"{found} puzzles from {tried} positions", file=sys.stderr, flush=True)
+
+        seed = args.seed or 0
+        started = time.perf_counter()
+        puzzles, tried = make_puzzles(args.game, args.make, seed, stockfish=args.stockfish, progress=progress)
+        depth = depth_of(args.game)
+        how = (f"Made by: {PROG} puzzles {args.game} --make {args.make} --seed {seed}"
+               + (" --stockfish" if args.stockfish else "") + "\n"
+               f"{tried} candidate positions from seeded games of two noisy pvs players (pvs:nodes=400,jitter=30,\n"
+               f"15% random moves); kept where pvs:depth={depth},multipv=2 leaves the side to move a winning\n"
+               f"chance of {WIN_CHANCE:.0%} or more and every other move {GAP_CHANCE:.0%} worse, and "
+               f"pvs:depth={depth + 2} picks the same move"
+               + ("; and Stockfish at depth 14 finds the same move with the same gap" if args.stockfish else "")
+               + f".\n{len(puzzles)} puzzles in {time.perf_counter() - started:.0f} s.")
+        try:
+            with open(out, "x", encoding="utf-8") as handle:
+                handle.write(puzzle_text(puzzles, args.game, how))
+        except OSError as error:
+            raise UsageError(prog, f"cannot write {out}: {error.strerror or error}") from None
+        print(f"wrote {out} ({len(puzzles)} puzzles)")
+        return 0
+    if args.out is not None or args.stockfish:
+        raise UsageError(prog, "--out and --stockfish go with --make")
+    try:
+        if args.file is not None:
+            puzzles, source = load_puzzle_file(Path(args.file).expanduser(), args.game), args.file
+        else:
+            puzzles, source = shipped_puzzles(args.game), "the shipped set"
+    except PuzzleError as error:
+        raise UsageError(prog, str(error)) from None
+    if not puzzles:
+        raise UsageError(prog, f"no puzzles for {args.game} in {source}")
+    from .play import run_app
+
+    return run_app(ascii=args.ascii, puzzles=(args.game, puzzles, source, args.seed))
