@@ -62,7 +62,13 @@ async def test_the_tree_behind_an_engine_move_its_pv_cutoffs_and_steps() -> None
         await pilot.press("s")
         await wait_for(pilot, lambda: tree_screen.trail is not None, "step mode")
         assert "step 1/" in _text(tree_screen, "#tree-step") and "enter the root" in _text(tree_screen, "#tree-step")
-        await pilot.press("right", "right")
+        await pilot.press("right", "right", "right", "left")  # fast: the stepper's own moves are not the player's
+        await pilot.pause()
+        assert tree_screen.trail is not None and tree_screen.step_index == 2
+        await pilot.press("right")
+        await pilot.press("left", "left")
+        assert tree_screen.step_index == 1
+        await pilot.press("right")
         assert tree_screen.step_index == 2
         await pilot.press("left")
         assert tree_screen.step_index == 1 and "with α -inf  β inf" in _text(tree_screen, "#tree-step")

@@ -115,6 +115,8 @@ class TreeScreen(Screen[None]):
         self.bold: set[int] = set()
         self.current_root = 0
         self.trail: list[Step] | None = None
+        #: Search nodes the screen itself is moving the cursor to (their highlights are not the player's).
+        self._selecting: set[int] = set()
         self.step_index = 0
 
     def compose(self) -> ComposeResult:
@@ -251,7 +253,10 @@ class TreeScreen(Screen[None]):
         entry = event.node.data
         if entry is None:
             return
-        if self.trail is not None and entry.node is not self.trail[self.step_index].node:
+        ours = entry.node is not None and id(entry.node) in self._selecting
+        if ours:
+            self._selecting.discard(id(entry.node))
+        elif self.trail is not None and entry.node is not self.trail[self.step_index].node:
             self._leave_steps("step mode off: you moved in the tree (s starts it again)")
         if entry.root != self.current_root:
             self._show_root(entry.root)
@@ -318,6 +323,8 @@ class TreeScreen(Screen[None]):
     def _select(self, item: WidgetNode[Entry]) -> None:
         """Put the cursor on ``item`` once the tree has laid out the lines it just opened."""
         widget = self.query_one("#search-tree", Tree)
+        if item.data is not None and item.data.node is not None:
+            self._selecting.add(id(item.data.node))  # its highlight is ours, not the player's
 
         def select() -> None:
             widget.move_cursor(item)
