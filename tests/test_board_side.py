@@ -239,3 +239,29 @@ async def test_the_checkers_bar_starts_from_the_first_players_edge() -> None:
         assert screen.board.flipped == screen.board.painter.flipped_for(0) and bar.turned is False
         await pilot.press("ctrl+t")
         assert bar.turned is True
+
+
+async def test_review_steps_on_after_a_jump_from_the_report() -> None:
+    from engines.review import GameReport, PositionScore
+    from tui.app.screens.report import ReportDialog
+
+    app = make_app("quixo", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        for move in ("0 0 bottom", "4 4 top", "2 0 bottom", "0 4 right"):
+            await type_move(pilot, move)
+        scores = [PositionScore(0, 0.5)] * (len(screen.moves) + 1)
+        screen.coach.report = GameReport.build("quixo", 0, screen.moves, scores, depth=1)
+        screen.coach.report_moves = tuple(screen.moves)
+        screen.coach.open_report()
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportDialog) and len(app.screen.query("OptionList")),
+                       "the report")
+        await pilot.pause()
+        app.screen.query_one("OptionList").highlighted = 1
+        await pilot.press("enter")  # the second move chosen in the report: the position after it
+        await wait_for(pilot, lambda: screen.review == 2, "the jump")
+        await wait_for(pilot, lambda: screen.focused is screen.move_list, "the move list's focus")
+        await pilot.press("left")
+        assert screen.review == 1  # the review steps on from there
+        await pilot.press("right")
+        assert screen.review == 2
