@@ -29,7 +29,7 @@ from games import Game, game_class, game_kind, new_game
 from .registry import create_engine
 
 __all__ = ["Puzzle", "PuzzleError", "WIN_CHANCE", "GAP_CHANCE", "candidate_positions", "judge", "confirm",
-           "stockfish_agrees", "make_puzzles", "load_puzzle_file", "read_puzzles", "puzzle_text", "shipped_puzzles", "depth_of", "MAX_BYTES"]
+           "stockfish_agrees", "make_puzzles", "blunder_positions", "puzzles_from_blunders", "load_puzzle_file", "read_puzzles", "puzzle_text", "shipped_puzzles", "depth_of", "MAX_BYTES"]
 
 #: The winning chance the best move must leave, and how much worse every other move must be.
 WIN_CHANCE = 0.8
@@ -155,6 +155,51 @@ def make_puzzles(game_name: str, count: int, seed: int, *, stockfish: bool = Fal
         if progress is not None:
             progress(len(found), tried)
     return found, tried
+
+
+#: What the game report writes in the comment of a blunder (see :mod:`engines.review`).
+BLUNDER_WORD = "blunder"
+
+
+def blunder_positions(game_name: str, text: str) -> Iterator[Game]:
+    """The positions before every move a record's comments call a blunder (as the game report
+    writes them into a saved game), each game of the record in turn."""
+    from games.reading import scan_records
+
+    for loaded in scan_records(game_name, text):
+        if isinstance(loaded, Exception):
+            continue
+        comments = list(loaded.comments)
+        if not any(comments) and loaded.model is not None:  # a chess game keeps its comments in its model
+            comments = [node.comment for node in loaded.model.mainline()]
+        game = new_game(game_name, loaded.start)
+        for ply, move in enumerate(loaded.moves):
+            if ply < len(comments) and BLUNDER_WORD in comments[ply] and game.outcome() is None:
+                yield game.copy()
+            try:
+                game.play_text(move)
+            except ValueError:
+                break
+
+
+def puzzles_from_blunders(game_name: str, text: str,
+                          progress: Callable[[int, int], None] | None = None) -> list[Puzzle]:
+    """The puzzles among the positions before a record's blunders: where the move the player
+    missed wins clearly (judged and checked as any puzzle)."""
+    depth = depth_of(game_name)
+    found: list[Puzzle] = []
+    seen: set[str] = set()
+    for tried, position in enumerate(blunder_positions(game_name, text), 1):
+        key = position.to_text()
+        if key in seen:
+            continue
+        seen.add(key)
+        puzzle = judge(position, depth)
+        if puzzle is not None and confirm(puzzle, game_name, depth):
+            found.append(puzzle)
+        if progress is not None:
+            progress(len(found), tried)
+    return found
 
 
 def puzzle_text(puzzles: list[Puzzle], game_name: str, how: str) -> str:

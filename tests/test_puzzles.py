@@ -82,6 +82,8 @@ def test_the_command_refuses_bad_input_in_one_line(tmp_path: Path, capsys):
     bad = tmp_path / "bad.txt"
     bad.write_text("nothing\n")
     assert_usage_error(capsys, ["puzzles", "chess", "--file", str(bad)], "not a puzzle file")
+    assert_usage_error(capsys, ["puzzles", "chess", "--from", str(tmp_path / "none.pgn")], "none.pgn")
+    assert_usage_error(capsys, ["puzzles", "chess", "--from", str(bad), "--file", str(bad)], "exclude each other")
     (tmp_path / "there.txt").write_text("")
     assert_usage_error(capsys, ["puzzles", "chess", "--make", "1", "--out", str(tmp_path / "there.txt")],
                        "never written over")
@@ -112,3 +114,13 @@ async def test_solving_by_typing_and_by_clicks_keeps_a_streak_and_a_rating() -> 
         assert screen.hinted and board.selected is not None
     kept = load_record("chess")
     assert kept.best_streak == 2 and kept.solved == 2 and kept.tried == 3
+
+
+def test_puzzles_from_the_blunders_of_saved_games(tmp_path: Path):
+    from engines.puzzles import puzzles_from_blunders
+
+    record = ('[Event "x"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Nc3 { [%eval -0.5] blunder (loses 60%); '
+              'best Qxf7# } Nxh5 *\n\n[Event "y"]\n\n1. e4 e5 *\n\n[Event "bad"]\n\n1. e4 e4 *\n')
+    puzzles = puzzles_from_blunders("chess", record)
+    assert [puzzle.move for puzzle in puzzles] == ["Qxf7#"]
+    assert puzzles[0].position.startswith("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w")

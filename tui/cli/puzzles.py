@@ -15,10 +15,12 @@ from engines.puzzles import (
     load_puzzle_file,
     make_puzzles,
     puzzle_text,
+    puzzles_from_blunders,
     shipped_puzzles,
 )
 
 from engines.stockfish import UCI_GAME
+from games.records import RecordError
 
 from .common import PROG, UsageError, game_name, path_arg, whole
 
@@ -32,6 +34,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("game", type=game_name, metavar="GAME")
     p.add_argument("--file", type=path_arg, metavar="FILE", help="a puzzle file (default: the game's shipped set)")
+    p.add_argument("--from", dest="records", type=path_arg, metavar="RECORDS",
+                   help="puzzles from your saved games: the positions before the moves the game report called "
+                        "blunders, where the missed move wins clearly (a few seconds a blunder)")
     p.add_argument("--seed", type=int, default=None, metavar="S", help="the order of the puzzles (default: random)")
     p.add_argument("--make", type=whole(1), metavar="N", help="find N puzzles by search and write them to --out")
     p.add_argument("--out", type=path_arg, metavar="FILE", help="with --make: the file to write (never over one)")
@@ -77,13 +82,24 @@ def _cmd_puzzles(args: argparse.Namespace) -> int:
         return 0
     if args.out is not None or args.stockfish:
         raise UsageError(prog, "--out and --stockfish go with --make")
+    if args.file is not None and args.records is not None:
+        raise UsageError(prog, "--file and --from exclude each other")
     try:
-        if args.file is not None:
+        if args.records is not None:
+            from games.reading import read_record_text
+
+            text = read_record_text(Path(args.records).expanduser())
+
+            def found(count: int, tried: int) -> None:
+                print(f"{count} puzzles from {tried} blunders", file=sys.stderr, flush=True)
+
+            puzzles, source = puzzles_from_blunders(args.game, text, found), f"the blunders of {args.records}"
+        elif args.file is not None:
             puzzles, source = load_puzzle_file(Path(args.file).expanduser(), args.game), args.file
         else:
             puzzles, source = shipped_puzzles(args.game), "the shipped set"
-    except PuzzleError as error:
-        raise UsageError(prog, str(error)) from None
+    except (PuzzleError, RecordError) as error:
+        raise UsageError(prog, str(error).splitlines()[0]) from None
     if not puzzles:
         raise UsageError(prog, f"no puzzles for {args.game} in {source}")
     from .play import run_app
