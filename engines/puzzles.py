@@ -129,16 +129,15 @@ def stockfish_agrees(puzzle: Puzzle, game_name: str, depth: int = 14) -> bool:
     return chances[1] <= chances[0] - GAP_CHANCE
 
 
-def make_puzzles(game_name: str, count: int, seed: int, *, stockfish: bool = False,
-                 progress: Callable[[int, int], None] | None = None) -> tuple[list[Puzzle], int]:
-    """``count`` puzzles of ``game_name`` found among seeded candidates (see the module doc),
-    and how many candidates it took.  ``stockfish``: they must also be Stockfish's
-    (:func:`stockfish_agrees`)."""
+def _kept(positions: Iterator[Game], game_name: str, count: int, *, stockfish: bool = False,
+          progress: Callable[[int, int], None] | None = None) -> tuple[list[Puzzle], int]:
+    """The first ``count`` puzzles among ``positions`` (each position once) and the positions
+    looked at: judged, checked two plies deeper, and by Stockfish if asked."""
     depth = depth_of(game_name)
     found: list[Puzzle] = []
     seen: set[str] = set()
     tried = 0
-    for position in candidate_positions(game_name, 1_000_000, seed):
+    for position in positions:
         if len(found) >= count:
             break
         tried += 1
@@ -155,6 +154,15 @@ def make_puzzles(game_name: str, count: int, seed: int, *, stockfish: bool = Fal
         if progress is not None:
             progress(len(found), tried)
     return found, tried
+
+
+def make_puzzles(game_name: str, count: int, seed: int, *, stockfish: bool = False,
+                 progress: Callable[[int, int], None] | None = None) -> tuple[list[Puzzle], int]:
+    """``count`` puzzles of ``game_name`` found among seeded candidates (see the module doc),
+    and how many candidates it took.  ``stockfish``: they must also be Stockfish's
+    (:func:`stockfish_agrees`)."""
+    return _kept(candidate_positions(game_name, 1_000_000, seed), game_name, count, stockfish=stockfish,
+                 progress=progress)
 
 
 #: What the game report writes in the comment of a blunder (see :mod:`engines.review`).
@@ -186,20 +194,7 @@ def puzzles_from_blunders(game_name: str, text: str,
                           progress: Callable[[int, int], None] | None = None) -> list[Puzzle]:
     """The puzzles among the positions before a record's blunders: where the move the player
     missed wins clearly (judged and checked as any puzzle)."""
-    depth = depth_of(game_name)
-    found: list[Puzzle] = []
-    seen: set[str] = set()
-    for tried, position in enumerate(blunder_positions(game_name, text), 1):
-        key = position.to_text()
-        if key in seen:
-            continue
-        seen.add(key)
-        puzzle = judge(position, depth)
-        if puzzle is not None and confirm(puzzle, game_name, depth):
-            found.append(puzzle)
-        if progress is not None:
-            progress(len(found), tried)
-    return found
+    return _kept(blunder_positions(game_name, text), game_name, 1_000_000, progress=progress)[0]
 
 
 def puzzle_text(puzzles: list[Puzzle], game_name: str, how: str) -> str:
