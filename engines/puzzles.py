@@ -206,12 +206,13 @@ def puzzle_text(puzzles: list[Puzzle], game_name: str, how: str) -> str:
 
 def read_puzzles(text: str, game_name: str, where: str = "puzzles") -> list[Puzzle]:
     """The puzzles of a file; :class:`PuzzleError` names the first bad line."""
-    lines = text.splitlines()
+    lines = text.lstrip("\ufeff").splitlines()
     if not lines or not lines[0].startswith(HEADER):
         raise PuzzleError(f"{where}: not a puzzle file (its first line is not '{HEADER}: GAME')")
-    found = lines[0].split(":", 1)[1].strip() if ":" in lines[0] else ""
+    found = lines[0].split(":", 1)[1].strip().lower() if ":" in lines[0] else ""
     if found != game_name:
-        raise PuzzleError(f"{where}: puzzles of {found or 'no game'}, not {game_name}")
+        raise PuzzleError(f"{where}: puzzles of {found[:20]!r}, not {game_name}" if found else
+                          f"{where}: its first line names no game")
     puzzles = []
     for number, line in enumerate(lines[1:], 2):
         if not line.strip() or line.startswith("#"):
@@ -220,7 +221,10 @@ def read_puzzles(text: str, game_name: str, where: str = "puzzles") -> list[Puzz
         try:
             if len(parts) != 3:
                 raise ValueError("expected position, move and gap separated by tabs")
-            puzzle = Puzzle(parts[0], parts[1], float(parts[2]))
+            gap = float(parts[2])
+            if not 0.0 <= gap <= 1.0:
+                raise ValueError(f"the gap {parts[2][:20]!r} is not a share between 0 and 1")
+            puzzle = Puzzle(parts[0], parts[1], gap)
             game = puzzle.game(game_name)
             game.parse_move(puzzle.move)
         except ValueError as error:
@@ -243,6 +247,8 @@ def shipped_puzzles(game_name: str) -> list[Puzzle]:
 def load_puzzle_file(path: Path, game_name: str) -> list[Puzzle]:
     """The puzzles of a file the user names (checked: size, encoding, format)."""
     try:
+        if path.exists() and not path.is_file():
+            raise PuzzleError(f"{path}: not a regular file")
         size = path.stat().st_size
         if size > MAX_BYTES:
             raise PuzzleError(f"{path}: {size:,} bytes is too large for a puzzle file")

@@ -40,7 +40,7 @@ def test_puzzle_files_round_trip_and_bad_ones_are_one_line(tmp_path: Path):
     text = puzzle_text(puzzles, "chess", "made by hand\nfor a test")
     assert read_puzzles(text, "chess") == puzzles and "# made by hand" in text
     for bad, message in [("hello\n", "not a puzzle file"),
-                         ("# tui-games puzzles: quixo\n", "puzzles of quixo, not chess"),
+                         ("# tui-games puzzles: quixo\n", "puzzles of 'quixo', not chess"),
                          (f"# tui-games puzzles: chess\n{MATE}\tQxf7#\n", "line 2"),
                          (f"# tui-games puzzles: chess\n{MATE}\tRa9\t0.5\n", "line 2"),
                          ("# tui-games puzzles: chess\nnot a fen\tQxf7#\t0.5\n", "line 2")]:
@@ -90,7 +90,7 @@ def test_the_command_refuses_bad_input_in_one_line(tmp_path: Path, capsys):
 
 
 async def test_solving_by_typing_and_by_clicks_keeps_a_streak_and_a_rating() -> None:
-    puzzles = [Puzzle(MATE, "Qxf7#", 0.9)] * 3
+    puzzles = [Puzzle(MATE.replace(" 4 4", f" {clock} 4"), "Qxf7#", 0.9) for clock in (4, 5, 6)]  # three, alike
     app = TuiGamesApp(puzzles=("chess", puzzles, "a test set", 1))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")
@@ -124,3 +124,41 @@ def test_puzzles_from_the_blunders_of_saved_games(tmp_path: Path):
     puzzles = puzzles_from_blunders("chess", record)
     assert [puzzle.move for puzzle in puzzles] == ["Qxf7#"]
     assert puzzles[0].position.startswith("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w")
+
+
+@pytest.mark.parametrize("text", [
+    "[quixo]\nrating = 1600\nstreak = inf\n", "[quixo]\nrating = -1e9\n", "[quixo]\nrating = nan\n",
+    "[quixo]\nrating = 1600\nnote = true\n[chess]\nrating = 1700.0\nsolved = 3\ntried = 4\n",
+])
+def test_a_damaged_record_file_is_set_aside_and_nothing_sound_is_lost(text: str):
+    from tui.app.screens.puzzles import _path, load_records, save_record
+
+    path = _path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    assert load_record("quixo") == PuzzleRecord() or "note" in text
+    record = load_record("quixo")
+    record.scored(Puzzle(MATE, "Qxf7#", 0.5), True)  # no overflow, whatever was read
+    save_record("quixo", record)
+    records, sound = load_records()
+    assert sound and records["quixo"].solved == 1
+    if "note" not in text:  # a damaged file is set aside whole (an unknown key alone is just not kept)
+        assert path.with_name("puzzles.toml.bad").read_text() == text
+    if "[chess]" in text:
+        assert records["chess"].solved == 3  # the sound game's record is kept
+
+
+async def test_escape_leaves_puzzles_opened_by_the_command_line_and_a_puzzle_is_rated_once() -> None:
+    app = TuiGamesApp(puzzles=("chess", [Puzzle(MATE, "Qxf7#", 0.9)], "one puzzle", 1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")
+        screen = app.screen
+        box = screen.query_one("#puzzle-input", Input)
+        await wait_for(pilot, lambda: screen.focused is box, "the move box")
+        for _ in range(3):  # one puzzle: it comes round again, and is rated once
+            box.value = "Qxf7#"
+            await pilot.press("enter")
+            await pilot.press("enter")
+        assert screen.record.solved == 1 and screen.record.tried == 1
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not app.is_running, "the app to quit")

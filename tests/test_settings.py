@@ -130,3 +130,24 @@ async def test_a_pick_in_a_start_screen_list_leaves_enter_to_start() -> None:
         preset.value = "pvs:nodes=3000"  # the club level, as a click in its list sets it
         await wait_for(pilot, lambda: start.focused is not preset, "the focus moved on")
         assert start.focused.id == "start-button"  # Enter now starts the game, not reopens the list
+
+
+def test_a_clock_that_is_no_clock_is_reported_and_ignored():
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("version = 1\n[new_game]\nclock = 'abc'\n[players.chess]\nfirst = 'human'\nsecond = '" +
+                    "x" * 3000 + "'\n")
+    settings, problems = load_settings()
+    assert settings.clock == "" and "chess" not in settings.players
+    assert any("new_game.clock" in problem for problem in problems)
+    assert any("longer than" in problem for problem in problems)
+
+
+async def test_letters_saved_in_the_settings_apply_to_the_next_game_at_once() -> None:
+    save_settings(Settings(ascii=True))
+    app = TuiGamesApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
+        assert app.ascii
+        app.settings = Settings(ascii=False)  # as the settings screen leaves them
+        assert not app.ascii

@@ -36,14 +36,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from games import GAME_NAMES
+from games.clock import TimeControl
 
 __all__ = ["Settings", "THEMES", "VERSION", "config_dir", "settings_path", "load_settings", "save_settings",
            "settings_text"]
 
 #: The settings file's format.
 VERSION = 1
-#: The largest settings file read (a settings file is a few hundred bytes).
+#: The largest settings file read (a settings file is a few hundred bytes), and the longest text in it.
 MAX_BYTES = 64 * 1024
+MAX_TEXT = 2_000
 #: Board themes: the light and dark square colours (``None``: each game's own).
 THEMES: dict[str, tuple[str, str] | None] = {
     "game": None,
@@ -116,8 +118,11 @@ def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
         if key not in where:
             return default
         value = where[key]
-        if not isinstance(value, kind) or (kind is str and len(str(value)) > 200):
+        if not isinstance(value, kind):
             problems.append(f"{path}: {label} = {str(value)[:40]!r} is not a {kind.__name__}; ignored")
+            return default
+        if kind is str and len(str(value)) > MAX_TEXT:
+            problems.append(f"{path}: {label} is longer than {MAX_TEXT:,} characters; ignored")
             return default
         return value
 
@@ -129,6 +134,12 @@ def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
     ascii = typed(board, "ascii", bool, False, "board.ascii")
     coordinates = typed(board, "coordinates", bool, True, "board.coordinates")
     clock = typed(section("new_game"), "clock", str, "", "new_game.clock")
+    if clock:
+        try:
+            TimeControl.parse(str(clock))
+        except ValueError as error:
+            problems.append(f"{path}: new_game.clock: {error}; ignored")
+            clock = ""
     players: dict[str, tuple[str, str]] = {}
     for game, chosen in section("players").items():
         if game not in GAME_NAMES or not isinstance(chosen, dict):

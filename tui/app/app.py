@@ -53,7 +53,8 @@ class TuiGamesApp(App):
         self.initial_lab = lab
         #: The player's settings (:mod:`tui.settings`) and what was wrong in their file, if anything.
         self.settings, self.settings_problems = load_settings()
-        self.ascii = ascii or self.settings.ascii
+        #: ``--ascii``: letters whatever the settings say.
+        self.ascii_flag = ascii
         self.search_service = SearchService()
         self.engine_link = EngineLink(self.search_service)
 
@@ -81,7 +82,7 @@ class TuiGamesApp(App):
         self.engine_link.read(lambda: worker.is_cancelled)
 
     def _game_screen(self, setup: GameSetup) -> GameScreen:
-        return GameScreen(setup, self.engine_link, ascii=self.ascii or self.settings.ascii)
+        return GameScreen(setup, self.engine_link, ascii=self.ascii)
 
     def open_game(self, setup: GameSetup) -> None:
         """Replace the current screen by a new game of ``setup``."""
@@ -98,6 +99,11 @@ class TuiGamesApp(App):
         """Back to the start screen, filled in with ``setup``."""
         self.engine_link.cancel()
         self.switch_screen(StartScreen(setup))
+
+    @property
+    def ascii(self) -> bool:
+        """Letters instead of glyphs: ``--ascii``, or the settings (as they are now)."""
+        return self.ascii_flag or self.settings.ascii
 
     def remember_game(self, game: str, players: tuple[str, str], clock: str) -> None:
         """Keep the players (as typed: a level stays a level) and the clock of a game started

@@ -78,7 +78,7 @@ def _cmd_puzzles(args: argparse.Namespace) -> int:
                 handle.write(puzzle_text(puzzles, args.game, how))
         except OSError as error:
             raise UsageError(prog, f"cannot write {out}: {error.strerror or error}") from None
-        print(f"wrote {out} ({len(puzzles)} puzzles)")
+        print(f"wrote {out} ({len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''})")
         return 0
     if args.out is not None or args.stockfish:
         raise UsageError(prog, "--out and --stockfish go with --make")
@@ -101,7 +101,7 @@ def _cmd_puzzles(args: argparse.Namespace) -> int:
     except (PuzzleError, RecordError) as error:
         raise UsageError(prog, str(error).splitlines()[0]) from None
     if not puzzles:
-        raise UsageError(prog, f"no puzzles for {args.game} in {source}")
+        raise UsageError(prog, f"no puzzles for {args.game} in {source}; --make N --out FILE finds some")
     from .play import run_app
 
     return run_app(ascii=args.ascii, puzzles=(args.game, puzzles, source, args.seed))

@@ -12,6 +12,7 @@ streak in ``puzzles.toml`` beside the settings (:mod:`tui.settings`).
 
 from __future__ import annotations
 
+import math
 import random
 import tomllib
 from dataclasses import dataclass
@@ -25,9 +26,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from engines.puzzles import Puzzle
-from games import GameError
+from games import GAME_NAMES, GameError, MoveSyntaxError
 
-from ...settings import config_dir
+from ...settings import THEMES, config_dir
 from ...views.format import illegal_text
 from ..picking import MovePicker
 from ..widgets.board import BoardView
@@ -42,7 +43,8 @@ START_RATING = 1500.0
 
 def puzzle_rating(puzzle: Puzzle) -> float:
     """A puzzle's own rating: 1200 for a move that wins by a mile, up to 1900 for a narrow one."""
-    return 1200.0 + 1000.0 * max(0.0, min(0.7, 1.0 - puzzle.gap))
+    gap = puzzle.gap if math.isfinite(puzzle.gap) else 1.0
+    return 1200.0 + 1000.0 * max(0.0, min(0.7, 1.0 - gap))
 
 
 @dataclass
@@ -57,7 +59,8 @@ class PuzzleRecord:
 
     def scored(self, puzzle: Puzzle, solved: bool) -> float:
         """Count an attempt; the rating's change."""
-        expected = 1.0 / (1.0 + 10 ** ((puzzle_rating(puzzle) - self.rating) / 400.0))
+        difference = max(-4000.0, min(4000.0, puzzle_rating(puzzle) - self.rating))
+        expected = 1.0 / (1.0 + 10 ** (difference / 400.0))
         change = K_FACTOR * ((1.0 if solved else 0.0) - expected)
         self.rating += change
         self.tried += 1
@@ -74,37 +77,74 @@ def _path():  # type: ignore[no-untyped-def]
     return config_dir() / "puzzles.toml"
 
 
-def load_record(game: str) -> PuzzleRecord:
-    """The player's record in ``game`` (a fresh one if there is none, or the file is bad)."""
+#: The bounds a kept rating is read within (anything else is a damaged file).
+RATING_BOUNDS = (0.0, 4000.0)
+
+
+def _record_of(entry: object) -> PuzzleRecord | None:
+    """A game's record from its table, or ``None`` if any value is missing, of the wrong type or out of range."""
+    if not isinstance(entry, dict):
+        return None
+    rating = entry.get("rating", START_RATING)
+    counts = [entry.get(key, 0) for key in ("streak", "best_streak", "solved", "tried")]
+    if (not isinstance(rating, (int, float)) or isinstance(rating, bool) or not math.isfinite(rating)
+            or not RATING_BOUNDS[0] <= rating <= RATING_BOUNDS[1]):
+        return None
+    if not all(isinstance(count, int) and not isinstance(count, bool) and 0 <= count < 10**9 for count in counts):
+        return None
+    return PuzzleRecord(float(rating), *counts)
+
+
+def load_records() -> tuple[dict[str, PuzzleRecord], bool]:
+    """Every game's record kept, and whether the file was sound (missing counts as sound)."""
     try:
         table = tomllib.loads(_path().read_text(encoding="utf-8"))
-        entry = table.get(game, {})
-        return PuzzleRecord(float(entry.get("rating", START_RATING)), int(entry.get("streak", 0)),
-                            int(entry.get("best_streak", 0)), int(entry.get("solved", 0)), int(entry.get("tried", 0)))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, TypeError, ValueError, AttributeError):
-        return PuzzleRecord()
+    except FileNotFoundError:
+        return {}, True
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}, False
+    records: dict[str, PuzzleRecord] = {}
+    sound = True
+    for game, entry in table.items():
+        record = _record_of(entry) if game in GAME_NAMES else None
+        if record is None:
+            sound = False
+        else:
+            records[game] = record
+    return records, sound
+
+
+def load_record(game: str) -> PuzzleRecord:
+    """The player's record in ``game`` (a fresh one if there is none, or it is damaged)."""
+    return load_records()[0].get(game, PuzzleRecord())
 
 
 def save_record(game: str, record: PuzzleRecord) -> None:
-    """Keep ``record`` (the other games' are kept as they were); :class:`OSError` if it cannot be."""
+    """Keep ``record`` with the other games' sound records; a damaged file is kept beside as
+    ``puzzles.toml.bad``.  Raises :class:`OSError` if it cannot be written."""
     import os
 
     path = _path()
-    try:
-        table = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        table = {}
-    table[game] = {"rating": round(record.rating, 1), "streak": record.streak, "best_streak": record.best_streak,
-                   "solved": record.solved, "tried": record.tried}
-    lines = ["# tui-games puzzles: your rating and streak per game"]
-    for name, entry in sorted(table.items()):
-        if isinstance(entry, dict):
-            lines.append(f"\n[{name}]")
-            lines += [f"{key} = {value}" for key, value in entry.items() if isinstance(value, (int, float))]
+    records, sound = load_records()
+    records[game] = record
     path.parent.mkdir(parents=True, exist_ok=True)
+    if not sound and path.exists():
+        os.replace(path, path.with_name(path.name + ".bad"))
+    lines = ["# tui-games puzzles: your rating and streak per game"]
+    for name in sorted(records):
+        kept = records[name]
+        lines += [f"\n[{name}]", f"rating = {kept.rating:.1f}", f"streak = {kept.streak}",
+                  f"best_streak = {kept.best_streak}", f"solved = {kept.solved}", f"tried = {kept.tried}"]
     temporary = path.with_name(path.name + ".new")
-    temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
+    try:
+        temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            temporary.unlink()
+        except OSError:
+            pass
+        raise
 
 
 class PuzzleScreen(Screen[None]):
@@ -140,10 +180,15 @@ class PuzzleScreen(Screen[None]):
         self.done = False
         self.hinted = False
         self.picker: MovePicker | None = None
+        #: The puzzles answered in this sitting: seen again (the set wraps round), they are not rated again.
+        self.rated: set[tuple[str, str]] = set()
 
     def compose(self) -> ComposeResult:
         with Horizontal():
-            yield BoardView(self.game_name, ascii=self.ascii, id="puzzle-board")
+            settings = getattr(self.app, "settings", None)
+            yield BoardView(self.game_name, ascii=self.ascii, id="puzzle-board",
+                            squares=THEMES.get(settings.theme) if settings is not None else None,
+                            coordinates=settings.coordinates if settings is not None else True)
             with Vertical(id="puzzle-side"):
                 yield Static("", id="puzzle-status")
                 yield Static("", id="puzzle-message")
@@ -200,6 +245,10 @@ class PuzzleScreen(Screen[None]):
         game = self.puzzle.game(self.game_name)
         try:
             move = game.parse_move(text)
+        except MoveSyntaxError as error:
+            self.say(f"not a move: {error}", error=True)
+            event.input.select_all()
+            return
         except GameError as error:
             self.say(illegal_text(error), error=True)
             event.input.select_all()
@@ -207,13 +256,18 @@ class PuzzleScreen(Screen[None]):
         self.answer(move)
 
     def on_board_view_square_chosen(self, event: BoardView.SquareChosen) -> None:
-        if self.done or self.picker is None:
+        if self.done:
+            self.action_next()  # Enter on the board goes on, as in the move box
+            return
+        if self.picker is None:
             return
         board = self.query_one("#puzzle-board", BoardView)
         pick = self.picker.choose(board.selected, event.square)
         board.mark(pick.selected, pick.targets)
         if pick.error:
             self.say(pick.error, error=True)
+        elif pick.selected is not None:
+            self.say(f"{board.painter.square_name(pick.selected)}: click where it goes")
         if len(pick.moves) == 1 and not pick.ask:
             self.answer(pick.moves[0])
         elif pick.moves:
@@ -233,7 +287,10 @@ class PuzzleScreen(Screen[None]):
         winning = game.parse_move(puzzle.move)
         text = game.format_move(move)
         solved = move == winning and not self.hinted
-        change = self.record.scored(puzzle, solved)
+        key = (puzzle.position, puzzle.move)
+        again = key in self.rated
+        self.rated.add(key)
+        change = 0.0 if again else self.record.scored(puzzle, solved)
         self.done = True
         try:
             save_record(self.game_name, self.record)
@@ -246,10 +303,14 @@ class PuzzleScreen(Screen[None]):
         board.show(game)
         if start_end is not None:
             board.mark(start_end[0], (start_end[1],))
-        if solved:
+        if again:
+            self.say(f"{text} {'wins' if move == winning else 'is not it: ' + puzzle.move + ' wins'} — seen "
+                     "before in this sitting, not rated again · Enter or ctrl+n: next")
+        elif solved:
             self.say(f"{text} wins — rating {change:+.0f}, streak {self.record.streak}{kept} · Enter or ctrl+n: next")
         elif move == winning:
-            self.say(f"{text} wins, after the hint — no change to the streak's end{kept} · ctrl+n: next")
+            self.say(f"{text} wins, after the hint: counted as not solved — rating {change:+.0f}, the streak "
+                     f"ends{kept} · Enter or ctrl+n: next")
         else:
             self.say(f"{text} is not it: {puzzle.move} wins — rating {change:+.0f}, the streak ends{kept} · "
                      "Enter or ctrl+n: next", error=True)
@@ -270,7 +331,9 @@ class PuzzleScreen(Screen[None]):
     def action_next(self) -> None:
         if not self.puzzles:
             return
-        if not self.done:  # skipped: counted as not solved
+        key = (self.puzzle.position, self.puzzle.move)
+        if not self.done and key not in self.rated:  # skipped: counted as not solved
+            self.rated.add(key)
             self.record.scored(self.puzzle, False)
             try:
                 save_record(self.game_name, self.record)
@@ -280,4 +343,9 @@ class PuzzleScreen(Screen[None]):
         self.show_puzzle()
 
     def action_close(self) -> None:
-        self.app.pop_screen() if len(self.app.screen_stack) > 1 else self.app.exit()
+        """Back to the start screen it was opened from; opened by the command line, quit."""
+        below = self.app.screen_stack[:-1]
+        if any(type(screen).__name__ == "StartScreen" for screen in below):
+            self.app.pop_screen()
+        else:
+            self.app.exit()

@@ -105,7 +105,11 @@ class SettingsScreen(Screen[Settings | None]):
             chosen = []
             for side in (0, 1):
                 text = self._value(f"#settings-{game}-{side}") or "human"
-                resolve_player(text, game)  # a bad spec or level: SetupError in one line
+                try:
+                    resolve_player(text, game)  # a bad spec or level: SetupError in one line
+                except SetupError as error:
+                    raise SetupError(f"players, {game}, {('first', 'second')[side]}: "
+                                     f"{str(error).splitlines()[0][:160]}") from None
                 chosen.append(text)
             players[game] = (chosen[0], chosen[1])
         theme = self.query_one("#settings-theme", Select).value

@@ -22,7 +22,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from games import GAME_NAMES, game_kind, game_titles
 
 from ...settings import Settings
-from ..session import HUMAN, GameSetup, SetupError, engine_summary, level_summary, presets_for, side_names
+from ..session import DEFAULT_PLAYERS, HUMAN, GameSetup, SetupError, engine_summary, level_summary, presets_for, side_names
 
 __all__ = ["StartScreen"]
 
@@ -41,6 +41,8 @@ class StartScreen(Screen):
         #: The form's first contents: a game's own (a rematch, New), else the settings' (on mount).
         self.given = setup is not None
         self.setup = setup or GameSetup(GAME_NAMES[0])
+        #: The game the form is filled in for (a change of game refills it).
+        self._game_shown = self.setup.game
 
     def compose(self) -> ComposeResult:
         clock = "" if self.setup.clock is None else str(self.setup.clock)
@@ -116,7 +118,7 @@ class StartScreen(Screen):
         settings = getattr(self.app, "settings", None)
         if settings is None:
             return
-        chosen = settings.players.get(self.game)
+        chosen = settings.players.get(self.game, DEFAULT_PLAYERS)
         if chosen is not None:
             for side in (0, 1):
                 self.query_one(f"#spec-{side}", Input).value = chosen[side]
@@ -148,8 +150,9 @@ class StartScreen(Screen):
     def _game_changed(self, event: Select.Changed) -> None:
         if event.select.has_focus:  # picked (by the mouse too): Enter now starts, not reopens the list
             self.query_one("#start-button", Button).focus()
-        if event.value != self.setup.game:
-            # Another game: the old position means nothing to it.
+        if event.value != self._game_shown:
+            # Another game: the old position means nothing to it, nor the old players.
+            self._game_shown = str(event.value)
             self.query_one("#position", Input).value = ""
             self._fill_from_settings(clock=False)
         self._offer_presets()
