@@ -39,7 +39,7 @@ from games import GAME_NAMES
 from games.clock import TimeControl
 
 __all__ = ["Settings", "THEMES", "VERSION", "config_dir", "settings_path", "load_settings", "save_settings",
-           "settings_text"]
+           "settings_text", "write_whole"]
 
 #: The settings file's format.
 VERSION = 1
@@ -175,10 +175,16 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.exists() and load_settings(path)[1]:
         os.replace(path, path.with_name(path.name + ".bad"))
+    write_whole(path, settings_text(settings))
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to a new file beside ``path`` and rename it over ``path``: a crash or a full
+    disk never leaves half a file (nor the new one).  Raises :class:`OSError`."""
     temporary = path.with_name(path.name + ".new")
     try:
         with open(temporary, "w", encoding="utf-8") as handle:
-            handle.write(settings_text(settings))
+            handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temporary, path)

@@ -28,7 +28,7 @@ from textual.widgets import Footer, Input, Static
 from engines.puzzles import Puzzle
 from games import GAME_NAMES, GameError, MoveSyntaxError
 
-from ...settings import THEMES, config_dir
+from ...settings import THEMES, config_dir, write_whole
 from ...views.format import illegal_text
 from ..picking import MovePicker
 from ..widgets.board import BoardView
@@ -135,16 +135,7 @@ def save_record(game: str, record: PuzzleRecord) -> None:
         kept = records[name]
         lines += [f"\n[{name}]", f"rating = {kept.rating:.1f}", f"streak = {kept.streak}",
                   f"best_streak = {kept.best_streak}", f"solved = {kept.solved}", f"tried = {kept.tried}"]
-    temporary = path.with_name(path.name + ".new")
-    try:
-        temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError:
-        try:
-            temporary.unlink()
-        except OSError:
-            pass
-        raise
+    write_whole(path, "\n".join(lines) + "\n")
 
 
 class PuzzleScreen(Screen[None]):
