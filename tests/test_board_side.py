@@ -156,7 +156,7 @@ async def test_the_best_line_and_the_threat_are_marked_on_the_board() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         await type_move(pilot, "Nf3")  # Black to move, and White threatens Qxf7#
-        await type_move(pilot, "threat")
+        await pilot.press("ctrl+backslash")
         await wait_for(pilot, lambda: screen.message_text.startswith("threat: "), "the threat")
         assert "Qxf7#" in screen.message_text and screen.board.selected is not None
         assert len(screen.board.targets) >= 1

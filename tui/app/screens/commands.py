@@ -76,7 +76,7 @@ COMMANDS: tuple[Command, ...] = (
             "search the position shown a moment and mark its best line on the board, square by square", "ctrl+w",
             footer=False),
     Command("threat", "Threat", "Threat",
-            "what the opponent would play if it were its move (chess: a pass), marked on the board", "ctrl+u",
+            "what the opponent would play if it were its move (chess: a pass), marked on the board", "ctrl+backslash",
             footer=False),
     Command("offer_draw", "Offer a draw", "Draw",
             "an engine accepts when its score is level or worse after enough moves", "ctrl+d", footer=False),

@@ -22,7 +22,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from games import GAME_NAMES, game_kind, game_titles
 
 from ...settings import Settings
-from ..session import DEFAULT_PLAYERS, HUMAN, GameSetup, SetupError, engine_summary, level_summary, presets_for, side_names
+from ..session import HUMAN, GameSetup, SetupError, engine_summary, level_summary, presets_for, side_names
 
 __all__ = ["StartScreen"]
 
@@ -118,7 +118,7 @@ class StartScreen(Screen):
         settings = getattr(self.app, "settings", None)
         if settings is None:
             return
-        chosen = settings.players.get(self.game, DEFAULT_PLAYERS)
+        chosen = settings.players.get(self.game)  # none remembered: what is typed stays
         if chosen is not None:
             for side in (0, 1):
                 self.query_one(f"#spec-{side}", Input).value = chosen[side]

@@ -37,9 +37,9 @@ class LegalMoveSuggester(Suggester):
 
 
 #: Input's editing keys the game screen takes for its commands (Delete, Home, End,
-#: Backspace and the mouse still do what they did: delete right, go to either end,
-#: delete left, cut/kill; moves are short words).
-GAME_KEYS = frozenset({"ctrl+a", "ctrl+d", "ctrl+e", "ctrl+k", "ctrl+u", "ctrl+w", "ctrl+x"})
+#: ctrl+u and the mouse still do what they did: delete right, go to either end,
+#: delete all to the left, cut/kill; moves are short words).
+GAME_KEYS = frozenset({"ctrl+a", "ctrl+d", "ctrl+e", "ctrl+k", "ctrl+w", "ctrl+x"})
 
 
 def _without_game_keys(bindings: Sequence[BindingType]) -> list[BindingType]:
