@@ -119,6 +119,17 @@ class TreeNode:
     bound: str | None = None
 
     @property
+    def searched(self) -> int:
+        """The moves searched here, each once (a null move and a move's second search left out)."""
+        return sum(1 for child in self.children if not child.null and not child.research)
+
+    @property
+    def unsearched(self) -> int:
+        """The legal moves never searched here: dropped by a selector, or left by a cutoff
+        (0 where the legal moves are not known: a quiescence node, a node without a selection)."""
+        return 0 if self.legal is None else max(0, self.legal - self.searched)
+
+    @property
     def dropped(self) -> int:
         """Children the selector dropped (never searched)."""
         if self.legal is None or self.kept is None:
@@ -277,7 +288,7 @@ class RecordingSearcher(Searcher):
                     node.end = "null-move"
                 else:
                     node.end = "cutoff"
-                    node.cut_at = sum(1 for child in children if not child.null and not child.research)
+                    node.cut_at = node.searched
             else:
                 node.end = "all"
         elif control.tt_hits > hits:

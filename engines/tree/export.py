@@ -28,18 +28,16 @@ after a cutoff and those a selector dropped -- are one faint box per node.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from games import Game
 
-from games import WIN
-
-from ..base import MATE_BOUND, SearchResult
+from ..base import COUNTERS, MATE_BOUND, SearchResult, mate_in
 from ..search.core import INF
 from ..search.recorder import SearchTree, TreeNode
 
 __all__ = ["FORMAT", "NULL_MOVE", "tree_document", "node_document", "tree_dot", "walk_positions",
-           "value_text", "pv_nodes"]
+           "value_text", "pv_nodes", "unsearched_moves", "line_position"]
 
 #: The document's ``format`` field.
 FORMAT = "tui-games tree 1"
@@ -64,12 +62,11 @@ def value_text(value: float | None, ply: int = 0) -> str:
         return "inf"
     if value <= -INF:
         return "-inf"
-    if value >= MATE_BOUND:
-        plies = WIN - int(value) - ply
-        return f"#{(plies + 1) // 2}" if plies > 0 else "won"
-    if value <= -MATE_BOUND:
-        plies = WIN + int(value) - ply
-        return f"#-{(plies + 1) // 2}" if plies > 0 else "lost"
+    if abs(value) >= MATE_BOUND:  # a win or loss counted from the root: shift it to this node
+        moves = mate_in(value + ply if value > 0 else value - ply)
+        if not moves:
+            return "won" if value > 0 else "lost"
+        return f"#{moves}"
     return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
@@ -130,9 +127,7 @@ def tree_document(game: Game, tree: SearchTree, result: SearchResult, engine: st
     """The whole recording as one JSON-ready object (see the module doc); ``game`` is
     the position searched."""
     stats = result.stats
-    counters = {name: stats[name] for name in ("nodes", "evals", "prunes", "first_cutoffs", "tt_hits",
-                                                "h0_evals", "h0_pruned", "hl_evals", "hl_pruned",
-                                                "hr_evals", "hr_pruned")}
+    counters = {name: stats[name] for name in COUNTERS}
     return {
         "format": FORMAT,
         "game": game.NAME,
@@ -210,9 +205,8 @@ def tree_dot(game: Game, tree: SearchTree, engine: str, *, marked: set[int] | No
         if node.quiescence:
             attributes += ", shape=ellipse"
         lines.append(f"  {name} [{attributes}];")
-        if _unsearched(node):
-            searched = {child.move for child in node.children if not child.null}
-            rest = [game.format_move(move) for move in game.legal_moves() if move not in searched]
+        if node.unsearched:
+            rest = [game.format_move(move) for move in unsearched_moves(game, node)]
             shown = " ".join(rest[:6]) + (" …" if len(rest) > 6 else "")
             unseen[id(node)] = f"{len(rest)} not searched: {shown}"
 
@@ -230,12 +224,25 @@ def tree_dot(game: Game, tree: SearchTree, engine: str, *, marked: set[int] | No
     return "\n".join(lines) + "\n"
 
 
-def _unsearched(node: TreeNode) -> int:
-    """The legal moves of ``node`` that were never searched (dropped or cut off)."""
-    if node.legal is None:
-        return 0
-    searched = sum(1 for child in node.children if not child.null and not child.research)
-    return max(0, node.legal - searched)
+def unsearched_moves(game: Game, node: TreeNode) -> list[Any]:
+    """The legal moves of ``node`` (``game`` at its position) that it never searched."""
+    searched = {child.move for child in node.children if not child.null}
+    return [move for move in game.legal_moves() if move not in searched]
+
+
+def line_position(game: Game, line: Sequence[TreeNode]) -> tuple[Game, list[str]]:
+    """A copy of ``game`` with the moves of ``line`` (root's children down) played, and their
+    texts (a null move played as a pass, written :data:`NULL_MOVE`)."""
+    position = game.copy()
+    texts: list[str] = []
+    for node in line:
+        if node.null:
+            texts.append(NULL_MOVE)
+            position.play_null()
+        else:
+            texts.append(position.format_move(node.move))
+            position.play(node.move)
+    return position, texts
 
 
 def _why(node: TreeNode) -> str:

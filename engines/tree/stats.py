@@ -57,9 +57,7 @@ def ply_stats(root: TreeNode) -> list[PlyStats]:
             row.cut_at[min(node.cut_at, CUT_BINS)] += 1
         elif node.end == "tt":
             row.tt += 1
-        if node.legal is not None:
-            searched = sum(1 for child in node.children if not child.null and not child.research)
-            row.unsearched += max(0, node.legal - searched)
+        row.unsearched += node.unsearched
     return [rows[ply] for ply in sorted(rows)]
 
 

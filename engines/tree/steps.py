@@ -61,7 +61,7 @@ def step_text(step: Step, moves: list[str]) -> str:
     value = f"{value_text(node.value, node.ply)} ({node.bound})" if node.value is not None else "no value"
     text = f"leave {where}: {value}, {node.end}"
     if node.end == "cutoff":
-        rest = (node.legal - node.cut_at) if node.legal is not None and node.cut_at is not None else None
+        rest = node.unsearched
         text += f" by move {node.cut_at}" + (f", {rest} not searched" if rest else "")
     elif node.dropped:
         text += f", {node.dropped} dropped by the selector"

@@ -44,11 +44,8 @@ def node_label(node: TreeNode, move: str | None) -> str:
 
 def unsearched_label(node: TreeNode) -> str | None:
     """``… 18 moves not searched (cut by move 2)`` for a node that left moves unsearched."""
-    if node.legal is None:
-        return None
-    searched = sum(1 for child in node.children if not child.null and not child.research)
-    rest = node.legal - searched
-    if rest <= 0:
+    rest = node.unsearched
+    if not rest:
         return None
     why = f"cut by move {node.cut_at}" if node.end == "cutoff" else (
         "dropped by the selector" if node.dropped else node.end)
@@ -75,7 +72,7 @@ def node_details(node: TreeNode, line: list[str]) -> list[str]:
         counts.append(f"{node.legal} legal")
     if node.kept is not None and node.dropped:
         counts.append(f"{node.kept} kept, {node.dropped} dropped by the selector")
-    searched = sum(1 for child in node.children if not child.null and not child.research)
+    searched = node.searched
     if node.children:
         counts.append(f"{searched} searched" + (f" ({len(node.children) - searched} again or null)"
                                                if len(node.children) != searched else ""))

@@ -39,7 +39,7 @@ from engines import SpecError, parse_engine_spec
 from engines.spec import format_spec
 from engines.search.recorder import SearchTree
 from engines.tree import TreeNode, record_tree
-from engines.tree.export import NULL_MOVE, pv_nodes
+from engines.tree.export import NULL_MOVE, line_position, pv_nodes, unsearched_moves
 from engines.tree.steps import Step, step_text, steps
 from games import Game, GameError
 
@@ -215,13 +215,7 @@ class TreeScreen(Screen[None]):
     # -- the tree widget ---------------------------------------------------------------
 
     def _position(self, line: tuple[TreeNode, ...]) -> Game:
-        game = self.game.copy()
-        for node in line:
-            if node.null:
-                game.play_null()
-            else:
-                game.play(node.move)
-        return game
+        return line_position(self.game, line)[0]
 
     def _label(self, node: TreeNode, move: str | None) -> Text:
         text = Text(node_label(node, move), style="bold" if id(node) in self.bold else "")
@@ -269,11 +263,10 @@ class TreeScreen(Screen[None]):
         """The details of a node's moves never searched: their names."""
         assert self.recorded is not None
         node = line[-1] if line else self.recorded.roots[self.current_root]
-        game = self._position(line)
-        searched = {child.move for child in node.children if not child.null}
-        names = [game.format_move(move) for move in game.legal_moves() if move not in searched]
+        game, texts = line_position(self.game, line)
+        names = [game.format_move(move) for move in unsearched_moves(game, node)]
         self.query_one("#tree-details", Static).update(
-            f"never searched below {' '.join(self._texts(line)) or 'the root'}:\n{unsearched_label(node)}\n"
+            f"never searched below {' '.join(texts) or 'the root'}:\n{unsearched_label(node)}\n"
             + "  ".join(names))
 
     def _show_root(self, index: int) -> None:
@@ -284,8 +277,9 @@ class TreeScreen(Screen[None]):
 
     def _show_node(self, node: TreeNode, line: tuple[TreeNode, ...]) -> None:
         board = self.query_one("#tree-board", BoardView)
-        game = self._position(line[:-1])
-        texts = self._texts(line)
+        game, texts = line_position(self.game, line[:-1])
+        if line:
+            texts.append(NULL_MOVE if line[-1].null else game.format_move(line[-1].move))
         if line and not line[-1].null:
             start, end = board.painter.move_squares(game, line[-1].move)
             game.play(line[-1].move)
@@ -297,18 +291,6 @@ class TreeScreen(Screen[None]):
             board.show(game)
             board.mark(None, ())
         self.query_one("#tree-details", Static).update("\n".join(node_details(node, texts)))
-
-    def _texts(self, line: tuple[TreeNode, ...]) -> list[str]:
-        game = self.game.copy()
-        texts = []
-        for node in line:
-            if node.null:
-                texts.append(NULL_MOVE)
-                game.play_null()
-            else:
-                texts.append(game.format_move(node.move))
-                game.play(node.move)
-        return texts
 
     def _reveal(self, root: int, line: tuple[TreeNode, ...]) -> None:
         """Expand the widget down to the end of ``line`` in root search ``root`` and select it."""
@@ -443,7 +425,7 @@ class TreeScreen(Screen[None]):
         self.step_index = index
         event = self.trail[index]
         self._reveal(self.current_root, event.line)
-        texts = self._texts(event.line)
+        texts = line_position(self.game, event.line)[1]
         mark = "  ✂ CUT" if event.cut else ""
         text = Text(f"step {index + 1:,}/{len(self.trail):,}{mark}\n{step_text(event, texts)}")
         if event.cut:
