@@ -265,3 +265,20 @@ async def test_review_steps_on_after_a_jump_from_the_report() -> None:
         assert screen.review == 1  # the review steps on from there
         await pilot.press("right")
         assert screen.review == 2
+
+
+async def test_letters_reach_the_material_line_and_an_engines_ticks_do_not_redraw_it() -> None:
+    from tui.app.app import TuiGamesApp
+    from tui.app.session import GameSetup
+
+    app = TuiGamesApp(GameSetup.checked("chess", "human", "human"), ascii=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        for move in ("e4", "d5", "exd5", "Nf6", "d4", "c6"):
+            await type_move(pilot, move)
+        line = screen.query_one("#material")
+        assert str(line.render()).startswith("White p +1")
+        shown = line._shown
+        screen.show_eval(35, None)
+        screen.show_eval(35, None)  # the same figures again: nothing to draw
+        assert line._shown != shown and str(line.render()).endswith("eval +0.35")

@@ -9,7 +9,7 @@ from typing import Sequence
 
 from engines import Option
 
-__all__ = ["bar", "plies_text", "CUTOFF_STATS", "score_text", "line_text", "count_text", "default_text", "percent_text", "elo_text",
+__all__ = ["bar", "first_player_view", "plies_text", "CUTOFF_STATS", "score_text", "line_text", "count_text", "default_text", "percent_text", "elo_text",
            "number_text", "seconds_text", "counted", "illegal_text"]
 
 #: Counters of the cutoff engines (seeds' H0/HL/Hr), shown when non-zero.
@@ -29,6 +29,13 @@ def line_text(moves: Sequence[str]) -> str:
 def counted(count: int, noun: str) -> str:
     """``1 legal move``, ``3 legal moves``: a count and its noun, plural when it is not one."""
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def first_player_view(score: float, mate: int | None, mover: int) -> tuple[float, int | None]:
+    """A score and mate for the side to move (``mover``) as the first player's (side 0):
+    the one view every score the app shows takes."""
+    sign = 1 if mover == 0 else -1
+    return sign * score, None if mate is None else sign * mate
 
 
 def plies_text(plies: int) -> str:

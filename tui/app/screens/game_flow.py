@@ -43,7 +43,7 @@ from games import Game, GameError, Outcome, game_kind
 from games.clock import Clock
 from games.records import describe_outcome, result_token
 
-from ...views.format import line_text, plies_text
+from ...views.format import first_player_view, line_text, plies_text
 from ...settings import THEMES
 from ..engine_link import EngineDone, EngineFailed, EngineInfo, EngineLink
 from ..picking import MovePicker
@@ -164,7 +164,7 @@ class GameFlow(Screen):
                     yield panel
                 yield self.coach
                 kind = game_kind(self.setup.game)
-                yield MaterialLine(kind.board, self.sides, id="material")
+                yield MaterialLine(kind.board, self.sides, ascii=self.ascii, id="material")
                 yield MoveList(self.sides, id="moves")
         yield Static("", id="message", markup=False)
         with Horizontal(id="input-row"):
@@ -578,9 +578,7 @@ class GameFlow(Screen):
         self.board.mark(start, (end,))
         self._picker = None
         stats = message.stats
-        sign = 1 if side == 0 else -1
-        evaluation = game_kind(self.setup.game).scores.signed(
-            sign * stats.score, None if stats.mate is None else sign * stats.mate)
+        evaluation = game_kind(self.setup.game).scores.signed(*first_player_view(stats.score, stats.mate, side))
         self.say(f"hint: {message.move} (eval {evaluation} for {self.sides[0]}, "
                  f"line {line_text(stats.pv) or message.move}) — not played · {used} hint{'s' if used != 1 else ''} used")
         self.update_analysis()

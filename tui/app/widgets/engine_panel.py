@@ -28,7 +28,7 @@ from textual.widget import Widget
 from engines import SearchStats
 from games.kind import ScoreScale
 
-from ...views.format import CUTOFF_STATS, count_text, line_text
+from ...views.format import CUTOFF_STATS, count_text, first_player_view, line_text
 
 __all__ = ["EnginePanel", "Figures", "SCORE_CLAMP", "ScoreTrend", "trend_scale", "trend_text"]
 
@@ -252,9 +252,8 @@ class EnginePanel(Vertical):
         self.query_one(Figures).show(self._figures())
 
     def first_view(self, score: float, mate: int | None) -> tuple[float, int | None]:
-        """A score for the side to move (``mover``) as the first player's."""
-        sign = 1 if self.mover == 0 else -1
-        return sign * score, None if mate is None else sign * mate
+        """A score for the side to move in the figures' position as the first player's."""
+        return first_player_view(score, mate, self.mover)
 
     @property
     def eval_text(self) -> str:

@@ -61,18 +61,25 @@ class MaterialLine(Static):
     }
     """
 
-    def __init__(self, board: BoardDescription, sides: tuple[str, str], *, id: str | None = None) -> None:
+    def __init__(self, board: BoardDescription, sides: tuple[str, str], *, ascii: bool = False,
+                 id: str | None = None) -> None:
         super().__init__("", id=id)
         self.description = board
         self.sides = sides
-        self.ascii = False
+        self.ascii = ascii
         self.eval_text = ""
-        self._game: Game | None = None
+        #: What the line shows now: the position's key and the eval (an engine's figures come ten
+        #: times a second; the line is counted and drawn again only when one of them changes).
+        self._shown: tuple[object, str] | None = None
 
     def show(self, game: Game, eval_text: str | None = None) -> None:
         """The material of ``game`` (the position shown) and, if given, a new eval."""
-        self._game = game
         if eval_text is not None:
             self.eval_text = eval_text
+        shown = (game.key(), self.eval_text)
+        if shown == self._shown:
+            return
+        self._shown = shown
+        # One line, always: no need to lay the screen out again.
         self.update(material_text(self.description, self.description.material(game), self.sides,
-                                  ascii=self.ascii, eval_text=self.eval_text))
+                                  ascii=self.ascii, eval_text=self.eval_text), layout=False)
