@@ -50,6 +50,10 @@ class BoardAids(GameFlow):
 
     # -- premoves: one move queued while the engine thinks ------------------------------------
 
+    def drop_premove(self) -> None:
+        """Forget the premove, whole or begun."""
+        self.premove = self.premove_from = self.premove_squares = None
+
     def _premove_possible(self) -> bool:
         """The engine is to move in the game itself and a human plays the other side."""
         return (self.review is None and self.outcome() is None and not self.setup.is_human(self.game.turn)
@@ -85,7 +89,7 @@ class BoardAids(GameFlow):
     def action_cancel_premove(self) -> None:
         if self.premove is None and self.premove_from is None:
             return
-        self.premove = self.premove_from = self.premove_squares = None
+        self.drop_premove()
         self.board.mark(None)
         self.say("premove cancelled")
 
@@ -100,7 +104,7 @@ class BoardAids(GameFlow):
     def human_turn_began(self) -> None:
         """Play the queued premove, if it is legal now."""
         text, squares = self.premove, self.premove_squares
-        self.premove = self.premove_from = self.premove_squares = None
+        self.drop_premove()
         if text is None:
             return
         if squares is not None:

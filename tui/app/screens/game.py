@@ -269,7 +269,7 @@ class GameScreen(BoardAids):
         self.next_turn()
 
     def _undo_one(self) -> None:
-        self.premove = self.premove_from = self.premove_squares = None
+        self.drop_premove()
         self.played.undo()
         self.clocks.back_to(len(self.moves))
         for side in self.setup.engine_sides:
