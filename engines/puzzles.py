@@ -7,7 +7,11 @@ and every other move at least :data:`GAP_CHANCE` of winning chance worse; and
 when a search two plies deeper picks the same move.  Chess puzzles can also be
 checked by Stockfish (:func:`stockfish_agrees`, for a game whose positions Stockfish
 reads): its best move at depth 14 must be the same, with the same clear gap to
-its second line.
+its second line.  A run checked by Stockfish keeps one Stockfish process
+(:class:`StockfishJudge`), screens each candidate with a quick look at depth
+10 before our slower searches, and takes every position of the noisy
+games as a candidate (:func:`game_positions`); it also drops a puzzle a one-ply search already solves (:func:`obvious`:
+taking a piece left hanging).
 
 Candidates come from seeded games between two noisy ``pvs`` players from random
 openings (:func:`candidate_positions`), so a set is rebuilt exactly by the same
@@ -29,7 +33,7 @@ from games import Game, game_class, game_kind, new_game
 from .registry import create_engine
 
 __all__ = ["Puzzle", "PuzzleError", "WIN_CHANCE", "GAP_CHANCE", "candidate_positions", "judge", "confirm",
-           "stockfish_agrees", "make_puzzles", "blunder_positions", "puzzles_from_blunders", "load_puzzle_file", "read_puzzles", "puzzle_text", "shipped_puzzles", "depth_of", "MAX_BYTES"]
+           "stockfish_agrees", "StockfishJudge", "game_positions", "obvious", "make_puzzles", "blunder_positions", "puzzles_from_blunders", "load_puzzle_file", "read_puzzles", "puzzle_text", "shipped_puzzles", "depth_of", "MAX_BYTES"]
 
 #: The winning chance the best move must leave, and how much worse every other move must be.
 WIN_CHANCE = 0.8
@@ -60,25 +64,51 @@ def depth_of(game_name: str) -> int:
     return game_kind(game_name).scores.puzzle_depth
 
 
-def candidate_positions(game_name: str, count: int, seed: int) -> Iterator[Game]:
-    """``count`` positions from seeded games of two noisy players, 6 to 60 plies in."""
-    rng = random.Random(seed)
+def _noisy_game(game_name: str, rng: random.Random, length: Callable[[], int]) -> Iterator[Game]:
+    """A seeded game of two noisy players (``pvs`` at 400 nodes with jitter, and a random move
+    15% of the time), yielded (live: copy it to keep it) after each of its first ``length()``
+    plies, or until it ends."""
     cls = game_class(game_name)
+    game = new_game(game_name)
+    players = [create_engine(f"pvs:nodes=400,jitter=30,seed={rng.randrange(10**6)}", cls) for _ in (0, 1)]
+    for _ in range(length()):
+        if game.outcome() is not None:
+            return
+        if rng.random() < 0.15:
+            game.play(rng.choice(game.legal_moves()))
+        else:
+            game.play(players[game.turn].search(game).move)
+        yield game
+
+
+def _open(game: Game) -> bool:
+    """Whether ``game`` goes on with a choice to make."""
+    return game.outcome() is None and len(game.legal_moves()) > 1
+
+
+def candidate_positions(game_name: str, count: int, seed: int) -> Iterator[Game]:
+    """``count`` positions from seeded games of two noisy players, 6 to 60 plies in (one a game)."""
+    rng = random.Random(seed)
     made = 0
     while made < count:
-        game = new_game(game_name)
-        players = [create_engine(f"pvs:nodes=400,jitter=30,seed={rng.randrange(10**6)}", cls) for _ in (0, 1)]
-        stop = rng.randrange(6, 61)
-        for _ in range(stop):
-            if game.outcome() is not None:
-                break
-            if rng.random() < 0.15:
-                game.play(rng.choice(game.legal_moves()))
-            else:
-                game.play(players[game.turn].search(game).move)
-        if game.outcome() is None and len(game.legal_moves()) > 1:
+        game = None
+        for game in _noisy_game(game_name, rng, lambda: rng.randrange(6, 61)):
+            pass
+        if game is not None and _open(game):
             made += 1
             yield game.copy()
+
+
+def game_positions(game_name: str, seed: int) -> Iterator[Game]:
+    """Endless positions: every one 6 or more plies into seeded games of the same two noisy
+    players as :func:`candidate_positions` (each game played on to 80 plies), so the slips of
+    the players' shallow searches become candidates: the candidates of a run checked by
+    Stockfish, which screens them cheaply."""
+    rng = random.Random(seed)
+    while True:
+        for ply, game in enumerate(_noisy_game(game_name, rng, lambda: 80)):
+            if ply >= 6 and _open(game):
+                yield game.copy()
 
 
 def judge(game: Game, depth: int) -> Puzzle | None:
@@ -104,35 +134,74 @@ def confirm(puzzle: Puzzle, game_name: str, depth: int) -> bool:
     return game.format_move(result.move) == puzzle.move
 
 
+class StockfishJudge:
+    """One Stockfish process for a run of checks (started with
+    :func:`~engines.lifetime.killed_with_parent`, so it dies with us); a context manager.
+    Raises :class:`~engines.remedy.RunError` (from :func:`find_stockfish`) when none is installed."""
+
+    def __init__(self, game_name: str) -> None:
+        import chess.engine
+
+        from .lifetime import killed_with_parent
+        from .stockfish import find_stockfish
+
+        self.scores = game_kind(game_name).scores
+        self.engine = chess.engine.SimpleEngine.popen_uci(find_stockfish(), preexec_fn=killed_with_parent())
+
+    def __enter__(self) -> "StockfishJudge":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.engine.quit()
+
+    def best(self, position: str, depth: int) -> str | None:
+        """Stockfish's best move at ``depth`` (SAN) when it wins clearly as :func:`judge` asks
+        (a winning chance of :data:`WIN_CHANCE`, the second line :data:`GAP_CHANCE` worse), else None."""
+        import chess
+        import chess.engine
+
+        board = chess.Board(position)
+        infos = self.engine.analyse(board, chess.engine.Limit(depth=depth), multipv=2)
+        if len(infos) < 2 or not infos[0].get("pv"):
+            return None
+        chances = []
+        for info in infos[:2]:
+            relative = info["score"].relative
+            mate = relative.mate()
+            chances.append(self.scores.chance(relative.score(mate_score=100_000) or 0, mate))
+        if chances[0] < WIN_CHANCE or chances[1] > chances[0] - GAP_CHANCE:
+            return None
+        return board.san(infos[0]["pv"][0])
+
+    def agrees(self, puzzle: Puzzle, depth: int = 14) -> bool:
+        """Whether Stockfish finds the puzzle's move at ``depth`` with the same clear gap."""
+        return self.best(puzzle.position, depth) == puzzle.move
+
+
+def obvious(puzzle: Puzzle, game_name: str) -> bool:
+    """Whether a one-ply search (with its quiescence) already plays the puzzle's move: a
+    piece left hanging, not a puzzle for a run checked by Stockfish."""
+    game = puzzle.game(game_name)
+    result = create_engine("pvs:depth=1,seed=3", type(game)).search(game)
+    return game.format_move(result.move) == puzzle.move
+
+
 def stockfish_agrees(puzzle: Puzzle, game_name: str, depth: int = 14) -> bool:
     """Whether Stockfish finds the puzzle's move at ``depth`` with the same clear gap to its
-    second line (the position is a FEN).  Raises :class:`~engines.remedy.RunError` (from
-    :func:`find_stockfish`) when none is installed."""
-    import chess
-    import chess.engine
-
-    from .stockfish import find_stockfish
-
-    board = chess.Board(puzzle.position)
-    scores = game_kind(game_name).scores
-    with chess.engine.SimpleEngine.popen_uci(find_stockfish()) as stockfish:
-        infos = stockfish.analyse(board, chess.engine.Limit(depth=depth), multipv=2)
-    if len(infos) < 2 or not infos[0].get("pv"):
-        return False
-    if board.san(infos[0]["pv"][0]) != puzzle.move and infos[0]["pv"][0].uci() != puzzle.move:
-        return False
-    chances = []
-    for info in infos[:2]:
-        relative = info["score"].relative
-        mate = relative.mate()
-        chances.append(scores.chance(relative.score(mate_score=100_000) or 0, mate))
-    return chances[1] <= chances[0] - GAP_CHANCE
+    second line (the position is a FEN); one process for this one check (see :class:`StockfishJudge`)."""
+    with StockfishJudge(game_name) as stockfish:
+        return stockfish.agrees(puzzle, depth)
 
 
-def _kept(positions: Iterator[Game], game_name: str, count: int, *, stockfish: bool = False,
+#: The depth of Stockfish's quick look that screens candidates before our searches.
+SCREEN_DEPTH = 10
+
+
+def _kept(positions: Iterator[Game], game_name: str, count: int, *, stockfish: StockfishJudge | None = None,
           progress: Callable[[int, int], None] | None = None) -> tuple[list[Puzzle], int]:
     """The first ``count`` puzzles among ``positions`` (each position once) and the positions
-    looked at: judged, checked two plies deeper, and by Stockfish if asked."""
+    looked at: judged, checked two plies deeper, and by Stockfish if given (a quick look at
+    :data:`SCREEN_DEPTH` first, which drops most positions cheaply, and depth 14 last)."""
     depth = depth_of(game_name)
     found: list[Puzzle] = []
     seen: set[str] = set()
@@ -145,10 +214,12 @@ def _kept(positions: Iterator[Game], game_name: str, count: int, *, stockfish: b
         if text in seen:
             continue
         seen.add(text)
+        if stockfish is not None and stockfish.best(text, SCREEN_DEPTH) is None:
+            continue
         puzzle = judge(position, depth)
         if puzzle is None or not confirm(puzzle, game_name, depth):
             continue
-        if stockfish and not stockfish_agrees(puzzle, game_name):
+        if stockfish is not None and (obvious(puzzle, game_name) or not stockfish.agrees(puzzle)):
             continue
         found.append(puzzle)
         if progress is not None:
@@ -161,8 +232,10 @@ def make_puzzles(game_name: str, count: int, seed: int, *, stockfish: bool = Fal
     """``count`` puzzles of ``game_name`` found among seeded candidates (see the module doc),
     and how many candidates it took.  ``stockfish``: they must also be Stockfish's
     (:func:`stockfish_agrees`)."""
-    return _kept(candidate_positions(game_name, 1_000_000, seed), game_name, count, stockfish=stockfish,
-                 progress=progress)
+    if not stockfish:
+        return _kept(candidate_positions(game_name, 1_000_000, seed), game_name, count, progress=progress)
+    with StockfishJudge(game_name) as judge_:
+        return _kept(game_positions(game_name, seed), game_name, count, stockfish=judge_, progress=progress)
 
 
 #: What the game report writes in the comment of a blunder (see :mod:`engines.review`).

@@ -59,6 +59,9 @@ class Piece:
     glyph: str
     letter: str
     side: int | None
+    #: The hollow glyph of the outlined piece set ('' : the solid one): the light side's pieces
+    #: drawn as in printed diagrams, readable on any background and without colour.
+    outline: str = ""
 
 
 @dataclass(frozen=True)

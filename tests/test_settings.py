@@ -20,7 +20,8 @@ from app_pilot import wait_for
 def test_settings_round_trip_and_first_run(own_settings: Path):
     assert settings_path().parent == own_settings
     assert load_settings() == (Settings(), [])  # no file: a first run
-    chosen = Settings("green", True, False, "5+3", {"chess": ("human", "club"), "quixo": ('a "b"', "c\\d")})
+    chosen = Settings("green", True, False, "5+3", {"chess": ("human", "club"), "quixo": ('a "b"', "c\\d")},
+                      "outlined", frozenset({"checkers", "othello"}))
     save_settings(chosen)
     assert load_settings() == (chosen, [])
     assert "[players.chess]" in settings_path().read_text()
@@ -29,6 +30,9 @@ def test_settings_round_trip_and_first_run(own_settings: Path):
 @pytest.mark.parametrize("text,problem", [
     ("version = 1\n[board]\ntheme = 'purple'\n", "is not one of"),
     ("version = 1\n[board]\nascii = 'yes'\n", "is not a bool"),
+    ("version = 1\n[board]\npieces = 'staunton'\n", "is not one of solid, outlined"),
+    ("version = 1\n[board]\nturned = ['chess', 'go', 3]\n", "names something other than games"),
+    ("version = 1\n[board]\nturned = 'chess'\n", "is not a list"),
     ("version = 1\nboard = 3\n", "[board] is not a table"),
     ("version = 1\n[players.go]\nfirst = 'human'\nsecond = 'human'\n", "[players.go] is not a game's players"),
     ("version = 7\n", "version 7, not 1"),
@@ -151,3 +155,45 @@ async def test_letters_saved_in_the_settings_apply_to_the_next_game_at_once() ->
         assert app.ascii
         app.settings = Settings(ascii=False)  # as the settings screen leaves them
         assert not app.ascii
+
+
+def test_the_outlined_piece_set_draws_the_light_side_hollow_where_a_game_has_such_glyphs():
+    from games import new_game
+    from tui.app.widgets.painting import painter_for
+
+    def glyphs(name: str, outlined: bool) -> str:
+        cells = painter_for(name, outlined=outlined).cells(new_game(name))
+        return "".join(cell.glyph for row in cells for cell in row)
+
+    assert "♔" in glyphs("chess", True) and "♚" in glyphs("chess", True)  # White hollow, Black solid
+    assert "♔" not in glyphs("chess", False)
+    assert "○" in glyphs("checkers", True) and "●" in glyphs("checkers", True)
+    assert glyphs("quixo", True) == glyphs("quixo", False)  # cubes have no hollow glyphs
+    assert Settings(pieces="outlined").board_options()["outlined"] is True
+
+
+async def two_humans_game(app: TuiGamesApp, pilot) -> BoardView:
+    """A chess game between two humans started from the start screen; its board."""
+    await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
+    app.screen.query_one("#spec-1", Input).value = "human"
+    app.screen.action_start()
+    await wait_for(pilot, lambda: isinstance(app.screen, GameScreen) and len(app.screen.query("#board")) == 1,
+                   "the game")
+    return app.screen.query_one("#board", BoardView)
+
+
+async def test_a_flipped_board_stays_flipped_for_the_next_game_of_that_game_only() -> None:
+    app = TuiGamesApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        board = await two_humans_game(app, pilot)
+        assert not board.flipped
+        await pilot.press("ctrl+t")
+        assert app.screen.query_one("#board", BoardView).flipped
+    assert load_settings()[0].turned == frozenset({"chess"})
+    app = TuiGamesApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        board = await two_humans_game(app, pilot)
+        assert board.flipped  # White at the top, as the player left it
+        await pilot.press("ctrl+t")
+        assert not board.flipped
+    assert load_settings()[0].turned == frozenset()

@@ -1,8 +1,10 @@
 """The player's settings, kept between runs in a TOML file in the user's config directory.
 
-What is kept: the board's theme (its square colours), letters instead of glyphs
-(ASCII), the coordinates around the board, the clock of a new game, and per
-game the two players last chosen (a level or an engine spec).  The file is
+What is kept: the board's theme (its square colours), the piece set (solid
+glyphs, outlined glyphs for the light side as printed diagrams draw them, or
+letters: ASCII), the coordinates around the board, the games whose board the
+player keeps turned (the flip), the clock of a new game, and per game the two
+players last chosen (a level or an engine spec).  The file is
 ``settings.toml`` in :func:`config_dir` (platformdirs' user config directory,
 ``~/.config/tui-games`` on Linux; ``TUI_GAMES_CONFIG_DIR`` overrides it)::
 
@@ -11,8 +13,10 @@ game the two players last chosen (a level or an engine spec).  The file is
 
     [board]
     theme = "green"
+    pieces = "outlined"
     ascii = false
     coordinates = true
+    turned = ["checkers"]
 
     [new_game]
     clock = "5+3"
@@ -38,7 +42,7 @@ from pathlib import Path
 from games import GAME_NAMES
 from games.clock import TimeControl
 
-__all__ = ["Settings", "THEMES", "VERSION", "config_dir", "settings_path", "load_settings", "save_settings",
+__all__ = ["Settings", "THEMES", "PIECE_SETS", "VERSION", "config_dir", "settings_path", "load_settings", "save_settings",
            "settings_text", "write_whole"]
 
 #: The settings file's format.
@@ -55,6 +59,9 @@ THEMES: dict[str, tuple[str, str] | None] = {
     "grey": ("#c8c8c8", "#8a8a8a"),
 }
 
+#: Piece sets drawn with glyphs: solid in each side's colour, or the light side's hollow.
+PIECE_SETS = ("solid", "outlined")
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -67,9 +74,21 @@ class Settings:
     clock: str = ""
     #: Per game, the players last chosen, first mover first.
     players: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: The piece set (one of :data:`PIECE_SETS`) when glyphs are drawn.
+    pieces: str = "solid"
+    #: The games whose board the player turned (flip) from where the game would put it.
+    turned: frozenset[str] = frozenset()
 
     def with_players(self, game: str, first: str, second: str) -> Settings:
         return replace(self, players={**self.players, game: (first, second)})
+
+    def with_turned(self, game: str, turned: bool) -> Settings:
+        return replace(self, turned=self.turned | {game} if turned else self.turned - {game})
+
+    def board_options(self) -> dict[str, object]:
+        """What a board view takes from the settings: its squares' colours, the piece set, coordinates."""
+        return {"squares": THEMES.get(self.theme), "outlined": self.pieces == "outlined",
+                "coordinates": self.coordinates}
 
 
 def config_dir() -> Path:
@@ -131,7 +150,15 @@ def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
     if theme not in THEMES:
         problems.append(f"{path}: board.theme = {str(theme)[:40]!r} is not one of {', '.join(THEMES)}; ignored")
         theme = "game"
+    pieces = typed(board, "pieces", str, "solid", "board.pieces")
+    if pieces not in PIECE_SETS:
+        problems.append(f"{path}: board.pieces = {str(pieces)[:40]!r} is not one of {', '.join(PIECE_SETS)}; ignored")
+        pieces = "solid"
     ascii = typed(board, "ascii", bool, False, "board.ascii")
+    turned_games = typed(board, "turned", list, [], "board.turned")
+    turned = frozenset(name for name in turned_games if isinstance(name, str) and name in GAME_NAMES)
+    if len(turned) != len(turned_games):
+        problems.append(f"{path}: board.turned names something other than games; those ignored")
     coordinates = typed(board, "coordinates", bool, True, "board.coordinates")
     clock = typed(section("new_game"), "clock", str, "", "new_game.clock")
     if clock:
@@ -149,7 +176,7 @@ def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
         second = typed(chosen, "second", str, None, f"players.{game}.second")
         if isinstance(first, str) and isinstance(second, str):
             players[game] = (first, second)
-    return Settings(str(theme), bool(ascii), bool(coordinates), str(clock), players), problems
+    return Settings(str(theme), bool(ascii), bool(coordinates), str(clock), players, str(pieces), turned), problems
 
 
 def _quoted(text: str) -> str:
@@ -159,8 +186,9 @@ def _quoted(text: str) -> str:
 def settings_text(settings: Settings) -> str:
     """The TOML file of ``settings``."""
     lines = ["# tui-games settings (the app writes this file; see docs/app.md)", f"version = {VERSION}", "",
-             "[board]", f"theme = {_quoted(settings.theme)}", f"ascii = {str(settings.ascii).lower()}",
-             f"coordinates = {str(settings.coordinates).lower()}", "", "[new_game]",
+             "[board]", f"theme = {_quoted(settings.theme)}", f"pieces = {_quoted(settings.pieces)}",
+             f"ascii = {str(settings.ascii).lower()}", f"coordinates = {str(settings.coordinates).lower()}",
+             "turned = [" + ", ".join(_quoted(game) for game in sorted(settings.turned)) + "]", "", "[new_game]",
              f"clock = {_quoted(settings.clock)}"]
     for game in sorted(settings.players):
         first, second = settings.players[game]

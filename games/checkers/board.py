@@ -25,7 +25,7 @@ __all__ = ["CheckersBoard"]
 #: The pieces by the letter :meth:`Checkers.piece_at` gives.
 PIECES: dict[str, Piece] = {
     "b": Piece("●", "b", 0), "B": Piece("◉", "B", 0),
-    "w": Piece("●", "w", 1), "W": Piece("◉", "W", 1),
+    "w": Piece("●", "w", 1, outline="○"), "W": Piece("◉", "W", 1, outline="◎"),
 }
 #: The cell of each PDN square, and the square of each dark cell.
 CELLS: dict[int, Cell] = {square: square_coords(square)[::-1] for square in SQUARES}

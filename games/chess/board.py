@@ -20,7 +20,8 @@ __all__ = ["ChessBoard", "cell_of", "square_of"]
 
 #: The pieces, by python-chess symbol.
 PIECES: dict[str, Piece] = {
-    symbol: Piece(chess.UNICODE_PIECE_SYMBOLS[symbol.lower()], symbol, 0 if symbol.isupper() else 1)
+    symbol: Piece(chess.UNICODE_PIECE_SYMBOLS[symbol.lower()], symbol, 0 if symbol.isupper() else 1,
+                  outline=chess.UNICODE_PIECE_SYMBOLS[symbol] if symbol.isupper() else "")
     for symbol in "KQRBNPkqrbnp"
 }
 

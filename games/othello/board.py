@@ -18,7 +18,7 @@ from .game import Othello
 __all__ = ["OthelloBoard"]
 
 #: The discs of Black and White, and the dot on a cell the side to move may play.
-DISCS = (Piece("●", "B", 0), Piece("●", "W", 1))
+DISCS = (Piece("●", "B", 0), Piece("●", "W", 1, outline="○"))
 PLAYABLE = Piece("·", "+", None)
 
 

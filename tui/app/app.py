@@ -22,7 +22,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from ..settings import load_settings, save_settings
+from ..settings import Settings, load_settings, save_settings
 from .engine_link import EngineLink
 from .screens.dialogs import ConfirmDialog, GuardedDialog
 from .screens.game import GameScreen
@@ -109,14 +109,25 @@ class TuiGamesApp(App):
         """Keep the players (as typed: a level stays a level) and the clock of a game started
         from the start screen for the next run (a file that cannot be written is said on the
         start screen, and the game goes on)."""
-        settings = replace(self.settings.with_players(game, *players), clock=clock)
+        problem = self.keep(replace(self.settings.with_players(game, *players), clock=clock))
+        if problem:
+            self.settings_problems = [problem]
+
+    def keep_turned(self, game: str, turned: bool) -> str | None:
+        """Keep whether the player turned ``game``'s board from where the game puts it (the flip)
+        for its next games; the one-line problem if the file cannot be written."""
+        return self.keep(self.settings.with_turned(game, turned))
+
+    def keep(self, settings: Settings) -> str | None:
+        """Make ``settings`` the app's and write them; the one-line problem if they cannot be written."""
         if settings == self.settings:
-            return
+            return None
         self.settings = settings
         try:
             save_settings(settings)
         except OSError as error:
-            self.settings_problems = [f"settings not kept: {error.strerror or error}"]
+            return f"settings not kept: {error.strerror or error}"
+        return None
 
     def open_lab(self) -> None:
         """The lab screen (experiments and tournaments) in place of this one."""

@@ -67,11 +67,15 @@ def _cmd_puzzles(args: argparse.Namespace) -> int:
         depth = depth_of(args.game)
         how = (f"Made by: {PROG} puzzles {args.game} --make {args.make} --seed {seed}"
                + (" --stockfish" if args.stockfish else "") + "\n"
-               f"{tried} candidate positions from seeded games of two noisy pvs players (pvs:nodes=400,jitter=30,\n"
-               f"15% random moves); kept where pvs:depth={depth},multipv=2 leaves the side to move a winning\n"
+               + (f"{tried} candidate positions, every one 6 plies or more into 80-ply games" if args.stockfish
+                  else f"{tried} candidate positions")
+               + " from seeded games of two noisy pvs players (pvs:nodes=400,jitter=30,\n"
+               "15% random moves); " + ("screened by Stockfish at depth 10, then " if args.stockfish else "")
+               + f"kept where pvs:depth={depth},multipv=2 leaves the side to move a winning\n"
                f"chance of {WIN_CHANCE:.0%} or more and every other move {GAP_CHANCE:.0%} worse, and "
                f"pvs:depth={depth + 2} picks the same move"
-               + ("; and Stockfish at depth 14 finds the same move with the same gap" if args.stockfish else "")
+               + ("; and pvs:depth=1 does not find it, and Stockfish at depth 14\nfinds the same move with the same gap"
+                  if args.stockfish else "")
                + f".\n{len(puzzles)} puzzles in {time.perf_counter() - started:.0f} s.")
         try:
             with open(out, "x", encoding="utf-8") as handle:

@@ -241,9 +241,16 @@ class GameScreen(BoardAids):
         self.app.push_screen(MovesDialog(title, moves))
 
     def action_flip(self) -> None:
+        """Turn the board; its orientation is kept for this game's next games (the settings)."""
         self.board.flipped = not self.board.flipped
         self.query_one("#eval-bar", EvalBar).turned = self.board.flipped != self.board.painter.flipped_for(0)
         self.clocks.bottom = self.bottom_side_shown
+        keep = getattr(self.app, "keep_turned", None)
+        if keep is not None:
+            turned = self.board.flipped != self.board.painter.flipped_for(self.setup.bottom_side)
+            problem = keep(self.board.painter.game_name, turned)
+            if problem:
+                self.say(problem, error=True)
 
     def action_undo(self) -> None:
         if self.review is not None:

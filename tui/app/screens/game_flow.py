@@ -44,7 +44,7 @@ from games.clock import Clock
 from games.records import describe_outcome, result_token
 
 from ...views.format import first_player_view, line_text, plies_text
-from ...settings import THEMES
+from ...settings import Settings
 from ..engine_link import EngineDone, EngineFailed, EngineInfo, EngineLink
 from ..picking import MovePicker
 from ..session import GameSetup, fallback_notice
@@ -141,11 +141,10 @@ class GameFlow(Screen):
             with Vertical(id="board-column"):
                 views = self.clocks.views
                 yield from views[:1]
-                settings = getattr(self.app, "settings", None)
-                board = BoardView(self.setup.game, ascii=self.ascii, id="board",
-                                  squares=THEMES.get(settings.theme) if settings is not None else None,
-                                  coordinates=settings.coordinates if settings is not None else True)
-                board.flipped = board.painter.flipped_for(self.setup.bottom_side)
+                settings = getattr(self.app, "settings", None) or Settings()
+                board = BoardView(self.setup.game, ascii=self.ascii, id="board", **settings.board_options())
+                board.flipped = (board.painter.flipped_for(self.setup.bottom_side)
+                                 != (game_kind(self.setup.game).name in settings.turned))
                 kind = game_kind(self.setup.game)
                 with Horizontal(id="board-row"):
                     bar = EvalBar(kind.scores, kind.board.layout.colours.pieces, id="eval-bar")

@@ -28,7 +28,7 @@ from textual.widgets import Footer, Input, Static
 from engines.puzzles import Puzzle
 from games import GAME_NAMES, GameError, MoveSyntaxError
 
-from ...settings import THEMES, config_dir, write_whole
+from ...settings import Settings, config_dir, write_whole
 from ...views.format import illegal_text
 from ..picking import MovePicker
 from ..widgets.board import BoardView
@@ -176,10 +176,8 @@ class PuzzleScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Horizontal():
-            settings = getattr(self.app, "settings", None)
-            yield BoardView(self.game_name, ascii=self.ascii, id="puzzle-board",
-                            squares=THEMES.get(settings.theme) if settings is not None else None,
-                            coordinates=settings.coordinates if settings is not None else True)
+            settings = getattr(self.app, "settings", None) or Settings()
+            yield BoardView(self.game_name, ascii=self.ascii, id="puzzle-board", **settings.board_options())
             with Vertical(id="puzzle-side"):
                 yield Static("", id="puzzle-status")
                 yield Static("", id="puzzle-message")

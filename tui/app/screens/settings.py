@@ -1,4 +1,4 @@
-"""The settings screen: the board's theme, letters or glyphs, coordinates, a new game's clock and players.
+"""The settings screen: the board's theme, piece set (glyphs or letters), coordinates, a new game's clock and players.
 
 What it edits is :class:`tui.settings.Settings`, kept in a TOML file between
 runs (:func:`tui.settings.save_settings`).  Save (ctrl+s) checks every field --
@@ -24,6 +24,10 @@ from ...settings import THEMES, Settings, save_settings, settings_path
 from ..session import DEFAULT_PLAYERS, SetupError, resolve_player
 
 __all__ = ["SettingsScreen"]
+
+#: The piece sets offered: the glyph sets, and letters.
+PIECE_CHOICES = [("solid glyphs", "solid"), ("outlined glyphs (hollow white)", "outlined"),
+                 ("letters (ASCII)", "letters")]
 
 
 class SettingsScreen(Screen[Settings | None]):
@@ -62,8 +66,8 @@ class SettingsScreen(Screen[Settings | None]):
                 yield Select([(name, name) for name in THEMES], value=settings.theme, allow_blank=False,
                              id="settings-theme", compact=True)
                 yield Label("Pieces")
-                yield Checkbox("letters instead of glyphs (ASCII)", settings.ascii, id="settings-ascii",
-                               compact=True)
+                yield Select(PIECE_CHOICES, value="letters" if settings.ascii else settings.pieces,
+                             allow_blank=False, id="settings-pieces", compact=True)
                 yield Label("Coordinates")
                 yield Checkbox("around the board", settings.coordinates, id="settings-coordinates",
                                compact=True)
@@ -113,8 +117,10 @@ class SettingsScreen(Screen[Settings | None]):
                 chosen.append(text)
             players[game] = (chosen[0], chosen[1])
         theme = self.query_one("#settings-theme", Select).value
-        return Settings(str(theme), self.query_one("#settings-ascii", Checkbox).value,
-                        self.query_one("#settings-coordinates", Checkbox).value, clock, players)
+        pieces = str(self.query_one("#settings-pieces", Select).value)
+        ascii = pieces == "letters"
+        return Settings(str(theme), ascii, self.query_one("#settings-coordinates", Checkbox).value, clock, players,
+                        self.settings.pieces if ascii else pieces, self.settings.turned)
 
     def action_save(self) -> None:
         error = self.query_one("#settings-error", Static)

@@ -43,6 +43,7 @@ from engines.tree.export import NULL_MOVE, line_position, pv_nodes, unsearched_m
 from engines.tree.steps import Step, step_text, steps
 from games import Game, GameError
 
+from ...settings import Settings
 from ...views.tree_text import node_details, node_label, stats_lines, unsearched_label
 from ..widgets.board import BoardView
 
@@ -126,7 +127,9 @@ class TreeScreen(Screen[None]):
         yield Static("", id="tree-status")
         with Horizontal(id="tree-body"):
             with Vertical(id="tree-left"):
-                yield BoardView(self.game.NAME, ascii=self.ascii, flipped=self.flipped, id="tree-board")
+                settings = getattr(self.app, "settings", None) or Settings()
+                yield BoardView(self.game.NAME, ascii=self.ascii, flipped=self.flipped, id="tree-board",
+                                **settings.board_options())
                 yield Static("", id="tree-step")
                 with VerticalScroll(id="tree-details-box"):
                     yield Static("", id="tree-details")

@@ -88,6 +88,7 @@ class BoardView(Widget, can_focus=True):
         ascii: bool = False,
         flipped: bool = False,
         squares: tuple[str, str] | None = None,
+        outlined: bool = False,
         coordinates: bool = True,
         name: str | None = None,
         id: str | None = None,
@@ -95,7 +96,7 @@ class BoardView(Widget, can_focus=True):
         disabled: bool = False,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
-        self.painter: BoardPainter = painter_for(game_name, squares)
+        self.painter: BoardPainter = painter_for(game_name, squares, outlined=outlined)
         #: Whether the coordinates are drawn around the board (a setting).
         self.coordinates = coordinates
         self._game: Game | None = None
@@ -118,7 +119,7 @@ class BoardView(Widget, can_focus=True):
     def show(self, game: Game) -> None:
         """Show (a copy of) ``game``; a game of another kind switches the painter."""
         if game.NAME != self.painter.game_name:
-            self.painter = painter_for(game.NAME)
+            self.painter = painter_for(game.NAME, self.painter.squares, outlined=self.painter.outlined)
         self._game = game.copy()
         self._changed()
 

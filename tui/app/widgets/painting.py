@@ -161,9 +161,12 @@ class BoardPainter:
     TAKEN_LETTER: ClassVar[str] = "x"
 
     def __init__(self, description: BoardDescription[Any], game_name: str = "",
-                 squares: tuple[str, str] | None = None) -> None:
+                 squares: tuple[str, str] | None = None, *, outlined: bool = False) -> None:
         self.description = description
         self.game_name = game_name
+        self.squares = squares
+        #: The outlined piece set: pieces with a hollow glyph (:attr:`~games.board.Piece.outline`) drawn with it.
+        self.outlined = outlined
         layout = description.layout
         self.layout = layout
         self.columns = layout.columns
@@ -223,7 +226,7 @@ class BoardPainter:
                 mark = self.TINT_MARKS.get(square.tint, "") if square.tint is not None else ""
                 piece = square.piece
                 if piece is not None:
-                    glyph = piece.letter if ascii else piece.glyph
+                    glyph = piece.letter if ascii else (piece.outline or piece.glyph) if self.outlined else piece.glyph
                     style = self._neutral if piece.side is None else self._pieces[piece.side]
                 elif ascii and square.tint is Tint.TAKEN:
                     glyph, style = self.TAKEN_LETTER, PLAIN
@@ -403,8 +406,9 @@ class BoardPainter:
             canvas.put(board_right + 1 + label_width + 1, middle_y, right, caption)
 
 
-def painter_for(game_name: str, squares: tuple[str, str] | None = None) -> BoardPainter:
+def painter_for(game_name: str, squares: tuple[str, str] | None = None, *, outlined: bool = False) -> BoardPainter:
     """A painter for the game called ``game_name`` (any registered game), its squares in
-    the colours ``squares`` (light, dark) if given, else the game's own."""
+    the colours ``squares`` (light, dark) if given, else the game's own; ``outlined``: the
+    light side's pieces hollow where the game has such glyphs."""
     kind = game_kind(game_name)
-    return BoardPainter(kind.board, kind.name, squares)
+    return BoardPainter(kind.board, kind.name, squares, outlined=outlined)
