@@ -189,10 +189,13 @@ class NetworkPlan:
     inputs: int
     #: The inputs that are on for a position text, seen by its side to move.
     active: Callable[[str], Sequence[int]]
-    #: A network from float weights (first layer inputs x hidden, its bias, output weights, output bias).
+    #: A network from float weights (first layer inputs x hidden, its bias, output weights of both
+    #: views -- the side to move's, then the other's -- and output bias).
     build: Callable[[Any, Any, Any, float], TrainedNetwork]
     #: The heuristic that evaluates with the network bundled in the game's package.
     heuristic: str
+    #: For each input of the side to move, the same piece on the same square as the other side sees it.
+    other_view: Sequence[int] = ()
 
 
 G = TypeVar("G", bound=Game)

@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 
 from games import game_kind, new_game
 from games.chess.evaluation import NETWORK_FILE, network
-from games.chess.network import FORMAT, INPUTS, Accumulators, Network, NetworkError, input_indices, piece_boards
+from games.chess.network import FORMAT, FORMAT_1, INPUTS, OTHER_VIEW, Accumulators, Network, NetworkError, input_indices, piece_boards
 
 
 def random_network(hidden: int = 16, seed: int = 0) -> Network:
     rng = np.random.default_rng(seed)
     return Network.from_float(rng.normal(0, 0.05, (INPUTS, hidden)), rng.normal(0, 0.05, hidden),
-                              rng.normal(0, 1.0, hidden), 0.3)
+                              rng.normal(0, 1.0, 2 * hidden), 0.3)
 
 
 @settings(max_examples=40, deadline=None)
@@ -97,7 +97,7 @@ def _npz(**arrays: object) -> bytes:
 
 def _good(**changes: object) -> dict[str, object]:
     arrays: dict[str, object] = dict(format=np.array(FORMAT), w1=np.zeros((INPUTS, 4), np.int32),
-                                     b1=np.zeros(4, np.int32), w2=np.zeros(4, np.float32), b2=np.float32(0),
+                                     b1=np.zeros(4, np.int32), w2=np.zeros(8, np.float32), b2=np.float32(0),
                                      scale=np.int32(1024))
     arrays.update(changes)
     return arrays
@@ -110,10 +110,11 @@ def _good(**changes: object) -> dict[str, object]:
     (_npz(**_good(w1=np.zeros((100, 4), np.int32))), "wrong shapes"),
     (_npz(**_good(w2=np.zeros(5, np.float32))), "wrong shapes"),
     (_npz(**_good(w1=np.zeros((INPUTS, 4), np.float32))), "wrong types"),
-    (_npz(**_good(w2=np.full(4, np.nan, np.float32))), "non-finite"),
+    (_npz(**_good(w2=np.full(8, np.nan, np.float32))), "non-finite"),
+    (_npz(**_good(format=np.array(FORMAT_1))), "wrong shapes"),  # format 1 reads one view: 4 output weights
     (_npz(**_good(w1=np.full((INPUTS, 4), 2**30, np.int64))), "too large"),
     (_npz(**{k: v for k, v in _good().items() if k != "b2"}), "no array"),
-    (_npz(**_good(w2=np.array([object()] * 4, dtype=object))), "not a network file"),
+    (_npz(**_good(w2=np.array([object()] * 8, dtype=object))), "not a network file"),
 ])
 def test_a_bad_network_file_is_one_line(tmp_path: Path, content: bytes, words: str) -> None:
     path = tmp_path / "bad.npz"
@@ -153,6 +154,64 @@ def test_a_tiny_network_trains_from_a_dataset_in_seconds(tmp_path: Path) -> None
     inputs = np.zeros((1, INPUTS), dtype=np.float32)
     inputs[0, input_indices(board)] = 1
     assert fit.network.batch(inputs)[0] == pytest.approx(fit.network.evaluate(board))
+
+
+def test_the_trainer_learns_a_piece_count_and_the_same_seed_gives_the_same_weights() -> None:
+    # A target the network can express (the side to move's knights less the other's, in pawns),
+    # through both views; a second fit with the seed must be identical.
+    from scipy.sparse import csr_matrix
+
+    from engines.learning.network_training import fit_views
+
+    rng = random.Random(3)
+    rows, target = [], []
+    for _ in range(3000):
+        board = chess.Board()
+        for _ in range(rng.randrange(0, 40)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        rows.append(input_indices(board))
+        own = len(board.pieces(chess.KNIGHT, board.turn))
+        target.append(float(own - len(board.pieces(chess.KNIGHT, not board.turn))))
+    columns = np.asarray([index for row in rows for index in row], dtype=np.int32)
+    starts = np.cumsum([0] + [len(row) for row in rows])
+    own = csr_matrix((np.ones(len(columns), np.float32), columns, starts), shape=(len(rows), INPUTS))
+    other = csr_matrix((own.data, np.asarray(OTHER_VIEW, np.int32)[own.indices], own.indptr), shape=own.shape)
+    y = np.asarray(target)
+    held = (own[2500:], other[2500:], y[2500:])
+
+    def fit() -> dict[str, np.ndarray]:
+        return fit_views(own[:2500], other[:2500], y[:2500], held, hidden=8, seed=4, max_iter=100, scale=4.0,
+                         rate=1e-2)[0]
+
+    weights = fit()
+    net = Network.from_float(weights["w1"], weights["b1"], weights["w2"] * 100, float(weights["b2"][0]) * 100)
+    predicted = net.batch(own[2500:]) / 100
+    # Held-out positions: well under the error of the best constant (0), which is 0.174 knights here.
+    assert np.abs(predicted - y[2500:]).mean() < 0.6 * np.abs(y[2500:]).mean()
+    assert all(np.array_equal(weights[name], again) for name, again in fit().items())
+
+
+def test_datasets_labelled_alike_are_joined_and_others_refused(tmp_path: Path, capsys) -> None:
+    import json
+
+    from cli_run import assert_usage_error, run
+    from learning_data import positions, write_dataset
+
+    first = write_dataset(tmp_path / "a.csv", "chess", positions("chess", 40, seed=7), depth=1)
+    second = write_dataset(tmp_path / "b.csv", "chess", positions("chess", 40, seed=8), depth=1)
+    out = tmp_path / "net.npz"
+    code, stdout, _ = run(capsys, "train", "chess", "--data", str(first), str(second), "--model", "network",
+                          "--hidden", "4", "--max-iter", "2", "--out", str(out))
+    assert code == 0 and "datasets a.csv, b.csv: 80 rows from 2 games" in stdout
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert [part["file"] for part in meta["data"]["files"]] == ["a.csv", "b.csv"]
+    assert f"--data {first} {second}" in meta["command"]
+    deeper = write_dataset(tmp_path / "c.csv", "chess", positions("chess", 20, seed=9), depth=2)
+    assert_usage_error(capsys, ["train", "chess", "--data", str(first), str(deeper), "--model", "network",
+                                "--out", str(tmp_path / "n2.npz")], "labelled alike")
 
 
 def test_train_network_command_writes_the_network_and_its_metadata(tmp_path: Path, capsys) -> None:

@@ -30,7 +30,7 @@ import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -58,6 +58,7 @@ __all__ = [
     "read_dataset",
     "split_by_game",
     "train_model",
+    "join_datasets",
 ]
 
 #: The format tag of a dataset's sidecar metadata.
@@ -126,9 +127,18 @@ class Dataset:
     meta: dict[str, Any] | None
     sha256: str
     notes: list[str] = field(default_factory=list)
+    #: The files joined into this one (:func:`join_datasets`): each file's name and sha256.
+    parts: list[tuple[str, str]] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.positions)
+
+    @property
+    def source(self) -> dict[str, Any]:
+        """The data, for a model's metadata: the file and its sha256, or each file joined."""
+        if self.parts:
+            return {"files": [{"file": name, "sha256": sha} for name, sha in self.parts]}
+        return {"file": self.path.name, "sha256": self.sha256}
 
     @property
     def label(self) -> str:
@@ -162,6 +172,38 @@ class Dataset:
         if kind == "features":
             return list(self.feature_names), self.features
         raise ValueError(f"inputs must be one of {INPUT_KINDS}, not {kind!r}")
+
+
+def join_datasets(parts: Sequence[Dataset]) -> Dataset:
+    """One dataset of several files' rows, their games kept apart (the ids of each file after the
+    last's), to train one model on them all.  Raises :class:`TrainError` unless they are of one
+    game, labelled alike (the same label and depth) and with the same features."""
+    first = parts[0]
+    if len(parts) == 1:
+        return first
+    for part in parts[1:]:
+        if (part.game, part.label, part.depth, part.feature_names) != (first.game, first.label, first.depth,
+                                                                       first.feature_names):
+            raise TrainError(f"{part.path}: {part.game} labelled by {part.label} at depth {part.depth}, unlike "
+                             f"{first.path.name} ({first.game}, {first.label} at depth {first.depth}): the "
+                             "datasets joined must be of one game, labelled alike")
+    ids = []
+    offset = 0
+    for part in parts:
+        ids.append(part.game_id + offset)
+        offset = int(ids[-1].max(initial=offset - 1)) + 1
+    joined = hashlib.sha256("".join(part.sha256 for part in parts).encode()).hexdigest()
+    return Dataset(
+        path=first.path, game=first.game, positions=[text for part in parts for text in part.positions],
+        game_id=np.concatenate(ids), ply=np.concatenate([part.ply for part in parts]),
+        side=np.concatenate([part.side for part in parts]),
+        features=np.concatenate([part.features for part in parts]),
+        h0=np.concatenate([part.h0 for part in parts]), h_l=np.concatenate([part.h_l for part in parts]),
+        mate=np.concatenate([part.mate for part in parts]), feature_names=first.feature_names,
+        heuristic=first.heuristic, depth=first.depth, meta=first.meta, sha256=joined,
+        notes=[note for part in parts for note in part.notes],
+        parts=[(part.path.name, part.sha256) for part in parts],
+    )
 
 
 # -------------------------------------------------------------------- reading
@@ -497,7 +539,7 @@ def train_model(
         "metrics": {"train": train_metrics, "test": test_metrics},
         "rows": {"train": int(len(y_train)), "test": int(len(y_test)),
                  "duplicates_dropped": int(len(dataset) - n)},
-        "dataset": {"file": dataset.path.name, "sha256": dataset.sha256, "meta": dataset.meta},
+        "dataset": {**dataset.source, "meta": dataset.meta},
         "seed": seed,
         "test_size": test_size,
         "split": "by game" if train_games is not None else "by row",

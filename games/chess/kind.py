@@ -22,7 +22,7 @@ from .game import ChessGame
 from .records import PGN
 from .reference import reference_perft
 
-__all__ = ["KIND", "KIWIPETE", "STOCKFISH_RUNGS"]
+__all__ = ["KIND", "KIWIPETE", "STOCKFISH_RUNGS", "other_view_of"]
 
 #: A position rich in castling, en passant and promotions (perft's usual test).
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -37,6 +37,13 @@ def _network_inputs(text: str) -> Sequence[int]:
     from .network import input_indices
 
     return input_indices(chess.Board(text))
+
+
+def other_view_of(index: int) -> int:
+    """The input the other side sees for the side to move's input ``index``: colours swapped, ranks mirrored
+    (the map :mod:`games.chess.network` uses)."""
+    kind, square = divmod(index, 64)
+    return ((kind + 6) % 12) * 64 + (square ^ 56)
 
 
 def _network(w1: Any, b1: Any, w2: Any, b2: float) -> TrainedNetwork:
@@ -94,5 +101,6 @@ KIND: GameKind[ChessGame] = GameKind(
     books=(ShippedBook("balanced", "games.chess", "books/balanced.txt",
                        "300 random 8-ply lines Stockfish 15.1 at depth 12"
                        " scores within 0.5 pawn of level (tui-games book)"),),
-    network=NetworkPlan(inputs=768, active=_network_inputs, build=_network, heuristic="network"),
+    network=NetworkPlan(inputs=768, active=_network_inputs, build=_network, heuristic="network",
+                        other_view=tuple(other_view_of(index) for index in range(768))),
 )

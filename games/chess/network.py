@@ -1,24 +1,29 @@
 """A piece-square network: a chess evaluation learned from a deeper search,
-kept up to date piece by piece rather than recomputed.
+kept up to date piece by piece rather than recomputed (an "efficiently
+updatable" network, NNUE, in NumPy).
 
-The inputs are 768 bits, one per (piece type, own or theirs, square), seen by
-the side to move with its board turned so that it plays up the board: the
-evaluation is colour-symmetric by construction.  One hidden layer of ReLU
-units reads them and one output gives centipawns for the side to move.
+The inputs are 768 bits, one per (piece type, own or theirs, square).  Each
+side sees them with its own board turned so that it plays up the board, and
+one hidden layer of clipped-ReLU units (the same weights for both) reads each
+side's view: the two halves, the side to move's first, feed one output in
+centipawns for the side to move.  The evaluation is colour-symmetric by
+construction.
 
 The hidden layer's input -- the *accumulator*, its bias plus the weight rows
 of the pieces on the board -- is kept in integers (the weights are scaled by
-:attr:`Network.scale` and rounded), for both sides' views at once.  An
-evaluation starts from the accumulator of a position evaluated before (in a
-search: the sibling evaluated last, else the parent, cached by ply) and
-adds and subtracts the rows of the few pieces that differ, found by comparing
-the twelve piece bitboards.  Integer sums make that exactly equal to a
-recomputation (a test checks it over random games).
+:attr:`Network.scale` and rounded; the clip is at ``scale``, which is 1.0),
+for both sides' views at once.  An evaluation starts from the accumulator of
+a position evaluated before (in a search: the sibling evaluated last, else
+the parent, cached by ply) and adds and subtracts the rows of the few pieces
+that differ, found by comparing the twelve piece bitboards.  Integer sums make
+that exactly equal to a recomputation (a test checks it over random games).
 
 A network file is a NumPy ``.npz`` of plain arrays, read with
 ``allow_pickle=False``: ``format``, ``w1`` (768 x H int32), ``b1`` (H int32),
-``w2`` (H float32), ``b2`` (float32) and ``scale``.  ``tui-games train chess
---model network`` writes one from a dataset's positions and labels.
+``w2`` (2H float32: the side to move's half, then the other's), ``b2``
+(float32) and ``scale``.  Files of format 1 (an output that reads the side to
+move's half alone, through an unclipped ReLU) are read too.  ``tui-games
+train chess --model network`` writes one from a dataset's positions and labels.
 """
 
 from __future__ import annotations
@@ -31,10 +36,14 @@ from typing import Any
 import chess
 import numpy as np
 
-__all__ = ["FORMAT", "INPUTS", "NetworkError", "Network", "Accumulators", "piece_boards", "input_indices"]
+from .kind import other_view_of
 
-#: The ``format`` of a network file.
-FORMAT = "tui-games-chess-network/1"
+__all__ = ["FORMAT", "INPUTS", "OTHER_VIEW", "NetworkError", "Network", "Accumulators", "piece_boards",
+           "input_indices"]
+
+#: The ``format`` of a network file, and the earlier one still read.
+FORMAT = "tui-games-chess-network/2"
+FORMAT_1 = "tui-games-chess-network/1"
 #: The number of inputs: 12 piece kinds x 64 squares.
 INPUTS = 768
 #: Beyond this many changed pieces, the accumulator is recomputed rather than updated.
@@ -68,41 +77,52 @@ def input_indices(board: chess.Board) -> list[int]:
     return indices
 
 
-def _black_view(index: int) -> int:
-    """The input Black sees for White's input ``index``: colours swapped, ranks mirrored."""
-    kind, square = divmod(index, 64)
-    return ((kind + 6) % 12) * 64 + (square ^ 56)
-
-
-_BLACK_VIEW = [_black_view(index) for index in range(INPUTS)]
+_BLACK_VIEW = [other_view_of(index) for index in range(INPUTS)]
+#: The input the other side sees for each input of the side to move (the map is its own inverse).
+OTHER_VIEW: tuple[int, ...] = tuple(_BLACK_VIEW)
 
 
 class Network:
-    """A trained piece-square network (see the module's docstring)."""
+    """A trained piece-square network (see the module's docstring).
 
-    def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: float, scale: int) -> None:
+    ``w2`` has a weight per hidden unit of both views (2H: the side to move's,
+    then the other's), in centipawns per unit of the (float) activation;
+    ``clip`` is False for a format-1 network (unclipped ReLU)."""
+
+    def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: float, scale: int,
+                 clip: bool = True) -> None:
         self.hidden = int(w1.shape[1])
         self.scale = int(scale)
+        self.clip = clip
         self.w1 = w1.astype(np.int32)
+        self.b1 = b1.astype(np.int32)
+        w2 = np.asarray(w2, dtype=np.float64).reshape(-1)
+        if w2.shape[0] == self.hidden:  # the side to move's half alone
+            w2 = np.concatenate([w2, np.zeros(self.hidden)])
+        self.w2 = w2
+        self.b2 = float(b2)
         # Both views at once: row i holds White's view of input i, then Black's.
         self._rows = np.concatenate([self.w1, self.w1[_BLACK_VIEW]], axis=1)
-        self._bias = np.concatenate([b1, b1]).astype(np.int32)
-        self.b1 = b1.astype(np.int32)
-        self.w2 = (w2.astype(np.float64) / self.scale)
-        self.b2 = float(b2)
+        self._bias = np.concatenate([self.b1, self.b1]).astype(np.int32)
+        own, other = w2[:self.hidden] / self.scale, w2[self.hidden:] / self.scale
+        #: The output weights over the accumulator (White's half first) with White, or Black, to move.
+        self._out = (np.concatenate([own, other]), np.concatenate([other, own]))
+        self._top = self.scale if clip else np.iinfo(np.int32).max
 
     # -- files ------------------------------------------------------------------
     @classmethod
-    def from_float(cls, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: float, scale: int = 1024) -> Network:
+    def from_float(cls, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: float, scale: int = 1024,
+                   clip: bool = True) -> Network:
         """A network from float weights (a trained model's), its first layer rounded to ``1/scale``."""
         return cls(np.rint(np.asarray(w1) * scale).astype(np.int32), np.rint(np.asarray(b1) * scale).astype(np.int32),
-                   np.asarray(w2, dtype=np.float32).reshape(-1), float(np.asarray(b2).reshape(-1)[0]), scale)
+                   np.asarray(w2, dtype=np.float32).reshape(-1), float(np.asarray(b2).reshape(-1)[0]), scale, clip)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the network to a new file at ``path`` (never overwriting)."""
         buffer = io.BytesIO()
-        np.savez_compressed(buffer, format=np.array(FORMAT), w1=self.w1, b1=self.b1,
-                            w2=(self.w2 * self.scale).astype(np.float32), b2=np.float32(self.b2),
+        w2 = self.w2.astype(np.float32)
+        np.savez_compressed(buffer, format=np.array(FORMAT if self.clip else FORMAT_1), w1=self.w1, b1=self.b1,
+                            w2=w2 if self.clip else w2[:self.hidden], b2=np.float32(self.b2),
                             scale=np.int32(self.scale))
         target = Path(path).expanduser()
         with target.open("xb") as file:
@@ -126,12 +146,14 @@ class Network:
             raise NetworkError(f"{target}: no array {error} in it: not a network file") from None
         except Exception as error:  # zip, npy or pickle refusals: all mean "not ours"
             raise NetworkError(f"{target}: not a network file ({' '.join(str(error).split())[:80]})") from None
-        if str(arrays["format"]) != FORMAT:
-            raise NetworkError(f"{target}: format {str(arrays['format'])[:40]!r}, not {FORMAT!r}")
+        found = str(arrays["format"])
+        if found not in (FORMAT, FORMAT_1):
+            raise NetworkError(f"{target}: format {found[:40]!r}, not {FORMAT!r}")
         w1, b1, w2 = arrays["w1"], arrays["b1"], arrays["w2"]
         hidden = w1.shape[1] if w1.ndim == 2 else -1
+        outputs = 2 * hidden if found == FORMAT else hidden
         if (w1.ndim != 2 or w1.shape[0] != INPUTS or not 0 < hidden <= _MAX_HIDDEN or b1.shape != (hidden,)
-                or w2.shape != (hidden,) or arrays["b2"].size != 1 or arrays["scale"].size != 1):
+                or w2.shape != (outputs,) or arrays["b2"].size != 1 or arrays["scale"].size != 1):
             raise NetworkError(f"{target}: arrays of the wrong shapes for a network of {INPUTS} inputs")
         if w1.dtype.kind != "i" or b1.dtype.kind != "i" or w2.dtype.kind != "f":
             raise NetworkError(f"{target}: arrays of the wrong types (int first layer, float output)")
@@ -139,7 +161,7 @@ class Network:
             raise NetworkError(f"{target}: non-finite weights or a bad scale")
         if np.abs(w1).max(initial=0) > 2**20 or np.abs(b1).max(initial=0) > 2**24:
             raise NetworkError(f"{target}: first-layer weights too large (they would overflow)")
-        return cls(w1, b1, w2, float(arrays["b2"].reshape(-1)[0]), int(arrays["scale"]))
+        return cls(w1, b1, w2, float(arrays["b2"].reshape(-1)[0]), int(arrays["scale"]), found == FORMAT)
 
     # -- evaluation -------------------------------------------------------------
     def accumulate(self, boards: tuple[int, ...]) -> np.ndarray:
@@ -169,8 +191,7 @@ class Network:
 
     def output(self, accumulator: np.ndarray, white_to_move: bool) -> float:
         """The evaluation in centipawns for the side to move, from the accumulator of both views."""
-        view = accumulator[:self.hidden] if white_to_move else accumulator[self.hidden:]
-        return float(np.maximum(view, 0) @ self.w2) + self.b2
+        return float(np.clip(accumulator, 0, self._top) @ self._out[0 if white_to_move else 1]) + self.b2
 
     def evaluate(self, board: chess.Board) -> float:
         """``board``'s evaluation for the side to move, computed from scratch."""
@@ -179,8 +200,11 @@ class Network:
     def batch(self, inputs: Any) -> np.ndarray:
         """Evaluations of many positions at once: ``inputs`` a (positions x 768) 0/1 matrix (dense or
         SciPy sparse) of the side to move's inputs (:func:`input_indices`)."""
-        hidden = np.maximum(inputs @ self.w1 + self.b1, 0)
-        return np.asarray(hidden @ self.w2).reshape(-1) + self.b2
+        top = self._top
+        own = np.clip(inputs @ self.w1 + self.b1, 0, top)
+        other = np.clip(inputs[:, _BLACK_VIEW] @ self.w1 + self.b1, 0, top)
+        weights = self._out[0]
+        return np.asarray(own @ weights[:self.hidden] + other @ weights[self.hidden:]).reshape(-1) + self.b2
 
 
 class Accumulators:

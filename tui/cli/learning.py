@@ -51,7 +51,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                     "(never overwriting either).",
     )
     p.add_argument("game", type=game_name, metavar="GAME")
-    p.add_argument("--data", required=True, type=path_arg, metavar="FILE", help="the dataset CSV (its FILE.meta.json beside it)")
+    p.add_argument("--data", required=True, type=path_arg, nargs="+", metavar="FILE",
+                   help="the dataset CSV (its FILE.meta.json beside it), or several labelled alike: "
+                        "their rows are joined")
     p.add_argument("--model", required=True, choices=("rf", "mlp", "network"),
                    help="rf: RandomForestRegressor; mlp: MLPRegressor on standardised inputs and target; "
                         "network: the game's piece-square network (games that have one), played with "

@@ -31,7 +31,7 @@ from engines.learning.models import (
     read_metadata,
     save_model,
 )
-from engines.learning.train import TrainError, grid_candidates, read_dataset, train_model
+from engines.learning.train import TrainError, grid_candidates, join_datasets, read_dataset, train_model
 from games import GAME_NAMES, game_class, game_kind
 from games.kind import NetworkPlan
 
@@ -86,7 +86,7 @@ def _grid_text(grid: dict[str, list[Any]]) -> str:
 
 def _command(args: Any) -> str:
     """The complete command that trains this model again (every option spelled out)."""
-    parts = ["tui-games", "train", args.game, "--data", args.data, "--model", args.model]
+    parts = ["tui-games", "train", args.game, "--data", *args.data, "--model", args.model]
     if args.model == "network":
         parts += ["--hidden", str(args.hidden), "--max-iter", str(args.max_iter), "--test-size",
                   f"{args.test_size:g}", "--seed", str(args.seed), "--out", args.out]
@@ -125,11 +125,12 @@ def run_train(args: Any, file: TextIO | None = None) -> int:
         having = [name for name in GAME_NAMES if game_kind(name).network is not None]
         raise TrainError(f"--model network: {args.game} has no network evaluation "
                          f"({', '.join(having) or 'no game'} {'has' if len(having) == 1 else 'have'} one)")
-    dataset = read_dataset(args.data, cls)
+    dataset = join_datasets([read_dataset(path, cls) for path in args.data])
     distinct = len(dataset) - dataset.duplicates
     games = len(set(dataset.game_id.tolist()))
+    names = ", ".join(name for name, _ in dataset.parts) or dataset.path.name
     console.print(
-        f"dataset {dataset.path.name}: {len(dataset):,} rows from {games:,} game{'s' if games != 1 else ''}; "
+        f"dataset{'s' if dataset.parts else ''} {names}: {len(dataset):,} rows from {games:,} game{'s' if games != 1 else ''}; "
         f"{dataset.duplicates:,} repeat an earlier position and are dropped: {distinct:,} positions"
     )
     depth = f"depth {dataset.depth}" if dataset.depth is not None else "an unknown depth"
@@ -193,27 +194,39 @@ def _say_written(console: Console, out: Path) -> None:
 
 def _train_network(args: Any, console: Console, plan: NetworkPlan, dataset: Any, out: Path, distinct: int) -> int:
     """``train --model network``: fit the game's piece-square network, write it and its metadata."""
-    from engines.learning.network_training import CLIP_UNITS, train_network
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from engines.learning.network_training import CLIP_UNITS, SIGMOID_UNITS, train_network
+
+    from .report import PipeConsole
 
     kind = game_kind(args.game)
-    console.print(f"fitting a network of {plan.inputs} inputs, {args.hidden} hidden units, on {distinct:,} "
+    console.print(f"fitting a network of {plan.inputs} inputs, {args.hidden} hidden units a view, on {distinct:,} "
                   f"positions (about {args.test_size:.0%} held out as whole games; labels clipped to "
-                  f"±{CLIP_UNITS} {kind.scores.unit_name}s); each pass prints its loss ...")
+                  f"±{CLIP_UNITS} {kind.scores.unit_name}s; the loss compares winning chances, "
+                  f"sigmoid(score / {SIGMOID_UNITS:g} {kind.scores.unit_name}s)) ...")
     console.file.flush()
-    fit = train_network(plan, dataset, hidden=args.hidden, seed=args.seed, test_size=args.test_size,
-                        max_iter=args.max_iter, unit=kind.scores.unit, verbose=True)
+    with Progress(TextColumn("[bold]passes"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[loss]}"),
+                  TimeElapsedColumn(), console=PipeConsole(file=sys.stderr)) as progress:
+        task = progress.add_task("passes", total=args.max_iter, loss="")
+
+        def shown(done: int, loss: float, rate: float) -> None:
+            progress.update(task, completed=done, loss=f"held-out loss {loss:.5f}, rate {rate:.2g}")
+
+        fit = train_network(plan, dataset, hidden=args.hidden, seed=args.seed, test_size=args.test_size,
+                            max_iter=args.max_iter, unit=kind.scores.unit, progress=shown)
     fit.network.save(out)
     meta = {"format": "tui-games-network-meta/1", "game": args.game, "kind": "network", "hidden": args.hidden,
             "positions": fit.positions, "iterations": fit.iterations, "fit_s": round(fit.fit_s, 3),
             "metrics": fit.metrics, "rounding": fit.rounding_cp, "label": dataset.label, "depth": dataset.depth,
-            "data": {"file": dataset.path.name, "sha256": dataset.sha256}, "command": _command(args),
+            "data": dataset.source, "command": _command(args),
             "versions": library_versions(), "sha256": file_sha256(out)}
     with metadata_path(out).open("x", encoding="utf-8") as handle:
         json.dump(meta, handle, indent=2)
         handle.write("\n")
     console.print(_fit_table(f"{args.game} network of h_l ({kind.scores.unit_name}s x {kind.scores.unit:g})",
                              fit.metrics))
-    stopped = " (stopped at --max-iter, still improving)" if fit.iterations >= args.max_iter else ""
+    stopped = " (stopped at --max-iter)" if fit.iterations >= args.max_iter else " (stopped: no better held-out loss)"
     console.print(f"fitted in {fit.fit_s:.1f} s, {fit.iterations} passes{stopped}; integer first layer within "
                   f"{fit.rounding_cp:.2f} of the float model on the test positions")
     _say_written(console, out)
