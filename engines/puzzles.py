@@ -152,7 +152,10 @@ class StockfishJudge:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.engine.quit()
+        try:
+            self.engine.quit()
+        except Exception:  # it died first (a Ctrl-C reaches its process group too): nothing to end
+            pass
 
     def best(self, position: str, depth: int) -> str | None:
         """Stockfish's best move at ``depth`` (SAN) when it wins clearly as :func:`judge` asks
@@ -198,12 +201,13 @@ SCREEN_DEPTH = 10
 
 
 def _kept(positions: Iterator[Game], game_name: str, count: int, *, stockfish: StockfishJudge | None = None,
-          progress: Callable[[int, int], None] | None = None) -> tuple[list[Puzzle], int]:
+          progress: Callable[[int, int], None] | None = None,
+          found: list[Puzzle] | None = None) -> tuple[list[Puzzle], int]:
     """The first ``count`` puzzles among ``positions`` (each position once) and the positions
     looked at: judged, checked two plies deeper, and by Stockfish if given (a quick look at
     :data:`SCREEN_DEPTH` first, which drops most positions cheaply, and depth 14 last)."""
     depth = depth_of(game_name)
-    found: list[Puzzle] = []
+    found = [] if found is None else found
     seen: set[str] = set()
     tried = 0
     for position in positions:
@@ -228,14 +232,18 @@ def _kept(positions: Iterator[Game], game_name: str, count: int, *, stockfish: S
 
 
 def make_puzzles(game_name: str, count: int, seed: int, *, stockfish: bool = False,
-                 progress: Callable[[int, int], None] | None = None) -> tuple[list[Puzzle], int]:
+                 progress: Callable[[int, int], None] | None = None,
+                 found: list[Puzzle] | None = None) -> tuple[list[Puzzle], int]:
     """``count`` puzzles of ``game_name`` found among seeded candidates (see the module doc),
     and how many candidates it took.  ``stockfish``: they must also be Stockfish's
-    (:func:`stockfish_agrees`)."""
+    (:func:`stockfish_agrees`).  ``found``: the list they are added to as they are found (the
+    caller's, so that a run stopped early keeps them)."""
     if not stockfish:
-        return _kept(candidate_positions(game_name, 1_000_000, seed), game_name, count, progress=progress)
+        return _kept(candidate_positions(game_name, 1_000_000, seed), game_name, count, progress=progress,
+                     found=found)
     with StockfishJudge(game_name) as judge_:
-        return _kept(game_positions(game_name, seed), game_name, count, stockfish=judge_, progress=progress)
+        return _kept(game_positions(game_name, seed), game_name, count, stockfish=judge_, progress=progress,
+                     found=found)
 
 
 #: What the game report writes in the comment of a blunder (see :mod:`engines.review`).

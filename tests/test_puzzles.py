@@ -89,6 +89,32 @@ def test_the_command_refuses_bad_input_in_one_line(tmp_path: Path, capsys):
                        "never written over")
 
 
+def test_a_run_stopped_by_ctrl_c_writes_the_puzzles_found_and_how_to_make_them_again(tmp_path: Path, capsys,
+                                                                                      monkeypatch):
+    import tui.cli.puzzles as command
+    from cli_run import run
+
+    def found_one_then_ctrl_c(*args, progress, found, **kwargs):
+        found.append(Puzzle(MATE, "Qxf7#", 0.9))
+        progress(1, 57)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "make_puzzles", found_one_then_ctrl_c)
+    out = tmp_path / "kept.txt"
+    code, stdout, _ = run(capsys, "puzzles", "chess", "--make", "30", "--seed", "4", "--out", str(out))
+    assert code == 0 and "wrote" in stdout
+    text = out.read_text()
+    assert read_puzzles(text, "chess") == [Puzzle(MATE, "Qxf7#", 0.9)]
+    assert "--make 1 --seed 4" in text and "57 candidate positions" in text and "stopped by Ctrl-C" in text
+
+    def nothing_then_ctrl_c(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "make_puzzles", nothing_then_ctrl_c)
+    code, _, stderr = run(capsys, "puzzles", "chess", "--make", "3", "--out", str(tmp_path / "none.txt"))
+    assert code == 130 and "nothing written" in stderr and not (tmp_path / "none.txt").exists()
+
+
 async def test_solving_by_typing_and_by_clicks_keeps_a_streak_and_a_rating() -> None:
     puzzles = [Puzzle(MATE.replace(" 4 4", f" {clock} 4"), "Qxf7#", 0.9) for clock in (4, 5, 6)]  # three, alike
     app = TuiGamesApp(puzzles=("chess", puzzles, "a test set", 1))

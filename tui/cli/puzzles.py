@@ -58,14 +58,27 @@ def _cmd_puzzles(args: argparse.Namespace) -> int:
         if args.stockfish and args.game != UCI_GAME:
             raise UsageError(prog, f"--stockfish checks puzzles of games Stockfish plays, not {args.game}")
 
+        looked = [0]
+
         def progress(found: int, tried: int) -> None:
+            looked[0] = tried
             print(f"{found} puzzles from {tried} positions", file=sys.stderr, flush=True)
 
         seed = args.seed or 0
         started = time.perf_counter()
-        puzzles, tried = make_puzzles(args.game, args.make, seed, stockfish=args.stockfish, progress=progress)
+        puzzles: list = []
+        stopped = ""
+        try:
+            _, tried = make_puzzles(args.game, args.make, seed, stockfish=args.stockfish, progress=progress,
+                                    found=puzzles)
+        except KeyboardInterrupt:  # keep what was found: hours of search
+            tried = looked[0]
+            stopped = f" (a run for {args.make} stopped by Ctrl-C: the same as --make {len(puzzles)})"
+            if not puzzles:
+                print("stopped by Ctrl-C before a puzzle was found; nothing written", file=sys.stderr)
+                return 130
         depth = depth_of(args.game)
-        how = (f"Made by: {PROG} puzzles {args.game} --make {args.make} --seed {seed}"
+        how = (f"Made by: {PROG} puzzles {args.game} --make {len(puzzles) if stopped else args.make} --seed {seed}"
                + (" --stockfish" if args.stockfish else "") + "\n"
                + (f"{tried} candidate positions, every one 6 plies or more into 80-ply games" if args.stockfish
                   else f"{tried} candidate positions")
@@ -76,7 +89,7 @@ def _cmd_puzzles(args: argparse.Namespace) -> int:
                f"pvs:depth={depth + 2} picks the same move"
                + ("; and pvs:depth=1 does not find it, and Stockfish at depth 14\nfinds the same move with the same gap"
                   if args.stockfish else "")
-               + f".\n{len(puzzles)} puzzles in {time.perf_counter() - started:.0f} s.")
+               + f".\n{len(puzzles)} puzzles in {time.perf_counter() - started:.0f} s{stopped}.")
         try:
             with open(out, "x", encoding="utf-8") as handle:
                 handle.write(puzzle_text(puzzles, args.game, how))
