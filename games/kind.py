@@ -196,6 +196,9 @@ class NetworkPlan:
     heuristic: str
     #: For each input of the side to move, the same piece on the same square as the other side sees it.
     other_view: Sequence[int] = ()
+    #: Whether a position text is quiet -- its value is not a tactic in progress -- and so fit to train
+    #: on (the network is asked only at the quiescence search's quiet leaves); ``None``: all are.
+    quiet: Callable[[str], bool] | None = None
 
 
 G = TypeVar("G", bound=Game)

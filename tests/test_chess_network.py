@@ -268,3 +268,12 @@ def test_a_trained_network_file_is_a_heuristic(tmp_path: Path) -> None:
         create_engine("pvs:heuristic=nonsense", cls)
     with pytest.raises(UnknownHeuristicError):
         game_class("quixo").heuristic(f"network:{path}")
+
+
+def test_a_network_trains_on_quiet_positions_only() -> None:
+    quiet = game_kind("chess").network.quiet
+    assert quiet(chess.STARTING_FEN)
+    assert not quiet("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")  # in check (mate)
+    assert not quiet("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1")  # Rxd5: an undefended knight
+    assert not quiet("rnbqkbnr/pppp1ppp/8/4p3/3Q4/8/PPP1PPPP/RNB1KBNR b KQkq - 0 2")  # exd4: a pawn takes a queen
+    assert quiet("rnbqkbnr/ppp1pppp/8/3p4/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 2")  # dxe4 Nxe4: an even trade

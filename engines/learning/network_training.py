@@ -7,7 +7,10 @@ Stockfish's with ``--label stockfish``).  Each position becomes the inputs of
 both sides' views (chess: 768 bits each, a sparse matrix); the network reads
 each view through the same clipped-ReLU hidden layer and one output reads both
 halves, the side to move's first -- the network :mod:`games.chess.network`
-evaluates.
+evaluates.  Only the game's quiet positions are kept (:attr:`NetworkPlan.quiet`:
+chess drops checks and positions with a winning capture on the board): the
+search asks the network at the quiet leaves of its quiescence search, and a
+label of a tactic in progress would only blur the pieces' values.
 
 The loss is the squared difference of *winning chances*, not of scores:
 ``sigmoid(score / K)`` for the label and the output alike (``K`` is
@@ -51,7 +54,8 @@ BATCH = 4096
 
 @dataclass(frozen=True)
 class NetworkFit:
-    """A trained network and how well it fits: train and test MSE, MAE and R² in the game's score (centipawns)."""
+    """A trained network and how well it fits: train and test MSE, MAE and R² in the game's score (centipawns),
+    on the quiet positions it was trained on (``positions`` of them)."""
 
     network: TrainedNetwork
     metrics: dict[str, dict[str, float]]
@@ -195,6 +199,8 @@ def train_network(plan: NetworkPlan, dataset: Dataset, *, hidden: int = 64, seed
     """Fit a network with ``hidden`` units to ``dataset``'s ``h_l`` (see the module's docstring);
     ``progress(pass, held-out loss, learning rate)`` is called after each pass."""
     keep = dataset.first_occurrences()
+    if plan.quiet is not None:
+        keep = keep[np.fromiter((plan.quiet(dataset.positions[index]) for index in keep), bool, len(keep))]
     positions = [dataset.positions[index] for index in keep]
     target = np.clip(np.asarray(dataset.h_l, dtype=np.float64)[keep], -CLIP_UNITS * unit, CLIP_UNITS * unit) / unit
     own = network_inputs(plan, positions)

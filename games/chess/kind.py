@@ -39,6 +39,28 @@ def _network_inputs(text: str) -> Sequence[int]:
     return input_indices(chess.Board(text))
 
 
+#: Piece values for telling a quiet position (a capture of a bigger piece is not quiet).
+_QUIET_VALUES = {1: 1, 2: 3, 3: 3, 4: 5, 5: 9, 6: 100}
+
+
+def _quiet(text: str) -> bool:
+    """Whether a FEN is quiet: no check, and no capture of a bigger or an undefended piece, nor a
+    capture that promotes (about two positions in three of a game)."""
+    import chess
+
+    board = chess.Board(text)
+    if board.is_check():
+        return False
+    for move in board.generate_legal_captures():
+        if board.is_en_passant(move):
+            continue
+        victim, attacker = board.piece_type_at(move.to_square), board.piece_type_at(move.from_square)
+        if (move.promotion or _QUIET_VALUES[victim or 1] > _QUIET_VALUES[attacker or 1]
+                or not board.is_attacked_by(not board.turn, move.to_square)):
+            return False
+    return True
+
+
 def other_view_of(index: int) -> int:
     """The input the other side sees for the side to move's input ``index``: colours swapped, ranks mirrored
     (the map :mod:`games.chess.network` uses)."""
@@ -102,5 +124,5 @@ KIND: GameKind[ChessGame] = GameKind(
                        "300 random 8-ply lines Stockfish 15.1 at depth 12"
                        " scores within 0.5 pawn of level (tui-games book)"),),
     network=NetworkPlan(inputs=768, active=_network_inputs, build=_network, heuristic="network",
-                        other_view=tuple(other_view_of(index) for index in range(768))),
+                        other_view=tuple(other_view_of(index) for index in range(768)), quiet=_quiet),
 )

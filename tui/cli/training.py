@@ -201,7 +201,8 @@ def _train_network(args: Any, console: Console, plan: NetworkPlan, dataset: Any,
     from .report import PipeConsole
 
     kind = game_kind(args.game)
-    console.print(f"fitting a network of {plan.inputs} inputs, {args.hidden} hidden units a view, on {distinct:,} "
+    which = "the quiet ones of " if plan.quiet is not None else ""
+    console.print(f"fitting a network of {plan.inputs} inputs, {args.hidden} hidden units a view, on {which}{distinct:,} "
                   f"positions (about {args.test_size:.0%} held out as whole games; labels clipped to "
                   f"±{CLIP_UNITS} {kind.scores.unit_name}s; the loss compares winning chances, "
                   f"sigmoid(score / {SIGMOID_UNITS:g} {kind.scores.unit_name}s)) ...")
@@ -227,7 +228,8 @@ def _train_network(args: Any, console: Console, plan: NetworkPlan, dataset: Any,
     console.print(_fit_table(f"{args.game} network of h_l ({kind.scores.unit_name}s x {kind.scores.unit:g})",
                              fit.metrics))
     stopped = " (stopped at --max-iter)" if fit.iterations >= args.max_iter else " (stopped: no better held-out loss)"
-    console.print(f"fitted in {fit.fit_s:.1f} s, {fit.iterations} passes{stopped}; integer first layer within "
+    console.print(f"fitted on {fit.positions:,} positions in {fit.fit_s:.1f} s, {fit.iterations} passes{stopped}; "
+                  f"integer first layer within "
                   f"{fit.rounding_cp:.2f} of the float model on the test positions")
     _say_written(console, out)
     return 0
