@@ -277,3 +277,14 @@ def test_a_network_trains_on_quiet_positions_only() -> None:
     assert not quiet("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1")  # Rxd5: an undefended knight
     assert not quiet("rnbqkbnr/pppp1ppp/8/4p3/3Q4/8/PPP1PPPP/RNB1KBNR b KQkq - 0 2")  # exd4: a pawn takes a queen
     assert quiet("rnbqkbnr/ppp1pppp/8/3p4/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 2")  # dxe4 Nxe4: an even trade
+
+
+def test_bench_network_costs_a_network_file_and_refuses_a_bad_one(tmp_path: Path, capsys) -> None:
+    from cli_run import assert_usage_error
+    from tui.bench.network import eval_rows
+
+    path = random_network(hidden=8, seed=5).save(tmp_path / "mine.npz")
+    rows = eval_rows(["chess"], quick=True, network=str(path))
+    assert [row.heuristic for row in rows] == ["pesto", f"network:{path}", f"network:{path}"]
+    (tmp_path / "bad.npz").write_bytes(b"nothing")
+    assert_usage_error(capsys, ["bench", "network", "--network", str(tmp_path / "bad.npz")], "not a network file")

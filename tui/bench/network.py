@@ -85,15 +85,17 @@ def _scattered(children: Sequence[tuple[Game, Any]], seed: int = 3) -> list[tupl
     return shuffled
 
 
-def _with_networks(games: Sequence[str]) -> list[tuple[str, type[Game], str]]:
-    """The games that have a network: name, class, and the network's heuristic."""
+def _with_networks(games: Sequence[str], network: str | None = None) -> list[tuple[str, type[Game], str]]:
+    """The games that have a network: name, class, and the network's heuristic (the bundled one,
+    or ``heuristic:FILE`` for a ``network`` file)."""
     plans = [(game, game_kind(game).network) for game in games]
-    return [(game, game_class(game), plan.heuristic) for game, plan in plans if plan is not None]
+    return [(game, game_class(game), plan.heuristic if network is None else f"{plan.heuristic}:{network}")
+            for game, plan in plans if plan is not None]
 
 
-def eval_rows(games: Sequence[str], *, quick: bool = False) -> list[EvalRow]:
+def eval_rows(games: Sequence[str], *, quick: bool = False, network: str | None = None) -> list[EvalRow]:
     rows = []
-    for game, cls, learned in _with_networks(games):
+    for game, cls, learned in _with_networks(games, network):
         children = _children(bench_positions(game, QUICK_POSITIONS if quick else POSITIONS))
         for name in (cls.STRONG_HEURISTIC, learned):
             evaluate = cls.heuristic(name)
@@ -105,9 +107,9 @@ def eval_rows(games: Sequence[str], *, quick: bool = False) -> list[EvalRow]:
     return rows
 
 
-def search_rows(games: Sequence[str], *, quick: bool = False) -> list[SearchRow]:
+def search_rows(games: Sequence[str], *, quick: bool = False, network: str | None = None) -> list[SearchRow]:
     rows = []
-    for game, cls, learned in _with_networks(games):
+    for game, cls, learned in _with_networks(games, network):
         boards = bench_positions(game, 2 if quick else 8, seed=11)
         depth = 3 if quick else 5
         for name in (cls.STRONG_HEURISTIC, learned):
@@ -122,15 +124,15 @@ def search_rows(games: Sequence[str], *, quick: bool = False) -> list[SearchRow]
     return rows
 
 
-def run_network_bench(games: Sequence[str], *, quick: bool = False) -> None:
-    """Measure and print the tables."""
+def run_network_bench(games: Sequence[str], *, quick: bool = False, network: str | None = None) -> None:
+    """Measure and print the tables (``network``: a network file in place of the bundled one)."""
     from rich.console import Console
     from rich.table import Table
 
     console = Console(width=max(110, Console().width))
     with console.status("measuring…"):
-        evals = eval_rows(games, quick=quick)
-        searches = search_rows(games, quick=quick)
+        evals = eval_rows(games, quick=quick, network=network)
+        searches = search_rows(games, quick=quick, network=network)
     if not evals:
         console.print("no game here has a network evaluation")
         return

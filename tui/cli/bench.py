@@ -7,7 +7,7 @@ import shutil
 
 from games import GAME_NAMES
 
-from .common import PROG, Parser, UsageError, add_game_filter, depth_type
+from .common import PROG, Parser, UsageError, add_game_filter, depth_type, path_arg
 
 
 
@@ -60,6 +60,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     add_game_filter(b)
     b.add_argument("--quick", action="store_true", help="fewer positions (a smoke run, not a measurement)")
+    b.add_argument("--network", type=path_arg, metavar="FILE",
+                   help="a network file (train --model network) in place of the bundled network")
     b.set_defaults(run=_cmd_bench_network)
     b = bench_sub.add_parser(
         "tree", help="what recording a search tree costs: pvs nodes/s plain and recording, same positions"
@@ -108,7 +110,18 @@ def _cmd_bench_parallel(args: argparse.Namespace) -> int:
 def _cmd_bench_network(args: argparse.Namespace) -> int:
     from ..bench.network import run_network_bench
 
-    run_network_bench(args.games or list(GAME_NAMES), quick=args.quick)
+    games = args.games or list(GAME_NAMES)
+    if args.network is not None:  # a file that is no network: one line, exit 2, before any measuring
+        from games import UnknownHeuristicError, game_class, game_kind
+
+        for game in games:
+            plan = game_kind(game).network
+            if plan is not None:
+                try:
+                    game_class(game).heuristic(f"{plan.heuristic}:{args.network}")
+                except UnknownHeuristicError as error:
+                    raise UsageError(f"{PROG} bench network", str(error)) from None
+    run_network_bench(games, quick=args.quick, network=args.network)
     return 0
 
 
