@@ -33,7 +33,7 @@ from .books import BookFormat, ShippedBook
 from .records import RecordFormat
 
 __all__ = ["BenchPlan", "BenchPosition", "GameKind", "LevelPlan", "NetworkPlan", "PerftCase", "PerftReference",
-           "ScoreScale", "TrainedNetwork"]
+           "ScoreScale", "TablesPlan", "TrainedNetwork"]
 
 
 @dataclass(frozen=True)
@@ -201,6 +201,27 @@ class NetworkPlan:
     quiet: Callable[[str], bool] | None = None
 
 
+@dataclass(frozen=True)
+class TablesPlan:
+    """A game's hand-made evaluation of a tapered piece-square form -- a midgame and an endgame value
+    per piece kind and square, blended by the game's phase, plus a tempo (chess: ``pesto``) -- that
+    training can fit again to data (Texel tuning): what training needs to know of it."""
+
+    #: The values of one table (chess: 6 kinds x 64 squares).
+    weights: int
+    #: For a position text: the values that count (indices), their signs (+1: the side to move's
+    #: pieces, -1: the other's), and the phase (1.0: the opening's material, 0.0: an endgame's).
+    terms: Callable[[str], tuple[Sequence[int], Sequence[float], float]]
+    #: The hand-made tables the fit starts from: midgame, endgame (in the game's score) and tempo.
+    start: Callable[[], tuple[Any, Any, float]]
+    #: Writes fitted tables (midgame, endgame, tempo) to a new file the heuristic reads.
+    save: Callable[[Any, Any, float, Any], Any]
+    #: The heuristic kind that reads such a file (``tables``: ``heuristic=tables:FILE``).
+    heuristic: str
+    #: Whether a position text is quiet (see :attr:`NetworkPlan.quiet`); ``None``: all are.
+    quiet: Callable[[str], bool] | None = None
+
+
 G = TypeVar("G", bound=Game)
 
 
@@ -229,6 +250,8 @@ class GameKind(Generic[G]):
     books: tuple[ShippedBook, ...] = ()
     #: Its learned network evaluation, if it has one.
     network: NetworkPlan | None = None
+    #: Its tapered tables that training can fit again, if it has them.
+    tables: TablesPlan | None = None
 
     @property
     def name(self) -> str:

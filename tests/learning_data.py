@@ -78,3 +78,20 @@ def write_dataset(path: Path, game: str, rows: list[list[Any]], *, depth: int = 
         }
         Path(f"{path}.meta.json").write_text(json.dumps(meta), encoding="utf-8")
     return path
+
+
+def random_boards(count: int, seed: int, max_plies: int = 60) -> list[Any]:
+    """``count`` python-chess boards after 0 to ``max_plies`` random plies (seeded)."""
+    import chess
+
+    rng = random.Random(seed)
+    boards = []
+    for _ in range(count):
+        board = chess.Board()
+        for _ in range(rng.randrange(0, max_plies)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        boards.append(board)
+    return boards

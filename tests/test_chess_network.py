@@ -106,6 +106,7 @@ def _good(**changes: object) -> dict[str, object]:
 @pytest.mark.parametrize(("content", "words"), [
     (b"", "not a network file"),
     (b"PK\x03\x04 junk", "not a network file"),
+    (b"game_id,ply\n0,1\n", "not a NumPy .npz archive"),
     (_npz(**_good(format=np.array("something else"))), "format"),
     (_npz(**_good(w1=np.zeros((100, 4), np.int32))), "wrong shapes"),
     (_npz(**_good(w2=np.zeros(5, np.float32))), "wrong shapes"),
@@ -163,15 +164,10 @@ def test_the_trainer_learns_a_piece_count_and_the_same_seed_gives_the_same_weigh
 
     from engines.learning.network_training import fit_views
 
-    rng = random.Random(3)
+    from learning_data import random_boards
+
     rows, target = [], []
-    for _ in range(3000):
-        board = chess.Board()
-        for _ in range(rng.randrange(0, 40)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+    for board in random_boards(3000, seed=3, max_plies=40):
         rows.append(input_indices(board))
         own = len(board.pieces(chess.KNIGHT, board.turn))
         target.append(float(own - len(board.pieces(chess.KNIGHT, not board.turn))))
@@ -212,6 +208,8 @@ def test_datasets_labelled_alike_are_joined_and_others_refused(tmp_path: Path, c
     deeper = write_dataset(tmp_path / "c.csv", "chess", positions("chess", 20, seed=9), depth=2)
     assert_usage_error(capsys, ["train", "chess", "--data", str(first), str(deeper), "--model", "network",
                                 "--out", str(tmp_path / "n2.npz")], "labelled alike")
+    assert_usage_error(capsys, ["train", "chess", "--data", str(first), str(tmp_path / "." / "a.csv"), "--model",
+                                "network", "--out", str(tmp_path / "n3.npz")], "given twice")
 
 
 def test_train_network_command_writes_the_network_and_its_metadata(tmp_path: Path, capsys) -> None:
@@ -288,3 +286,5 @@ def test_bench_network_costs_a_network_file_and_refuses_a_bad_one(tmp_path: Path
     assert [row.heuristic for row in rows] == ["pesto", f"network:{path}", f"network:{path}"]
     (tmp_path / "bad.npz").write_bytes(b"nothing")
     assert_usage_error(capsys, ["bench", "network", "--network", str(tmp_path / "bad.npz")], "not a network file")
+    assert_usage_error(capsys, ["bench", "network", "--network", str(path), "--game", "othello"],
+                       "othello has no network evaluation")

@@ -29,10 +29,10 @@ def test_settings_round_trip_and_first_run(own_settings: Path):
 
 @pytest.mark.parametrize("text,problem", [
     ("version = 1\n[board]\ntheme = 'purple'\n", "is not one of"),
-    ("version = 1\n[board]\nascii = 'yes'\n", "is not a bool"),
+    ("version = 1\n[board]\nascii = 'yes'\n", "is not true or false"),
     ("version = 1\n[board]\npieces = 'staunton'\n", "is not one of solid, outlined"),
-    ("version = 1\n[board]\nturned = ['chess', 'go', 3]\n", "names something other than games"),
-    ("version = 1\n[board]\nturned = 'chess'\n", "is not a list"),
+    ("version = 1\n[board]\nturned = ['chess', 'go', 3]\n", "'go', '3' are not games"),
+    ("version = 1\n[board]\nturned = 'chess'\n", "is not a list in brackets"),
     ("version = 1\nboard = 3\n", "[board] is not a table"),
     ("version = 1\n[players.go]\nfirst = 'human'\nsecond = 'human'\n", "[players.go] is not a game's players"),
     ("version = 7\n", "version 7, not 1"),
@@ -197,3 +197,21 @@ async def test_a_flipped_board_stays_flipped_for_the_next_game_of_that_game_only
         await pilot.press("ctrl+t")
         assert not board.flipped
     assert load_settings()[0].turned == frozenset()
+
+
+async def test_a_game_opened_turned_has_its_clocks_turned_and_a_bad_setting_is_said_outside_the_start_screen():
+    from tui.app.session import GameSetup
+    from tui.app.widgets.clock_view import ClockView
+
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("version = 1\n[board]\nturned = ['chess']\npieces = 'staunton'\n")
+    app = TuiGamesApp(GameSetup.checked("chess", "human", "human", clock="1+0"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen) and len(app.screen.query("#board")) == 1,
+                       "the game")
+        await pilot.pause()
+        assert app.screen.query_one("#board", BoardView).flipped  # White at the top
+        assert app.screen.query_one("#clock-top", ClockView).side == 0  # and White's clock beside it
+        assert app.screen.query_one("#clock-bottom", ClockView).side == 1
+        assert any("staunton" in str(note.message) for note in app._notifications)

@@ -43,7 +43,7 @@ from games import GAME_NAMES
 from games.clock import TimeControl
 
 __all__ = ["Settings", "THEMES", "PIECE_SETS", "VERSION", "config_dir", "settings_path", "load_settings", "save_settings",
-           "settings_text", "write_whole"]
+           "settings_text", "write_whole", "problems_text"]
 
 #: The settings file's format.
 VERSION = 1
@@ -138,7 +138,8 @@ def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
             return default
         value = where[key]
         if not isinstance(value, kind):
-            problems.append(f"{path}: {label} = {str(value)[:40]!r} is not a {kind.__name__}; ignored")
+            wanted = {bool: "true or false", str: "text in quotes", list: "a list in brackets"}.get(kind, kind.__name__)
+            problems.append(f"{path}: {label} = {str(value)[:40]!r} is not {wanted}; ignored")
             return default
         if kind is str and len(str(value)) > MAX_TEXT:
             problems.append(f"{path}: {label} is longer than {MAX_TEXT:,} characters; ignored")
@@ -157,8 +158,10 @@ def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
     ascii = typed(board, "ascii", bool, False, "board.ascii")
     turned_games = typed(board, "turned", list, [], "board.turned")
     turned = frozenset(name for name in turned_games if isinstance(name, str) and name in GAME_NAMES)
-    if len(turned) != len(turned_games):
-        problems.append(f"{path}: board.turned names something other than games; those ignored")
+    strangers = [str(name)[:20] for name in turned_games if not (isinstance(name, str) and name in GAME_NAMES)]
+    if strangers:
+        problems.append(f"{path}: board.turned: {', '.join(map(repr, strangers[:3]))} "
+                        f"{'is not a game' if len(strangers) == 1 else 'are not games'}; ignored")
     coordinates = typed(board, "coordinates", bool, True, "board.coordinates")
     clock = typed(section("new_game"), "clock", str, "", "new_game.clock")
     if clock:
@@ -177,6 +180,13 @@ def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
         if isinstance(first, str) and isinstance(second, str):
             players[game] = (first, second)
     return Settings(str(theme), bool(ascii), bool(coordinates), str(clock), players, str(pieces), turned), problems
+
+
+def problems_text(problems: list[str]) -> str:
+    """The settings' problems in one line: the first, and how many more."""
+    if not problems:
+        return ""
+    return f"settings: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
 
 
 def _quoted(text: str) -> str:

@@ -181,11 +181,20 @@ def join_datasets(parts: Sequence[Dataset]) -> Dataset:
     first = parts[0]
     if len(parts) == 1:
         return first
+    seen: set[Path] = set()
+    for part in parts:
+        if part.path.resolve() in seen:
+            raise TrainError(f"{part.path}: given twice; each dataset is joined once")
+        seen.add(part.path.resolve())
+
+    def labelled(part: Dataset) -> str:
+        depth = f"depth {part.depth}" if part.depth is not None else "an unknown depth"
+        return f"{part.game} labelled by {part.label} at {depth}"
+
     for part in parts[1:]:
         if (part.game, part.label, part.depth, part.feature_names) != (first.game, first.label, first.depth,
                                                                        first.feature_names):
-            raise TrainError(f"{part.path}: {part.game} labelled by {part.label} at depth {part.depth}, unlike "
-                             f"{first.path.name} ({first.game}, {first.label} at depth {first.depth}): the "
+            raise TrainError(f"{part.path}: {labelled(part)}, unlike {first.path.name} ({labelled(first)}): the "
                              "datasets joined must be of one game, labelled alike")
     ids = []
     offset = 0

@@ -21,6 +21,7 @@ from .bitboards import (
     WHITE_MINOR_HOME,
     WHITE_PLAYER, file_set, north_fill, south_fill,
 )
+from .tapered import pesto_start, tables_file, tapered
 from .tables import (
     PESTO_EG_TABLES, PESTO_MG_TABLES, PESTO_PHASE, SOFT_KING_END, SOFT_KING_MIDDLE, SOFT_TABLES,
 )
@@ -418,46 +419,13 @@ def hard(game: ChessGame, player: int) -> int:
     return score if player == WHITE_PLAYER else -score
 
 
-_PESTO_PIECES = tuple(
-    (PESTO_MG_TABLES[pt], PESTO_EG_TABLES[pt], PESTO_PHASE[pt])
-    for pt in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
-)
-
-
-def pesto(game: ChessGame, player: int) -> int:
-    """A tapered PeSTO evaluation: midgame and endgame material and
-    piece-square tables blended by the game phase (N 1, B 1, R 2, Q 4 out of
-    24), plus a small tempo bonus.  The strongest static evaluation here."""
-    b = game.board
-    occ_w = b.occupied_co[chess.WHITE]
-    mg = 0
-    eg = 0
-    phase = 0
-    for bb, ((mg_white, mg_black), (eg_white, eg_black), weight) in zip(
-        (b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings), _PESTO_PIECES
-    ):
-        if weight:
-            phase += weight * bb.bit_count()
-        own = bb & occ_w
-        bb ^= own
-        while own:
-            low = own & -own
-            sq = low.bit_length() - 1
-            mg += mg_white[sq]
-            eg += eg_white[sq]
-            own ^= low
-        while bb:
-            low = bb & -bb
-            sq = low.bit_length() - 1
-            mg += mg_black[sq]
-            eg += eg_black[sq]
-            bb ^= low
-    if phase > 24:
-        phase = 24
-    total = mg * phase + eg * (24 - phase)
-    score = total // 24 if total >= 0 else -(-total // 24)  # round toward zero: colour-symmetric
-    score += SOFT_TEMPO if b.turn else -SOFT_TEMPO
-    return score if player == WHITE_PLAYER else -score
+#: A tapered PeSTO evaluation (see :mod:`games.chess.tapered`): midgame and endgame material and
+#: piece-square tables blended by the game phase (N 1, B 1, R 2, Q 4 out of 24), plus a small tempo
+#: bonus.  The strongest hand-made static evaluation here.
+pesto = tapered(*pesto_start())
+pesto.__name__ = pesto.__qualname__ = "pesto"
+pesto.__doc__ = """A tapered PeSTO evaluation: midgame and endgame material and piece-square tables
+blended by the game phase (N 1, B 1, R 2, Q 4 out of 24), plus a small tempo bonus."""
 
 
 def features(board: chess.Board, player: int) -> list[float]:
@@ -571,4 +539,4 @@ HEURISTICS = {
 }
 
 #: The heuristics read from a file, by kind (see :attr:`games.base.Game.HEURISTIC_FILES`).
-HEURISTIC_FILES = {"network": network_file}
+HEURISTIC_FILES = {"network": network_file, "tables": tables_file}

@@ -14,6 +14,7 @@ from ..kind import (
     PerftCase,
     PerftReference,
     ScoreScale,
+    TablesPlan,
     TrainedNetwork,
 )
 from .board import ChessBoard
@@ -21,6 +22,7 @@ from .epd import EPD
 from .game import ChessGame
 from .records import PGN
 from .reference import reference_perft
+from .tapered import pesto_start, save_tables, tables_terms
 
 __all__ = ["KIND", "KIWIPETE", "STOCKFISH_RUNGS", "other_view_of"]
 
@@ -125,4 +127,6 @@ KIND: GameKind[ChessGame] = GameKind(
                        " scores within 0.5 pawn of level (tui-games book)"),),
     network=NetworkPlan(inputs=768, active=_network_inputs, build=_network, heuristic="network",
                         other_view=tuple(other_view_of(index) for index in range(768)), quiet=_quiet),
+    tables=TablesPlan(weights=384, terms=tables_terms, start=pesto_start, save=save_tables, heuristic="tables",
+                      quiet=_quiet),
 )

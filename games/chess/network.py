@@ -36,6 +36,7 @@ from typing import Any
 import chess
 import numpy as np
 
+from .arrays import read_arrays
 from .kind import other_view_of
 
 __all__ = ["FORMAT", "INPUTS", "OTHER_VIEW", "NetworkError", "Network", "Accumulators", "piece_boards",
@@ -133,19 +134,7 @@ class Network:
     def load(cls, path: str | os.PathLike[str]) -> Network:
         """Read a network file, checking every array; any problem is one :class:`NetworkError` line."""
         target = Path(path).expanduser()
-        try:
-            if target.stat().st_size > MAX_BYTES:
-                raise NetworkError(f"{target}: larger than {MAX_BYTES // 2**20} MB: not a network file")
-            data = target.read_bytes()
-        except OSError as error:
-            raise NetworkError(f"{target}: {error.strerror or error}") from None
-        try:
-            with np.load(io.BytesIO(data), allow_pickle=False) as archive:
-                arrays = {name: archive[name] for name in ("format", "w1", "b1", "w2", "b2", "scale")}
-        except KeyError as error:
-            raise NetworkError(f"{target}: no array {error} in it: not a network file") from None
-        except Exception as error:  # zip, npy or pickle refusals: all mean "not ours"
-            raise NetworkError(f"{target}: not a network file ({' '.join(str(error).split())[:80]})") from None
+        arrays = read_arrays(target, ("format", "w1", "b1", "w2", "b2", "scale"), MAX_BYTES, NetworkError, "network")
         found = str(arrays["format"])
         if found not in (FORMAT, FORMAT_1):
             raise NetworkError(f"{target}: format {found[:40]!r}, not {FORMAT!r}")

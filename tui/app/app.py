@@ -22,7 +22,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from ..settings import Settings, load_settings, save_settings
+from ..settings import Settings, load_settings, problems_text, save_settings
 from .engine_link import EngineLink
 from .screens.dialogs import ConfirmDialog, GuardedDialog
 from .screens.game import GameScreen
@@ -74,6 +74,9 @@ class TuiGamesApp(App):
                 self.call_after_refresh(screen.action_open, self.pick_from)
         if self.initial_setup is not None and self.initial_setup.engine_sides:
             self.search_service.start()
+        problems = self.settings_problems
+        if problems and not isinstance(self.screen, StartScreen):  # the start screen says them in its own line
+            self.notify(problems_text(problems), severity="warning", timeout=10)
 
     @work(thread=True, name="engine events", group="engines", exclusive=True)
     def read_engine_events(self) -> None:

@@ -114,6 +114,11 @@ def _cmd_bench_network(args: argparse.Namespace) -> int:
     if args.network is not None:  # a file that is no network: one line, exit 2, before any measuring
         from games import UnknownHeuristicError, game_class, game_kind
 
+        having = [name for name in GAME_NAMES if game_kind(name).network is not None]
+        if not any(game in having for game in games):
+            raise UsageError(f"{PROG} bench network", f"--network: {', '.join(games)} "
+                             f"{'has' if len(games) == 1 else 'have'} no network evaluation "
+                             f"({', '.join(having) or 'no game'} {'has' if len(having) == 1 else 'have'} one)")
         for game in games:
             plan = game_kind(game).network
             if plan is not None:

@@ -54,14 +54,15 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--data", required=True, type=path_arg, nargs="+", metavar="FILE",
                    help="the dataset CSV (its FILE.meta.json beside it), or several labelled alike: "
                         "their rows are joined")
-    p.add_argument("--model", required=True, choices=("rf", "mlp", "network"),
+    p.add_argument("--model", required=True, choices=("rf", "mlp", "network", "tables"),
                    help="rf: RandomForestRegressor; mlp: MLPRegressor on standardised inputs and target; "
                         "network: the game's piece-square network (games that have one), played with "
-                        "heuristic=network:FILE")
+                        "heuristic=network:FILE; tables: the game's hand-made piece-square tables fitted "
+                        "again (Texel tuning), played with heuristic=tables:FILE")
     p.add_argument("--hidden", type=whole(1), default=64, metavar="H",
                    help="--model network: hidden units (default 64)")
     p.add_argument("--max-iter", type=whole(1), default=60, metavar="N",
-                   help="--model network: passes over the training positions at most (default 60)")
+                   help="--model network or tables: passes over the training positions at most (default 60)")
     p.add_argument("--inputs", choices=("features", "h0"), default="features",
                    help="what the model sees (default: features)")
     p.add_argument("--grid", action="store_true",

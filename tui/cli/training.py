@@ -14,7 +14,7 @@ import math
 import shlex
 import sys
 from pathlib import Path
-from typing import Any, Sequence, TextIO
+from typing import Any, Callable, Sequence, TextIO
 
 from rich.console import Console
 from rich.table import Table
@@ -87,9 +87,10 @@ def _grid_text(grid: dict[str, list[Any]]) -> str:
 def _command(args: Any) -> str:
     """The complete command that trains this model again (every option spelled out)."""
     parts = ["tui-games", "train", args.game, "--data", *args.data, "--model", args.model]
-    if args.model == "network":
-        parts += ["--hidden", str(args.hidden), "--max-iter", str(args.max_iter), "--test-size",
-                  f"{args.test_size:g}", "--seed", str(args.seed), "--out", args.out]
+    if args.model in ("network", "tables"):
+        parts += ["--hidden", str(args.hidden)] if args.model == "network" else []
+        parts += ["--max-iter", str(args.max_iter), "--test-size", f"{args.test_size:g}", "--seed", str(args.seed),
+                  "--out", args.out]
         return shlex.join(parts)
     parts += ["--inputs", args.inputs]
     if args.grid:
@@ -125,6 +126,11 @@ def run_train(args: Any, file: TextIO | None = None) -> int:
         having = [name for name in GAME_NAMES if game_kind(name).network is not None]
         raise TrainError(f"--model network: {args.game} has no network evaluation "
                          f"({', '.join(having) or 'no game'} {'has' if len(having) == 1 else 'have'} one)")
+    tables = game_kind(args.game).tables
+    if args.model == "tables" and tables is None:
+        having = [name for name in GAME_NAMES if game_kind(name).tables is not None]
+        raise TrainError(f"--model tables: {args.game} has no piece-square tables to fit "
+                         f"({', '.join(having) or 'no game'} {'has' if len(having) == 1 else 'have'} them)")
     dataset = join_datasets([read_dataset(path, cls) for path in args.data])
     distinct = len(dataset) - dataset.duplicates
     games = len(set(dataset.game_id.tolist()))
@@ -141,6 +147,9 @@ def run_train(args: Any, file: TextIO | None = None) -> int:
     if args.model == "network":
         assert plan is not None
         return _train_network(args, console, plan, dataset, out, distinct)
+    if args.model == "tables":
+        assert tables is not None
+        return _train_tables(args, console, tables, dataset, out, distinct)
     width = 1 if args.inputs == "h0" else len(cls.FEATURE_NAMES)
     what = "h0 alone" if args.inputs == "h0" else f"{width} features"
     rows = f"{distinct:,} positions (about {args.test_size:.0%} held out for testing, as whole games)"
@@ -194,28 +203,13 @@ def _say_written(console: Console, out: Path) -> None:
 
 def _train_network(args: Any, console: Console, plan: NetworkPlan, dataset: Any, out: Path, distinct: int) -> int:
     """``train --model network``: fit the game's piece-square network, write it and its metadata."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from engines.learning.network_training import CLIP_UNITS, SIGMOID_UNITS, train_network
-
-    from .report import PipeConsole
+    from engines.learning.network_training import train_network
 
     kind = game_kind(args.game)
-    which = "the quiet ones of " if plan.quiet is not None else ""
-    console.print(f"fitting a network of {plan.inputs} inputs, {args.hidden} hidden units a view, on {which}{distinct:,} "
-                  f"positions (about {args.test_size:.0%} held out as whole games; labels clipped to "
-                  f"±{CLIP_UNITS} {kind.scores.unit_name}s; the loss compares winning chances, "
-                  f"sigmoid(score / {SIGMOID_UNITS:g} {kind.scores.unit_name}s)) ...")
-    console.file.flush()
-    with Progress(TextColumn("[bold]passes"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[loss]}"),
-                  TimeElapsedColumn(), console=PipeConsole(file=sys.stderr)) as progress:
-        task = progress.add_task("passes", total=args.max_iter, loss="")
-
-        def shown(done: int, loss: float, rate: float) -> None:
-            progress.update(task, completed=done, loss=f"held-out loss {loss:.5f}, rate {rate:.2g}")
-
-        fit = train_network(plan, dataset, hidden=args.hidden, seed=args.seed, test_size=args.test_size,
-                            max_iter=args.max_iter, unit=kind.scores.unit, progress=shown)
+    fit = _fitted(console, args, plan, distinct, f"a network of {plan.inputs} inputs, {args.hidden} hidden units a view",
+                  lambda shown: train_network(plan, dataset, hidden=args.hidden, seed=args.seed,
+                                              test_size=args.test_size, max_iter=args.max_iter,
+                                              unit=kind.scores.unit, progress=shown))
     fit.network.save(out)
     meta = {"format": "tui-games-network-meta/1", "game": args.game, "kind": "network", "hidden": args.hidden,
             "positions": fit.positions, "iterations": fit.iterations, "fit_s": round(fit.fit_s, 3),
@@ -231,6 +225,65 @@ def _train_network(args: Any, console: Console, plan: NetworkPlan, dataset: Any,
     console.print(f"fitted on {fit.positions:,} positions in {fit.fit_s:.1f} s, {fit.iterations} passes{stopped}; "
                   f"integer first layer within "
                   f"{fit.rounding_cp:.2f} of the float model on the test positions")
+    _say_written(console, out)
+    return 0
+
+
+def _passes_bar() -> Any:
+    """A progress bar of the passes over the training positions, with the held-out loss, on stderr."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .report import PipeConsole
+
+    return Progress(TextColumn("[bold]passes"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[loss]}"),
+                    TimeElapsedColumn(), console=PipeConsole(file=sys.stderr))
+
+
+def _fitted(console: Console, args: Any, plan: Any, distinct: int, what: str, fit: Callable[[Any], Any]) -> Any:
+    """Say what is fitted on which positions, then fit (``fit(progress)``) under a bar of the passes."""
+    from engines.learning.fitting import CLIP_UNITS, SIGMOID_UNITS
+
+    unit = game_kind(args.game).scores.unit_name
+    which = "the quiet ones of " if plan.quiet is not None else ""
+    console.print(f"fitting {what}, on {which}{distinct:,} positions (about {args.test_size:.0%} held out as whole "
+                  f"games; labels clipped to ±{CLIP_UNITS} {unit}s; the loss compares winning chances, "
+                  f"sigmoid(score / {SIGMOID_UNITS:g} {unit}s)) ...")
+    console.file.flush()
+    with _passes_bar() as progress:
+        task = progress.add_task("passes", total=args.max_iter, loss="")
+
+        def shown(done: int, loss: float, rate: float) -> None:
+            progress.update(task, completed=done, loss=f"held-out loss {loss:.5f}, rate {rate:.2g}")
+
+        return fit(shown)
+
+
+def _train_tables(args: Any, console: Console, plan: Any, dataset: Any, out: Path, distinct: int) -> int:
+    """``train --model tables``: fit the game's tapered tables again from the hand-made ones, write them
+    and their metadata."""
+    from engines.learning.tables_training import train_tables
+
+    kind = game_kind(args.game)
+    fit = _fitted(console, args, plan, distinct,
+                  f"the tapered tables of {args.game} ({plan.weights} values a phase and a tempo), from the hand-made ones",
+                  lambda shown: train_tables(plan, dataset, seed=args.seed, test_size=args.test_size,
+                                             max_iter=args.max_iter, unit=kind.scores.unit, progress=shown))
+    plan.save(fit.mg, fit.eg, fit.tempo, out)
+    meta = {"format": "tui-games-tables-meta/1", "game": args.game, "kind": "tables", "positions": fit.positions,
+            "iterations": fit.iterations, "fit_s": round(fit.fit_s, 3), "metrics": fit.metrics,
+            "start_metrics": fit.start_metrics, "label": dataset.label, "depth": dataset.depth,
+            "data": dataset.source, "command": _command(args), "versions": library_versions(),
+            "sha256": file_sha256(out)}
+    with metadata_path(out).open("x", encoding="utf-8") as handle:
+        json.dump(meta, handle, indent=2)
+        handle.write("\n")
+    table = _fit_table(f"{args.game} tables of h_l ({kind.scores.unit_name}s x {kind.scores.unit:g})", fit.metrics)
+    table.add_row("R², the hand-made tables", _number(fit.start_metrics["train"]["r2"], 4),
+                  _number(fit.start_metrics["test"]["r2"], 4))
+    console.print(table)
+    stopped = " (stopped at --max-iter)" if fit.iterations >= args.max_iter else " (stopped: no better held-out loss)"
+    console.print(f"fitted on {fit.positions:,} positions in {fit.fit_s:.1f} s, {fit.iterations} passes{stopped}; "
+                  f"play them with heuristic={plan.heuristic}:{out}")
     _say_written(console, out)
     return 0
 

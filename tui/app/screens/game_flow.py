@@ -175,6 +175,7 @@ class GameFlow(Screen):
         self.title = f"tui-games · {self.setup.game}"
         self.sub_title = f"{self.setup.player_label(0)} vs {self.setup.player_label(1)}"
         self.refresh_position()
+        self.clocks.bottom = self.bottom_side_shown  # a board the settings keep turned turns the clocks too
         if any(self.setup.notices):
             self._unread_notice = " · ".join(notice for notice in self.setup.notices if notice)
             self.say(self._unread_notice, error=True)

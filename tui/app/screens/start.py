@@ -21,7 +21,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from games import GAME_NAMES, game_kind, game_titles
 
-from ...settings import Settings
+from ...settings import Settings, problems_text
 from ..session import HUMAN, GameSetup, SetupError, engine_summary, level_summary, presets_for, side_names
 
 __all__ = ["StartScreen"]
@@ -103,8 +103,7 @@ class StartScreen(Screen):
         self.sub_title = "new game"
         problems = getattr(self.app, "settings_problems", [])
         self._describe()
-        self._notice(f"settings: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
-                     if problems else "")
+        self._notice(problems_text(problems))
         self.query_one("#start-button", Button).focus()
 
     def _notice(self, text: str) -> None:

@@ -1,0 +1,150 @@
+"""Tapered piece-square evaluations: PeSTO's form, with PeSTO's tables or tables fitted to data.
+
+A tapered evaluation gives every piece kind on every square a midgame and an
+endgame value (from White's side; a Black piece counts as minus the value of
+the White piece on the mirrored square), sums them over the board, blends the
+two sums by the phase -- the minor pieces count 1, rooks 2, queens 4, out of
+24 -- and adds a tempo for the side to move.  :func:`tapered` makes one from
+its tables; ``pesto`` is PeSTO's, and ``tables:FILE`` the tables ``tui-games
+train chess --model tables`` fitted (Texel tuning) from PeSTO's as a start.
+
+A tables file is a NumPy ``.npz`` of plain arrays, read with
+``allow_pickle=False``: ``format``, ``mg`` and ``eg`` (6 x 64 int32: pawn,
+knight, bishop, rook, queen, king, by python-chess square, White's values) and
+``tempo`` (int32).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import chess
+
+from .tables import PESTO_EG_TABLES, PESTO_MG_TABLES, PESTO_PHASE
+
+__all__ = ["TABLES_FORMAT", "KINDS", "TablesError", "tapered", "pesto_start", "tables_terms", "save_tables",
+           "load_tables", "tables_file"]
+
+TABLES_FORMAT = "tui-games-chess-tables/1"
+#: The piece kinds, in the tables' order.
+KINDS = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
+_PHASE = tuple(PESTO_PHASE[kind] for kind in KINDS)
+#: The largest tables file read, and the largest value in it (centipawns).
+MAX_BYTES = 1024 * 1024
+MAX_VALUE = 10_000
+
+
+class TablesError(ValueError):
+    """A tables file that cannot be used; the message is one line."""
+
+
+def tapered(mg: Sequence[Sequence[int]], eg: Sequence[Sequence[int]], tempo: int) -> Callable[[Any, int], int]:
+    """The evaluation of tables ``mg`` and ``eg`` (per kind of :data:`KINDS`, White's value by square)
+    and ``tempo``, in centipawns for ``player`` (0: White)."""
+    pieces = tuple(
+        ((list(mg[k]), [-mg[k][square ^ 56] for square in range(64)]),
+         (list(eg[k]), [-eg[k][square ^ 56] for square in range(64)]), _PHASE[k])
+        for k in range(6)
+    )
+
+    def evaluate(game: Any, player: int) -> int:
+        b = game.board
+        occ_w = b.occupied_co[chess.WHITE]
+        mg_sum = 0
+        eg_sum = 0
+        phase = 0
+        for bb, ((mg_white, mg_black), (eg_white, eg_black), weight) in zip(
+            (b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings), pieces
+        ):
+            if weight:
+                phase += weight * bb.bit_count()
+            own = bb & occ_w
+            bb ^= own
+            while own:
+                low = own & -own
+                sq = low.bit_length() - 1
+                mg_sum += mg_white[sq]
+                eg_sum += eg_white[sq]
+                own ^= low
+            while bb:
+                low = bb & -bb
+                sq = low.bit_length() - 1
+                mg_sum += mg_black[sq]
+                eg_sum += eg_black[sq]
+                bb ^= low
+        if phase > 24:
+            phase = 24
+        total = mg_sum * phase + eg_sum * (24 - phase)
+        score = total // 24 if total >= 0 else -(-total // 24)  # round toward zero: colour-symmetric
+        score += tempo if b.turn else -tempo
+        return score if player == 0 else -score
+
+    return evaluate
+
+
+def pesto_start() -> tuple[list[list[int]], list[list[int]], int]:
+    """PeSTO's tables (and its tempo, 10): where a fit starts."""
+    return ([list(PESTO_MG_TABLES[kind][0]) for kind in KINDS], [list(PESTO_EG_TABLES[kind][0]) for kind in KINDS], 10)
+
+
+def tables_terms(text: str) -> tuple[list[int], list[float], float]:
+    """A FEN's terms for fitting tables, for its side to move: the weight indices (kind x 64 + White's
+    square), +1 for its own pieces and -1 for the other's (each seen from its own side, the board
+    mirrored for Black), and the phase (1.0: every piece on, 0.0: kings and pawns)."""
+    board = chess.Board(text)
+    flip = 0 if board.turn == chess.WHITE else 56
+    indices: list[int] = []
+    signs: list[float] = []
+    phase = 0
+    for k, kind in enumerate(KINDS):
+        for colour, sign in ((board.turn, 1.0), (not board.turn, -1.0)):
+            for square in board.pieces(kind, colour):
+                seen = square ^ flip if colour == board.turn else square ^ flip ^ 56
+                indices.append(k * 64 + seen)
+                signs.append(sign)
+                phase += _PHASE[k]
+    return indices, signs, min(phase, 24) / 24
+
+
+def save_tables(mg: Any, eg: Any, tempo: float, path: str | os.PathLike[str]) -> Path:
+    """Write tables (rounded to centipawns) to a new file at ``path`` (never overwriting)."""
+    import numpy as np
+
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, format=np.array(TABLES_FORMAT), mg=np.rint(np.asarray(mg)).astype(np.int32).reshape(6, 64),
+                        eg=np.rint(np.asarray(eg)).astype(np.int32).reshape(6, 64), tempo=np.int32(round(float(tempo))))
+    target = Path(path).expanduser()
+    with target.open("xb") as file:
+        file.write(buffer.getvalue())
+    return target
+
+
+def load_tables(path: str | os.PathLike[str]) -> tuple[list[list[int]], list[list[int]], int]:
+    """Read a tables file, checking every array; any problem is one :class:`TablesError` line."""
+    import numpy as np
+
+    from .arrays import read_arrays
+
+    target = Path(path).expanduser()
+    arrays = read_arrays(target, ("format", "mg", "eg", "tempo"), MAX_BYTES, TablesError, "tables")
+    if str(arrays["format"]) != TABLES_FORMAT:
+        raise TablesError(f"{target}: format {str(arrays['format'])[:40]!r}, not {TABLES_FORMAT!r}")
+    mg, eg, tempo = arrays["mg"], arrays["eg"], arrays["tempo"]
+    if mg.shape != (6, 64) or eg.shape != (6, 64) or tempo.size != 1:
+        raise TablesError(f"{target}: arrays of the wrong shapes (6 x 64 tables and one tempo)")
+    if any(array.dtype.kind != "i" for array in (mg, eg, tempo)):
+        raise TablesError(f"{target}: arrays of the wrong types (whole centipawns)")
+    if max(np.abs(mg).max(), np.abs(eg).max(), abs(int(tempo.reshape(-1)[0]))) > MAX_VALUE:
+        raise TablesError(f"{target}: values beyond {MAX_VALUE} centipawns")
+    return mg.tolist(), eg.tolist(), int(tempo.reshape(-1)[0])
+
+
+def tables_file(path: str) -> Callable[[Any, int], int]:
+    """The heuristic ``tables:PATH``: the tapered evaluation of the tables in the file at ``path``.
+    Raises ``ValueError`` (one line) for a file that is not a tables file."""
+    evaluate = tapered(*load_tables(path))
+    evaluate.__name__ = f"tables:{path}"
+    return evaluate
