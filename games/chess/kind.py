@@ -23,8 +23,9 @@ from .game import ChessGame
 from .records import PGN
 from .reference import reference_perft
 from .tapered import pesto_start, save_tables, tables_terms
+from .views import other_view_of
 
-__all__ = ["KIND", "KIWIPETE", "STOCKFISH_RUNGS", "other_view_of"]
+__all__ = ["KIND", "KIWIPETE", "STOCKFISH_RUNGS"]
 
 #: A position rich in castling, en passant and promotions (perft's usual test).
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -61,13 +62,6 @@ def _quiet(text: str) -> bool:
                 or not board.is_attacked_by(not board.turn, move.to_square)):
             return False
     return True
-
-
-def other_view_of(index: int) -> int:
-    """The input the other side sees for the side to move's input ``index``: colours swapped, ranks mirrored
-    (the map :mod:`games.chess.network` uses)."""
-    kind, square = divmod(index, 64)
-    return ((kind + 6) % 12) * 64 + (square ^ 56)
 
 
 def _network(w1: Any, b1: Any, w2: Any, b2: float) -> TrainedNetwork:

@@ -37,7 +37,7 @@ import chess
 import numpy as np
 
 from .arrays import read_arrays
-from .kind import other_view_of
+from .views import other_view_of
 
 __all__ = ["FORMAT", "INPUTS", "OTHER_VIEW", "NetworkError", "Network", "Accumulators", "piece_boards",
            "input_indices"]
