@@ -312,8 +312,8 @@ class PuzzleScreen(Screen[None]):
         board = self.query_one("#puzzle-board", BoardView)
         squares = board.painter.move_squares(game, game.parse_move(self.puzzle.move))
         self.hinted = True
-        if squares is not None:
-            board.mark(squares[0])
+        if squares is not None:  # picked up, as a click would: its targets shown, a click on one plays it
+            board.mark(squares[0], self.picker.targets(squares[0]) if self.picker is not None else ())
             self.say(f"hint: the move starts on {board.painter.square_name(squares[0])} (the puzzle counts as "
                      "not solved)")
 
