@@ -147,7 +147,7 @@ class GameFlow(Screen):
                                  != (game_kind(self.setup.game).name in settings.turned))
                 kind = game_kind(self.setup.game)
                 with Horizontal(id="board-row"):
-                    bar = EvalBar(kind.scores, kind.board.layout.colours.pieces, id="eval-bar")
+                    bar = EvalBar(kind.scores, kind.board.layout.colours.pieces, ascii=self.ascii, id="eval-bar")
                     bar.turned = board.flipped != board.painter.flipped_for(0)
                     yield bar
                     yield board

@@ -23,14 +23,18 @@ __all__ = ["EvalBar", "bar_cells"]
 LOWER = " ▁▂▃▄▅▆▇█"
 
 
-def bar_cells(share: float, height: int) -> list[tuple[str, bool]]:
+def bar_cells(share: float, height: int, ascii: bool = False) -> list[tuple[str, bool]]:
     """The bar's cells from the bottom up: ``(character, full)``; the first player's part
-    is drawn with lower blocks in its colour on the second player's colour."""
+    is drawn with lower blocks in its colour on the second player's colour (``ascii``: ``#``
+    for the first player's whole cells, ``.`` for the rest, which needs no colour)."""
     eighths = round(max(0.0, min(1.0, share)) * height * 8)
     cells = []
     for row in range(height):
         filled = max(0, min(8, eighths - row * 8))
-        cells.append((LOWER[filled], filled == 8))
+        if ascii:
+            cells.append(("#" if filled >= 4 else ".", filled >= 4))
+        else:
+            cells.append((LOWER[filled], filled == 8))
     return cells
 
 
@@ -47,10 +51,13 @@ class EvalBar(Widget):
     #: The first player's edge is the top (the board is turned).
     turned: reactive[bool] = reactive(False)
 
-    def __init__(self, scores: ScoreScale, colours: tuple[str, str], *, id: str | None = None) -> None:
+    def __init__(self, scores: ScoreScale, colours: tuple[str, str], *, ascii: bool = False,
+                 id: str | None = None) -> None:
         super().__init__(id=id)
         self.scores = scores
         self.colours = colours
+        #: ``#`` and ``.`` rather than blocks (the letters setting).
+        self.ascii = ascii
         #: The first player's score and mate shown (``None``: no engine has searched yet).
         self.score: tuple[float, int | None] | None = None
 
@@ -81,5 +88,7 @@ class EvalBar(Widget):
         if self.turned:  # the first player's part hangs from the top: draw the second's from the bottom
             share, fill, rest = 1.0 - share, rest, fill
         style = Style(color=fill, bgcolor=rest, dim=self.score is None)
-        cells = bar_cells(share, height)
+        cells = bar_cells(share, height, self.ascii)
+        if self.ascii and self.turned:  # "#" stays the first player's part, now from the top
+            cells = [("." if char == "#" else "#", full) for char, full in cells]
         return Text("\n", end="").join(Text(char, style=style, end="") for char, _ in reversed(cells))
