@@ -321,7 +321,8 @@ def _check_header(name: str, header: list[str], columns: list[str], game: str) -
     duplicated = sorted({cell for cell in header if header.count(cell) > 1})
 
     def listed(names: list[str]) -> str:
-        return ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        shown = [name if name.isprintable() else ascii(name)[:40] for name in names[:5]]  # no raw control bytes
+        return ", ".join(shown) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
 
     if duplicated:
         raise DatasetError(f"{name}:1: column {listed(duplicated)} appears twice")
