@@ -116,3 +116,8 @@ def test_train_tables_command_writes_tables_to_play_and_refuses_a_game_without_t
     quixo = write_dataset(tmp_path / "quixo.csv", "quixo", positions("quixo", 20, seed=1), depth=1)
     assert_usage_error(capsys, ["train", "quixo", "--data", str(quixo), "--model", "tables",
                                 "--out", str(tmp_path / "q.npz")], "quixo has no piece-square tables")
+    for extra, words in ((["--test-size", "0.99"], "leaves no game to train on"), (["--hidden", "3"], "--hidden goes"),
+                         (["--grid"], "--grid and --inputs go with rf")):
+        assert_usage_error(capsys, ["train", "chess", "--data", str(data), "--model", "tables", *extra,
+                                    "--out", str(tmp_path / "t2.npz")], words)
+    assert meta["trained"] <= meta["positions"]

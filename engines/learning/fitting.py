@@ -25,7 +25,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
 
-from .train import Dataset, split_by_game
+from .train import Dataset, TrainError, split_by_game
 
 __all__ = ["CLIP_UNITS", "SIGMOID_UNITS", "PATIENCE", "BATCH", "Fittable", "sigmoid", "kept_rows", "splits",
            "fit_adam"]
@@ -67,7 +67,11 @@ def splits(games: np.ndarray, test_size: float, seed: int) -> tuple[np.ndarray, 
     """Rows (train, test) holding out ``test_size`` of the games, and the training rows split again
     into (fitted, stopping) rows: a tenth of the training games decides when to stop (rows, when
     there is a single game; the same rows both, for a single position)."""
-    train, test = split_by_game(games, test_size, seed)
+    try:
+        train, test = split_by_game(games, test_size, seed)
+    except ValueError:  # scikit-learn: a split that leaves one side empty
+        raise TrainError(f"--test-size {test_size:g} of {len(set(games.tolist())):,} game(s) leaves no game to "
+                         "train on or none to test on") from None
     if len(set(games[train].tolist())) >= 2:
         fit, stop = split_by_game(games[train], 0.1, seed + 1)
         return train, test, train[fit], train[stop]

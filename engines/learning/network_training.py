@@ -34,7 +34,9 @@ class NetworkFit:
 
     network: TrainedNetwork
     metrics: dict[str, dict[str, float]]
+    #: The quiet positions kept, and those of the training games (the rest were held out for testing).
     positions: int
+    trained: int
     iterations: int
     fit_s: float
     #: The largest difference between the float model and the integer network on the test positions.
@@ -138,4 +140,4 @@ def train_network(plan: NetworkPlan, dataset: Dataset, *, hidden: int = 64, seed
     model.params = weights
     floats, _ = model.forward((own[test_rows], other[test_rows]))
     rounding = float(np.abs(tested - floats * unit).max(initial=0.0))
-    return NetworkFit(network, metrics, len(positions), passes, fit_s, rounding)
+    return NetworkFit(network, metrics, len(positions), len(train_rows), passes, fit_s, rounding)

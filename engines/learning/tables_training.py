@@ -36,7 +36,9 @@ class TablesFit:
     tempo: float
     metrics: dict[str, dict[str, float]]
     start_metrics: dict[str, dict[str, float]]
+    #: The quiet positions kept, and those of the training games (the rest were held out for testing).
     positions: int
+    trained: int
     iterations: int
     fit_s: float
 
@@ -102,5 +104,5 @@ def train_tables(plan: TablesPlan, dataset: Dataset, *, seed: int = 0, test_size
                 for name, rows in (("train", train_rows), ("test", test_rows))}
 
     return TablesFit(params["mg"].reshape(-1, 64) * unit, params["eg"].reshape(-1, 64) * unit,
-                     float(params["tempo"][0]) * unit, measured(model), measured(start), len(positions), passes,
+                     float(params["tempo"][0]) * unit, measured(model), measured(start), len(positions), len(train_rows), passes,
                      fit_s)

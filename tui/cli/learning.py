@@ -59,7 +59,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                         "network: the game's piece-square network (games that have one), played with "
                         "heuristic=network:FILE; tables: the game's hand-made piece-square tables fitted "
                         "again (Texel tuning), played with heuristic=tables:FILE")
-    p.add_argument("--hidden", type=whole(1), default=64, metavar="H",
+    p.add_argument("--hidden", type=whole(1), default=None, metavar="H",
                    help="--model network: hidden units (default 64)")
     p.add_argument("--max-iter", type=whole(1), default=60, metavar="N",
                    help="--model network or tables: passes over the training positions at most (default 60)")

@@ -126,6 +126,12 @@ def run_train(args: Any, file: TextIO | None = None) -> int:
         having = [name for name in GAME_NAMES if game_kind(name).network is not None]
         raise TrainError(f"--model network: {args.game} has no network evaluation "
                          f"({', '.join(having) or 'no game'} {'has' if len(having) == 1 else 'have'} one)")
+    if args.model in ("network", "tables") and (args.grid or args.inputs != "features"):
+        raise TrainError(f"--model {args.model} fits its own inputs: --grid and --inputs go with rf and mlp")
+    if args.model != "network" and args.hidden is not None:
+        raise TrainError("--hidden goes with --model network")
+    if args.hidden is None:
+        args.hidden = 64
     tables = game_kind(args.game).tables
     if args.model == "tables" and tables is None:
         having = [name for name in GAME_NAMES if game_kind(name).tables is not None]
@@ -134,6 +140,10 @@ def run_train(args: Any, file: TextIO | None = None) -> int:
     dataset = join_datasets([read_dataset(path, cls) for path in args.data])
     distinct = len(dataset) - dataset.duplicates
     games = len(set(dataset.game_id.tolist()))
+    held = math.ceil(args.test_size * games)
+    if args.model in ("network", "tables") and not 0 < held < games:
+        raise TrainError(f"--test-size {args.test_size:g} of {games:,} game{'s' if games != 1 else ''} leaves no game "
+                         "to train on or none to test on")
     names = ", ".join(name for name, _ in dataset.parts) or dataset.path.name
     console.print(
         f"dataset{'s' if dataset.parts else ''} {names}: {len(dataset):,} rows from {games:,} game{'s' if games != 1 else ''}; "
@@ -212,7 +222,7 @@ def _train_network(args: Any, console: Console, plan: NetworkPlan, dataset: Any,
                                               unit=kind.scores.unit, progress=shown))
     fit.network.save(out)
     meta = {"format": "tui-games-network-meta/1", "game": args.game, "kind": "network", "hidden": args.hidden,
-            "positions": fit.positions, "iterations": fit.iterations, "fit_s": round(fit.fit_s, 3),
+            "positions": fit.positions, "trained": fit.trained, "iterations": fit.iterations, "fit_s": round(fit.fit_s, 3),
             "metrics": fit.metrics, "rounding": fit.rounding_cp, "label": dataset.label, "depth": dataset.depth,
             "data": dataset.source, "command": _command(args),
             "versions": library_versions(), "sha256": file_sha256(out)}
@@ -222,7 +232,7 @@ def _train_network(args: Any, console: Console, plan: NetworkPlan, dataset: Any,
     console.print(_fit_table(f"{args.game} network of h_l ({kind.scores.unit_name}s x {kind.scores.unit:g})",
                              fit.metrics))
     stopped = " (stopped at --max-iter)" if fit.iterations >= args.max_iter else " (stopped: no better held-out loss)"
-    console.print(f"fitted on {fit.positions:,} positions in {fit.fit_s:.1f} s, {fit.iterations} passes{stopped}; "
+    console.print(f"fitted on the {fit.trained:,} training positions of {fit.positions:,} in {fit.fit_s:.1f} s, {fit.iterations} passes{stopped}; "
                   f"integer first layer within "
                   f"{fit.rounding_cp:.2f} of the float model on the test positions")
     _say_written(console, out)
@@ -270,6 +280,7 @@ def _train_tables(args: Any, console: Console, plan: Any, dataset: Any, out: Pat
                                              max_iter=args.max_iter, unit=kind.scores.unit, progress=shown))
     plan.save(fit.mg, fit.eg, fit.tempo, out)
     meta = {"format": "tui-games-tables-meta/1", "game": args.game, "kind": "tables", "positions": fit.positions,
+            "trained": fit.trained,
             "iterations": fit.iterations, "fit_s": round(fit.fit_s, 3), "metrics": fit.metrics,
             "start_metrics": fit.start_metrics, "label": dataset.label, "depth": dataset.depth,
             "data": dataset.source, "command": _command(args), "versions": library_versions(),
@@ -282,7 +293,7 @@ def _train_tables(args: Any, console: Console, plan: Any, dataset: Any, out: Pat
                   _number(fit.start_metrics["test"]["r2"], 4))
     console.print(table)
     stopped = " (stopped at --max-iter)" if fit.iterations >= args.max_iter else " (stopped: no better held-out loss)"
-    console.print(f"fitted on {fit.positions:,} positions in {fit.fit_s:.1f} s, {fit.iterations} passes{stopped}; "
+    console.print(f"fitted on the {fit.trained:,} training positions of {fit.positions:,} in {fit.fit_s:.1f} s, {fit.iterations} passes{stopped}; "
                   f"play them with heuristic={plan.heuristic}:{out}")
     _say_written(console, out)
     return 0
