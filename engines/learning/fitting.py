@@ -70,7 +70,7 @@ def splits(games: np.ndarray, test_size: float, seed: int) -> tuple[np.ndarray, 
     try:
         train, test = split_by_game(games, test_size, seed)
     except ValueError:  # scikit-learn: a split that leaves one side empty
-        raise TrainError(f"--test-size {test_size:g} of {len(set(games.tolist())):,} game(s) leaves no game to "
+        raise TrainError(f"a test share of {test_size:g} of {len(set(games.tolist())):,} game(s) leaves no game to "
                          "train on or none to test on") from None
     if len(set(games[train].tolist())) >= 2:
         fit, stop = split_by_game(games[train], 0.1, seed + 1)
