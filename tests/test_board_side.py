@@ -54,6 +54,7 @@ def test_the_bar_fills_the_first_players_share_in_eighths():
     assert [char for char, _ in bar_cells(0.6, 4)][2] == "▃"  # 19.2 eighths: 3 into the third cell
     assert all(char == "█" for char, _ in bar_cells(1.0, 3)) and all(c == " " for c, _ in bar_cells(0.0, 3))
     assert [char for char, _ in bar_cells(0.7, 4, ascii=True)] == ["#", "#", "#", "."]  # letters: no colour needed
+    assert [char for char, _ in bar_cells(0.5, 3, ascii=True)] == ["#", ":", "."]  # a level game reads level
 
 
 def test_with_letters_the_bar_reads_without_colour_and_turns_with_the_board():
@@ -66,6 +67,10 @@ def test_with_letters_the_bar_reads_without_colour_and_turns_with_the_board():
     assert set(bar.render().plain.replace("\n", "")) == {"#"}
     bar.turned = True
     assert set(bar.render().plain.replace("\n", "")) == {"#"}
+    bar.clear()  # no eval: half each, the same either way round
+    turned = bar.render().plain
+    bar.turned = False
+    assert bar.render().plain.count("#") == turned.count("#")
 
 
 async def test_an_engines_eval_reaches_the_bar_and_the_material_line_and_undo_clears_the_trend() -> None:

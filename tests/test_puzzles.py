@@ -131,6 +131,7 @@ async def test_solving_by_typing_and_by_clicks_keeps_a_streak_and_a_rating() -> 
         box.value = "Qxf7#"
         await pilot.press("enter")
         assert screen.record.streak == 1 and screen.record.solved == 1
+        assert box.value == "" and "next" in box.placeholder  # the answer does not linger in the box
         await pilot.press("ctrl+n")
         board = screen.query_one("#puzzle-board")
         await pilot.click(board, offset=board.square_offset((7, 3)))  # h5, then f7

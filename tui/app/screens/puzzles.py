@@ -204,7 +204,8 @@ class PuzzleScreen(Screen[None]):
         board.mark(None)
         self.picker = MovePicker(game, board.painter)
         self.done = self.hinted = False
-        self.query_one("#puzzle-input", Input).value = ""
+        box = self.query_one("#puzzle-input", Input)
+        box.value, box.placeholder = "", "your move"
         self.update_status()
         side = game.PLAYERS[game.turn]
         self.say(f"{side} to play: find the move that wins — type it or click it")
@@ -281,6 +282,8 @@ class PuzzleScreen(Screen[None]):
         self.rated.add(key)
         change = 0.0 if again else self.record.scored(puzzle, solved)
         self.done = True
+        box = self.query_one("#puzzle-input", Input)
+        box.value, box.placeholder = "", "Enter: the next puzzle"
         try:
             save_record(self.game_name, self.record)
             kept = ""

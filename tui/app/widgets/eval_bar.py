@@ -26,13 +26,14 @@ LOWER = " ▁▂▃▄▅▆▇█"
 def bar_cells(share: float, height: int, ascii: bool = False) -> list[tuple[str, bool]]:
     """The bar's cells from the bottom up: ``(character, full)``; the first player's part
     is drawn with lower blocks in its colour on the second player's colour (``ascii``: ``#``
-    for the first player's whole cells, ``.`` for the rest, which needs no colour)."""
+    for the first player's cells, ``.`` for the second's and ``:`` for a cell about half each,
+    which needs no colour and reads the same turned)."""
     eighths = round(max(0.0, min(1.0, share)) * height * 8)
     cells = []
     for row in range(height):
         filled = max(0, min(8, eighths - row * 8))
         if ascii:
-            cells.append(("#" if filled >= 4 else ".", filled >= 4))
+            cells.append(("#" if filled >= 6 else ":" if filled >= 3 else ".", filled >= 6))
         else:
             cells.append((LOWER[filled], filled == 8))
     return cells
@@ -90,5 +91,5 @@ class EvalBar(Widget):
         style = Style(color=fill, bgcolor=rest, dim=self.score is None)
         cells = bar_cells(share, height, self.ascii)
         if self.ascii and self.turned:  # "#" stays the first player's part, now from the top
-            cells = [("." if char == "#" else "#", full) for char, full in cells]
+            cells = [({"#": ".", ".": "#"}.get(char, char), full) for char, full in cells]
         return Text("\n", end="").join(Text(char, style=style, end="") for char, _ in reversed(cells))
