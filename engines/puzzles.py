@@ -5,9 +5,9 @@ finds a best move that leaves the side to move clearly winning -- a winning
 chance (:meth:`games.kind.ScoreScale.chance`) of at least :data:`WIN_CHANCE` --
 and every other move at least :data:`GAP_CHANCE` of winning chance worse; and
 when a search two plies deeper picks the same move.  Chess puzzles can also be
-checked by Stockfish (:func:`stockfish_agrees`, for a game whose positions Stockfish
-reads): its best move at depth 14 must be the same, with the same clear gap to
-its second line.  A run checked by Stockfish keeps one Stockfish process
+checked by Stockfish (:meth:`StockfishJudge.agrees`, for a game whose positions
+Stockfish reads): its best move at depth 14 must be the same, with the same clear
+gap to its second line.  A run checked by Stockfish keeps one Stockfish process
 (:class:`StockfishJudge`), screens each candidate with a quick look at depth
 10 before our slower searches, and takes every position of the noisy
 games as a candidate (:func:`game_positions`); it also drops a puzzle a one-ply search already solves (:func:`obvious`:
@@ -33,7 +33,7 @@ from games import Game, game_class, game_kind, new_game
 from .registry import create_engine
 
 __all__ = ["Puzzle", "PuzzleError", "WIN_CHANCE", "GAP_CHANCE", "candidate_positions", "judge", "confirm",
-           "stockfish_agrees", "StockfishJudge", "game_positions", "obvious", "make_puzzles", "blunder_positions", "puzzles_from_blunders", "load_puzzle_file", "read_puzzles", "puzzle_text", "shipped_puzzles", "depth_of", "MAX_BYTES"]
+           "StockfishJudge", "game_positions", "obvious", "make_puzzles", "blunder_positions", "puzzles_from_blunders", "load_puzzle_file", "read_puzzles", "puzzle_text", "shipped_puzzles", "depth_of", "MAX_BYTES"]
 
 #: The winning chance the best move must leave, and how much worse every other move must be.
 WIN_CHANCE = 0.8
@@ -189,13 +189,6 @@ def obvious(puzzle: Puzzle, game_name: str) -> bool:
     return game.format_move(result.move) == puzzle.move
 
 
-def stockfish_agrees(puzzle: Puzzle, game_name: str, depth: int = 14) -> bool:
-    """Whether Stockfish finds the puzzle's move at ``depth`` with the same clear gap to its
-    second line (the position is a FEN); one process for this one check (see :class:`StockfishJudge`)."""
-    with StockfishJudge(game_name) as stockfish:
-        return stockfish.agrees(puzzle, depth)
-
-
 #: The depth of Stockfish's quick look that screens candidates before our searches.
 SCREEN_DEPTH = 10
 
@@ -236,7 +229,7 @@ def make_puzzles(game_name: str, count: int, seed: int, *, stockfish: bool = Fal
                  found: list[Puzzle] | None = None) -> tuple[list[Puzzle], int]:
     """``count`` puzzles of ``game_name`` found among seeded candidates (see the module doc),
     and how many candidates it took.  ``stockfish``: they must also be Stockfish's
-    (:func:`stockfish_agrees`).  ``found``: the list they are added to as they are found (the
+    (:meth:`StockfishJudge.agrees`).  ``found``: the list they are added to as they are found (the
     caller's, so that a run stopped early keeps them)."""
     if not stockfish:
         return _kept(candidate_positions(game_name, 1_000_000, seed), game_name, count, progress=progress,
