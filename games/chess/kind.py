@@ -23,7 +23,7 @@ from .game import ChessGame
 from .records import PGN
 from .reference import reference_perft
 from .tapered import pesto_start, save_tables, tables_terms
-from .views import other_view_of
+from .views import OTHER_VIEW
 
 __all__ = ["KIND", "KIWIPETE", "STOCKFISH_RUNGS"]
 
@@ -120,7 +120,7 @@ KIND: GameKind[ChessGame] = GameKind(
                        "300 random 8-ply lines Stockfish 15.1 at depth 12"
                        " scores within 0.5 pawn of level (tui-games book)"),),
     network=NetworkPlan(inputs=768, active=_network_inputs, build=_network, heuristic="network",
-                        other_view=tuple(other_view_of(index) for index in range(768)), quiet=_quiet),
+                        other_view=OTHER_VIEW, quiet=_quiet),
     tables=TablesPlan(weights=384, terms=tables_terms, start=pesto_start, save=save_tables, heuristic="tables",
                       quiet=_quiet),
 )

@@ -37,7 +37,7 @@ import chess
 import numpy as np
 
 from .arrays import read_arrays
-from .views import other_view_of
+from .views import OTHER_VIEW
 
 __all__ = ["FORMAT", "INPUTS", "OTHER_VIEW", "NetworkError", "Network", "Accumulators", "piece_boards",
            "input_indices"]
@@ -74,13 +74,12 @@ def input_indices(board: chess.Board) -> list[int]:
     for kind, bb in enumerate(boards):
         for square in chess.scan_forward(bb):
             white_view = kind * 64 + square
-            indices.append(white_view if board.turn == chess.WHITE else _BLACK_VIEW[white_view])
+            indices.append(white_view if board.turn == chess.WHITE else OTHER_VIEW[white_view])
     return indices
 
 
-_BLACK_VIEW = [other_view_of(index) for index in range(INPUTS)]
-#: The input the other side sees for each input of the side to move (the map is its own inverse).
-OTHER_VIEW: tuple[int, ...] = tuple(_BLACK_VIEW)
+#: :data:`~games.chess.views.OTHER_VIEW` as NumPy indexes columns with it (a tuple would index dimensions).
+_OTHER_COLUMNS = list(OTHER_VIEW)
 
 
 class Network:
@@ -103,7 +102,7 @@ class Network:
         self.w2 = w2
         self.b2 = float(b2)
         # Both views at once: row i holds White's view of input i, then Black's.
-        self._rows = np.concatenate([self.w1, self.w1[_BLACK_VIEW]], axis=1)
+        self._rows = np.concatenate([self.w1, self.w1[_OTHER_COLUMNS]], axis=1)
         self._bias = np.concatenate([self.b1, self.b1]).astype(np.int32)
         own, other = w2[:self.hidden] / self.scale, w2[self.hidden:] / self.scale
         #: The output weights over the accumulator (White's half first) with White, or Black, to move.
@@ -191,7 +190,7 @@ class Network:
         SciPy sparse) of the side to move's inputs (:func:`input_indices`)."""
         top = self._top
         own = np.clip(inputs @ self.w1 + self.b1, 0, top)
-        other = np.clip(inputs[:, _BLACK_VIEW] @ self.w1 + self.b1, 0, top)
+        other = np.clip(inputs[:, _OTHER_COLUMNS] @ self.w1 + self.b1, 0, top)
         weights = self._out[0]
         return np.asarray(own @ weights[:self.hidden] + other @ weights[self.hidden:]).reshape(-1) + self.b2
 

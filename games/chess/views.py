@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["other_view_of"]
+__all__ = ["OTHER_VIEW", "other_view_of"]
 
 
 def other_view_of(index: int) -> int:
@@ -10,3 +10,7 @@ def other_view_of(index: int) -> int:
     (the map :mod:`games.chess.network` uses)."""
     kind, square = divmod(index, 64)
     return ((kind + 6) % 12) * 64 + (square ^ 56)
+
+
+#: For each of the 768 inputs of the side to move, the one the other side sees (the map is its own inverse).
+OTHER_VIEW: tuple[int, ...] = tuple(other_view_of(index) for index in range(768))
