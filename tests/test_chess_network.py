@@ -176,11 +176,11 @@ def test_the_trainer_learns_a_piece_count_and_the_same_seed_gives_the_same_weigh
     own = csr_matrix((np.ones(len(columns), np.float32), columns, starts), shape=(len(rows), INPUTS))
     other = csr_matrix((own.data, np.asarray(OTHER_VIEW, np.int32)[own.indices], own.indptr), shape=own.shape)
     y = np.asarray(target)
-    held = (own[2500:], other[2500:], y[2500:])
+    rows = np.arange(len(y))
 
     def fit() -> dict[str, np.ndarray]:
-        return fit_views(own[:2500], other[:2500], y[:2500], held, hidden=8, seed=4, max_iter=100, scale=4.0,
-                         rate=1e-2)[0]
+        return fit_views(own, other, y, rows[:2500], rows[2500:], hidden=8, seed=4, max_iter=100, scale=4.0,
+                         rate=1e-2)[0].params
 
     weights = fit()
     net = Network.from_float(weights["w1"], weights["b1"], weights["w2"] * 100, float(weights["b2"][0]) * 100)

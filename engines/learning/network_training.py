@@ -101,19 +101,16 @@ class _Model:
         }
 
 
-def fit_views(own: Any, other: Any, target: np.ndarray, validation: tuple[Any, Any, np.ndarray], *, hidden: int,
-              seed: int, max_iter: int, scale: float = SIGMOID_UNITS, rate: float = 1e-3,
-              progress: Callable[[int, float, float], None] | None = None) -> tuple[dict[str, np.ndarray], int]:
+def fit_views(own: Any, other: Any, target: np.ndarray, fit_rows: np.ndarray, stop_rows: np.ndarray, *,
+              hidden: int, seed: int, max_iter: int, scale: float = SIGMOID_UNITS, rate: float = 1e-3,
+              progress: Callable[[int, float, float], None] | None = None) -> tuple[_Model, int]:
     """Fit a float network with ``hidden`` units to ``target`` (labels in the game's unit) from both views'
-    inputs, stopping on the ``validation`` rows' loss: its best weights and the passes made."""
-    from scipy.sparse import vstack
-
+    inputs, on ``fit_rows``, stopping on the loss of ``stop_rows``: the network with its best weights,
+    and the passes made."""
     model = _Model(own.shape[1], hidden, np.random.default_rng(seed))
-    count = own.shape[0]
-    data = (vstack([own, validation[0]]).tocsr(), vstack([other, validation[1]]).tocsr())
-    rows = np.arange(count + validation[0].shape[0])
-    return fit_adam(model, data, np.concatenate([target, validation[2]]), rows[:count], rows[count:],
-                    seed=seed, max_iter=max_iter, rate=rate, scale=scale, progress=progress)
+    model.params, passes = fit_adam(model, (own, other), target, fit_rows, stop_rows, seed=seed, max_iter=max_iter,
+                                    rate=rate, scale=scale, progress=progress)
+    return model, passes
 
 
 def train_network(plan: NetworkPlan, dataset: Dataset, *, hidden: int = 64, seed: int = 0, test_size: float = 0.2,
@@ -128,16 +125,15 @@ def train_network(plan: NetworkPlan, dataset: Dataset, *, hidden: int = 64, seed
     other = _other_view(own, np.asarray(plan.other_view, dtype=np.int32))
     train_rows, test_rows, fit_rows, stop_rows = splits(np.asarray(dataset.game_id)[keep], test_size, seed)
     started = time.perf_counter()
-    model = _Model(plan.inputs, hidden, np.random.default_rng(seed))
-    weights, passes = fit_adam(model, (own, other), target, fit_rows, stop_rows, seed=seed, max_iter=max_iter,
-                               rate=1e-3, progress=progress)
+    model, passes = fit_views(own, other, target, fit_rows, stop_rows, hidden=hidden, seed=seed, max_iter=max_iter,
+                              progress=progress)
     fit_s = time.perf_counter() - started
+    weights = model.params
     network = plan.build(weights["w1"], weights["b1"], weights["w2"] * unit, float(weights["b2"][0]) * unit)
     labels = target * unit
     tested = network.batch(own[test_rows])
     metrics = {"train": fit_metrics(labels[train_rows], network.batch(own[train_rows])),
                "test": fit_metrics(labels[test_rows], tested)}
-    model.params = weights
     floats, _ = model.forward((own[test_rows], other[test_rows]))
     rounding = float(np.abs(tested - floats * unit).max(initial=0.0))
     return NetworkFit(network, metrics, len(positions), len(train_rows), passes, fit_s, rounding)
