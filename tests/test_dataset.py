@@ -29,6 +29,7 @@ from engines.learning.dataset import (
     label_score,
     meta_path,
     play_dataset_game,
+    self_play,
     write_dataset,
 )
 from engines.tournament.match import derived_seed
@@ -49,7 +50,7 @@ def read_csv(path: Path) -> tuple[list[str], list[list[str]]]:
 
 
 def contract_columns(name: str) -> list[str]:
-    return ["game_id", "ply", "side", "position", *game_class(name).FEATURE_NAMES, "h0", "h_l", "mate"]
+    return ["game_id", "ply", "side", "position", *game_class(name).FEATURE_NAMES, "h0", "h_l", "mate", "outcome"]
 
 
 def executable(path: Path, command: str) -> Path:
@@ -116,9 +117,9 @@ def test_rows_follow_the_contract_and_a_direct_search_gives_their_labels(name: s
             assert row[4 + features] == str(position.evaluate(side, heuristic))
             _, h_l, mate = direct_label(name, row[3], depth, heuristic,
                                         derived_seed(5, name, game_id, int(row[1])))
-            assert (int(row[-2]), int(row[-1])) == (h_l, mate)
+            assert (int(row[-3]), int(row[-2])) == (h_l, mate)
     for row in rows:  # decided rows carry the decisive score, no other row reaches a win's scale
-        h_l, mate = int(row[-2]), int(row[-1])
+        h_l, mate = int(row[-3]), int(row[-2])
         if mate:
             assert h_l == (cls.DECISIVE_SCORE if mate > 0 else -cls.DECISIVE_SCORE)
         else:
@@ -157,6 +158,31 @@ def test_games_stop_at_max_plies_and_say_so(tmp_path: Path) -> None:
     assert summary.reasons == {MAX_PLIES_REASON: 3}
     assert summary.positions == len(rows) == 15 and summary.plies == 15
     assert [int(row[1]) for row in rows] == [0, 1, 2, 3, 4] * 3
+    assert all(row[-1] == "" for row in rows)  # the outcome is not known
+
+
+@pytest.mark.parametrize("name", ["quixo", "othello", "checkers"])
+def test_each_row_carries_its_games_outcome_for_its_side_to_move(name: str) -> None:
+    config = DatasetConfig(name, 4, 1, openings=2, seed=4, explore=0.3, max_plies=400)
+    for index in range(config.games):
+        played = self_play(config, index)
+        assert played.reason != MAX_PLIES_REASON
+        by_side = {side: {row[-1] for row in played.rows if int(row[2]) == side} for side in (0, 1)}
+        assert all(len(results) == 1 for results in by_side.values())  # one outcome a game
+        first, second = (float(by_side[side].pop()) for side in (0, 1))
+        assert first + second == 1.0 and first in (0.0, 0.5, 1.0)
+        # Where the last row's position decides the winner by itself (no repetition), check it is the one written.
+        last = new_game(name, played.rows[-1][3])
+        winners = set()
+        for move in last.legal_moves():
+            last.play(move)
+            outcome = last.outcome()
+            if outcome is not None and outcome.reason == played.reason:
+                winners.add(outcome.winner)
+            last.undo()
+        if len(winners) == 1 and "repetition" not in played.reason:
+            winner = winners.pop()
+            assert (first, second) == ((0.5, 0.5) if winner is None else (1.0 - winner, float(winner)))
 
 
 # ----------------------------------------------------------------- clipping
@@ -340,7 +366,7 @@ def test_a_stockfish_label_comes_from_that_engine(fakefish: Path, tmp_path: Path
     assert code == 0
     header, rows = read_csv(out)
     assert header == contract_columns("chess") and len(rows) == 8
-    assert all(row[-2:] == ["0", "0"] for row in rows)  # the fake's score: cp 0
+    assert all(row[-3:-1] == ["0", "0"] for row in rows)  # the fake's score: cp 0
     for before, after in zip(rows, rows[1:]):
         if before[0] == after[0]:  # the fake's move was played
             board = chess.Board(before[3])

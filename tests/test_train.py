@@ -69,7 +69,20 @@ def test_read_dataset_reads_every_column(data: Path, rows: list[list]) -> None:
     assert dataset.heuristic == "line-potential" and dataset.depth == 1 and dataset.notes == []
     assert dataset.meta["format"] == "tui-games-dataset/1"
     assert dataset.sha256 == file_sha256(data)
-    assert dataset_columns(Quixo) == columns(Quixo)
+    assert dataset_columns(Quixo) == [*columns(Quixo), "outcome"]  # these rows were written without it
+    assert np.isnan(dataset.outcome).all() and len(dataset.outcome) == len(rows)
+
+
+def test_the_outcome_column_is_read_and_checked(tmp_path: Path, rows: list[list]) -> None:
+    header = [*columns(Quixo), "outcome"]
+    results = ["1", "0", "0.5", ""]
+    path = write_dataset(tmp_path / "o.csv", "quixo", [[*row, results[i % 4]] for i, row in enumerate(rows)],
+                         header=header)
+    outcome = read_dataset(path, Quixo).outcome
+    assert outcome[:3].tolist() == [1.0, 0.0, 0.5] and np.isnan(outcome[3])
+    bad = write_dataset(tmp_path / "b.csv", "quixo", [[*row, "2"] for row in rows], header=header)
+    with pytest.raises(DatasetError, match=r"b.csv:2: column 'outcome': '2' is not 1, 0.5, 0 or empty"):
+        read_dataset(bad, Quixo)
 
 
 def test_columns_may_come_in_any_order(data: Path) -> None:

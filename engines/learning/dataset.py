@@ -20,7 +20,10 @@ text, without the moves that led to it): a row's ``h_l`` can be recomputed
 from the row alone, which is what a learned evaluator sees.  Wins and losses
 the search proved (``|score| >= MATE_BOUND``) are written as
 ``±GameClass.DECISIVE_SCORE`` and the ``mate`` column keeps the distance
-(:func:`~engines.base.mate_in`; 0 when none).
+(:func:`~engines.base.mate_in`; 0 when none).  Once the game is over, each
+row also gets its ``outcome``: the game's result for the row's side to move
+(``1``, ``0.5`` or ``0``; empty when ``max_plies`` stopped the game), the
+target of learning from outcomes rather than searches.
 
 With ``label`` a stockfish spec (chess only) the label and the move come from
 that engine instead (one engine process per game), searching to depth L
@@ -86,7 +89,9 @@ SEARCH_LABEL = "search"
 MAX_PLIES_REASON = "max plies"
 #: The columns before the features and after them.
 _LEADING = ("game_id", "ply", "side", "position")
-_TRAILING = ("h0", "h_l", "mate")
+_TRAILING = ("h0", "h_l", "mate", "outcome")
+#: The ``outcome`` of a row whose game was stopped by ``max_plies``: the result is not known.
+UNKNOWN_OUTCOME = ""
 #: Options of a stockfish spec that limit its search (else depth L is added).
 _LIMITS = ("depth", "time", "nodes")
 
@@ -313,7 +318,14 @@ def self_play(config: DatasetConfig, index: int) -> DatasetGame:
                 move = rng.choice(game.legal_moves())
             game.play(move)
             played += 1
+    for row in rows:  # the game's result for each row's side to move, once it is known
+        row.append(UNKNOWN_OUTCOME if outcome is None else _result_text(outcome.result_for(row[2])))
     return DatasetGame(index, rows, reason, game.ply, round(time.perf_counter() - start, 4))
+
+
+def _result_text(result: float) -> str:
+    """A result as the ``outcome`` column writes it: ``1``, ``0.5`` or ``0``."""
+    return "0.5" if result == 0.5 else str(int(result))
 
 
 def play_dataset_game(config: DatasetConfig, index: int) -> list[list[Any]]:
@@ -360,14 +372,14 @@ class DatasetSummary:
         self.plies += game.plies
         self.reasons[game.reason] = self.reasons.get(game.reason, 0) + 1
         for row in game.rows:
-            value = row[-2]
+            value = row[-3]
             self.positions += 1
             delta = value - self.mean
             self.mean += delta / self.positions
             self._m2 += delta * (value - self.mean)
             self.minimum = value if self.minimum is None else min(self.minimum, value)
             self.maximum = value if self.maximum is None else max(self.maximum, value)
-            if row[-1]:
+            if row[-2]:
                 self.decided += 1
 
     @property

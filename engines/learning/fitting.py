@@ -28,7 +28,7 @@ import numpy as np
 from .train import Dataset, TrainError, split_by_game
 
 __all__ = ["CLIP_UNITS", "SIGMOID_UNITS", "PATIENCE", "BATCH", "Fittable", "sigmoid", "kept_rows", "splits",
-           "fit_adam"]
+           "target_chances", "fit_adam"]
 
 #: Labels are clipped to this many score units (chess: 15 pawns; mates are +/- the game's decisive score).
 CLIP_UNITS = 15
@@ -92,14 +92,30 @@ def _loss(model: Fittable, data: tuple[Any, ...], chances: np.ndarray, scale: fl
     return float(np.mean(error * error))
 
 
+def target_chances(target: np.ndarray, outcomes: np.ndarray | None = None, weight: float = 0.0,
+                   scale: float = SIGMOID_UNITS) -> np.ndarray:
+    """The winning chances fitted: each label's (``sigmoid(label / scale)``, labels in the game's unit),
+    blended by ``weight`` with the game's result for the side to move (``outcomes``: 1, 0.5, 0) where it
+    is known (NaN: not known, the label's chance alone)."""
+    chances = sigmoid(np.asarray(target, dtype=np.float64) / scale)
+    if weight and outcomes is not None:
+        known = ~np.isnan(outcomes)
+        chances[known] = (1.0 - weight) * chances[known] + weight * outcomes[known]
+    return chances
+
+
 def fit_adam(model: Fittable, data: Sequence[Any], target: np.ndarray, fit_rows: np.ndarray,
              stop_rows: np.ndarray, *, seed: int, max_iter: int, rate: float, scale: float = SIGMOID_UNITS,
-             progress: Callable[[int, float, float], None] | None = None) -> tuple[dict[str, np.ndarray], int]:
+             progress: Callable[[int, float, float], None] | None = None,
+             chances: np.ndarray | None = None) -> tuple[dict[str, np.ndarray], int]:
     """Fit ``model`` to ``target`` (labels in the game's unit) on ``fit_rows`` of ``data``, stopping on
     the loss of ``stop_rows`` (see the module's docstring): the best parameters and the passes made.
-    ``progress(pass, held-out loss, rate)`` is called after each pass."""
+    ``chances``, when given, are the winning chances fitted instead of the labels' (see
+    :func:`target_chances`).  ``progress(pass, held-out loss, rate)`` is called after each pass."""
     rng = np.random.default_rng(seed)
-    chances = sigmoid(np.asarray(target, dtype=np.float64) / scale).astype(np.float32)
+    if chances is None:
+        chances = target_chances(target, scale=scale)
+    chances = np.asarray(chances, dtype=np.float32)
     held_data, held_chances = _rows(data, stop_rows), chances[stop_rows]
     moments = {name: (np.zeros_like(value), np.zeros_like(value)) for name, value in model.params.items()}
     best = (math.inf, {name: value.copy() for name, value in model.params.items()})

@@ -22,7 +22,7 @@ import numpy as np
 
 from games.kind import NetworkPlan, TrainedNetwork
 
-from .fitting import CLIP_UNITS, SIGMOID_UNITS, fit_adam, kept_rows, splits
+from .fitting import CLIP_UNITS, SIGMOID_UNITS, fit_adam, kept_rows, splits, target_chances
 from .train import Dataset, fit_metrics
 
 __all__ = ["CLIP_UNITS", "SIGMOID_UNITS", "NetworkFit", "network_inputs", "train_network", "fit_views"]
@@ -103,30 +103,33 @@ class _Model:
 
 def fit_views(own: Any, other: Any, target: np.ndarray, fit_rows: np.ndarray, stop_rows: np.ndarray, *,
               hidden: int, seed: int, max_iter: int, scale: float = SIGMOID_UNITS, rate: float = 1e-3,
-              progress: Callable[[int, float, float], None] | None = None) -> tuple[_Model, int]:
-    """Fit a float network with ``hidden`` units to ``target`` (labels in the game's unit) from both views'
-    inputs, on ``fit_rows``, stopping on the loss of ``stop_rows``: the network with its best weights,
-    and the passes made."""
+              progress: Callable[[int, float, float], None] | None = None,
+              chances: np.ndarray | None = None) -> tuple[_Model, int]:
+    """Fit a float network with ``hidden`` units to ``target`` (labels in the game's unit; or to
+    ``chances``, winning chances, when given) from both views' inputs, on ``fit_rows``, stopping on the
+    loss of ``stop_rows``: the network with its best weights, and the passes made."""
     model = _Model(own.shape[1], hidden, np.random.default_rng(seed))
     model.params, passes = fit_adam(model, (own, other), target, fit_rows, stop_rows, seed=seed, max_iter=max_iter,
-                                    rate=rate, scale=scale, progress=progress)
+                                    rate=rate, scale=scale, progress=progress, chances=chances)
     return model, passes
 
 
 def train_network(plan: NetworkPlan, dataset: Dataset, *, hidden: int = 64, seed: int = 0, test_size: float = 0.2,
-                  max_iter: int = 60, unit: float = 100.0,
+                  max_iter: int = 60, unit: float = 100.0, outcome_weight: float = 0.0,
                   progress: Callable[[int, float, float], None] | None = None) -> NetworkFit:
-    """Fit a network with ``hidden`` units to ``dataset``'s ``h_l`` (see the module's docstring);
+    """Fit a network with ``hidden`` units to ``dataset``'s ``h_l`` (see the module's docstring), its
+    winning chance blended with the game's result by ``outcome_weight``;
     ``progress(pass, held-out loss, learning rate)`` is called after each pass."""
     keep = kept_rows(dataset, plan.quiet)
     positions = [dataset.positions[index] for index in keep]
     target = np.clip(np.asarray(dataset.h_l, dtype=np.float64)[keep], -CLIP_UNITS * unit, CLIP_UNITS * unit) / unit
+    chances = target_chances(target, np.asarray(dataset.outcome, dtype=np.float64)[keep], outcome_weight)
     own = network_inputs(plan, positions)
     other = _other_view(own, np.asarray(plan.other_view, dtype=np.int32))
     train_rows, test_rows, fit_rows, stop_rows = splits(np.asarray(dataset.game_id)[keep], test_size, seed)
     started = time.perf_counter()
     model, passes = fit_views(own, other, target, fit_rows, stop_rows, hidden=hidden, seed=seed, max_iter=max_iter,
-                              progress=progress)
+                              progress=progress, chances=chances)
     fit_s = time.perf_counter() - started
     weights = model.params
     network = plan.build(weights["w1"], weights["b1"], weights["w2"] * unit, float(weights["b2"][0]) * unit)

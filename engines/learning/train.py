@@ -1,7 +1,8 @@
 """Fitting learned evaluators from self-play datasets (``tui-games train``).
 
 A dataset is the CSV file ``tui-games dataset`` writes (columns ``game_id, ply,
-side, position``, the game's features, ``h0``, ``h_l``, ``mate``) with its
+side, position``, the game's features, ``h0``, ``h_l``, ``mate`` and, in files
+written since it existed, ``outcome``) with its
 sidecar ``FILE.meta.json``.  :func:`read_dataset` reads and checks it;
 :func:`train_model` fits a regressor from ``h0`` alone or from the features to
 the depth-L search value ``h_l``::
@@ -92,6 +93,10 @@ MLP_LEAST_ROWS = 20
 #: nearer float's limits the fitting's sums overflow).
 MAX_CELL = 1e12
 
+#: The optional column of the game's result for the side to move, and the texts it holds.
+OUTCOME_COLUMN = "outcome"
+_OUTCOMES = {"1": 1.0, "0.5": 0.5, "0": 0.0, "": math.nan}
+
 #: Test rows stored in the model's metadata and re-predicted when it is loaded.
 CHECK_ROWS = 8
 
@@ -121,6 +126,9 @@ class Dataset:
     h0: np.ndarray
     h_l: np.ndarray
     mate: np.ndarray
+    #: The game's result for the side to move (1, 0.5, 0), NaN where it is not known (a game stopped
+    #: at its plies' cap, or a dataset written before the column existed).
+    outcome: np.ndarray
     feature_names: tuple[str, ...]
     heuristic: str
     depth: int | None
@@ -208,7 +216,8 @@ def join_datasets(parts: Sequence[Dataset]) -> Dataset:
         side=np.concatenate([part.side for part in parts]),
         features=np.concatenate([part.features for part in parts]),
         h0=np.concatenate([part.h0 for part in parts]), h_l=np.concatenate([part.h_l for part in parts]),
-        mate=np.concatenate([part.mate for part in parts]), feature_names=first.feature_names,
+        mate=np.concatenate([part.mate for part in parts]),
+        outcome=np.concatenate([part.outcome for part in parts]), feature_names=first.feature_names,
         heuristic=first.heuristic, depth=first.depth, meta=first.meta, sha256=joined,
         notes=[note for part in parts for note in part.notes],
         parts=[(part.path.name, part.sha256) for part in parts],
@@ -246,9 +255,12 @@ def read_dataset(path: str | Path, game_class: type[Game]) -> Dataset:
             if header is None:
                 raise DatasetError(f"{name}: empty file; expected a header row: {','.join(columns[:6])},...")
             header = [cell.strip() for cell in header]
+            if OUTCOME_COLUMN not in header:  # written before the column existed
+                columns = [column for column in columns if column != OUTCOME_COLUMN]
             _check_header(name, header, columns, game)
             where = {column: header.index(column) for column in columns}
-            numeric = [column for column in columns if column != "position"]
+            numeric = [column for column in columns if column not in ("position", OUTCOME_COLUMN)]
+            outcomes: list[float] = []
             integers = {"game_id", "ply", "side", "mate"}
             rows: list[list[float]] = []
             positions: list[str] = []
@@ -284,6 +296,12 @@ def read_dataset(path: str | Path, game_class: type[Game]) -> Dataset:
                     raise DatasetError(f"{name}:{line}: column 'side': {side:g} is not 0 or 1")
                 positions.append(cells[where["position"]])
                 rows.append(values)
+                if OUTCOME_COLUMN in where:
+                    text = cells[where[OUTCOME_COLUMN]].strip()
+                    if text not in _OUTCOMES:
+                        raise DatasetError(f"{name}:{line}: column 'outcome': {text[:30]!r} is not 1, 0.5, 0 or "
+                                           "empty (not known)")
+                    outcomes.append(_OUTCOMES[text])
     except UnicodeDecodeError:
         raise DatasetError(f"{name}: not UTF-8 text (is it a dataset CSV?)") from None
     except csv.Error as error:
@@ -306,6 +324,7 @@ def read_dataset(path: str | Path, game_class: type[Game]) -> Dataset:
         h0=table[:, index["h0"]],
         h_l=table[:, index["h_l"]],
         mate=table[:, index["mate"]].astype(np.int64),
+        outcome=np.asarray(outcomes, dtype=np.float64) if outcomes else np.full(len(rows), np.nan),
         feature_names=tuple(game_class.FEATURE_NAMES),
         heuristic=heuristic,
         depth=depth,
