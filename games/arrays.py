@@ -1,4 +1,4 @@
-"""Reading the NumPy ``.npz`` files of learned chess evaluations (networks, tables) safely."""
+"""Reading the NumPy ``.npz`` files of learned evaluations (networks, tables) safely: no pickle, one-line refusals."""
 
 from __future__ import annotations
 

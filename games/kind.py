@@ -203,16 +203,20 @@ class NetworkPlan:
 
 @dataclass(frozen=True)
 class TablesPlan:
-    """A game's hand-made evaluation of a tapered piece-square form -- a midgame and an endgame value
-    per piece kind and square, blended by the game's phase, plus a tempo (chess: ``pesto``) -- that
-    training can fit again to data (Texel tuning): what training needs to know of it."""
+    """A game's evaluation of a tapered linear form -- a midgame and an endgame value per term,
+    blended by the game's phase, plus a tempo -- that training fits to data (Texel tuning): what
+    training needs to know of it.  Chess's terms are its pieces on their squares (``pesto``'s form,
+    fitted again from PeSTO's tables); checkers', Quixo's and Othello's are the states of patterns
+    on their boards and a few counts (:mod:`games.learned`), fitted from nothing.
+    """
 
     #: The values of one table (chess: 6 kinds x 64 squares).
     weights: int
-    #: For a position text: the values that count (indices), their signs (+1: the side to move's
-    #: pieces, -1: the other's), and the phase (1.0: the opening's material, 0.0: an endgame's).
+    #: For a position text: the values that count (indices), what each counts (chess: +1 for the
+    #: side to move's pieces, -1 for the other's; a count's value), and the phase (1.0: the opening,
+    #: 0.0: the end).
     terms: Callable[[str], tuple[Sequence[int], Sequence[float], float]]
-    #: The hand-made tables the fit starts from: midgame, endgame (in the game's score) and tempo.
+    #: The tables the fit starts from: midgame, endgame (in the game's score) and tempo.
     start: Callable[[], tuple[Any, Any, float]]
     #: Writes fitted tables (midgame, endgame, tempo) to a new file the heuristic reads.
     save: Callable[[Any, Any, float, Any], Any]
@@ -220,6 +224,12 @@ class TablesPlan:
     heuristic: str
     #: Whether a position text is quiet (see :attr:`NetworkPlan.quiet`); ``None``: all are.
     quiet: Callable[[str], bool] | None = None
+    #: What the fit starts from, in a sentence (chess: PeSTO's tables; ``None``: every entry 0).
+    starts_from: str | None = None
+    #: The unit the fit works in, where it is not the score scale's (:attr:`ScoreScale.unit`): the
+    #: loss compares winning chances ``sigmoid(score / (4 units))``, so a quarter of the score worth
+    #: about 73% (:attr:`ScoreScale.win_scale`) for the games whose unit is a raw score.
+    unit: float | None = None
 
 
 G = TypeVar("G", bound=Game)

@@ -92,7 +92,7 @@ def test_fitting_tables_moves_them_toward_the_labels():
     dataset = Dataset(path=Path("synthetic.csv"), game="chess", positions=texts, game_id=np.arange(count) // 30,
                       ply=np.zeros(count), side=np.zeros(count), features=np.zeros((count, 1)),
                       h0=np.zeros(count), h_l=np.asarray(values, dtype=float), mate=np.zeros(count),
-                      feature_names=("x",), heuristic="pesto", depth=1, meta=None, sha256="0")
+                      outcome=np.full(count, np.nan), feature_names=("x",), heuristic="pesto", depth=1, meta=None, sha256="0")
     plan = game_kind("chess").tables
     fit = train_tables(plan, dataset, max_iter=60, rate=2e-2)
     start_mg = np.asarray(pesto_start()[0])
@@ -113,9 +113,7 @@ def test_train_tables_command_writes_tables_to_play_and_refuses_a_game_without_t
 
     game = new_game("chess")
     assert create_engine(f"pvs:depth=2,heuristic=tables:{out}", game_class("chess")).search(game).move is not None
-    quixo = write_dataset(tmp_path / "quixo.csv", "quixo", positions("quixo", 20, seed=1), depth=1)
-    assert_usage_error(capsys, ["train", "quixo", "--data", str(quixo), "--model", "tables",
-                                "--out", str(tmp_path / "q.npz")], "quixo has no piece-square tables")
+    # (every game has tables to fit now: Quixo's are its patterns', tests/test_pattern_tables.py)
     for extra, words in ((["--test-size", "0.99"], "leaves no game to train on"), (["--hidden", "3"], "--hidden goes"),
                          (["--grid"], "--grid and --inputs go with rf")):
         assert_usage_error(capsys, ["train", "chess", "--data", str(data), "--model", "tables", *extra,

@@ -20,7 +20,7 @@ import numpy as np
 
 from games.kind import TablesPlan
 
-from .fitting import CLIP_UNITS, fit_adam, kept_rows, splits
+from .fitting import CLIP_UNITS, fit_adam, kept_rows, splits, target_chances
 from .train import Dataset, fit_metrics
 
 __all__ = ["TablesFit", "tables_terms_matrix", "train_tables"]
@@ -36,6 +36,8 @@ class TablesFit:
     tempo: float
     metrics: dict[str, dict[str, float]]
     start_metrics: dict[str, dict[str, float]]
+    #: How well the dataset's own heuristic (its ``h0`` column) fits the same labels, for comparison.
+    h0_metrics: dict[str, dict[str, float]]
     #: The quiet positions kept, and those of the training games (the rest were held out for testing).
     positions: int
     trained: int
@@ -81,20 +83,24 @@ class _Tables:
 
 
 def train_tables(plan: TablesPlan, dataset: Dataset, *, seed: int = 0, test_size: float = 0.2, max_iter: int = 60,
-                 unit: float = 100.0, rate: float = 2e-3,
+                 unit: float = 100.0, rate: float = 2e-3, outcome_weight: float = 0.0,
                  progress: Callable[[int, float, float], None] | None = None) -> TablesFit:
     """Fit the game's tables to ``dataset``'s ``h_l`` from the hand-made ones (see the module's docstring);
+    ``unit`` is the game's score unit the fit works in, and the loss compares
+    ``sigmoid(score / (SIGMOID_UNITS x unit))``. With ``outcome_weight`` above 0 the chance fitted is blended
+    with the game's result by that weight (:func:`~engines.learning.fitting.target_chances`).
     ``progress(pass, held-out loss, learning rate)`` is called after each pass."""
     keep = kept_rows(dataset, plan.quiet)
     positions = [dataset.positions[index] for index in keep]
     target = np.clip(np.asarray(dataset.h_l, dtype=np.float64)[keep], -CLIP_UNITS * unit, CLIP_UNITS * unit) / unit
+    chances = target_chances(target, np.asarray(dataset.outcome, dtype=np.float64)[keep], outcome_weight)
     terms, phases = tables_terms_matrix(plan, positions)
     train_rows, test_rows, fit_rows, stop_rows = splits(np.asarray(dataset.game_id)[keep], test_size, seed)
     start = _Tables(*plan.start(), unit)
     model = _Tables(*plan.start(), unit)
     started = time.perf_counter()
     params, passes = fit_adam(model, (terms, phases), target, fit_rows, stop_rows, seed=seed, max_iter=max_iter,
-                              rate=rate, progress=progress)
+                              rate=rate, progress=progress, chances=chances)
     fit_s = time.perf_counter() - started
     model.params = params
     labels = target * unit
@@ -103,6 +109,9 @@ def train_tables(plan: TablesPlan, dataset: Dataset, *, seed: int = 0, test_size
         return {name: fit_metrics(labels[rows], tables.forward((terms[rows], phases[rows]))[0] * unit)
                 for name, rows in (("train", train_rows), ("test", test_rows))}
 
-    return TablesFit(params["mg"].reshape(-1, 64) * unit, params["eg"].reshape(-1, 64) * unit,
-                     float(params["tempo"][0]) * unit, measured(model), measured(start), len(positions), len(train_rows), passes,
-                     fit_s)
+    h0 = np.asarray(dataset.h0, dtype=np.float64)[keep]
+    h0_metrics = {name: fit_metrics(labels[rows], h0[rows]) for name, rows in (("train", train_rows), ("test", test_rows))}
+    shape = np.asarray(plan.start()[0]).shape  # the tables' own shape (chess: 6 kinds x 64 squares)
+    return TablesFit(params["mg"].reshape(shape) * unit, params["eg"].reshape(shape) * unit,
+                     float(params["tempo"][0]) * unit, measured(model), measured(start), h0_metrics, len(positions),
+                     len(train_rows), passes, fit_s)

@@ -78,7 +78,7 @@ canonical form (White list first, ascending squares, no ranges).
 from __future__ import annotations
 
 import re
-from typing import ClassVar, Sequence
+from typing import Callable, ClassVar, Sequence
 
 from ..base import (
     MAX_POSITION_TEXT,
@@ -118,7 +118,9 @@ from .bitboards import (
     man_jump_count,
     square_at,
 )
+from ..learned import tables_file
 from .evaluation import HEURISTICS, features
+from .patterns import FORM
 from .notation import parse_move
 
 __all__ = ["Checkers"]
@@ -143,6 +145,8 @@ class Checkers(Game):
     NAME: ClassVar[str] = "checkers"
     PLAYERS: ClassVar[tuple[str, str]] = ("Black", "White")
     HEURISTICS: ClassVar[dict[str, Heuristic]] = HEURISTICS
+    #: ``tables:FILE``: pattern tables that ``tui-games train checkers --model tables`` fitted.
+    HEURISTIC_FILES: ClassVar[dict[str, Callable[[str], Heuristic]]] = {"tables": tables_file(FORM)}
     DEFAULT_HEURISTIC: ClassVar[str] = "positional"
     CUT_HEURISTIC: ClassVar[str] = "material"
     STRONG_HEURISTIC: ClassVar[str] = "positional"

@@ -122,5 +122,5 @@ KIND: GameKind[ChessGame] = GameKind(
     network=NetworkPlan(inputs=768, active=_network_inputs, build=_network, heuristic="network",
                         other_view=OTHER_VIEW, quiet=_quiet),
     tables=TablesPlan(weights=384, terms=tables_terms, start=pesto_start, save=save_tables, heuristic="tables",
-                      quiet=_quiet),
+                      quiet=_quiet, starts_from="the hand-made ones (PeSTO's)"),
 )

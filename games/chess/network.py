@@ -36,7 +36,7 @@ from typing import Any
 import chess
 import numpy as np
 
-from .arrays import read_arrays
+from ..arrays import read_arrays
 from .views import OTHER_VIEW
 
 __all__ = ["FORMAT", "INPUTS", "OTHER_VIEW", "NetworkError", "Network", "Accumulators", "piece_boards",

@@ -126,7 +126,7 @@ def load_tables(path: str | os.PathLike[str]) -> tuple[list[list[int]], list[lis
     """Read a tables file, checking every array; any problem is one :class:`TablesError` line."""
     import numpy as np
 
-    from .arrays import read_arrays
+    from ..arrays import read_arrays
 
     target = Path(path).expanduser()
     arrays = read_arrays(target, ("format", "mg", "eg", "tempo"), MAX_BYTES, TablesError, "tables")

@@ -46,7 +46,7 @@ Position text
 from __future__ import annotations
 
 import re
-from typing import ClassVar, Hashable, Sequence
+from typing import Callable, ClassVar, Hashable, Sequence
 
 from ..grid import GridText
 from ..base import (
@@ -70,7 +70,9 @@ from .bitboards import (
     flips,
     legal_mask,
 )
+from ..learned import tables_file
 from .evaluation import HEURISTICS, features
+from .patterns import FORM
 
 __all__ = ["Othello"]
 
@@ -100,6 +102,8 @@ class Othello(Game):
     NAME: ClassVar[str] = "othello"
     PLAYERS: ClassVar[tuple[str, str]] = ("Black", "White")
     HEURISTICS: ClassVar[dict[str, Heuristic]] = HEURISTICS
+    #: ``tables:FILE``: pattern tables that ``tui-games train othello --model tables`` fitted.
+    HEURISTIC_FILES: ClassVar[dict[str, Callable[[str], Heuristic]]] = {"tables": tables_file(FORM)}
     DEFAULT_HEURISTIC: ClassVar[str] = "standard"
     CUT_HEURISTIC: ClassVar[str] = "discs"
     STRONG_HEURISTIC: ClassVar[str] = "standard"

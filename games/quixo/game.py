@@ -32,7 +32,7 @@ Heuristics
 
 from __future__ import annotations
 
-from typing import ClassVar, Hashable, Sequence
+from typing import Callable, ClassVar, Hashable, Sequence
 
 from ..grid import GridText
 from ..base import (
@@ -73,7 +73,9 @@ from .moves import (
     bit,
     has_five,
 )
+from ..learned import tables_file
 from .evaluation import HEURISTICS
+from .patterns import FORM
 
 __all__ = ["Quixo"]
 
@@ -96,6 +98,8 @@ class Quixo(Game):
     NAME: ClassVar[str] = "quixo"
     PLAYERS: ClassVar[tuple[str, str]] = ("X", "O")
     HEURISTICS: ClassVar[dict[str, Heuristic]] = HEURISTICS
+    #: ``tables:FILE``: pattern tables that ``tui-games train quixo --model tables`` fitted.
+    HEURISTIC_FILES: ClassVar[dict[str, Callable[[str], Heuristic]]] = {"tables": tables_file(FORM)}
     DEFAULT_HEURISTIC: ClassVar[str] = "line-potential"
     CUT_HEURISTIC: ClassVar[str] = "longest-line"
     STRONG_HEURISTIC: ClassVar[str] = "line-potential"

@@ -57,12 +57,17 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", required=True, choices=("rf", "mlp", "network", "tables"),
                    help="rf: RandomForestRegressor; mlp: MLPRegressor on standardised inputs and target; "
                         "network: the game's piece-square network (games that have one), played with "
-                        "heuristic=network:FILE; tables: the game's hand-made piece-square tables fitted "
-                        "again (Texel tuning), played with heuristic=tables:FILE")
+                        "heuristic=network:FILE; tables: the game's tapered tables fitted to the data "
+                        "(chess: its hand-made piece-square tables again, Texel tuning; checkers, Quixo "
+                        "and Othello: their patterns' tables), played with heuristic=tables:FILE")
     p.add_argument("--hidden", type=whole(1), default=None, metavar="H",
                    help="--model network: hidden units (default 64)")
     p.add_argument("--max-iter", type=whole(1), default=60, metavar="N",
                    help="--model network or tables: passes over the training positions at most (default 60)")
+    p.add_argument("--outcome", type=fraction, default=None, metavar="W",
+                   help="--model network or tables: the weight of the game's result in the winning chance "
+                        "fitted, the rest the label's (default 0: the label alone; rows whose game's "
+                        "result is not known keep their label's)")
     p.add_argument("--inputs", choices=("features", "h0"), default="features",
                    help="what the model sees (default: features)")
     p.add_argument("--grid", action="store_true",

@@ -89,6 +89,7 @@ def _command(args: Any) -> str:
     parts = ["tui-games", "train", args.game, "--data", *args.data, "--model", args.model]
     if args.model in ("network", "tables"):
         parts += ["--hidden", str(args.hidden)] if args.model == "network" else []
+        parts += ["--outcome", f"{args.outcome:g}"] if args.outcome else []
         parts += ["--max-iter", str(args.max_iter), "--test-size", f"{args.test_size:g}", "--seed", str(args.seed),
                   "--out", args.out]
         return shlex.join(parts)
@@ -130,6 +131,10 @@ def run_train(args: Any, file: TextIO | None = None) -> int:
         raise TrainError(f"--model {args.model} fits its own inputs: --grid and --inputs go with rf and mlp")
     if args.model != "network" and args.hidden is not None:
         raise TrainError("--hidden goes with --model network")
+    if args.model not in ("network", "tables") and getattr(args, "outcome", None) is not None:
+        raise TrainError("--outcome goes with --model network or tables")
+    if getattr(args, "outcome", None) is None:
+        args.outcome = 0.0
     if args.hidden is None:
         args.hidden = 64
     tables = game_kind(args.game).tables
@@ -219,7 +224,7 @@ def _train_network(args: Any, console: Console, plan: NetworkPlan, dataset: Any,
     fit = _fitted(console, args, plan, distinct, f"a network of {plan.inputs} inputs, {args.hidden} hidden units a view",
                   lambda shown: train_network(plan, dataset, hidden=args.hidden, seed=args.seed,
                                               test_size=args.test_size, max_iter=args.max_iter,
-                                              unit=kind.scores.unit, progress=shown))
+                                              unit=kind.scores.unit, outcome_weight=args.outcome, progress=shown))
     fit.network.save(out)
     meta = {"format": "tui-games-network-meta/1", "game": args.game, "kind": "network", "hidden": args.hidden,
             "positions": fit.positions, "trained": fit.trained, "iterations": fit.iterations, "fit_s": round(fit.fit_s, 3),
@@ -229,7 +234,7 @@ def _train_network(args: Any, console: Console, plan: NetworkPlan, dataset: Any,
     with metadata_path(out).open("x", encoding="utf-8") as handle:
         json.dump(meta, handle, indent=2)
         handle.write("\n")
-    console.print(_fit_table(f"{args.game} network of h_l ({kind.scores.unit_name}s x {kind.scores.unit:g})",
+    console.print(_fit_table(f"{args.game} network of h_l ({_score_unit(args.game)})",
                              fit.metrics))
     stopped = " (stopped at --max-iter)" if fit.iterations >= args.max_iter else " (stopped: no better held-out loss)"
     console.print(f"fitted on the {fit.trained:,} training positions of {fit.positions:,} in {fit.fit_s:.1f} s, {fit.iterations} passes{stopped}; "
@@ -237,6 +242,12 @@ def _train_network(args: Any, console: Console, plan: NetworkPlan, dataset: Any,
                   f"{fit.rounding_cp:.2f} of the float model on the test positions")
     _say_written(console, out)
     return 0
+
+
+def _score_unit(game: str) -> str:
+    """What the table's errors are in: ``pawns x 100``, or the game's raw score."""
+    scores = game_kind(game).scores
+    return f"{scores.unit_name}s x {scores.unit:g}" if scores.unit_name else "its raw score"
 
 
 def _passes_bar() -> Any:
@@ -249,15 +260,25 @@ def _passes_bar() -> Any:
                     TimeElapsedColumn(), console=PipeConsole(file=sys.stderr))
 
 
-def _fitted(console: Console, args: Any, plan: Any, distinct: int, what: str, fit: Callable[[Any], Any]) -> Any:
+def _in_units(game: str, units: float, unit: float) -> str:
+    """``units`` of the fit's ``unit`` as the game's scores read: ``4 pawns``, or a raw ``200``."""
+    scores = game_kind(game).scores
+    if scores.unit_name and unit == scores.unit:
+        return f"{units:g} {scores.unit_name}s"
+    return f"{units * unit:g}"
+
+
+def _fitted(console: Console, args: Any, plan: Any, distinct: int, what: str, fit: Callable[[Any], Any],
+            unit: float | None = None) -> Any:
     """Say what is fitted on which positions, then fit (``fit(progress)``) under a bar of the passes."""
     from engines.learning.fitting import CLIP_UNITS, SIGMOID_UNITS
 
-    unit = game_kind(args.game).scores.unit_name
+    unit = unit or game_kind(args.game).scores.unit
     which = "the quiet ones of " if plan.quiet is not None else ""
+    blend = (f", blended {args.outcome:.0%} with the game's result" if args.outcome else "")
     console.print(f"fitting {what}, on {which}{distinct:,} positions (about {args.test_size:.0%} held out as whole "
-                  f"games; labels clipped to ±{CLIP_UNITS} {unit}s; the loss compares winning chances, "
-                  f"sigmoid(score / {SIGMOID_UNITS:g} {unit}s)) ...")
+                  f"games; labels clipped to ±{_in_units(args.game, CLIP_UNITS, unit)}; the loss compares winning "
+                  f"chances, sigmoid(score / {_in_units(args.game, SIGMOID_UNITS, unit)}){blend}) ...")
     console.file.flush()
     with _passes_bar() as progress:
         task = progress.add_task("passes", total=args.max_iter, loss="")
@@ -274,23 +295,30 @@ def _train_tables(args: Any, console: Console, plan: Any, dataset: Any, out: Pat
     from engines.learning.tables_training import train_tables
 
     kind = game_kind(args.game)
+    unit = plan.unit or kind.scores.unit
     fit = _fitted(console, args, plan, distinct,
-                  f"the tapered tables of {args.game} ({plan.weights} values a phase and a tempo), from the hand-made ones",
+                  f"the tapered tables of {args.game} ({plan.weights:,} values a phase and a tempo), from "
+                  f"{plan.starts_from or 'nothing (every value 0)'}",
                   lambda shown: train_tables(plan, dataset, seed=args.seed, test_size=args.test_size,
-                                             max_iter=args.max_iter, unit=kind.scores.unit, progress=shown))
+                                             max_iter=args.max_iter, unit=unit,
+                                             outcome_weight=args.outcome, progress=shown), unit)
     plan.save(fit.mg, fit.eg, fit.tempo, out)
     meta = {"format": "tui-games-tables-meta/1", "game": args.game, "kind": "tables", "positions": fit.positions,
             "trained": fit.trained,
             "iterations": fit.iterations, "fit_s": round(fit.fit_s, 3), "metrics": fit.metrics,
-            "start_metrics": fit.start_metrics, "label": dataset.label, "depth": dataset.depth,
+            "start_metrics": fit.start_metrics, "h0_metrics": fit.h0_metrics, "outcome_weight": args.outcome,
+            "label": dataset.label, "depth": dataset.depth,
             "data": dataset.source, "command": _command(args), "versions": library_versions(),
             "sha256": file_sha256(out)}
     with metadata_path(out).open("x", encoding="utf-8") as handle:
         json.dump(meta, handle, indent=2)
         handle.write("\n")
-    table = _fit_table(f"{args.game} tables of h_l ({kind.scores.unit_name}s x {kind.scores.unit:g})", fit.metrics)
-    table.add_row("R², the hand-made tables", _number(fit.start_metrics["train"]["r2"], 4),
-                  _number(fit.start_metrics["test"]["r2"], 4))
+    table = _fit_table(f"{args.game} tables of h_l ({_score_unit(args.game)})", fit.metrics)
+    if plan.starts_from:
+        table.add_row("R², the hand-made tables", _number(fit.start_metrics["train"]["r2"], 4),
+                      _number(fit.start_metrics["test"]["r2"], 4))
+    table.add_row(f"R², h0 ({dataset.heuristic})", _number(fit.h0_metrics["train"]["r2"], 4),
+                  _number(fit.h0_metrics["test"]["r2"], 4))
     console.print(table)
     stopped = " (stopped at --max-iter)" if fit.iterations >= args.max_iter else " (stopped: no better held-out loss)"
     console.print(f"fitted on the {fit.trained:,} training positions of {fit.positions:,} in {fit.fit_s:.1f} s, {fit.iterations} passes{stopped}; "

@@ -1,0 +1,110 @@
+"""Checkers' terms for learned tables (:mod:`games.learned`): two-row bands, kings' squares, mobility.
+
+The board is seen by the side to move, turned for White so that its men
+always move down the board (square ``s`` becomes ``33 - s``):
+
+- ``band1`` ... ``band7``: rows ``r`` and ``r + 1`` (eight squares) as a
+  number in base 3 -- 0 empty, 1 an own piece, 2 the opponent's, men and
+  kings alike -- a table per pair of rows, since a formation means one thing
+  at home and another before promotion: the back-rank guards, bridges,
+  triangles and holes, and how the men stand to be exchanged;
+- ``kings``: an entry per square for an own king on it, and one for the opponent's;
+
+and two scalars: the steps each side could make (mobility; own less the
+opponent's) and the pieces on the board's side files a and h (own less
+theirs), where a piece cannot be jumped.  The phase is the number of pieces
+on the board (24 at the start).  A position whose side to move must jump is
+no quiet one: the search asks its evaluation after the jumps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..learned import PatternLayout, TermsForm
+from .bitboards import DL3, DL4, DR4, DR5, FULL, UL4, UL5, UR3, UR4
+
+__all__ = ["FORM", "BANDS", "KINGS", "SCALARS", "terms", "turned", "quiet"]
+
+#: Unfinished positions score within this (a man is 100).
+CLAMP = 5000
+SCALARS = ("mobility", "side files")
+_SIDE_FILES = sum(1 << (square - 1) for square in (5, 13, 21, 29, 4, 12, 20, 28))
+_REVERSED = bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
+
+
+def turned(board: int) -> int:
+    """The 32-square board turned half round: square ``s`` to ``33 - s``."""
+    return int.from_bytes(board.to_bytes(4, "little").translate(_REVERSED), "big")
+
+
+def _layout() -> tuple[PatternLayout, int, int, tuple[tuple[str, int, int], ...]]:
+    first = len(SCALARS)
+    bands, named = [], []
+    for row in range(7):
+        bands.append((first, list(range(4 * row, 4 * row + 8))))
+        named.append((f"band{row + 1}", first, 3 ** 8))
+        first += 3 ** 8
+    named.append(("kings", first, 2 * 32))
+    return PatternLayout(32, bands), first, first + 2 * 32, tuple(named)
+
+
+#: The bands, the first entry of the kings' squares (own kings', then the opponent's), the entries in
+#: all and each pattern's first entry.
+BANDS, KINGS, _WEIGHTS, _NAMED = _layout()
+
+
+def _squares(pieces: int, first: int) -> list[int]:
+    """The entries ``first + bit`` of the pieces' squares."""
+    entries = []
+    while pieces:
+        low = pieces & -pieces
+        entries.append(first + low.bit_length() - 1)
+        pieces ^= low
+    return entries
+
+
+def _down_steps(pieces: int, empty: int) -> int:
+    """The steps ``pieces`` could make down the board into ``empty``."""
+    return ((((pieces & DL4) << 4 | (pieces & DL3) << 3) & empty).bit_count()
+            + (((pieces & DR4) << 4 | (pieces & DR5) << 5) & empty).bit_count())
+
+
+def _up_steps(pieces: int, empty: int) -> int:
+    """The steps ``pieces`` could make up the board into ``empty``."""
+    return ((((pieces & UL4) >> 4 | (pieces & UL5) >> 5) & empty).bit_count()
+            + (((pieces & UR4) >> 4 | (pieces & UR3) >> 3) & empty).bit_count())
+
+
+def terms(game: Any) -> tuple[list[int], tuple[int, int], int]:
+    """The pattern entries, the scalars and the phase of a checkers position, for its side to move."""
+    black, white, kings = game.black, game.white, game.kings
+    if game.turn:  # White: turned, so that its men move down
+        own, opp, kings = turned(white), turned(black), turned(kings)
+    else:
+        own, opp = black, white
+    empty = FULL ^ (own | opp)
+    own_kings, opp_kings = own & kings, opp & kings
+    mobility = _down_steps(own, empty) - _up_steps(opp, empty)
+    if kings:
+        mobility += _up_steps(own_kings, empty) - _down_steps(opp_kings, empty)
+    files = (own & _SIDE_FILES).bit_count() - (opp & _SIDE_FILES).bit_count()
+    indices = BANDS.indices(own, opp)
+    if kings:
+        indices += _squares(own_kings, KINGS) + _squares(opp_kings, KINGS + 32)
+    return indices, (mobility, files), (own | opp).bit_count()
+
+
+def finished(game: Any) -> None:
+    """Never: a checkers search scores a game without moves itself."""
+    return None
+
+
+def quiet(game: Any) -> bool:
+    """Whether the side to move has no jump (the search's quiescence resolves jumps)."""
+    return not game.tactical_moves()
+
+
+#: Checkers' terms, for :mod:`games.learned`.
+FORM = TermsForm(name="checkers-patterns/1", weights=_WEIGHTS, scalars=len(SCALARS), phases=24, terms=terms,
+                 finished=finished, clamp=CLAMP, scalar_names=SCALARS, patterns=_NAMED)
