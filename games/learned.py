@@ -32,12 +32,14 @@ from __future__ import annotations
 import io
 import os
 import sys
+from operator import mul
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, Union
 
 __all__ = ["FORMAT", "MAX_BYTES", "MAX_VALUE", "TablesError", "TermsForm", "PatternLayout", "Tables", "tables_heuristic",
-           "save_tables", "load_tables", "plan_terms", "tables_file", "bundled_heuristic", "tables_plan"]
+           "save_tables", "load_tables", "plan_terms", "tables_file", "bundled_heuristic", "tables_plan",
+           "DatasetStep", "TrainStep", "Step"]
 
 #: The ``format`` of a tables file.
 FORMAT = "tui-games-tables/1"
@@ -78,6 +80,12 @@ class TermsForm:
     #: The names of the scalars, and of the patterns with the first entry of each (for ``describe``).
     scalar_names: tuple[str, ...] = ()
     patterns: tuple[tuple[str, int, int], ...] = ()
+    #: Entries are whole ``1/scale`` units of the game's score (a scalar such as a hand-made
+    #: evaluation's value needs a weight near 1 to be set finely).
+    scale: int = 1
+    #: Where the fit starts: the first scalars' (midgame, endgame) weights, the rest 0 (a scalar that
+    #: is a hand-made evaluation starts at (1, 1): the fit learns corrections to it).
+    start: tuple[tuple[float, float], ...] = ()
 
 
 class PatternLayout:
@@ -157,21 +165,20 @@ def tables_heuristic(form: TermsForm, tables: Tables) -> Callable[[Any, int], in
     (the side to move's value, negated for the other player)."""
     packed = [mg + (eg << _PACK) for mg, eg in zip(tables.mg, tables.eg)]
     entry = packed.__getitem__
+    weights = packed[:form.scalars]
     tempo = tables.tempo
     phases, clamp, terms, finished = form.phases, form.clamp, form.terms, form.finished
+    divisor = phases * form.scale
 
     def evaluate(game: Any, player: int) -> int:
         score = finished(game)
         if score is None:
             indices, scalars, phase = terms(game)
-            both = sum(map(entry, indices))
-            for weight, value in enumerate(scalars):
-                if value:
-                    both += value * packed[weight]
+            both = sum(map(entry, indices)) + sum(map(mul, scalars, weights))
             eg_sum = (both + _HALF) >> _PACK  # the sums stay far inside +-2**31
             mg_sum = both - (eg_sum << _PACK)
             total = mg_sum * phase + eg_sum * (phases - phase)
-            score = (total // phases if total >= 0 else -(-total // phases)) + tempo
+            score = (total // divisor if total >= 0 else -(-total // divisor)) + tempo
             if score > clamp:
                 score = clamp
             elif score < -clamp:
@@ -196,11 +203,12 @@ def plan_terms(form: TermsForm, read: Callable[[str], Any]) -> Callable[[str], t
 
 
 def save_tables(form: TermsForm, mg: Any, eg: Any, tempo: float, path: str | os.PathLike[str]) -> Path:
-    """Write tables (rounded to whole units) for ``form`` to a new file at ``path`` (never overwriting)."""
+    """Write tables (in the game's score, rounded to whole ``1/scale`` units; the tempo to whole units)
+    for ``form`` to a new file at ``path`` (never overwriting)."""
     import numpy as np
 
-    mg_array = np.rint(np.asarray(mg, dtype=np.float64).reshape(-1)).astype(np.int32)
-    eg_array = np.rint(np.asarray(eg, dtype=np.float64).reshape(-1)).astype(np.int32)
+    mg_array = np.rint(np.asarray(mg, dtype=np.float64).reshape(-1) * form.scale).astype(np.int32)
+    eg_array = np.rint(np.asarray(eg, dtype=np.float64).reshape(-1) * form.scale).astype(np.int32)
     if mg_array.shape != (form.weights,) or eg_array.shape != (form.weights,):
         raise TablesError(f"tables of {mg_array.size} and {eg_array.size} entries for {form.name}, which has "
                           f"{form.weights}")
@@ -264,17 +272,61 @@ def bundled_heuristic(form: TermsForm, path: Path, name: str) -> Callable[[Any, 
 
 def tables_plan(form: TermsForm, read: Callable[[str], Any], *, unit: float,
                 quiet: Callable[[str], bool] | None = None) -> Any:
-    """The :class:`~games.kind.TablesPlan` of ``form``: fitted from nothing (all entries 0), in
-    ``unit``, saved as a tables file of the form; ``read`` makes a position of a text."""
+    """The :class:`~games.kind.TablesPlan` of ``form``: fitted from the form's start (its hand-made
+    scalar at weight 1, every other entry 0), in ``unit``, saved as a tables file of the form;
+    ``read`` makes a position of a text."""
     from .kind import TablesPlan
 
     def start() -> tuple[Any, Any, float]:
         import numpy as np
 
-        return np.zeros(form.weights), np.zeros(form.weights), 0.0
+        mg, eg = np.zeros(form.weights), np.zeros(form.weights)
+        for weight, (midgame, endgame) in enumerate(form.start):
+            mg[weight], eg[weight] = midgame, endgame
+        return mg, eg, 0.0
 
     def save(mg: Any, eg: Any, tempo: float, path: Any) -> Path:
         return save_tables(form, mg, eg, tempo, path)
 
+    starts = ", ".join(f"{name} at weight {midgame:g}" for name, (midgame, _) in zip(form.scalar_names, form.start)
+                       if midgame)
     return TablesPlan(weights=form.weights, terms=plan_terms(form, read), start=start, save=save,
-                      heuristic="tables", quiet=quiet, unit=unit)
+                      heuristic="tables", quiet=quiet, unit=unit,
+                      starts_from=f"{starts}, the rest 0" if starts else None)
+
+
+# ------------------------------------------------------------------ recipes
+# How a game's bundled tables were made (its kind's ``recipe``), as data: self-play datasets labelled
+# by a deeper search, tables fitted to them, and -- a second generation -- self-play searched with
+# those tables and the tables fitted again to both.  ``tui-games rebuild GAME`` runs them.
+
+
+@dataclass(frozen=True)
+class DatasetStep:
+    """A self-play dataset (``tui-games dataset``): ``games`` games from ``openings`` random plies,
+    each position labelled by a ``depth``-ply search with ``heuristic`` (``{folder}`` in it: the
+    folder of the recipe's files), a random move played on a share ``explore`` of the plies."""
+
+    out: str
+    games: int
+    depth: int
+    seed: int
+    openings: int = 4
+    explore: float = 0.1
+    max_plies: int = 200
+    heuristic: str | None = None
+
+
+@dataclass(frozen=True)
+class TrainStep:
+    """Tables fitted (``tui-games train --model tables``) to the datasets ``data`` of earlier steps."""
+
+    out: str
+    data: tuple[str, ...]
+    max_iter: int = 60
+    outcome: float = 0.0
+    test_size: float = 0.2
+    seed: int = 0
+
+
+Step = Union[DatasetStep, TrainStep]

@@ -118,9 +118,8 @@ from .bitboards import (
     man_jump_count,
     square_at,
 )
-from ..learned import tables_file
 from .evaluation import HEURISTICS, features
-from .patterns import FORM
+from .patterns import HEURISTIC_FILES
 from .notation import parse_move
 
 __all__ = ["Checkers"]
@@ -145,21 +144,14 @@ class Checkers(Game):
     NAME: ClassVar[str] = "checkers"
     PLAYERS: ClassVar[tuple[str, str]] = ("Black", "White")
     HEURISTICS: ClassVar[dict[str, Heuristic]] = HEURISTICS
-    #: ``tables:FILE``: pattern tables that ``tui-games train checkers --model tables`` fitted.
-    HEURISTIC_FILES: ClassVar[dict[str, Callable[[str], Heuristic]]] = {"tables": tables_file(FORM)}
+    HEURISTIC_FILES: ClassVar[dict[str, Callable[[str], Heuristic]]] = HEURISTIC_FILES  # tables:FILE
     DEFAULT_HEURISTIC: ClassVar[str] = "positional"
     CUT_HEURISTIC: ClassVar[str] = "material"
     STRONG_HEURISTIC: ClassVar[str] = "positional"
     FEATURE_NAMES: ClassVar[tuple[str, ...]] = (
-        "men", "opp_men",
-        "kings", "opp_kings",
-        "back_rank", "opp_back_rank",
-        "centre", "opp_centre",
-        "advancement", "opp_advancement",
-        "mobility", "opp_mobility",
-        "captures", "opp_captures",
-        "edge", "opp_edge",
-        "to_move",
+        "men", "opp_men", "kings", "opp_kings", "back_rank", "opp_back_rank", "centre", "opp_centre",
+        "advancement", "opp_advancement", "mobility", "opp_mobility", "captures", "opp_captures",
+        "edge", "opp_edge", "to_move",
     )
     #: About a won game on the ``positional`` scale (a man is 100): every piece of one side.
     DECISIVE_SCORE: ClassVar[int] = 1200

@@ -10,9 +10,12 @@ always move down the board (square ``s`` becomes ``33 - s``):
   triangles and holes, and how the men stand to be exchanged;
 - ``kings``: an entry per square for an own king on it, and one for the opponent's;
 
-and two scalars: the steps each side could make (mobility; own less the
-opponent's) and the pieces on the board's side files a and h (own less
-theirs), where a piece cannot be jumped.  The phase is the number of pieces
+and the scalars: ``positional``'s value (the hand-made evaluation, where
+the fit starts, at weight 1: the patterns learn what it misses -- the same
+form fitted from its terms alone, without its value, played no better than
+it), the men and the kings (own less the opponent's), the steps each side
+could make (mobility) and the pieces on the side files a and h, where a
+piece cannot be jumped.  Entries are sixteenths of a man's hundredth.  The phase is the number of pieces
 on the board (24 at the start).  A position whose side to move must jump is
 no quiet one: the search asks its evaluation after the jumps.
 """
@@ -21,14 +24,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..learned import PatternLayout, TermsForm
+from ..learned import PatternLayout, TermsForm, tables_file
 from .bitboards import DL3, DL4, DR4, DR5, FULL, UL4, UL5, UR3, UR4
+from .evaluation import positional
 
-__all__ = ["FORM", "BANDS", "KINGS", "SCALARS", "terms", "turned", "quiet"]
+__all__ = ["HEURISTIC_FILES", "FORM", "BANDS", "KINGS", "SCALARS", "terms", "turned", "quiet"]
 
 #: Unfinished positions score within this (a man is 100).
 CLAMP = 5000
-SCALARS = ("mobility", "side files")
+SCALARS = ("positional", "men", "kings", "mobility", "side files")
 _SIDE_FILES = sum(1 << (square - 1) for square in (5, 13, 21, 29, 4, 12, 20, 28))
 _REVERSED = bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
 
@@ -76,7 +80,7 @@ def _up_steps(pieces: int, empty: int) -> int:
             + (((pieces & UR4) >> 4 | (pieces & UR3) >> 3) & empty).bit_count())
 
 
-def terms(game: Any) -> tuple[list[int], tuple[int, int], int]:
+def terms(game: Any) -> tuple[list[int], tuple[int, int, int, int, int], int]:
     """The pattern entries, the scalars and the phase of a checkers position, for its side to move."""
     black, white, kings = game.black, game.white, game.kings
     if game.turn:  # White: turned, so that its men move down
@@ -89,10 +93,13 @@ def terms(game: Any) -> tuple[list[int], tuple[int, int], int]:
     if kings:
         mobility += _up_steps(own_kings, empty) - _down_steps(opp_kings, empty)
     files = (own & _SIDE_FILES).bit_count() - (opp & _SIDE_FILES).bit_count()
+    own_count, opp_count = own.bit_count(), opp.bit_count()
+    kings_count = own_kings.bit_count() - opp_kings.bit_count()
+    men = own_count - opp_count - kings_count
     indices = BANDS.indices(own, opp)
     if kings:
         indices += _squares(own_kings, KINGS) + _squares(opp_kings, KINGS + 32)
-    return indices, (mobility, files), (own | opp).bit_count()
+    return indices, (positional(game, game.turn), men, kings_count, mobility, files), own_count + opp_count
 
 
 def finished(game: Any) -> None:
@@ -106,5 +113,9 @@ def quiet(game: Any) -> bool:
 
 
 #: Checkers' terms, for :mod:`games.learned`.
-FORM = TermsForm(name="checkers-patterns/1", weights=_WEIGHTS, scalars=len(SCALARS), phases=24, terms=terms,
-                 finished=finished, clamp=CLAMP, scalar_names=SCALARS, patterns=_NAMED)
+FORM = TermsForm(name="checkers-patterns/2", weights=_WEIGHTS, scalars=len(SCALARS), phases=24, terms=terms,
+                 finished=finished, clamp=CLAMP, scalar_names=SCALARS, patterns=_NAMED, scale=16,
+                 start=((1.0, 1.0),))
+
+#: The heuristics read from a file: ``tables:FILE``, tables that ``tui-games train checkers --model tables`` fitted.
+HEURISTIC_FILES = {"tables": tables_file(FORM)}

@@ -73,9 +73,8 @@ from .moves import (
     bit,
     has_five,
 )
-from ..learned import tables_file
 from .evaluation import HEURISTICS
-from .patterns import FORM
+from .patterns import HEURISTIC_FILES
 
 __all__ = ["Quixo"]
 
@@ -98,8 +97,7 @@ class Quixo(Game):
     NAME: ClassVar[str] = "quixo"
     PLAYERS: ClassVar[tuple[str, str]] = ("X", "O")
     HEURISTICS: ClassVar[dict[str, Heuristic]] = HEURISTICS
-    #: ``tables:FILE``: pattern tables that ``tui-games train quixo --model tables`` fitted.
-    HEURISTIC_FILES: ClassVar[dict[str, Callable[[str], Heuristic]]] = {"tables": tables_file(FORM)}
+    HEURISTIC_FILES: ClassVar[dict[str, Callable[[str], Heuristic]]] = HEURISTIC_FILES  # tables:FILE
     DEFAULT_HEURISTIC: ClassVar[str] = "line-potential"
     CUT_HEURISTIC: ClassVar[str] = "longest-line"
     STRONG_HEURISTIC: ClassVar[str] = "line-potential"

@@ -11,8 +11,10 @@ line of a kind wherever it lies:
 - ``corner``: the 3 x 3 square at each corner (four), where the cubes that
   can be taken from two edges meet.
 
-There are no scalars; the phase is the number of blank cubes (25 at the
-start, fewer as cubes are taken).  A position won on the board scores as
+The one scalar is ``line-potential``'s value (the hand-made evaluation,
+where the fit starts, at weight 1: the patterns learn what it misses); the
+phase is the number of blank cubes (25 at the start, fewer as cubes are
+taken).  Entries are sixteenths of the score.  A position won on the board scores as
 ``line-potential`` scores it (±50000); others are clamped to ±6000.
 """
 
@@ -20,14 +22,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..learned import PatternLayout, TermsForm
-from .evaluation import LINE_POTENTIAL_WIN
+from ..learned import PatternLayout, TermsForm, tables_file
+from .evaluation import LINE_POTENTIAL_WIN, line_potential
 from .moves import SIZE
 
-__all__ = ["FORM", "LAYOUT", "PATTERNS", "terms", "finished"]
+__all__ = ["HEURISTIC_FILES", "FORM", "LAYOUT", "PATTERNS", "SCALARS", "terms", "finished"]
 
 #: Unfinished positions score within this.
 CLAMP = 6000
+#: The scalar, in the tables' first entry.
+SCALARS = ("line-potential",)
 _LINE = tuple((x, 0) for x in range(SIZE))
 #: Each pattern: its name, its cells (column, row) in reading order, and the quarter turns it is read in.
 PATTERNS: tuple[tuple[str, tuple[tuple[int, int], ...], tuple[int, ...]], ...] = (
@@ -49,7 +53,7 @@ def _turned(cell: tuple[int, int], quarters: int) -> int:
 
 def _layout() -> tuple[PatternLayout, dict[str, int], int]:
     firsts: dict[str, int] = {}
-    end = 0
+    end = len(SCALARS)
     for name, cells, _ in PATTERNS:
         firsts[name] = end
         end += 3 ** len(cells)
@@ -60,14 +64,12 @@ def _layout() -> tuple[PatternLayout, dict[str, int], int]:
 
 #: Where the patterns lie, the first entry of each pattern's table, and the entries in all.
 LAYOUT, _FIRSTS, _WEIGHTS = _layout()
-_NO_SCALARS: tuple[int, ...] = ()
-
-
-def terms(game: Any) -> tuple[list[int], tuple[int, ...], int]:
-    """The pattern entries and the phase of a Quixo position, for its side to move."""
+def terms(game: Any) -> tuple[list[int], tuple[int], int]:
+    """The pattern entries, the scalar and the phase of a Quixo position, for its side to move."""
     x, o = game.x, game.o
-    own, opp = (o, x) if game.turn else (x, o)
-    return LAYOUT.indices(own, opp), _NO_SCALARS, SIZE * SIZE - (x | o).bit_count()
+    turn = game.turn
+    own, opp = (o, x) if turn else (x, o)
+    return LAYOUT.indices(own, opp), (line_potential(game, turn),), SIZE * SIZE - (x | o).bit_count()
 
 
 def finished(game: Any) -> int | None:
@@ -79,6 +81,9 @@ def finished(game: Any) -> int | None:
 
 
 #: Quixo's terms, for :mod:`games.learned`.
-FORM = TermsForm(name="quixo-patterns/1", weights=_WEIGHTS, scalars=0, phases=SIZE * SIZE, terms=terms,
-                 finished=finished, clamp=CLAMP,
+FORM = TermsForm(name="quixo-patterns/2", weights=_WEIGHTS, scalars=len(SCALARS), phases=SIZE * SIZE, terms=terms,
+                 finished=finished, clamp=CLAMP, scalar_names=SCALARS, scale=16, start=((1.0, 1.0),),
                  patterns=tuple((name, _FIRSTS[name], 3 ** len(cells)) for name, cells, _ in PATTERNS))
+
+#: The heuristics read from a file: ``tables:FILE``, tables that ``tui-games train quixo --model tables`` fitted.
+HEURISTIC_FILES = {"tables": tables_file(FORM)}

@@ -101,6 +101,17 @@ def fraction(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a fraction between 0 and 1 like 0.2, got {text!r}")
     return value
 
+def share(text: str) -> float:
+    """An argparse type: a weight from 0 to 1, both included."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a weight from 0 to 1 like 0.5, got {text!r}")
+    return value
+
+
 def finite(text: str) -> float:
     """An argparse type: a number, not nan nor infinite."""
     try:

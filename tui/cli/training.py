@@ -315,7 +315,7 @@ def _train_tables(args: Any, console: Console, plan: Any, dataset: Any, out: Pat
         handle.write("\n")
     table = _fit_table(f"{args.game} tables of h_l ({_score_unit(args.game)})", fit.metrics)
     if plan.starts_from:
-        table.add_row("R², the hand-made tables", _number(fit.start_metrics["train"]["r2"], 4),
+        table.add_row("R², where the fit started", _number(fit.start_metrics["train"]["r2"], 4),
                       _number(fit.start_metrics["test"]["r2"], 4))
     table.add_row(f"R², h0 ({dataset.heuristic})", _number(fit.h0_metrics["train"]["r2"], 4),
                   _number(fit.h0_metrics["test"]["r2"], 4))
