@@ -77,9 +77,11 @@ SEED = Option("seed", int, 0, "seed for tie-breaks among equally good moves")
 CUT = Option("cut", str, None, "the cheap heuristic that ranks children (the game's cut heuristic if unset)")
 
 
-def _model(default: str, what: str) -> Option:
+def _model(default: str, what: str, learned: bool = False) -> Option:
+    also = (", or heuristic:NAME, a learned evaluation (heuristic:learned, heuristic:network, "
+            "heuristic:tables:FILE) as the model of the features" if learned else "")
     return Option("model", str, default,
-                  f"{what}: a bundled model ({default}) or the path of an .npz model you trained")
+                  f"{what}: a bundled model ({default}) or the path of an .npz model you trained{also}")
 
 
 def _tt(default: bool) -> Option:
@@ -161,13 +163,13 @@ for _info in (
                _alphabeta(selector=hl_cutoff)),
     EngineInfo("hr", "alpha-beta with the Hr cutoff: keep the top k children by a trained regressor",
                _family(4, True, Option("k", int, 5, "children kept at each node", minimum=1),
-                       _model("mi", "the regressor ranking the children (input: the feature vector)")),
+                       _model("mi", "the regressor ranking the children (input: the feature vector)", True)),
                _alphabeta(selector=hr_cutoff)),
     EngineInfo("pred", "one ply: each child's H0 mapped by a trained model to its predicted depth-L value",
                _options(_model("pred", "the model (input: H0)"), SEED),
                functools.partial(PredictEngine, inputs="h0")),
     EngineInfo("mi-pred", "one ply: each child's feature vector mapped by a trained model to its depth-L value",
-               _options(_model("mi", "the model (input: the feature vector)"), SEED),
+               _options(_model("mi", "the model (input: the feature vector)", True), SEED),
                functools.partial(PredictEngine, inputs="features")),
     EngineInfo("pvs", "the strongest: iterative deepening, PVS, aspiration, killers, quiescence, "
                       "null move, LMR, check extension",

@@ -33,13 +33,14 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from games import WIN, Game
+from games import WIN, Game, GameError
 
 from ..base import Engine, InfoCallback, Limits, SearchResult, StopFlag, mate_in, root_moves
 from ..search import HrCutoff, Selector
 from ..spec import EngineSpec, SpecError
 
-__all__ = ["EngineModelError", "ChildScorer", "PredictEngine", "child_scorer", "hr_cutoff"]
+__all__ = ["EngineModelError", "ChildScorer", "HeuristicScorer", "HEURISTIC_MODEL", "PredictEngine", "child_scorer",
+           "hr_cutoff"]
 
 
 class EngineModelError(SpecError):
@@ -91,6 +92,39 @@ class ChildScorer:
         return [final[i] if i in final else float(next(predicted)) for i in range(len(moves))]
 
 
+class HeuristicScorer:
+    """The values of a position's children for the player to move, by a learned evaluation
+    (``model=heuristic:NAME``): the learned evaluations are models of a deeper search's value
+    from a position's features too -- the chess network's pieces on squares, the pattern tables'
+    states -- made fast enough to ask one child at a time.  Children that end the game are scored
+    by their result, as :class:`ChildScorer` scores them."""
+
+    def __init__(self, name: str, game_class: type[Game]) -> None:
+        self.model = None
+        self.name = name
+        self.evaluate = game_class.heuristic(name)
+        self.evals = 0
+
+    def __call__(self, game: Game, moves: Sequence[Any]) -> list[float]:
+        me = game.turn
+        play, undo, outcome, evaluate = game.play, game.undo, game.outcome, self.evaluate
+        values = []
+        for move in moves:
+            play(move)
+            ended = outcome()
+            if ended is not None:
+                values.append(0.0 if ended.winner is None else float(WIN - 1 if ended.winner == me else 1 - WIN))
+            else:
+                values.append(float(evaluate(game, me)))
+                self.evals += 1
+            undo()
+        return values
+
+
+#: The prefix of a ``model`` that names a learned evaluation rather than a model file.
+HEURISTIC_MODEL = "heuristic:"
+
+
 # ------------------------------------------------------------------ loading
 _CACHE: dict[tuple[Any, ...], Any] = {}
 
@@ -122,8 +156,18 @@ def load_engine_model(spec: EngineSpec, game_class: type[Game], inputs: str) -> 
     return model
 
 
-def child_scorer(spec: EngineSpec, game_class: type[Game], inputs: str) -> ChildScorer:
-    """A :class:`ChildScorer` for the spec's model; :class:`EngineModelError` if it cannot be used."""
+def child_scorer(spec: EngineSpec, game_class: type[Game], inputs: str) -> ChildScorer | HeuristicScorer:
+    """A :class:`ChildScorer` for the spec's model, or a :class:`HeuristicScorer` for a learned evaluation
+    (``model=heuristic:NAME``, feature-vector engines only); :class:`EngineModelError` if it cannot be used."""
+    name = spec.get("model")
+    if isinstance(name, str) and name.startswith(HEURISTIC_MODEL):
+        if inputs != "features":
+            raise EngineModelError(f"{spec.name}: model={name[:60]}: a learned evaluation stands for a model of the "
+                                   "features (hr, mi-pred); pred maps H0 by a trained regressor")
+        try:
+            return HeuristicScorer(name[len(HEURISTIC_MODEL):], game_class)
+        except GameError as error:
+            raise EngineModelError(f"{spec.name}: model={name[:60]}: {error}") from None
     return ChildScorer(load_engine_model(spec, game_class, inputs), game_class)
 
 
