@@ -159,6 +159,9 @@ class Game(ABC):
     CUT_HEURISTIC: ClassVar[str]
     #: Name of the strongest heuristic, the one the ``pvs`` engine searches with.
     STRONG_HEURISTIC: ClassVar[str]
+    #: Name of the strongest hand-made heuristic where :attr:`STRONG_HEURISTIC` is a learned one
+    #: (``None``: the strong heuristic is hand-made): what learned evaluations are measured against.
+    HAND_MADE_HEURISTIC: ClassVar[str | None] = None
     #: Names of the entries of :meth:`features`, in order.
     FEATURE_NAMES: ClassVar[tuple[str, ...]]
     #: The value on the default heuristic's scale that learning targets use for

@@ -29,7 +29,8 @@ from games import Game, game_class, game_kind
 
 from .models import bench_positions
 
-__all__ = ["EvalRow", "SearchRow", "eval_rows", "search_rows", "run_network_bench"]
+__all__ = ["POSITIONS", "QUICK_POSITIONS", "EvalRow", "SearchRow", "node_children", "time_evaluations", "scattered",
+           "eval_rows", "search_rows", "run_network_bench"]
 
 POSITIONS = 24
 QUICK_POSITIONS = 4
@@ -61,12 +62,12 @@ class SearchRow:
         return self.nodes / self.seconds if self.seconds else 0.0
 
 
-def _children(boards: Sequence[Game]) -> list[tuple[Game, Any]]:
+def node_children(boards: Sequence[Game]) -> list[tuple[Game, Any]]:
     """Every (node, move) pair of the nodes' children, node by node."""
     return [(board, move) for board in boards for move in board.legal_moves()]
 
 
-def _time(evaluate: Any, children: Sequence[tuple[Game, Any]]) -> tuple[int, float]:
+def time_evaluations(evaluate: Any, children: Sequence[tuple[Game, Any]]) -> tuple[int, float]:
     """Evaluate each child in the order given: (evaluations, seconds spent evaluating)."""
     spent = 0.0
     for board, move in children:
@@ -78,7 +79,7 @@ def _time(evaluate: Any, children: Sequence[tuple[Game, Any]]) -> tuple[int, flo
     return len(children), spent
 
 
-def _scattered(children: Sequence[tuple[Game, Any]], seed: int = 3) -> list[tuple[Game, Any]]:
+def scattered(children: Sequence[tuple[Game, Any]], seed: int = 3) -> list[tuple[Game, Any]]:
     """The same children shuffled: each comes after a child of another node."""
     shuffled = list(children)
     random.Random(seed).shuffle(shuffled)
@@ -96,14 +97,14 @@ def _with_networks(games: Sequence[str], network: str | None = None) -> list[tup
 def eval_rows(games: Sequence[str], *, quick: bool = False, network: str | None = None) -> list[EvalRow]:
     rows = []
     for game, cls, learned in _with_networks(games, network):
-        children = _children(bench_positions(game, QUICK_POSITIONS if quick else POSITIONS))
+        children = node_children(bench_positions(game, QUICK_POSITIONS if quick else POSITIONS))
         for name in (cls.STRONG_HEURISTIC, learned):
             evaluate = cls.heuristic(name)
-            _time(evaluate, children)  # warm: files read, caches filled
-            rows.append(EvalRow(game, name, "siblings (kept up to date)", *_time(evaluate, children)))
+            time_evaluations(evaluate, children)  # warm: files read, caches filled
+            rows.append(EvalRow(game, name, "siblings (kept up to date)", *time_evaluations(evaluate, children)))
             if name == learned:
                 rows.append(EvalRow(game, name, "scattered (another node's child before)",
-                                    *_time(evaluate, _scattered(children))))
+                                    *time_evaluations(evaluate, scattered(children))))
     return rows
 
 

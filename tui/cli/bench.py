@@ -64,6 +64,17 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="a network file (train --model network) in place of the bundled network")
     b.set_defaults(run=_cmd_bench_network)
     b = bench_sub.add_parser(
+        "learned", help="every learned evaluation's cost beside the hand-made heuristic it replaces: per "
+                        "evaluation, and pvs nodes/s at a fixed depth"
+    )
+    add_game_filter(b)
+    b.add_argument("--quick", action="store_true", help="fewer positions (a smoke run, not a measurement)")
+    b.add_argument("--network", type=path_arg, metavar="FILE",
+                   help="a network file (train --model network) in place of the bundled network")
+    b.add_argument("--tables", type=path_arg, metavar="FILE",
+                   help="a tables file (train --model tables) in place of the bundled learned tables")
+    b.set_defaults(run=_cmd_bench_learned)
+    b = bench_sub.add_parser(
         "tree", help="what recording a search tree costs: pvs nodes/s plain and recording, same positions"
     )
     add_game_filter(b)
@@ -127,6 +138,25 @@ def _cmd_bench_network(args: argparse.Namespace) -> int:
                 except UnknownHeuristicError as error:
                     raise UsageError(f"{PROG} bench network", str(error)) from None
     run_network_bench(games, quick=args.quick, network=args.network)
+    return 0
+
+
+def _cmd_bench_learned(args: argparse.Namespace) -> int:
+    from games import UnknownHeuristicError, game_class, game_kind
+
+    from ..bench.learned import learned_heuristics, run_learned_bench
+
+    games = args.games or list(GAME_NAMES)
+    for game in games:  # a file that cannot be read: one line, exit 2, before any measuring
+        for name in learned_heuristics(game, network=args.network, tables=args.tables):
+            try:
+                game_class(game).heuristic(name)
+            except UnknownHeuristicError as error:
+                raise UsageError(f"{PROG} bench learned", str(error)) from None
+    if args.network is not None and not any(game_kind(game).network is not None for game in games):
+        raise UsageError(f"{PROG} bench learned", f"--network: {', '.join(games)} "
+                         f"{'has' if len(games) == 1 else 'have'} no network evaluation")
+    run_learned_bench(games, quick=args.quick, network=args.network, tables=args.tables)
     return 0
 
 
