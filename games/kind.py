@@ -262,6 +262,9 @@ class GameKind(Generic[G]):
     network: NetworkPlan | None = None
     #: Its tapered tables that training can fit again, if it has them.
     tables: TablesPlan | None = None
+    #: How its bundled learned tables were made, step by step (:mod:`games.learned`'s steps; empty:
+    #: it bundles none): what ``tui-games rebuild`` runs again.
+    recipe: tuple[Any, ...] = ()
 
     @property
     def name(self) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import PROG, path_arg, UsageError, error_text, fraction, game_name, integer, whole
+from .common import PROG, Parser, path_arg, UsageError, error_text, fraction, game_name, integer, share, whole
 
 
 
@@ -64,7 +64,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="--model network: hidden units (default 64)")
     p.add_argument("--max-iter", type=whole(1), default=60, metavar="N",
                    help="--model network or tables: passes over the training positions at most (default 60)")
-    p.add_argument("--outcome", type=fraction, default=None, metavar="W",
+    p.add_argument("--outcome", type=share, default=None, metavar="W",
                    help="--model network or tables: the weight of the game's result in the winning chance "
                         "fitted, the rest the label's (default 0: the label alone; rows whose game's "
                         "result is not known keep their label's)")
@@ -81,6 +81,20 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cv", type=whole(2), default=5, metavar="K", help="cross-validation folds (default 5)")
     p.add_argument("--out", required=True, type=path_arg, metavar="MODEL.npz", help="the model file to write")
     p.set_defaults(run=_cmd_train)
+
+    p = sub.add_parser(
+        "rebuild", help="make a game's bundled learned tables again, from nothing (its recipe's datasets and fits)",
+        description="Run the dataset and train steps that made GAME's bundled learned tables, each in this "
+                    "process, their files in the folder --out; a step whose files are there is skipped (a "
+                    "stopped run goes on), and the step Ctrl-C stops leaves nothing.  At the end the tables "
+                    "are compared, byte for byte, with the bundled ones.  Hours on two cores: see "
+                    "docs/learning.md.",
+    )
+    p.add_argument("game", type=game_name, metavar="GAME")
+    p.add_argument("--out", required=True, type=path_arg, metavar="DIR", help="the folder of the steps' files")
+    p.add_argument("--jobs", type=whole(1), default=1, metavar="J",
+                   help="worker processes of the dataset steps (the files are the same for any J)")
+    p.set_defaults(run=_cmd_rebuild)
 
     p = sub.add_parser(
         "models", help="list the bundled models, or check a model file",
@@ -144,3 +158,27 @@ def _cmd_models(args: argparse.Namespace) -> int:
         return run_models(args)
     except (TrainError, ModelError) as error:
         raise UsageError(f"{PROG} models", str(error)) from None
+
+
+def _cmd_rebuild(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from games import game_class
+
+    from .rebuild import run_rebuild
+
+    bundled = Path(sys.modules[game_class(args.game).__module__].__file__ or "").with_name("learned.npz")
+    return run_rebuild(args.game, Path(args.out).expanduser(), args.jobs, run_step, bundled)
+
+
+def run_step(words: list[str]) -> int:
+    """Run one ``dataset`` or ``train`` command (``words`` after ``tui-games``) in this process: its
+    exit status, a usage error said in one line as the command line says it."""
+    parser = Parser(prog=PROG)
+    add_commands(parser.add_subparsers(dest="command", parser_class=Parser))
+    try:
+        args = parser.parse_args(words)
+        return args.run(args)
+    except UsageError as error:
+        print(f"{error.prog}: error: {error}", file=sys.stderr)
+        return 2
