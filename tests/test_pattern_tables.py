@@ -115,7 +115,7 @@ def test_the_evaluation_is_the_tapered_sum_of_the_terms(name: str) -> None:
         mg = sum(tables.mg[i] for i in indices) + sum(v * tables.mg[w] for w, v in enumerate(scalars))
         eg = sum(tables.eg[i] for i in indices) + sum(v * tables.eg[w] for w, v in enumerate(scalars))
         total = mg * phase + eg * (layout.phases - phase)
-        expected = int(total / layout.phases) + tables.tempo  # toward zero
+        expected = int(total / (layout.phases * layout.scale)) + tables.tempo  # toward zero
         expected = max(-layout.clamp, min(layout.clamp, expected))
         assert evaluate(game, game.turn) == expected
         assert evaluate(game, game.turn ^ 1) == -expected
@@ -152,10 +152,12 @@ def test_the_evaluation_is_colour_blind(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_tables_files_round_trip_and_play_as_a_heuristic(name: str, tmp_path: Path) -> None:
     tables = random_tables(name, seed=7)
-    path = save_tables(form(name), tables.mg, tables.eg, tables.tempo, tmp_path / "t.npz")
+    scale = form(name).scale  # the file keeps 1/scale units; save_tables takes the game's
+    mg, eg = np.asarray(tables.mg) / scale, np.asarray(tables.eg) / scale
+    path = save_tables(form(name), mg, eg, tables.tempo, tmp_path / "t.npz")
     assert load_tables(form(name), path) == tables
     with pytest.raises(FileExistsError):
-        save_tables(form(name), tables.mg, tables.eg, tables.tempo, path)
+        save_tables(form(name), mg, eg, tables.tempo, path)
     heuristic = game_class(name).heuristic(f"tables:{path}")
     game = random_games(name, 1, seed=8)[0]
     assert heuristic(game, 0) == tables_heuristic(form(name), tables)(game, 0)
@@ -169,10 +171,10 @@ def npz(**arrays: object) -> bytes:
 
 @pytest.mark.parametrize("arrays, says", [
     ({"format": "x"}, "no array"),
-    ({"format": "nope", "form": "quixo-patterns/1", "mg": [0], "eg": [0], "tempo": 0}, "format"),
+    ({"format": "nope", "form": "quixo-patterns/2", "mg": [0], "eg": [0], "tempo": 0}, "format"),
     ({"format": "tui-games-tables/1", "form": "othello-patterns/1", "mg": [0], "eg": [0], "tempo": 0},
      "trained for another game"),
-    ({"format": "tui-games-tables/1", "form": "quixo-patterns/1", "mg": [0, 1], "eg": [0, 1], "tempo": 0},
+    ({"format": "tui-games-tables/1", "form": "quixo-patterns/2", "mg": [0, 1], "eg": [0, 1], "tempo": 0},
      "wrong shapes"),
 ])
 def test_bad_tables_files_are_refused_in_one_line(arrays: dict, says: str, tmp_path: Path) -> None:
@@ -251,3 +253,81 @@ def test_outcome_goes_with_networks_and_tables_only(tmp_path: Path, capsys) -> N
                                 "--out", str(tmp_path / "m.npz")], "--outcome goes with")
     assert_usage_error(capsys, ["train", "quixo", "--data", str(data), "--model", "tables", "--outcome", "2",
                                 "--out", str(tmp_path / "m.npz")], "--outcome")
+
+
+# ------------------------------------------------------------------ rebuild
+def test_rebuild_runs_a_recipe_step_by_step_and_goes_on_where_it_stopped(tmp_path: Path, capsys) -> None:
+    from games.learned import DatasetStep, TrainStep
+    from tui.cli.learning import run_step as main
+    from tui.cli.rebuild import run_rebuild
+
+    steps = (DatasetStep("d1.csv", games=6, depth=1, seed=1, explore=0.3),
+             TrainStep("g1.npz", ("d1.csv",), max_iter=3),
+             DatasetStep("d2.csv", games=6, depth=1, seed=2, explore=0.3, heuristic="tables:{folder}/g1.npz"),
+             TrainStep("last.npz", ("d1.csv", "d2.csv"), max_iter=3))
+    folder = tmp_path / "rb"
+    assert run_rebuild("quixo", folder, 1, main, steps=steps) == 0
+    said = capsys.readouterr().out
+    assert "step 3 of 4: tui-games dataset quixo --jobs 1" in said and f"tables:{folder}/g1.npz" in said
+    first = (folder / "last.npz").read_bytes()
+    # a second run skips every step; a run from a fresh folder writes the same bytes
+    assert run_rebuild("quixo", folder, 1, main, bundled=folder / "last.npz", steps=steps) == 0
+    said = capsys.readouterr().out
+    assert said.count("done before") == 4 and "the same bytes as the bundled" in said
+    again = tmp_path / "again"
+    assert run_rebuild("quixo", again, 2, main, steps=steps) == 0
+    assert (again / "last.npz").read_bytes() == first
+
+
+def test_rebuild_of_a_step_that_fails_leaves_nothing_and_a_game_without_a_recipe_is_refused(tmp_path: Path,
+                                                                                          capsys) -> None:
+    from games.learned import DatasetStep, TrainStep
+    from tui.cli.learning import run_step as main
+    from tui.cli.rebuild import run_rebuild
+
+    steps = (DatasetStep("d1.csv", games=2, depth=1, seed=1), TrainStep("t.npz", ("d1.csv",), test_size=0.99))
+    assert run_rebuild("quixo", tmp_path, 1, main, steps=steps) == 2  # a test share that leaves nothing to train
+    assert (tmp_path / "d1.csv").exists() and not (tmp_path / "t.npz").exists()
+    assert not (tmp_path / "t.json").exists()
+    capsys.readouterr()
+    assert_usage_error(capsys, ["rebuild", "chess", "--out", str(tmp_path / "x")], "bundles no learned tables")
+    (tmp_path / "file").write_text("x")
+    assert_usage_error(capsys, ["rebuild", "othello", "--out", str(tmp_path / "file")], "is a file")
+
+
+# --------------------------------------------------------- learned engines
+def test_a_learned_evaluation_is_the_model_of_mi_pred_and_hr() -> None:
+    from engines import create_engine
+    from engines.spec import SpecError
+
+    cls = game_class("othello")
+    game = new_game("othello")
+    one_ply = create_engine("mi-pred:model=heuristic:learned", cls)
+    result = one_ply.search(game)
+    learned = cls.heuristic("learned")
+    values = {}
+    for move in game.legal_moves():
+        game.play(move)
+        values[move] = learned(game, 0)
+        game.undo()
+    assert values[result.move] == max(values.values()) == result.score
+    assert create_engine("hr:depth=2,model=heuristic:learned", cls).search(game).move in values
+    with pytest.raises(SpecError, match="pred maps H0"):
+        create_engine("pred:model=heuristic:learned", cls)
+    with pytest.raises(SpecError, match="unknown othello heuristic"):
+        create_engine("mi-pred:model=heuristic:nope", cls)
+
+
+def test_bench_learned_measures_the_hand_made_and_the_learned_evaluations(tmp_path: Path, capsys) -> None:
+    from tui.bench.learned import eval_rows, search_rows
+
+    rows = eval_rows(["othello", "quixo"], quick=True)
+    assert [(row.game, row.heuristic) for row in rows] == [("othello", "standard"), ("othello", "learned")]
+    assert all(row.evaluations > 10 and row.micros > 0 for row in rows)
+    tables = random_tables("quixo", seed=2)
+    path = save_tables(form("quixo"), np.asarray(tables.mg) / 16, np.asarray(tables.eg) / 16, 0, tmp_path / "q.npz")
+    searched = search_rows(["quixo"], quick=True, tables=str(path))
+    assert [row.spec for row in searched] == ["pvs:depth=3,heuristic=line-potential", f"pvs:depth=3,heuristic=tables:{path}"]
+    (tmp_path / "bad.npz").write_text("no")
+    assert_usage_error(capsys, ["bench", "learned", "--game", "quixo", "--tables", str(tmp_path / "bad.npz")],
+                       "not a NumPy")

@@ -70,9 +70,8 @@ from .bitboards import (
     flips,
     legal_mask,
 )
-from ..learned import tables_file
 from .evaluation import HEURISTICS, features
-from .patterns import FORM
+from .patterns import HEURISTIC_FILES, learned
 
 __all__ = ["Othello"]
 
@@ -101,12 +100,12 @@ class Othello(Game):
 
     NAME: ClassVar[str] = "othello"
     PLAYERS: ClassVar[tuple[str, str]] = ("Black", "White")
-    HEURISTICS: ClassVar[dict[str, Heuristic]] = HEURISTICS
-    #: ``tables:FILE``: pattern tables that ``tui-games train othello --model tables`` fitted.
-    HEURISTIC_FILES: ClassVar[dict[str, Callable[[str], Heuristic]]] = {"tables": tables_file(FORM)}
+    HEURISTICS: ClassVar[dict[str, Heuristic]] = {**HEURISTICS, "learned": learned}
+    HEURISTIC_FILES: ClassVar[dict[str, Callable[[str], Heuristic]]] = HEURISTIC_FILES  # tables:FILE
     DEFAULT_HEURISTIC: ClassVar[str] = "standard"
     CUT_HEURISTIC: ClassVar[str] = "discs"
-    STRONG_HEURISTIC: ClassVar[str] = "standard"
+    STRONG_HEURISTIC: ClassVar[str] = "learned"
+    HAND_MADE_HEURISTIC: ClassVar[str | None] = "standard"
     FEATURE_NAMES: ClassVar[tuple[str, ...]] = (
         "own_discs",
         "opp_discs",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..books import ShippedBook
 from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale
 from .board import OthelloBoard
-from ..learned import tables_plan
+from ..learned import DatasetStep, TrainStep, tables_plan
 from .game import Othello
 from .patterns import FORM
 from .records import OthelloMoveList
@@ -53,6 +53,14 @@ KIND: GameKind[Othello] = GameKind(
     position_hint="the 8 rows (B, W or .) from row 1 and the side to move, as `tui-games show othello` prints",
     # Pattern tables fitted from nothing, in a quarter of the score worth 73% (win_scale 200).
     tables=tables_plan(FORM, Othello.from_text, unit=50.0),
+    # The bundled tables (learned.npz): two generations of self-play labelled by 3-ply searches.
+    recipe=(
+        DatasetStep("othello-d3-1.csv", games=4000, depth=3, seed=1, openings=6, explore=0.05),
+        TrainStep("generation-1.npz", ("othello-d3-1.csv",)),
+        DatasetStep("othello-t3-2.csv", games=3000, depth=3, seed=2, openings=6, explore=0.05,
+                    heuristic="tables:{folder}/generation-1.npz"),
+        TrainStep("learned.npz", ("othello-d3-1.csv", "othello-t3-2.csv")),
+    ),
     books=(ShippedBook("balanced", "games.othello", "books/balanced.txt",
                        "300 random 8-ply lines pvs at depth 8"
                        " scores within 36 of level (tui-games book)"),),

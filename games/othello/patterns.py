@@ -23,13 +23,14 @@ margin); unfinished positions are clamped to ±3000.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from ..learned import PatternLayout, TermsForm
+from ..learned import PatternLayout, TermsForm, bundled_heuristic, tables_file
 from .bitboards import potential_mobility
 from .evaluation import STANDARD_CLAMP, STANDARD_MARGIN, STANDARD_WIN
 
-__all__ = ["FORM", "LAYOUT", "PATTERNS", "SCALARS", "terms", "finished"]
+__all__ = ["HEURISTIC_FILES", "FORM", "LAYOUT", "PATTERNS", "SCALARS", "LEARNED_FILE", "terms", "finished", "learned"]
 
 #: The scalars, in the tables' first entries.
 SCALARS = ("mobility", "potential mobility", "parity")
@@ -106,3 +107,11 @@ FORM = TermsForm(name="othello-patterns/1", weights=_WEIGHTS, scalars=len(SCALAR
                  finished=finished, clamp=STANDARD_CLAMP, scalar_names=SCALARS,
                  patterns=tuple((name, first, 3 ** len(cells)) for name, cells, _ in PATTERNS
                                 if name in _FIRSTS for first in (_FIRSTS[name],)))
+#: The heuristics read from a file: ``tables:FILE``, tables that ``tui-games train othello --model tables`` fitted.
+HEURISTIC_FILES = {"tables": tables_file(FORM)}
+
+
+#: The tables the package ships (the heuristic ``learned``, ``pvs``'s); ``learned.json`` beside them
+#: says how they were made.
+LEARNED_FILE = Path(__file__).with_name("learned.npz")
+learned = bundled_heuristic(FORM, LEARNED_FILE, "learned")
