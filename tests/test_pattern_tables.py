@@ -331,3 +331,16 @@ def test_bench_learned_measures_the_hand_made_and_the_learned_evaluations(tmp_pa
     (tmp_path / "bad.npz").write_text("no")
     assert_usage_error(capsys, ["bench", "learned", "--game", "quixo", "--tables", str(tmp_path / "bad.npz")],
                        "not a NumPy")
+
+
+@pytest.mark.parametrize("name, hand_made", [("checkers", "positional"), ("quixo", "line-potential")])
+def test_the_fit_starts_from_the_hand_made_evaluation(name: str, hand_made: str, tmp_path: Path) -> None:
+    """Checkers' and Quixo's tables start with the hand-made value at weight 1 and every other entry 0:
+    saved as they are, they evaluate exactly as the hand-made heuristic does."""
+    plan = game_kind(name).tables
+    mg, eg, tempo = plan.start()
+    path = plan.save(mg, eg, tempo, tmp_path / "start.npz")
+    start = game_class(name).heuristic(f"tables:{path}")
+    reference = game_class(name).heuristic(hand_made)
+    for game in random_games(name, 60, seed=12):
+        assert start(game, 0) == reference(game, 0)

@@ -28,7 +28,7 @@ from ..learned import PatternLayout, TermsForm, tables_file
 from .bitboards import DL3, DL4, DR4, DR5, FULL, UL4, UL5, UR3, UR4
 from .evaluation import positional
 
-__all__ = ["HEURISTIC_FILES", "FORM", "BANDS", "KINGS", "SCALARS", "terms", "turned", "quiet"]
+__all__ = ["HEURISTIC_FILES", "FORM", "BANDS", "BANDS_TURNED", "KINGS", "SCALARS", "terms", "turned", "quiet"]
 
 #: Unfinished positions score within this (a man is 100).
 CLAMP = 5000
@@ -56,14 +56,16 @@ def _layout() -> tuple[PatternLayout, int, int, tuple[tuple[str, int, int], ...]
 #: The bands, the first entry of the kings' squares (own kings', then the opponent's), the entries in
 #: all and each pattern's first entry.
 BANDS, KINGS, _WEIGHTS, _NAMED = _layout()
+#: The bands read on the board turned half round (White to move), without turning it.
+BANDS_TURNED = PatternLayout(32, [(first, [31 - cell for cell in cells]) for first, cells in BANDS.instances])
 
 
-def _squares(pieces: int, first: int) -> list[int]:
-    """The entries ``first + bit`` of the pieces' squares."""
+def _squares(pieces: int, first: int, turn: int) -> list[int]:
+    """The entries ``first + bit`` of the pieces' squares (``bit ^ 31``, the board turned, with ``turn`` 31)."""
     entries = []
     while pieces:
         low = pieces & -pieces
-        entries.append(first + low.bit_length() - 1)
+        entries.append(first + ((low.bit_length() - 1) ^ turn))
         pieces ^= low
     return entries
 
@@ -83,22 +85,25 @@ def _up_steps(pieces: int, empty: int) -> int:
 def terms(game: Any) -> tuple[list[int], tuple[int, int, int, int, int], int]:
     """The pattern entries, the scalars and the phase of a checkers position, for its side to move."""
     black, white, kings = game.black, game.white, game.kings
-    if game.turn:  # White: turned, so that its men move down
-        own, opp, kings = turned(white), turned(black), turned(kings)
+    empty = FULL ^ (black | white)
+    if game.turn:  # White's men move up: the patterns are read on the board turned half round
+        own, opp, layout, turn = white, black, BANDS_TURNED, 31
+        mobility = _up_steps(own, empty) - _down_steps(opp, empty)
+        if kings:
+            mobility += _down_steps(own & kings, empty) - _up_steps(opp & kings, empty)
     else:
-        own, opp = black, white
-    empty = FULL ^ (own | opp)
+        own, opp, layout, turn = black, white, BANDS, 0
+        mobility = _down_steps(own, empty) - _up_steps(opp, empty)
+        if kings:
+            mobility += _up_steps(own & kings, empty) - _down_steps(opp & kings, empty)
     own_kings, opp_kings = own & kings, opp & kings
-    mobility = _down_steps(own, empty) - _up_steps(opp, empty)
-    if kings:
-        mobility += _up_steps(own_kings, empty) - _down_steps(opp_kings, empty)
     files = (own & _SIDE_FILES).bit_count() - (opp & _SIDE_FILES).bit_count()
     own_count, opp_count = own.bit_count(), opp.bit_count()
     kings_count = own_kings.bit_count() - opp_kings.bit_count()
     men = own_count - opp_count - kings_count
-    indices = BANDS.indices(own, opp)
+    indices = layout.indices(own, opp)
     if kings:
-        indices += _squares(own_kings, KINGS) + _squares(opp_kings, KINGS + 32)
+        indices += _squares(own_kings, KINGS, turn) + _squares(opp_kings, KINGS + 32, turn)
     return indices, (positional(game, game.turn), men, kings_count, mobility, files), own_count + opp_count
 
 
