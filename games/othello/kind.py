@@ -24,7 +24,7 @@ KIND: GameKind[Othello] = GameKind(
                       draw_min_plies=30, balanced=36.0),
     levels=LevelPlan(
         noise=(100, 40), casual_sees="",
-        ratings=((306, 99), (863, 259), (1315, 314), (1607, 335), (1658, 352)),
+        ratings=((300, 136), (787, 308), (1280, 411), (1545, 438), (1562, 462)),
     ),
     bench=BenchPlan(
         positions=(
