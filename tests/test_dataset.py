@@ -273,7 +273,7 @@ def test_an_existing_dataset_is_never_overwritten(tmp_path: Path, capsys) -> Non
     (["quixo", "--games", "1", "--depth", "1", "--explore", "-0.1"], "explore must be a probability"),
     (["quixo", "--games", "1", "--depth", "1", "--max-plies", "0"], "--max-plies"),
     (["quixo", "--games", "1", "--depth", "1", "--heuristic", "sef"],
-     "expected one of: line-potential, longest-line"),
+     "expected one of: learned, line-potential, longest-line"),
     (["quixo", "--games", "1", "--depth", "1", "--label", "stockfish"], "chess only"),
     (["chess", "--games", "1", "--depth", "1", "--label", "pvs"], "'search' or a stockfish spec"),
     (["chess", "--games", "1", "--depth", "1", "--label", "stockfish:path=/no/such/fish"],

@@ -321,8 +321,9 @@ def test_a_learned_evaluation_is_the_model_of_mi_pred_and_hr() -> None:
 def test_bench_learned_measures_the_hand_made_and_the_learned_evaluations(tmp_path: Path, capsys) -> None:
     from tui.bench.learned import eval_rows, search_rows
 
-    rows = eval_rows(["othello", "quixo"], quick=True)
-    assert [(row.game, row.heuristic) for row in rows] == [("othello", "standard"), ("othello", "learned")]
+    rows = eval_rows(["othello", "quixo", "checkers"], quick=True)
+    assert [(row.game, row.heuristic) for row in rows] == [("othello", "standard"), ("othello", "learned"),
+                                                           ("quixo", "line-potential"), ("quixo", "learned")]
     assert all(row.evaluations > 10 and row.micros > 0 for row in rows)
     tables = random_tables("quixo", seed=2)
     path = save_tables(form("quixo"), np.asarray(tables.mg) / 16, np.asarray(tables.eg) / 16, 0, tmp_path / "q.npz")

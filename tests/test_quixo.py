@@ -104,8 +104,10 @@ def test_registry_and_class_attributes():
     game = new_game("quixo")
     assert isinstance(game, Quixo)
     assert Quixo.NAME == "quixo" and Quixo.PLAYERS == ("X", "O")
-    assert set(Quixo.HEURISTICS) == {"longest-line", "line-potential"}
-    assert Quixo.DEFAULT_HEURISTIC == "line-potential" and Quixo.CUT_HEURISTIC == "longest-line"
+    assert set(Quixo.HEURISTICS) == {"longest-line", "line-potential", "learned"}
+    assert Quixo.DEFAULT_HEURISTIC == Quixo.HAND_MADE_HEURISTIC == "line-potential"
+    assert Quixo.CUT_HEURISTIC == "longest-line"
+    assert Quixo.STRONG_HEURISTIC == "learned"  # pvs's: the pattern tables that beat line-potential
     Quixo.from_text(Quixo.EXAMPLE_POSITION).parse_move(Quixo.EXAMPLE_MOVE)
     assert game.turn == 0 and game.outcome() is None and game.move_cap == 100
 

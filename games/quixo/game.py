@@ -27,7 +27,10 @@ Heuristics
     the player has in any one line minus the opponent's, ±5 for a won
     position.  ``line-potential`` (:data:`Quixo.DEFAULT_HEURISTIC`): a steep
     score per line by the cubes each side has in it, damped where the line is
-    contested, plus bonuses for four-cube threats and the centre.
+    contested, plus bonuses for four-cube threats and the centre.  ``learned``
+    (:data:`Quixo.STRONG_HEURISTIC`, ``pvs``'s): pattern tables over the lines
+    and corners fitted to self-play searches (:mod:`games.quixo.patterns`),
+    ``line-potential`` among their terms.
 """
 
 from __future__ import annotations
@@ -74,7 +77,7 @@ from .moves import (
     has_five,
 )
 from .evaluation import HEURISTICS
-from .patterns import HEURISTIC_FILES
+from .patterns import HEURISTIC_FILES, learned
 
 __all__ = ["Quixo"]
 
@@ -96,11 +99,12 @@ class Quixo(Game):
 
     NAME: ClassVar[str] = "quixo"
     PLAYERS: ClassVar[tuple[str, str]] = ("X", "O")
-    HEURISTICS: ClassVar[dict[str, Heuristic]] = HEURISTICS
+    HEURISTICS: ClassVar[dict[str, Heuristic]] = {**HEURISTICS, "learned": learned}
     HEURISTIC_FILES: ClassVar[dict[str, Callable[[str], Heuristic]]] = HEURISTIC_FILES  # tables:FILE
     DEFAULT_HEURISTIC: ClassVar[str] = "line-potential"
     CUT_HEURISTIC: ClassVar[str] = "longest-line"
-    STRONG_HEURISTIC: ClassVar[str] = "line-potential"
+    STRONG_HEURISTIC: ClassVar[str] = "learned"
+    HAND_MADE_HEURISTIC: ClassVar[str | None] = "line-potential"
     FEATURE_NAMES: ClassVar[tuple[str, ...]] = (
         "own_cubes",
         "opp_cubes",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..books import ShippedBook
 from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale
 from .board import QuixoBoard
-from ..learned import tables_plan
+from ..learned import DatasetStep, TrainStep, tables_plan
 from .game import Quixo
 from .patterns import FORM
 from .records import QuixoMoveList
@@ -22,7 +22,7 @@ KIND: GameKind[Quixo] = GameKind(
                       draw_min_plies=20, balanced=45.0),
     levels=LevelPlan(
         noise=(100, 40), casual_sees="",
-        ratings=((413, 214), (693, 288), (738, 297), (887, 325), (918, 385)),
+        ratings=((662, 206), (1022, 282), (1166, 293), (1368, 314), (1435, 348)),
     ),
     bench=BenchPlan(
         positions=(
@@ -53,6 +53,16 @@ KIND: GameKind[Quixo] = GameKind(
     position_hint="the 5 rows (X, O or .) and the side to move, as `tui-games show quixo` prints",
     # Pattern tables fitted from nothing, in a quarter of the score worth 73% (win_scale 250).
     tables=tables_plan(FORM, Quixo.from_text, unit=62.5),
+    # The bundled tables (learned.npz): two generations of self-play labelled by 3-ply searches.
+    recipe=(
+        DatasetStep("quixo-d3-1.csv", games=2000, depth=3, seed=1, explore=0.1),
+        # (a run of 4,000 games stopped after 3,159: each game is seeded by its number, so 3,159 remake it)
+        DatasetStep("quixo-d3-2.csv", games=3159, depth=3, seed=2, explore=0.25),
+        TrainStep("generation-1.npz", ("quixo-d3-1.csv", "quixo-d3-2.csv")),
+        DatasetStep("quixo-t3-3.csv", games=3000, depth=3, seed=3, explore=0.25,
+                    heuristic="tables:{folder}/generation-1.npz"),
+        TrainStep("learned.npz", ("quixo-d3-1.csv", "quixo-d3-2.csv", "quixo-t3-3.csv")),
+    ),
     books=(ShippedBook("balanced", "games.quixo", "books/balanced.txt",
                        "300 random 8-ply lines pvs at depth 6"
                        " scores within 45 of level (tui-games book)"),),

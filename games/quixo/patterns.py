@@ -20,13 +20,14 @@ taken).  Entries are sixteenths of the score.  A position won on the board score
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from ..learned import PatternLayout, TermsForm, tables_file
+from ..learned import PatternLayout, TermsForm, bundled_heuristic, tables_file
 from .evaluation import LINE_POTENTIAL_WIN, line_potential
 from .moves import SIZE
 
-__all__ = ["HEURISTIC_FILES", "FORM", "LAYOUT", "PATTERNS", "SCALARS", "terms", "finished"]
+__all__ = ["HEURISTIC_FILES", "FORM", "LAYOUT", "PATTERNS", "SCALARS", "LEARNED_FILE", "terms", "finished", "learned"]
 
 #: Unfinished positions score within this.
 CLAMP = 6000
@@ -87,3 +88,9 @@ FORM = TermsForm(name="quixo-patterns/2", weights=_WEIGHTS, scalars=len(SCALARS)
 
 #: The heuristics read from a file: ``tables:FILE``, tables that ``tui-games train quixo --model tables`` fitted.
 HEURISTIC_FILES = {"tables": tables_file(FORM)}
+
+
+#: The tables the package ships (the heuristic ``learned``, ``pvs``'s); ``learned.json`` beside them
+#: says how they were made.
+LEARNED_FILE = Path(__file__).with_name("learned.npz")
+learned = bundled_heuristic(FORM, LEARNED_FILE, "learned")
