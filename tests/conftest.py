@@ -6,6 +6,10 @@
 - ``no_stockfish`` hides every Stockfish binary (environment, PATH, Debian's path).
 - Tests marked ``slow`` (several seconds each) run in CI; ``pytest -m "not slow"``
   leaves them out for a quick loop.
+- Ctrl-C reaches the programs the tests start even when the suite itself was
+  started in the background (``cmd &`` in a script ignores SIGINT, and an
+  ignored signal stays ignored in every program started below it): the tests
+  that interrupt a run are about the run, not about how the suite was started.
 
 Searches in tests are limited by depth or a node budget, never by wall-clock
 time, unless the clock itself is what a test is about.
@@ -14,6 +18,7 @@ time, unless the clock itself is what a test is about.
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -25,6 +30,10 @@ from engines.stockfish import ENVIRONMENT_VARIABLE
 settings.register_profile("default", deadline=None)
 settings.register_profile("thorough", deadline=None, max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    # A handled signal is reset to its default in a program started below, an ignored one is not.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture
