@@ -118,7 +118,8 @@ def test_uci_answers_bad_commands_in_one_line_and_carries_on() -> None:
     lines = out.getvalue().splitlines()
     errors = [line for line in lines if line.startswith("info string error")]
     assert len(errors) == 3, lines
-    assert any(line.startswith("bestmove ") for line in lines) and lines[-1] == "readyok"
+    # isready is answered at once, even while the search thinks: readyok may come before or after bestmove
+    assert any(line.startswith("bestmove ") for line in lines) and "readyok" in lines[-2:]
 
 
 def test_uci_reads_bytes_that_are_not_utf8() -> None:
