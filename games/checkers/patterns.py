@@ -87,16 +87,13 @@ def terms(game: Any) -> tuple[list[int], tuple[int, int, int, int, int], int]:
     black, white, kings = game.black, game.white, game.kings
     empty = FULL ^ (black | white)
     if game.turn:  # White's men move up: the patterns are read on the board turned half round
-        own, opp, layout, turn = white, black, BANDS_TURNED, 31
-        mobility = _up_steps(own, empty) - _down_steps(opp, empty)
-        if kings:
-            mobility += _down_steps(own & kings, empty) - _up_steps(opp & kings, empty)
+        own, opp, layout, turn, ahead, back = white, black, BANDS_TURNED, 31, _up_steps, _down_steps
     else:
-        own, opp, layout, turn = black, white, BANDS, 0
-        mobility = _down_steps(own, empty) - _up_steps(opp, empty)
-        if kings:
-            mobility += _up_steps(own & kings, empty) - _down_steps(opp & kings, empty)
+        own, opp, layout, turn, ahead, back = black, white, BANDS, 0, _down_steps, _up_steps
     own_kings, opp_kings = own & kings, opp & kings
+    mobility = ahead(own, empty) - back(opp, empty)
+    if kings:
+        mobility += back(own_kings, empty) - ahead(opp_kings, empty)
     files = (own & _SIDE_FILES).bit_count() - (opp & _SIDE_FILES).bit_count()
     own_count, opp_count = own.bit_count(), opp.bit_count()
     kings_count = own_kings.bit_count() - opp_kings.bit_count()
