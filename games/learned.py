@@ -46,6 +46,8 @@ FORMAT = "tui-games-tables/1"
 #: The largest tables file read (a file is mostly zeros, compressed), and the largest entry.
 MAX_BYTES = 8 * 1024 * 1024
 MAX_VALUE = 100_000
+#: The types of a tables file's arrays: text tags, whole-number entries.
+_KINDS = {"format": "U", "form": "U", "mg": "i", "eg": "i", "tempo": "i"}
 
 
 _LITTLE_ENDIAN = sys.byteorder == "little"
@@ -223,25 +225,24 @@ def save_tables(form: TermsForm, mg: Any, eg: Any, tempo: float, path: str | os.
 
 def load_tables(form: TermsForm, path: str | os.PathLike[str]) -> Tables:
     """Read a tables file for ``form``, checking every array; any problem is one :class:`TablesError` line."""
-    import numpy as np
+    from .arrays import read_arrays, scalar, within
+    from .files import user_path
 
-    from .arrays import read_arrays
-
-    target = Path(path).expanduser()
-    arrays = read_arrays(target, ("format", "form", "mg", "eg", "tempo"), MAX_BYTES, TablesError, "tables")
+    target = user_path(path)
+    arrays = read_arrays(target, ("format", "form", "mg", "eg", "tempo"), MAX_BYTES, TablesError, "tables",
+                         _KINDS)
     if str(arrays["format"]) != FORMAT:
         raise TablesError(f"{target}: format {str(arrays['format'])[:40]!r}, not {FORMAT!r}")
     if str(arrays["form"]) != form.name:
         raise TablesError(f"{target}: tables of {str(arrays['form'])[:40]!r}, not {form.name!r} "
                           f"(trained for another game or layout)")
-    mg, eg, tempo = arrays["mg"], arrays["eg"], arrays["tempo"]
-    if mg.shape != (form.weights,) or eg.shape != (form.weights,) or tempo.size != 1:
+    mg, eg = arrays["mg"], arrays["eg"]
+    if mg.shape != (form.weights,) or eg.shape != (form.weights,) or arrays["tempo"].size != 1:
         raise TablesError(f"{target}: arrays of the wrong shapes ({form.weights} entries a table and one tempo)")
-    if any(array.dtype.kind != "i" for array in (mg, eg, tempo)):
-        raise TablesError(f"{target}: arrays of the wrong types (whole numbers)")
-    if max(int(np.abs(mg).max(initial=0)), int(np.abs(eg).max(initial=0)), abs(int(tempo.reshape(-1)[0]))) > MAX_VALUE:
+    tempo = scalar(arrays, "tempo", "i", str(target), TablesError, MAX_VALUE)
+    if not (within(mg, MAX_VALUE) and within(eg, MAX_VALUE)):
         raise TablesError(f"{target}: entries beyond {MAX_VALUE:,}")
-    return Tables(tuple(mg.tolist()), tuple(eg.tolist()), int(tempo.reshape(-1)[0]))
+    return Tables(tuple(mg.tolist()), tuple(eg.tolist()), int(tempo))
 
 
 def tables_file(form: TermsForm) -> Callable[[str], Callable[[Any, int], int]]:

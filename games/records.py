@@ -374,25 +374,8 @@ def save_record(path: str | Path, text: str) -> Path:
 
 def read_text_file(path: str | Path, what: str, limit: int, error: type[ValueError] = RecordError) -> str:
     """The text of a file from elsewhere (``what`` it should be: ``a record file``,
-    ``an opening book``), checked: it exists, is a regular file of at most
-    ``limit`` bytes, is UTF-8 text and not binary.  Every problem is one line, an ``error``."""
-    file = Path(path).expanduser()
-    try:
-        if file.is_dir():
-            raise error(f"{file} is a directory, not {what}")
-        if file.exists() and not file.is_file():
-            raise error(f"{file} is not a regular file")
-        size = file.stat().st_size
-        if size > limit:
-            raise error(f"{file} is {size:,} bytes; files over {limit:,} are refused")
-        data = file.read_bytes()
-    except FileNotFoundError:
-        raise error(f"{file} does not exist") from None
-    except OSError as failure:
-        raise error(f"cannot read {file}: {failure.strerror or failure}") from None
-    if b"\x00" in data:
-        raise error(f"{file} is not a text file (it holds NUL bytes)")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as failure:
-        raise error(f"{file} is not UTF-8 text (byte {failure.start})") from None
+    ``an opening book``), checked by :func:`games.files.read_text`: a regular file of at
+    most ``limit`` bytes, UTF-8 text and not binary.  Every problem is one line, an ``error``."""
+    from .files import read_text
+
+    return read_text(path, what, limit, error)

@@ -126,7 +126,7 @@ def test_a_bad_network_file_is_one_line(tmp_path: Path, content: bytes, words: s
 
 
 def test_a_missing_network_file_is_one_line(tmp_path: Path) -> None:
-    with pytest.raises(NetworkError, match="No such file"):
+    with pytest.raises(NetworkError, match="no such file"):
         Network.load(tmp_path / "none.npz")
 
 
@@ -257,7 +257,7 @@ def test_a_trained_network_file_is_a_heuristic(tmp_path: Path) -> None:
     game.play(game.parse_move("e4"))
     assert evaluate(game, 1) == int(Network.load(path).evaluate(game.board)) == -evaluate(game, 0)
     assert create_engine(f"pvs:depth=2,heuristic=network:{path}", cls).search(game).move is not None
-    for bad, words in ((f"network:{tmp_path / 'none.npz'}", "No such file"), ("network:", "needs the path"),
+    for bad, words in ((f"network:{tmp_path / 'none.npz'}", "no such file"), ("network:", "needs the path"),
                        (f"network:{tmp_path}", "network:FILE")):
         with pytest.raises(UnknownHeuristicError, match=words) as error:
             cls.heuristic(bad)

@@ -36,7 +36,8 @@ from typing import Any
 import chess
 import numpy as np
 
-from ..arrays import read_arrays
+from ..arrays import read_arrays, scalar, within
+from ..files import user_path
 from .views import OTHER_VIEW
 
 __all__ = ["FORMAT", "INPUTS", "OTHER_VIEW", "NetworkError", "Network", "Accumulators", "piece_boards",
@@ -53,6 +54,10 @@ _REFRESH = 12
 _MAX_HIDDEN = 4096
 #: The largest network file read.
 MAX_BYTES = 32 * 1024 * 1024
+#: The types of a network file's arrays: an integer first layer and scale, a real output.
+_KINDS = {"format": "U", "w1": "i", "b1": "i", "w2": "f", "b2": "fi", "scale": "iu"}
+#: The largest scale and output weight (or bias) read: far beyond any trained network's.
+_MAX_SCALE, _MAX_OUTPUT = 2**20, 1e9
 
 
 class NetworkError(ValueError):
@@ -132,8 +137,9 @@ class Network:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Network:
         """Read a network file, checking every array; any problem is one :class:`NetworkError` line."""
-        target = Path(path).expanduser()
-        arrays = read_arrays(target, ("format", "w1", "b1", "w2", "b2", "scale"), MAX_BYTES, NetworkError, "network")
+        target = user_path(path)
+        arrays = read_arrays(target, ("format", "w1", "b1", "w2", "b2", "scale"), MAX_BYTES, NetworkError, "network",
+                             _KINDS)
         found = str(arrays["format"])
         if found not in (FORMAT, FORMAT_1):
             raise NetworkError(f"{target}: format {found[:40]!r}, not {FORMAT!r}")
@@ -143,13 +149,15 @@ class Network:
         if (w1.ndim != 2 or w1.shape[0] != INPUTS or not 0 < hidden <= _MAX_HIDDEN or b1.shape != (hidden,)
                 or w2.shape != (outputs,) or arrays["b2"].size != 1 or arrays["scale"].size != 1):
             raise NetworkError(f"{target}: arrays of the wrong shapes for a network of {INPUTS} inputs")
-        if w1.dtype.kind != "i" or b1.dtype.kind != "i" or w2.dtype.kind != "f":
-            raise NetworkError(f"{target}: arrays of the wrong types (int first layer, float output)")
-        if not (np.isfinite(w2).all() and np.isfinite(arrays["b2"]).all()) or int(arrays["scale"]) <= 0:
-            raise NetworkError(f"{target}: non-finite weights or a bad scale")
-        if np.abs(w1).max(initial=0) > 2**20 or np.abs(b1).max(initial=0) > 2**24:
+        scale = scalar(arrays, "scale", "iu", str(target), NetworkError, _MAX_SCALE)
+        b2 = scalar(arrays, "b2", "if", str(target), NetworkError, _MAX_OUTPUT)
+        if scale < 1:
+            raise NetworkError(f"{target}: 'scale' is {scale}, not 1 or more")
+        if not (within(w1, 2**20) and within(b1, 2**24)):
             raise NetworkError(f"{target}: first-layer weights too large (they would overflow)")
-        return cls(w1, b1, w2, float(arrays["b2"].reshape(-1)[0]), int(arrays["scale"]), found == FORMAT)
+        if not within(w2, _MAX_OUTPUT):
+            raise NetworkError(f"{target}: output weights beyond {_MAX_OUTPUT:g}")
+        return cls(w1, b1, w2, float(b2), int(scale), found == FORMAT)
 
     # -- evaluation -------------------------------------------------------------
     def accumulate(self, boards: tuple[int, ...]) -> np.ndarray:

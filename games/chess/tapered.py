@@ -124,22 +124,21 @@ def save_tables(mg: Any, eg: Any, tempo: float, path: str | os.PathLike[str]) ->
 
 def load_tables(path: str | os.PathLike[str]) -> tuple[list[list[int]], list[list[int]], int]:
     """Read a tables file, checking every array; any problem is one :class:`TablesError` line."""
-    import numpy as np
+    from ..arrays import read_arrays, scalar, within
+    from ..files import user_path
 
-    from ..arrays import read_arrays
-
-    target = Path(path).expanduser()
-    arrays = read_arrays(target, ("format", "mg", "eg", "tempo"), MAX_BYTES, TablesError, "tables")
+    target = user_path(path)
+    arrays = read_arrays(target, ("format", "mg", "eg", "tempo"), MAX_BYTES, TablesError, "tables",
+                         {"format": "U", "mg": "i", "eg": "i", "tempo": "i"})
     if str(arrays["format"]) != TABLES_FORMAT:
         raise TablesError(f"{target}: format {str(arrays['format'])[:40]!r}, not {TABLES_FORMAT!r}")
-    mg, eg, tempo = arrays["mg"], arrays["eg"], arrays["tempo"]
-    if mg.shape != (6, 64) or eg.shape != (6, 64) or tempo.size != 1:
+    mg, eg = arrays["mg"], arrays["eg"]
+    if mg.shape != (6, 64) or eg.shape != (6, 64) or arrays["tempo"].size != 1:
         raise TablesError(f"{target}: arrays of the wrong shapes (6 x 64 tables and one tempo)")
-    if any(array.dtype.kind != "i" for array in (mg, eg, tempo)):
-        raise TablesError(f"{target}: arrays of the wrong types (whole centipawns)")
-    if max(np.abs(mg).max(), np.abs(eg).max(), abs(int(tempo.reshape(-1)[0]))) > MAX_VALUE:
+    tempo = scalar(arrays, "tempo", "i", str(target), TablesError, MAX_VALUE)
+    if not (within(mg, MAX_VALUE) and within(eg, MAX_VALUE)):
         raise TablesError(f"{target}: values beyond {MAX_VALUE} centipawns")
-    return mg.tolist(), eg.tolist(), int(tempo.reshape(-1)[0])
+    return mg.tolist(), eg.tolist(), int(tempo)
 
 
 def tables_file(path: str) -> Callable[[Any, int], int]:
