@@ -38,9 +38,11 @@ def read_arrays(target: str | os.PathLike[str], names: tuple[str, ...] | None, m
 
 
 def unpack_arrays(data: bytes, where: str, names: tuple[str, ...] | None, error: type[ValueError], what: str,
-                  kinds: Mapping[str, str] | None = None, unpacked: int = 1 << 30) -> dict[str, np.ndarray]:
+                  kinds: Mapping[str, str] | None = None, unpacked: int = 1 << 30,
+                  infinite: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
     """The arrays of the ``.npz`` bytes ``data`` (read from ``where``), checked as :func:`read_arrays`
-    says; the arrays together may unpack to at most ``unpacked`` bytes."""
+    says; the arrays together may unpack to at most ``unpacked`` bytes, and only the arrays named in
+    ``infinite`` may hold infinities (a forest's leaves); none may hold NaN."""
     if not data.startswith(b"PK"):
         raise error(f"{where}: not a {what} file (not a NumPy .npz archive)")
     try:
@@ -60,7 +62,8 @@ def unpack_arrays(data: bytes, where: str, names: tuple[str, ...] | None, error:
                     _check_header(member, members[name].file_size, allowed, f"{where}: array {name!r}", error, what)
                 with archive.open(members[name]) as member:
                     array = np.lib.format.read_array(member, allow_pickle=False)
-                if array.dtype.kind in "fc" and not np.isfinite(array).all():
+                if array.dtype.kind in "fc" and not (np.isfinite(array).all() if name not in infinite
+                                                     else not np.isnan(array).any()):
                     raise error(f"{where}: non-finite values (NaN or infinite) in array {name!r}")
                 arrays[name] = array
             return arrays

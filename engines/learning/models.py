@@ -40,7 +40,6 @@ checks, in this order, and stops at the first failure with one
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import math
 import os
@@ -54,6 +53,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from games import Game, GameError
+from games.arrays import UNPACKED_RATIO, unpack_arrays
+from games.files import MAX_DEPTH, nesting_depth, read_bytes, read_text, unknown_user, user_path
 
 from .predictor import Predictor, export_predictor, predictor_from_arrays
 
@@ -82,6 +83,9 @@ FORMAT = "tui-games-model/2"
 PICKLE_FORMAT = "tui-games-model/1"
 #: The model file's suffix.
 SUFFIX = ".npz"
+#: The largest model file and metadata file read (the bundled ones are under 130 kB and 8 kB).
+MAX_BYTES = 64 * 1024 * 1024
+MAX_META_BYTES = 4 * 1024 * 1024
 
 #: Where the models shipped with the package live: ``{game}-{name}.npz`` and ``.json``.
 BUNDLED_DIR: Path = Path(__file__).resolve().parent / "bundled"
@@ -211,10 +215,10 @@ def resolve_model(game_name: str, name: str) -> Path:
         return BUNDLED_DIR / f"{game_name}-{name}{SUFFIX}"
     if "\0" in name:
         raise ModelError(f"model {name[:60]!r}: a path cannot contain a NUL character")
-    try:
-        path = Path(name).expanduser()
-    except RuntimeError as error:  # ~user of a user that does not exist
-        raise ModelError(f"model {name[:60]}: {_first_line(error)}") from None
+    user = unknown_user(name)
+    if user is not None:
+        raise ModelError(f"model {name[:60]}: there is no user {user[:40]!r} to expand ~{user[:40]}")
+    path = user_path(name)
     if path.suffix == ".json":
         path = path.with_suffix(SUFFIX)
     return path
@@ -234,13 +238,15 @@ def _read_metadata(path: Path, name: str) -> dict[str, Any]:
     def fail(message: str) -> ModelError:
         return ModelError(f"model {name}: {message}")
 
-    try:
-        text = meta_file.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not meta_file.exists():
         raise fail(f"its metadata file {_shown(meta_file)} is missing "
-                   "(a model is the .npz and the .json that 'tui-games train' writes)") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise fail(f"cannot read {_shown(meta_file)} ({_first_line(error)})") from None
+                   "(a model is the .npz and the .json that 'tui-games train' writes)")
+    try:
+        text = read_text(meta_file, "model metadata", MAX_META_BYTES, ModelError)
+    except ModelError as error:
+        raise fail(str(error)) from None
+    if nesting_depth(text) > MAX_DEPTH:
+        raise fail(f"{_shown(meta_file)} nests too deeply to be model metadata")
     try:
         meta = json.loads(text)
     except json.JSONDecodeError as error:
@@ -331,9 +337,9 @@ def load_model(game_class: type[Game], name: str, *, inputs: str | None = None) 
         raise fail(f"trained with a heuristic {game} does not have ({error})") from None
     # 4. the bytes are the ones the metadata describes
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise fail(f"cannot read {_shown(path)} ({_first_line(error)})") from None
+        data = read_bytes(path, "a model file", MAX_BYTES, ModelError)
+    except ModelError as error:
+        raise fail(str(error)) from None
     if hashlib.sha256(data).hexdigest() != meta["sha256"]:
         raise fail(f"{_shown(path)} does not match its metadata (sha256 differs): "
                    "the file was changed or corrupted; it was not loaded")
@@ -352,7 +358,7 @@ def load_model(game_class: type[Game], name: str, *, inputs: str | None = None) 
         raise fail(f"this model takes {has}, but it is needed with {wants} "
                    f"(use a model trained with --inputs {inputs})")
     # 6. the arrays, read without pickles, make the predictor the metadata describes
-    predictor = _predictor(data, meta, len(columns), fail)
+    predictor = _predictor(data, _shown(path), meta, len(columns), fail)
     loaded = LoadedModel(predictor=predictor, meta=meta, path=path, name=name)
     # 8. it computes what it computed when saved
     _check_rows(loaded, fail)
@@ -375,18 +381,16 @@ def _inputs_problem(columns: Sequence[str], features: Sequence[str], game: str) 
     return f"its inputs are the {game} features in another order: trained on another version's features"
 
 
-def _predictor(data: bytes, meta: dict[str, Any], width: int, fail: Any) -> Predictor:
+def _predictor(data: bytes, where: str, meta: dict[str, Any], width: int, fail: Any) -> Predictor:
     """The numpy predictor of checked ``.npz`` bytes; every failure a :class:`ModelError`."""
     spec = meta["predictor"]
     if spec.get("inputs") != width:
         raise fail(f"its predictor takes {str(spec.get('inputs'))[:20]} inputs, its metadata names {width}")
     try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
-            arrays = {name: archive[name] for name in archive.files}
-    except ValueError as error:  # an object array: numpy would need a pickle
-        raise fail(f"its arrays cannot be read without a pickle ({_first_line(error)}); refused") from None
-    except Exception as error:  # not an .npz, truncated, ...
-        raise fail(f"its arrays cannot be read ({_first_line(error)}): not a model file, or corrupt") from None
+        arrays = unpack_arrays(data, where, None, ModelError, "model", unpacked=len(data) * UNPACKED_RATIO,
+                               infinite=("threshold",))
+    except ModelError as error:
+        raise fail(f"its arrays cannot be read ({error})") from None
     try:
         return predictor_from_arrays(spec, arrays)
     except ValueError as error:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import json
+import io
 import math
 import time
 import warnings
@@ -36,6 +36,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from games import Game, GameError
+from games.files import read_bytes, read_json, user_path
 
 from .dataset import FORMAT as DATASET_FORMAT
 from .dataset import dataset_columns, meta_path
@@ -92,6 +93,9 @@ MLP_LEAST_ROWS = 20
 #: The largest magnitude a dataset cell may have (heuristic values are far below it;
 #: nearer float's limits the fitting's sums overflow).
 MAX_CELL = 1e12
+#: The largest dataset and sidecar read (a dataset of a million positions is about 200 MB).
+MAX_BYTES = 1024 * 1024 * 1024
+MAX_META_BYTES = 1024 * 1024
 
 #: The optional column of the game's result for the side to move, and the texts it holds.
 OUTCOME_COLUMN = "outcome"
@@ -234,11 +238,10 @@ def read_dataset(path: str | Path, game_class: type[Game]) -> Dataset:
     or no data rows.  Without a sidecar the game's default heuristic is assumed
     (and :attr:`Dataset.notes` says so).
     """
-    path = Path(path).expanduser()
+    path = user_path(path)
     name = str(path)
     game = game_class.NAME
-    if not path.is_file():
-        raise DatasetError(f"{name}: no such file" if not path.exists() else f"{name}: not a file")
+    data = read_bytes(path, "a dataset", MAX_BYTES, DatasetError)
     meta, notes = _read_sidecar(path, game_class)
     heuristic = game_class.DEFAULT_HEURISTIC
     depth: int | None = None
@@ -248,8 +251,8 @@ def read_dataset(path: str | Path, game_class: type[Game]) -> Dataset:
     columns = dataset_columns(game_class)
     digest = hashlib.sha256()
     try:
-        digest.update(path.read_bytes())
-        with open(path, newline="", encoding="utf-8") as handle:
+        digest.update(data)
+        with io.StringIO(data.decode("utf-8"), newline="") as handle:
             reader = csv.reader(handle)
             header = next(reader, None)
             if header is None:
@@ -306,8 +309,6 @@ def read_dataset(path: str | Path, game_class: type[Game]) -> Dataset:
         raise DatasetError(f"{name}: not UTF-8 text (is it a dataset CSV?)") from None
     except csv.Error as error:
         raise DatasetError(f"{name}:{reader.line_num}: {error}") from None
-    except OSError as error:
-        raise DatasetError(f"{name}: cannot read it ({error.strerror or error})") from None
     if not rows:
         raise DatasetError(f"{name}: no data rows (only the header)")
     table = np.asarray(rows, dtype=np.float64)
@@ -364,14 +365,7 @@ def _read_sidecar(path: Path, game_class: type[Game]) -> tuple[dict[str, Any] | 
     if not sidecar.exists():
         return None, [f"no {sidecar.name} beside it: assuming {game}'s default heuristic "
                       f"{game_class.DEFAULT_HEURISTIC!r} and an unknown search depth"]
-    try:
-        meta = json.loads(sidecar.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise DatasetError(f"{sidecar}: cannot read it ({error})") from None
-    except json.JSONDecodeError as error:
-        raise DatasetError(f"{sidecar}:{error.lineno}: not valid JSON ({error.msg})") from None
-    except RecursionError:
-        raise DatasetError(f"{sidecar}: nests too deeply to be dataset metadata") from None
+    meta = read_json(sidecar, "dataset metadata", MAX_META_BYTES, DatasetError)
     if not isinstance(meta, dict) or meta.get("format") != DATASET_FORMAT:
         found = meta.get("format") if isinstance(meta, dict) else None
         raise DatasetError(f"{sidecar}: not dataset metadata: format is {found!r}, expected {DATASET_FORMAT!r}")
