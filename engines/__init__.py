@@ -51,6 +51,7 @@ from .registry import ENGINE_NAMES, ENGINES, EngineInfo, create_engine, fallback
 from .remedy import Remedy, RunError
 from .spec import EngineSpec, Option, SpecError
 from .stockfish import StockfishEngine, UciEngine
+from .uci_client import EngineFailure
 
 __all__ = [
     "ENGINES",
@@ -58,6 +59,7 @@ __all__ = [
     "MATE_BOUND",
     "STAT_NAMES",
     "Engine",
+    "EngineFailure",
     "EngineInfo",
     "EngineSpec",
     "GameOverError",

@@ -166,11 +166,14 @@ class GameOverError(GameError):
 class Clocks:
     """Both sides' clocks as a search starts: the seconds ``left`` and the
     ``increment`` of the first player and of the second, and the moves until
-    the next time control adds time (``None``: none comes)."""
+    the next time control adds time (``None``: none comes); ``margin``: the
+    seconds a side may go beyond its clock before it loses on time (a match's
+    ``timemargin``)."""
 
     left: tuple[float, float]
     increment: tuple[float, float] = (0.0, 0.0)
     moves_to_go: int | None = None
+    margin: float = 0.0
 
 
 @dataclass(frozen=True)

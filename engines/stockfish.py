@@ -1,8 +1,8 @@
 """UCI engines as players: any UCI program (``uci``), and Stockfish (``stockfish``) over it.
 
 The spec ``uci:path=PROGRAM[,time=S|depth=N|nodes=N][,option.NAME=VALUE...]``
-runs any UCI chess engine through python-chess's UCI client
-(``chess.engine``): ``path`` is the program (a file, or a name on the
+runs any UCI chess engine through our watched UCI client
+(:mod:`engines.uci_client`): ``path`` is the program (a file, or a name on the
 ``PATH``), ``time``/``depth``/``nodes`` limit each search (0.1 s a move by
 default; a depth or node budget alone drops the default time, as for our
 engines), and every ``option.NAME=VALUE`` is set with ``setoption`` before
@@ -13,7 +13,7 @@ option's declared type (``check``: on/off, ``spin``: a whole number in its
 range, ``combo``: one of its values, ``string`` as written, ``button``: any
 value presses it).  An option the program does not declare is refused in one
 line naming those it does; ``MultiPV``, ``Ponder``, ``UCI_Chess960`` and
-``UCI_Variant`` are the client's to set.
+``UCI_Variant`` are refused (a search sets what it needs itself).
 
 ``stockfish[:elo=N|skill=N|depth=N|time=S|nodes=N|path=FILE|option.NAME=VALUE]``
 is the same engine with a binary found for it: the ``path`` option, the
@@ -24,10 +24,14 @@ Level`` (0-20).
 
 The engine process starts with the engine object (so a program that is
 missing, not executable, not a UCI engine, or refuses an option is reported
-at once, in one line: a :class:`~engines.spec.SpecError`), ends with
-:meth:`UciEngine.close`, and is killed by the kernel if this process dies
-(:func:`engines.lifetime.killed_with_parent`); one that dies while searching
-is a :class:`~engines.spec.SpecError` too.  Its statistics map from the UCI
+at once, in one line: a :class:`~engines.spec.SpecError`) and ends with
+:meth:`UciEngine.close` (``quit``, then its process group killed); it dies
+with this process however that dies.  A search is held to a deadline
+(:meth:`UciEngine.deadline`: the movetime or the clock, plus :data:`GRACE`);
+a program that misses it, answers an illegal, null or malformed move, floods
+its output or dies raises :class:`~engines.uci_client.EngineFailure` (a
+``SpecError`` whose ``reason`` a match records as the engine's forfeit), and
+is killed.  Its statistics map from the UCI
 ``info`` lines: ``nodes``, ``depth``, ``seldepth``, ``time_s``, ``nps``,
 ``score`` (centipawns for the side to move; mates as our engines score wins),
 ``mate``, ``best`` and ``pv`` in SAN; the counters UCI does not report stay 0.
@@ -40,17 +44,17 @@ The game UCI engines play is :data:`UCI_GAME`; this module and
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
-import threading
 import time
 from typing import Any, Sequence
 
 from games import WIN, Game
 
 from .base import Engine, InfoCallback, Limits, SearchResult, SearchStats, StopFlag, root_moves
-from .lifetime import killed_with_parent
 from .spec import EngineSpec, Option, SpecError, parse_switch
+from .uci_client import EngineFailure, UciInfo, UciOption, UciProcess, parse_info, parse_option
 
 __all__ = ["ENVIRONMENT_VARIABLE", "OPTIONS", "UCI_OPTIONS", "StockfishEngine", "UCI_GAME", "UciEngine",
            "check_game", "find_program", "find_stockfish"]
@@ -61,8 +65,13 @@ ENVIRONMENT_VARIABLE = "TUI_GAMES_STOCKFISH"
 DEBIAN_PATH = "/usr/games/stockfish"
 #: Seconds to wait for the engine to start and answer ``uci``.
 START_TIMEOUT = 20.0
-#: Seconds between two looks at the stop flag during a search.
-STOP_POLL = 0.01
+#: Seconds an engine is given beyond its movetime (or its clock and the match's margin), and to answer
+#: ``stop``, before it forfeits on ``timeout``.
+GRACE = 1.0
+#: Seconds a search limited by depth or nodes alone may take before the engine forfeits on ``timeout``.
+UNTIMED_DEADLINE = 600.0
+#: The standard start, sent as ``position startpos``.
+STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 #: The family of options set with ``setoption`` (``option.NAME=VALUE``).
 ENGINE_OPTION = Option("option.NAME", str, None, "a UCI option of the program, set before the first search "
@@ -139,33 +148,63 @@ def check_game(game_class: type[Game], engine: str = "stockfish") -> None:
 
 
 class UciEngine(Engine):
-    """A UCI chess engine process behind the :class:`Engine` interface (the ``uci`` spec)."""
+    """A UCI chess engine process behind the :class:`Engine` interface (the ``uci`` spec).
+
+    The program is watched (:class:`~engines.uci_client.UciProcess`): a search
+    that misses its deadline (:meth:`deadline`), answers a move that is not
+    legal, null or malformed, floods its output or ends with the program's
+    death raises :class:`~engines.uci_client.EngineFailure` with the reason,
+    the program killed; a match scores it as the engine's forfeit."""
 
     def __init__(self, spec: EngineSpec, game_class: type[Game]) -> None:
         super().__init__(spec, game_class)
         check_game(game_class, spec.name)
         self.path = self.program()
-        import chess.engine
-
+        self.uci: UciProcess | None = UciProcess(spec.name, self.path)
+        self.declared: dict[str, UciOption] = {}
         try:
-            self.process: Any = chess.engine.SimpleEngine.popen_uci(
-                self.path, timeout=START_TIMEOUT, preexec_fn=killed_with_parent())
-        except chess.engine.EngineTerminatedError:
-            raise SpecError(f"{spec.name}: {self.path} is not a UCI engine: it ended before answering "
-                            f"'uci' with 'uciok'") from None
-        except TimeoutError:
-            raise SpecError(f"{spec.name}: {self.path} is not a UCI engine: no 'uciok' within "
-                            f"{START_TIMEOUT:g} s of 'uci'") from None
-        except (OSError, chess.engine.EngineError) as error:
-            raise SpecError(f"{spec.name}: could not start {self.path}: {_one_line(error)}") from None
-        # A program that dies leaves python-chess futures holding the error we report ourselves;
-        # the event loop would otherwise print them again when they are collected.
-        self.process.protocol.loop.set_exception_handler(_quiet_on_termination)
+            self._handshake()
+        except EngineFailure as failure:
+            self.close()
+            if failure.reason == "engine crashed":
+                raise SpecError(f"{spec.name}: {self.path} is not a UCI engine: it ended before answering "
+                                f"'uci' with 'uciok'") from None
+            if failure.reason == "timeout":
+                raise SpecError(f"{spec.name}: {self.path} is not a UCI engine: no 'uciok' within "
+                                f"{START_TIMEOUT:g} s of 'uci'") from None
+            raise SpecError(f"{spec.name}: {self.path} is not a UCI engine: {failure.reason}") from None
         try:
-            self.process.configure(self._options())
-        except (chess.engine.EngineError, SpecError) as error:
+            chosen = self._options()
+        except SpecError as error:
             self.close()
             raise SpecError(f"{spec.name}: {_one_line(error)}") from None
+        try:
+            for name, value in chosen.items():
+                self.uci.send(f"setoption name {name}" + ("" if value is None else f" value {value}"))
+            self.uci.send("isready")
+            self.uci.expect("readyok", time.monotonic() + START_TIMEOUT)
+        except EngineFailure as failure:
+            self.close()
+            raise SpecError(f"{spec.name}: {self.path} failed while setting its options: "
+                            f"{failure.reason}") from None
+
+    def _handshake(self) -> None:
+        """``uci`` and the program's declarations up to ``uciok``."""
+        assert self.uci is not None
+
+        def declared(words: list[str]) -> None:
+            if words[0] == "option":
+                option = parse_option(words)
+                if option is not None:
+                    self.declared[option.name] = option
+
+        self.uci.send("uci")
+        self.uci.expect("uciok", time.monotonic() + START_TIMEOUT, declared)
+
+    @property
+    def pid(self) -> int | None:
+        """The program's process id (``None`` once closed)."""
+        return self.uci.pid if self.uci is not None else None
 
     def program(self) -> str:
         """The program to run: the ``path`` option (required)."""
@@ -179,16 +218,18 @@ class UciEngine(Engine):
         """The options the spec sets, by the names it gives them (``option.NAME``), as texts."""
         return self.spec.family(ENGINE_OPTION.prefix)
 
-    def _options(self) -> dict[str, Any]:
-        """The UCI options the spec sets, checked against what the program declares and typed as it does."""
-        offered = self.process.options
-        chosen: dict[str, Any] = {}
+    def _options(self) -> dict[str, str | None]:
+        """The UCI options the spec sets, checked against what the program declares and written as
+        ``setoption`` gives them (``None``: a button, pressed)."""
+        chosen: dict[str, str | None] = {}
         for given, value in self.wanted().items():
             if _normal(given) in MANAGED:
                 raise SpecError(f"option {given} is set by the client search by search, "
                                 f"not by the spec; leave it out")
-            option = _declared(offered, given, self.path)
-            chosen[option.name] = _typed(option, value, self.path)
+            option = _declared(self.declared, given, self.path)
+            typed = _typed(option, value, self.path)
+            chosen[option.name] = (None if typed is None else "true" if typed is True
+                                   else "false" if typed is False else str(typed))
         return chosen
 
     def limits(self) -> Limits:
@@ -200,104 +241,115 @@ class UciEngine(Engine):
         return limits
 
     def close(self) -> None:
-        """End the engine process (idempotent)."""
-        process = getattr(self, "process", None)
-        if process is not None:
-            self.process = None
-            try:
-                process.quit()
-            except Exception:  # already gone: nothing to release
-                process.close()
+        """End the engine process (idempotent): ``quit``, then its process group killed."""
+        uci = getattr(self, "uci", None)
+        if uci is not None:
+            self.uci = None
+            uci.close()
 
     # ------------------------------------------------------------------ search
+    @staticmethod
+    def deadline(limits: Limits, white_to_move: bool) -> float:
+        """Seconds a search under ``limits`` may take before the engine forfeits on ``timeout``: its
+        movetime, or what is left on its clock plus the match's margin, then :data:`GRACE` more; a search
+        limited by depth or nodes alone gets :data:`UNTIMED_DEADLINE`."""
+        if limits.clocks is not None:
+            clocks = limits.clocks
+            return clocks.left[0 if white_to_move else 1] + clocks.margin + GRACE
+        if limits.time is not None:
+            return limits.time + GRACE
+        if limits.depth is not None or limits.nodes is not None:
+            return UNTIMED_DEADLINE
+        return math.inf  # analysis without end: the stop flag ends it
+
     def search(self, game: Game, limits: Limits | None = None, *,
                stop: StopFlag | None = None, on_info: InfoCallback | None = None,
                moves: Sequence[Any] | None = None) -> SearchResult:
-        import chess.engine
+        import chess
 
-        if self.process is None:
+        uci = self.uci
+        if uci is None:
             raise RuntimeError(f"this {self.spec.name} engine is closed")
         legal = root_moves(game, moves)
         limits = limits if limits is not None else self.limits()
         board = _board(game)
-        clocks = limits.clocks
-        if clocks is None:
-            limit = chess.engine.Limit(time=limits.time, depth=limits.depth, nodes=limits.nodes)
-        else:  # its own time management, told the clocks as a GUI does (White is the first player)
-            limit = chess.engine.Limit(white_clock=clocks.left[0], black_clock=clocks.left[1],
-                                       white_inc=clocks.increment[0], black_inc=clocks.increment[1],
-                                       remaining_moves=clocks.moves_to_go, depth=limits.depth, nodes=limits.nodes)
         start = time.perf_counter()
+        began = time.monotonic()
+        deadline = began + self.deadline(limits, board.turn == chess.WHITE)
         try:
-            best, latest = self._analyse(board, limit, legal if moves is not None else None, start, stop, on_info)
-        except chess.engine.EngineError as error:  # it died, or broke the protocol
-            raise SpecError(f"{self.spec.name}: {self.path} {self._failure(error)} while searching") from None
-        move = best.move if best.move in legal else legal[0]
+            move, latest = self._search(uci, board, limits, legal if moves is not None else None, deadline,
+                                        stop, on_info, start)
+        except EngineFailure as failure:
+            raise EngineFailure(failure.reason, f"{failure} while searching") from None
         stats = self._stats(board, latest, start)
-        pv = list(latest.get("pv", [])) or [move]
-        if pv[0] != move:
+        pv = _uci_line(board, latest.pv) if latest is not None else []
+        if not pv or pv[0] != move:
             pv = [move]
             stats.pv = [board.san(move)]
         stats.best = board.san(move)
         return SearchResult(move, int(stats.score), pv, stats)
 
-    def _failure(self, error: BaseException) -> str:
-        """What went wrong with the program: its death with its exit status, or python-chess's words."""
-        status = getattr(getattr(self.process, "protocol", None), "returncode", None)
+    def _search(self, uci: UciProcess, board: Any, limits: Limits, moves: list[Any] | None, deadline: float,
+                stop: StopFlag | None, on_info: InfoCallback | None, start: float) -> tuple[Any, UciInfo | None]:
+        """``position`` and ``go``, then the program's lines up to its ``bestmove``: the move and the last
+        ``info`` with a score or a line (each given to ``on_info`` as it comes)."""
+        uci.send(_position_command(board), deadline)
+        uci.send(_go_command(limits, moves), deadline)
+        legal = list(moves) if moves is not None else list(board.legal_moves)
+        latest: UciInfo | None = None
+        stopping: list[float] = []
+
+        def poll() -> None:
+            if stop is not None and not stopping and stop.is_set():
+                uci.send("stop", deadline)
+                stopping.append(time.monotonic() + GRACE)
+
+        while True:
+            line = uci.next_line(min([deadline, *stopping]), poll)
+            words = line.split()
+            if not words:
+                continue
+            if words[0] == "info":
+                info = parse_info(words)
+                if info is not None and info.multipv == 1 and (info.pv or info.cp is not None
+                                                                or info.mate is not None):
+                    latest = info
+                    if on_info is not None:
+                        on_info(self._stats(board, latest, start))
+            elif words[0] == "bestmove":
+                return self._answer(board, words, legal), latest
+
+    def _answer(self, board: Any, words: list[str], legal: list[Any]) -> Any:
+        """The move of a ``bestmove`` line, if it is a legal one (of ``legal``); else the forfeit."""
+        import chess
+
+        assert self.uci is not None
+        text = words[1] if len(words) > 1 else ""
+        if text in ("0000", "(none)", ""):
+            raise self.uci.fail("null move", f"answered a null move (bestmove {text or 'with no move'})")
         try:
-            if status is not None and status.done():
-                code = status.result()
-                return f"died (exit status {code})" if code >= 0 else f"died (signal {-code})"
-        except Exception:  # pragma: no cover - a future in another state: python-chess's words then
-            pass
-        return f"failed ({_one_line(error)})"
+            move = chess.Move.from_uci(text)
+        except ValueError:
+            raise self.uci.fail(f"malformed move {text[:20]!r}", f"answered a malformed move {text[:20]!r}") from None
+        if move not in legal:
+            raise self.uci.fail(f"illegal move {text}", f"answered an illegal move {text} in {board.fen()}")
+        return move
 
-    def _analyse(self, board: Any, limit: Any, moves: list[Any] | None, start: float,
-                 stop: StopFlag | None, on_info: InfoCallback | None) -> tuple[Any, dict[str, Any]]:
-        """The engine's answer and its last ``info`` with a score or PV (reported as it comes)."""
-        latest: dict[str, Any] = {}
-        with self.process.analysis(board, limit, root_moves=moves) as analysis:
-            done = threading.Event()
-            watcher = None
-            if stop is not None:
-                def watch() -> None:
-                    while not done.wait(STOP_POLL):
-                        if stop.is_set():
-                            analysis.stop()
-                            return
-
-                watcher = threading.Thread(target=watch, name="uci-engine-stop", daemon=True)
-                watcher.start()
-            try:
-                for info in analysis:
-                    if "pv" in info or "score" in info:
-                        latest = dict(info)
-                        if on_info is not None:
-                            on_info(self._stats(board, latest, start))
-                best = analysis.wait()
-            finally:
-                done.set()
-                if watcher is not None:
-                    watcher.join()
-        return best, latest
-
-    def _stats(self, board: Any, info: dict[str, Any], start: float) -> SearchStats:
+    def _stats(self, board: Any, info: UciInfo | None, start: float) -> SearchStats:
         elapsed = time.perf_counter() - start
-        score = info.get("score")
-        value, mate = 0, None
-        if score is not None:
-            relative = score.pov(board.turn)
-            mate = relative.mate()
-            if mate is None:
-                value = relative.score()
-            else:  # our engines' scale: a win in N moves is WIN - (2N - 1) plies
-                value = WIN - (2 * mate - 1) if mate > 0 else -(WIN + 2 * mate)
-        pv = info.get("pv") or []
-        texts = _san_line(board, pv)
+        info = info if info is not None else UciInfo()
+        value, mate = 0, info.mate
+        if mate is None:
+            value = info.cp or 0
+        elif mate != 0:  # our engines' scale: a win in N moves is WIN - (2N - 1) plies
+            value = WIN - (2 * mate - 1) if mate > 0 else -(WIN + 2 * mate)
+        else:  # mated on the board: no legal move is searched, but say it as a loss
+            value, mate = -WIN, None
+        texts = _san_line(board, _uci_line(board, info.pv))
         return self.new_stats().copy(
-            nodes=int(info.get("nodes", 0)), depth=int(info.get("depth", 0)),
-            seldepth=int(info.get("seldepth", 0)), time_s=round(float(info.get("time", elapsed)), 4),
-            nps=int(info.get("nps", 0)), score=int(value), mate=mate,
+            nodes=info.nodes or 0, depth=info.depth or 0, seldepth=info.seldepth or 0,
+            time_s=round(info.time_ms / 1000 if info.time_ms is not None else elapsed, 4),
+            nps=info.nps or 0, score=int(value), mate=mate,
             best=texts[0] if texts else None, pv=texts,
         )
 
@@ -327,7 +379,7 @@ def _normal(name: str) -> str:
 def _declared(offered: Any, given: str, path: str) -> Any:
     """The option of ``offered`` (the program's) that ``given`` names; a
     one-line :class:`SpecError` naming the declared ones if none does."""
-    if given in offered:  # python-chess's options ignore case
+    if given in offered:
         return offered[given]
     matches = [option for name, option in offered.items() if _normal(name) == _normal(given)]
     if len(matches) == 1:
@@ -368,14 +420,6 @@ def _typed(option: Any, text: Any, path: str) -> Any:
     return text
 
 
-def _quiet_on_termination(loop: Any, context: dict[str, Any]) -> None:
-    """The engine's event loop's handler: a dead engine's leftover errors are already reported."""
-    import chess.engine
-
-    if not isinstance(context.get("exception"), chess.engine.EngineTerminatedError):
-        loop.default_exception_handler(context)
-
-
 def _one_line(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
@@ -392,6 +436,58 @@ def _board(game: Game) -> Any:
     for move in game.move_stack:
         board.push(move)
     return board
+
+
+def _position_command(board: Any) -> str:
+    """``position`` for ``board`` with its history: the root position and the moves since."""
+    root = board.root()
+    moves = " ".join(move.uci() for move in board.move_stack)
+    where = "startpos" if root.fen() == STARTING_FEN else f"fen {root.fen()}"
+    return f"position {where}" + (f" moves {moves}" if moves else "")
+
+
+def _go_command(limits: Limits, moves: list[Any] | None) -> str:
+    """``go`` for ``limits``: clocks as clocks (the program manages its time), else movetime, depth, nodes."""
+    words = ["go"]
+    clocks = limits.clocks
+    if clocks is not None:
+        words += ["wtime", _ms(clocks.left[0]), "btime", _ms(clocks.left[1]),
+                  "winc", _ms(clocks.increment[0]), "binc", _ms(clocks.increment[1])]
+        if clocks.moves_to_go:
+            words += ["movestogo", str(clocks.moves_to_go)]
+    elif limits.time is not None:
+        words += ["movetime", _ms(limits.time)]
+    if limits.depth is not None:
+        words += ["depth", str(limits.depth)]
+    if limits.nodes is not None:
+        words += ["nodes", str(limits.nodes)]
+    if moves is not None:
+        words += ["searchmoves", *(move.uci() for move in moves)]
+    if len(words) == 1:
+        words.append("infinite")
+    return " ".join(words)
+
+
+def _ms(seconds: float) -> str:
+    return str(max(0, int(round(seconds * 1000))))
+
+
+def _uci_line(board: Any, texts: Sequence[str]) -> list[Any]:
+    """The moves of a UCI line (texts) while they are legal in turn from ``board``."""
+    import chess
+
+    board = board.copy(stack=False)
+    line = []
+    for text in texts:
+        try:
+            move = chess.Move.from_uci(text)
+        except ValueError:
+            break
+        if not board.is_legal(move):
+            break
+        line.append(move)
+        board.push(move)
+    return line
 
 
 def _san_line(board: Any, line: Sequence[Any]) -> list[str]:

@@ -5,11 +5,19 @@ It declares ``UCI_LimitStrength``, ``UCI_Elo`` (1320-3190) and ``Skill Level``
 ``setoption`` and ``go`` line to the file named by ``FAKE_UCI_LOG`` and answers
 ``go`` with the first legal move -- or dies on it when ``FAKE_UCI_DIE`` is set, or
 thinks for ten minutes without reading its input when ``FAKE_UCI_HANG`` is.
+
+``FAKE_UCI_MODE`` makes it misbehave as engines in the wild do, on every ``go``:
+``illegal`` (``bestmove e2e5``), ``garbage`` (a line of noise, then ``bestmove
+zz9``), ``null`` (``bestmove 0000``), ``flood`` (``info string`` lines without
+end), ``silent`` (no answer, reading on), ``deaf`` (its move, but it ignores
+``quit`` and ``stop`` and starts a child that sleeps: only killing its process
+group ends both; the child's pid goes to ``FAKE_UCI_CHILD``).
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import time
 
@@ -54,6 +62,10 @@ def main() -> None:
             if "moves" in words:
                 for move in words[words.index("moves") + 1:]:
                     board.push_uci(move)
+        elif words[0] == "go" and os.environ.get("FAKE_UCI_MODE") in MISBEHAVIOURS:
+            MISBEHAVIOURS[os.environ["FAKE_UCI_MODE"]](send, board)
+        elif words[0] == "quit" and os.environ.get("FAKE_UCI_MODE") == "deaf":
+            continue
         elif words[0] == "go" and os.environ.get("FAKE_UCI_DIE"):
             os._exit(9)
         elif words[0] == "go" and os.environ.get("FAKE_UCI_HANG"):
@@ -64,6 +76,30 @@ def main() -> None:
             send(f"bestmove {move.uci()}")
         elif words[0] == "quit":
             return
+
+
+def _flood(send, board) -> None:
+    while True:
+        send("info string " + "x" * 4000)
+
+
+def _deaf(send, board) -> None:
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    record = os.environ.get("FAKE_UCI_CHILD")
+    if record:
+        with open(record, "w", encoding="utf-8") as handle:
+            handle.write(str(child.pid))
+    send(f"bestmove {next(iter(board.legal_moves)).uci()}")
+
+
+MISBEHAVIOURS = {
+    "illegal": lambda send, board: send("bestmove e2e5"),
+    "garbage": lambda send, board: (send("\x01\x02 no such thing ~~~"), send("bestmove zz9")),
+    "null": lambda send, board: send("bestmove 0000"),
+    "flood": _flood,
+    "silent": lambda send, board: None,
+    "deaf": _deaf,
+}
 
 
 if __name__ == "__main__":

@@ -114,7 +114,7 @@ def test_the_stop_flag_ends_a_long_search(our_uci) -> None:
 
 def test_close_ends_the_engine_process(our_uci) -> None:
     engine = create_engine("stockfish:depth=1", ChessGame)
-    pid = engine.process.protocol.transport.get_pid()
+    pid = engine.pid
     engine.close()
     engine.close()  # twice is fine
     deadline = time.monotonic() + 5

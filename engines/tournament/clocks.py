@@ -48,7 +48,7 @@ class MatchClocks:
     def clocks(self, player: int) -> Clocks:
         """Both clocks as ``player`` is about to move."""
         return Clocks((self.left[0], self.left[1]), (self.controls[0].increment, self.controls[1].increment),
-                      self.moves_to_go(player))
+                      self.moves_to_go(player), self.margin)
 
     def limits(self, engine: Engine, player: int) -> Limits:
         """The limits of ``engine``'s search as ``player``: its spec's own time if it sets

@@ -18,7 +18,11 @@ and games on clocks, are only as reproducible as the clock).  A book's lines
 are picked in the parent process and sent with each game
 (:func:`opening_for`), so workers need not read the book.  During the game
 the clocks (:mod:`~engines.tournament.clocks`) and adjudication
-(:mod:`~engines.tournament.adjudication`) may end it off the board.
+(:mod:`~engines.tournament.adjudication`) may end it off the board, and so
+may an external engine that misbehaves (it misses its deadline, answers an
+illegal, null or malformed move, dies or floods its output: see
+:mod:`engines.uci_client`): it forfeits the game, its result's ``reason``
+saying why (``forfeit: timeout``), and the next game starts it afresh.
 
 Each finished game is a :class:`~engines.tournament.result.GameResult`
 (:func:`play_game`), written as one JSON line of a results file by the parent
@@ -50,11 +54,12 @@ from ..lifetime import exit_with_parent, sigint_blocked
 from ..registry import create_engine, parse_engine_spec
 from ..remedy import Remedy
 from ..spec import EngineSpec
+from ..uci_client import EngineFailure
 from .adjudication import Adjudicator
 from .clocks import MatchClocks
 from .conditions import Opening
 from .config import MatchConfig, MatchError, join_clock, split_clock
-from .result import AGENTS, Agent, AgentTotals, GameResult, LogEntry, Sides
+from .result import AGENTS, Agent, AgentTotals, GameResult, LogEntry, Sides, forfeit_reason
 
 __all__ = [
     "parallel_games", "random_opening", "play_game", "play_games", "play_tasks", "Task", "derived_seed",
@@ -169,7 +174,11 @@ def play_game(config: MatchConfig, index: int, opening: Opening | None = None) -
             engine = engines[agent]
             limits = clocks.limits(engine, player) if clocks is not None else None
             began = time.perf_counter()
-            searched = engine.search(game, limits)
+            try:
+                searched = engine.search(game, limits)
+            except EngineFailure as failure:  # a program of someone else's broke the rules: it loses
+                outcome = Outcome(1 - player, forfeit_reason(failure.reason))
+                break
             if clocks is not None:
                 if not clocks.spend(player, time.perf_counter() - began):
                     outcome = clocks.flag_outcome(game, player)

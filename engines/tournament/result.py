@@ -26,7 +26,10 @@ in the order written::
 Lines written before ``log`` existed (and without ``sprt``, ``book`` or
 ``clocks``) read too.  A game decided off the board says how in ``reason``:
 ``time`` (or ``time, X cannot win``: a draw), ``adjudication: resign``,
-``adjudication: draw``, ``adjudication: max moves``.
+``adjudication: draw``, ``adjudication: max moves``, and an external engine's
+forfeit, ``forfeit: `` and why (``timeout``, ``illegal move e2e5``, ``null
+move``, ``malformed move 'xyz'``, ``engine crashed``, ``output over N
+bytes``): the side that forfeits is the loser.
 """
 
 from __future__ import annotations
@@ -41,8 +44,22 @@ from ..base import COUNTERS, SearchStats
 from .conditions import BookPlace, Conditions
 from .config import BASE_KEYS, MatchConfig, MatchError
 
-__all__ = ["AGENTS", "RESULTS", "TOTALS", "RESULT_KEYS", "MATCH_KEYS", "Agent", "AgentTotals", "GameResult",
+__all__ = ["AGENTS", "FORFEIT", "RESULTS", "forfeit_reason", "is_forfeit", "TOTALS", "RESULT_KEYS", "MATCH_KEYS", "Agent", "AgentTotals", "GameResult",
            "LogEntry", "ResultsFileError", "Sides"]
+
+#: How the reason of a game an engine forfeited begins.
+FORFEIT = "forfeit: "
+
+
+def forfeit_reason(why: str) -> str:
+    """The ``reason`` of a game lost by forfeit, ``why`` being the engine's failure (``timeout`` ...)."""
+    return FORFEIT + why
+
+
+def is_forfeit(reason: str) -> bool:
+    """Whether a game's ``reason`` is a forfeit (the loser's engine broke the rules)."""
+    return reason.startswith(FORFEIT)
+
 
 #: The two sides of a match, as results name them.
 Agent = Literal["a", "b"]

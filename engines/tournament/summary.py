@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from .config import MatchConfig
-from .result import RESULTS, TOTALS, AgentTotals, GameResult
+from .result import RESULTS, TOTALS, AgentTotals, GameResult, is_forfeit
 from .stats import Z95, MatchStats, Pairs, elo_difference, pair_counts
 
 __all__ = ["Z95", "AgentSummary", "MatchSummary", "summarize", "wilson_interval", "elo_difference",
@@ -46,6 +46,8 @@ class AgentSummary:
     second: list[int] = field(default_factory=lambda: [0, 0, 0])
     #: The totals over all its moves.
     totals: AgentTotals = field(default_factory=AgentTotals)
+    #: Games it lost by forfeit (an external engine that missed a deadline, moved illegally, died ...).
+    forfeits: int = 0
 
     @property
     def points(self) -> float:
@@ -108,6 +110,7 @@ class MatchSummary:
             averages = {name: round(side.per_move(name), 4) for name in TOTALS}
             return {
                 "spec": side.spec, "wins": side.wins, "draws": side.draws, "losses": side.losses,
+                "forfeits": side.forfeits,
                 "points": side.points, "as_first": side.first, "as_second": side.second,
                 "moves": side.totals.moves,
                 "totals": {name: round(value, 4) for name, value in side.totals.to_json().items()},
@@ -158,6 +161,7 @@ def summarize(results: Iterable[GameResult]) -> list[MatchSummary]:
                 side.draws += 1
             else:
                 side.losses += 1
+                side.forfeits += is_forfeit(result.reason)
             (side.first if result.first == side.agent else side.second)[outcome] += 1
             side.totals += result.totals[side.agent]
     for pairing, summary in summaries.items():

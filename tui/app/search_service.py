@@ -166,7 +166,7 @@ def _serve(requests: Any, events: Any, cancelled: Any) -> None:
     """The search process: answer requests until told to stop (:class:`Shutdown`) or orphaned."""
     # The app owns the terminal: nothing printed here may land on its screen.
     sys.stdout = sys.stderr = open(os.devnull, "w")
-    from engines import create_engine
+    from engines import EngineFailure, create_engine
     from engines.learning.learned import EngineModelError
     from engines.lifetime import exit_with_parent
 
@@ -206,6 +206,9 @@ def _serve(requests: Any, events: Any, cancelled: Any) -> None:
                 )
                 events.put(SearchDone(request.request_id, game.format_move(result.move), result.stats))
             except Exception as error:  # one line for the user, whatever went wrong
+                failed = engines.pop(key, None) if isinstance(error, EngineFailure) else None
+                if failed is not None:  # an external engine broke the rules: killed; the next search restarts it
+                    failed.close()
                 text = str(error).splitlines()[0] if str(error) else type(error).__name__
                 events.put(SearchFailed(request.request_id, text, isinstance(error, EngineModelError)))
     finally:

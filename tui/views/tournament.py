@@ -80,6 +80,8 @@ def summary_tables(summary: MatchSummary) -> list[Any]:
     average = summary.plies / summary.games if summary.games else 0
     footer = (f"{average:.1f} plies a game after the opening; {summary.wall_s:,.1f} s of game time "
               f"in all (summed over games, not elapsed)")
+    if a.forfeits or b.forfeits:
+        footer += f"\nforfeits (games lost by breaking the rules): A {a.forfeits}, B {b.forfeits}"
     return [results, cost, colours, reasons, footer]
 
 
