@@ -149,6 +149,19 @@ def test_bad_input_is_answered_with_info_strings() -> None:
     assert session("frobnicate", "debug on", "") == []  # unknown commands are ignored
 
 
+def test_go_after_a_refused_position_searches_nothing() -> None:
+    session = Session("alphabeta:depth=1")
+    session("position startpos moves e2e4")
+    assert "error: bad FEN" in session("position fen 8/8/8/8 w - - 0 1")[0]
+    lines = session("go depth 1") + session.wait()
+    assert lines[-1] == "bestmove 0000"  # not a move of the previous position
+    assert any("the last 'position' was refused" in line for line in lines)
+    assert "error: expected 'position startpos' or 'position fen FEN'" in session("position sideways")[0]
+    assert (session("go depth 1") + session.wait())[-1] == "bestmove 0000"
+    session("position startpos")
+    assert (session("go depth 1") + session.wait())[-1] != "bestmove 0000"
+
+
 def test_go_infinite_waits_for_stop_and_bestmove_comes_after() -> None:
     session = Session("alphabeta:depth=1")
     session("position fen " + MATE_IN_ONE, "go infinite")

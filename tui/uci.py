@@ -79,6 +79,8 @@ class UciServer:
         self.pondering = False
         self.after_ponderhit: Limits | None = None
         self.timer: threading.Timer | None = None
+        #: Why the last 'position' was refused (``go`` then answers ``bestmove 0000``, searching nothing).
+        self.refused: str | None = None
         #: The last 'position' read: its start words and the moves played on :attr:`game`.
         self.position_read: tuple[list[str], list[str]] = ([], [])
 
@@ -113,6 +115,7 @@ class UciServer:
             self.engine.new_game()  # the same engine (and its worker processes), its table emptied
             self.game = ChessGame()
             self.position_read = ([], [])
+            self.refused = None
         elif command == "setoption":
             self._setoption(args)
         elif command == "position":
@@ -204,8 +207,7 @@ class UciServer:
         else:
             where, moves = args, []
         if not where:
-            self.send("info string error: expected 'position startpos [moves ...]' or "
-                      "'position fen FEN [moves ...]'")
+            self._refuse("expected 'position startpos [moves ...]' or 'position fen FEN [moves ...]'")
             return
         previous_where, previous_moves = self.position_read
         if where == previous_where and moves[:len(previous_moves)] == previous_moves:
@@ -222,12 +224,12 @@ class UciServer:
             elif where[0] == "fen":
                 game = ChessGame.from_text(" ".join(where[1:]))
             else:
-                self.send(f"info string error: expected 'position startpos' or 'position fen FEN', "
-                          f"got {' '.join(where)[:60]!r}")
+                self._refuse(f"expected 'position startpos' or 'position fen FEN', got {' '.join(where)[:60]!r}")
                 return
         except GameError as error:
-            self.send(f"info string error: {error}")
+            self._refuse(str(error))
             return
+        self.refused = None
         self.position_read = (where, [])
         for index, text in enumerate(moves[done:], done):
             try:
@@ -242,6 +244,13 @@ class UciServer:
             game.play(move)
         self.game = game
         self.position_read = (where, moves)
+
+    def _refuse(self, why: str) -> None:
+        """A 'position' that cannot be set up: said, and no position is searched until a good one comes
+        (a search of the previous position would answer a move for a game the GUI is not playing)."""
+        self.send(f"info string error: {why}")
+        self.refused = why
+        self.position_read = ([], [])
 
     def _limits(self, args: list[str]) -> tuple[Limits | None, list[chess.Move] | None, str]:
         """The limits ``go`` asks for (``None``: the engine's own), the
@@ -295,6 +304,11 @@ class UciServer:
                       nodes=nodes if nodes is None else max(1, nodes), flexible=flexible), moves, mode
 
     def _go(self, args: list[str]) -> None:
+        if self.refused is not None:
+            self.send(f"info string error: no position to search (the last 'position' was refused: "
+                      f"{self.refused[:80]})")
+            self.send("bestmove 0000")
+            return
         limits, moves, mode = self._limits(args)
         # Pondering searches without a limit until 'ponderhit' gives it the one
         # this 'go' names (counted from the ponderhit) or 'stop' ends it.
