@@ -36,7 +36,7 @@ def test_settings_round_trip_and_first_run(own_settings: Path):
     ("version = 1\nboard = 3\n", "[board] is not a table"),
     ("version = 1\n[players.go]\nfirst = 'human'\nsecond = 'human'\n", "[players.go] is not a game's players"),
     ("version = 7\n", "version 7, not 1"),
-    ("not = [toml\n", "not TOML"),
+    ("not = [toml\n", "not valid TOML"),
 ])
 def test_a_bad_or_old_settings_file_is_reported_in_one_line_and_the_rest_used(text: str, problem: str):
     path = settings_path()
@@ -54,7 +54,7 @@ def test_saving_over_a_bad_file_keeps_it_beside_and_a_binary_file_is_refused():
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"\xff\xfe\x00garbage")
     settings, problems = load_settings()
-    assert settings == Settings() and "cannot be read" in problems[0]
+    assert settings == Settings() and "not a text file" in problems[0]
     save_settings(Settings(theme="blue"))
     assert path.with_name("settings.toml.bad").read_bytes() == b"\xff\xfe\x00garbage"
     assert load_settings() == (Settings(theme="blue"), [])

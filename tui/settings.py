@@ -35,12 +35,12 @@ one, so a crash or a full disk never leaves half a file.
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from games import GAME_NAMES
 from games.clock import TimeControl
+from games.files import read_toml
 
 __all__ = ["Settings", "THEMES", "PIECE_SETS", "VERSION", "config_dir", "settings_path", "load_settings", "save_settings",
            "settings_text", "write_whole", "problems_text"]
@@ -50,6 +50,12 @@ VERSION = 1
 #: The largest settings file read (a settings file is a few hundred bytes), and the longest text in it.
 MAX_BYTES = 64 * 1024
 MAX_TEXT = 2_000
+
+
+class _Refused(ValueError):
+    """A settings file that cannot be read (the app says it and uses the defaults)."""
+
+
 #: Board themes: the light and dark square colours (``None``: each game's own).
 THEMES: dict[str, tuple[str, str] | None] = {
     "game": None,
@@ -109,18 +115,12 @@ def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
     """The settings in ``path`` (default :func:`settings_path`) and the problems found,
     one line each; no file is a first run (the defaults, no problem)."""
     path = path or settings_path()
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            return Settings(), [f"{path}: {path.stat().st_size:,} bytes is not a settings file; defaults used"]
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return Settings(), []
-    except (OSError, UnicodeDecodeError) as error:
-        return Settings(), [f"{path}: cannot be read ({getattr(error, 'strerror', None) or error}); defaults used"]
     try:
-        table = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        return Settings(), [f"{path}: not TOML ({error}); defaults used"]
+        table = read_toml(path, "a settings file", MAX_BYTES, _Refused)
+    except _Refused as error:
+        return Settings(), [f"{error}; defaults used"]
     version = table.get("version")
     if version != VERSION:
         return Settings(), [f"{path}: settings of version {version!r}, not {VERSION}; defaults used"]

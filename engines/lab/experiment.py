@@ -47,13 +47,13 @@ book, adjudication and clock keys are those of ``tui-games match`` (see
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from games import GAME_NAMES
+from games.files import parse_toml, read_text, unknown_user, user_path
 
 from ..tournament.conditions import BOOK_ORDERS, SETTINGS, ConditionsError, DrawRule, Resign, conditions_from, \
     parse_time_control
@@ -177,10 +177,7 @@ def _unknown(table: dict[str, Any], allowed: set[str], where: str) -> None:
 
 def parse_experiment(text: str, where: str = "experiment") -> Experiment:
     """The experiment a TOML text declares; :class:`ExperimentError` says what is wrong."""
-    try:
-        table = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise _fail(where, f"not valid TOML ({error})") from None
+    table = parse_toml(text, where, ExperimentError)
     _unknown(table, _KEYS, where)
     name = _get(table, "name", str, where)
     if not _NAME_RE.match(name):
@@ -330,21 +327,9 @@ def load_experiment(name_or_path: str) -> Experiment:
     if name_or_path in known:
         path = known[name_or_path]
     else:
-        path = Path(name_or_path).expanduser()
-        if not path.suffix == ".toml" and not path.exists():
+        path = user_path(name_or_path)
+        if not path.suffix == ".toml" and not path.exists() and not unknown_user(name_or_path):
             raise ExperimentError(f"no experiment named {name_or_path!r}; the shipped ones: "
                                   f"{', '.join(known)} (or give a FILE.toml)")
-    try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise ExperimentError(f"{path}: {size:,} bytes; experiment files over {MAX_BYTES:,} are refused")
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ExperimentError(f"{path}: not UTF-8 text (byte {error.start})") from None
-    except IsADirectoryError:
-        raise ExperimentError(f"{path}: a directory, not an experiment file") from None
-    except FileNotFoundError:
-        raise ExperimentError(f"{path}: no such file") from None
-    except OSError as error:
-        raise ExperimentError(f"{path}: cannot read it ({error.strerror or error})") from None
+    text = read_text(path, "an experiment file", MAX_BYTES, ExperimentError)
     return replace(parse_experiment(text, str(path)), folder=str(path.parent))

@@ -12,11 +12,16 @@ import os
 from pathlib import Path
 from typing import BinaryIO, Sequence
 
+from games.files import MAX_DEPTH, nesting_depth, read_bytes, user_path
+
 from ..remedy import Remedy
 from .config import MatchConfig, MatchError
 from .result import GameResult, ResultsFileError
 
 __all__ = ["ResultsFileError", "ResultsFile", "append_synced", "claim_output", "read_results", "read_results_files"]
+
+#: The largest results file read (a game's line is about 1 to 20 kB: tens of thousands of games).
+MAX_BYTES = 512 * 1024 * 1024
 
 
 def read_results(path: str | Path) -> tuple[list[GameResult], int | None]:
@@ -28,13 +33,8 @@ def read_results(path: str | Path) -> tuple[list[GameResult], int | None]:
     killed while writing it.  It is not returned; the second value is its
     byte offset (``None`` when the file ends cleanly).
     """
-    path = Path(path)
-    try:
-        if path.exists() and not path.is_file():  # a FIFO or a device would be waited on for ever
-            raise ResultsFileError(f"{path}: not a regular file; a results file is a file of JSON lines")
-        data = path.read_bytes()
-    except OSError as error:
-        raise ResultsFileError(f"{path}: cannot read it ({error.strerror or error})") from None
+    path = user_path(path)
+    data = read_bytes(path, "a results file", MAX_BYTES, ResultsFileError)
     results: list[GameResult] = []
     seen: dict[tuple[MatchConfig, int], int] = {}
     offset = 0
@@ -49,6 +49,8 @@ def read_results(path: str | Path) -> tuple[list[GameResult], int | None]:
             offset += len(raw) + 1
             continue
         try:
+            if nesting_depth(raw.decode("utf-8")) > MAX_DEPTH:
+                raise RecursionError
             obj = json.loads(raw.decode("utf-8"))
         except RecursionError:
             raise ResultsFileError(f"{where}: not a game record (nested too deeply)") from None

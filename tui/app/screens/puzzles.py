@@ -13,8 +13,8 @@ streak in ``puzzles.toml`` beside the settings (:mod:`tui.settings`).
 from __future__ import annotations
 
 import math
+import os
 import random
-import tomllib
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ from textual.widgets import Footer, Input, Static
 
 from engines.puzzles import Puzzle
 from games import GAME_NAMES, GameError, MoveSyntaxError
+from games.files import read_toml
 
 from ...settings import Settings, config_dir, write_whole
 from ...views.format import illegal_text
@@ -39,6 +40,8 @@ __all__ = ["PuzzleScreen", "PuzzleRecord", "puzzle_rating", "load_record", "save
 #: How fast the rating moves (Elo's K), and where it starts.
 K_FACTOR = 32
 START_RATING = 1500.0
+#: The largest puzzles progress file read (one table of five numbers a game: a few hundred bytes).
+MAX_RECORDS_BYTES = 64 * 1024
 
 
 def puzzle_rating(puzzle: Puzzle) -> float:
@@ -95,23 +98,32 @@ def _record_of(entry: object) -> PuzzleRecord | None:
     return PuzzleRecord(float(rating), *counts)
 
 
-def load_records() -> tuple[dict[str, PuzzleRecord], bool]:
-    """Every game's record kept, and whether the file was sound (missing counts as sound)."""
+def read_records() -> tuple[dict[str, PuzzleRecord], str | None]:
+    """Every game's sound record kept, and what is wrong with the file in one line (``None``: nothing;
+    a missing file is a first visit).  A file that cannot be read -- a device, a FIFO, too large,
+    nested too deeply, not TOML -- keeps no record."""
+    path = _path()
+    if not os.path.lexists(path):
+        return {}, None
     try:
-        table = tomllib.loads(_path().read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}, True
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return {}, False
+        table = read_toml(path, "a puzzles progress file", MAX_RECORDS_BYTES, ValueError)
+    except ValueError as error:
+        return {}, f"{error}; ratings start afresh"
     records: dict[str, PuzzleRecord] = {}
-    sound = True
+    damaged = []
     for game, entry in table.items():
         record = _record_of(entry) if game in GAME_NAMES else None
         if record is None:
-            sound = False
+            damaged.append(str(game)[:20])
         else:
             records[game] = record
-    return records, sound
+    return records, f"{path}: damaged entries ({', '.join(damaged)}) start afresh" if damaged else None
+
+
+def load_records() -> tuple[dict[str, PuzzleRecord], bool]:
+    """Every game's record kept, and whether the file was sound (missing counts as sound)."""
+    records, problem = read_records()
+    return records, problem is None
 
 
 def load_record(game: str) -> PuzzleRecord:
@@ -122,8 +134,6 @@ def load_record(game: str) -> PuzzleRecord:
 def save_record(game: str, record: PuzzleRecord) -> None:
     """Keep ``record`` with the other games' sound records; a damaged file is kept beside as
     ``puzzles.toml.bad``.  Raises :class:`OSError` if it cannot be written."""
-    import os
-
     path = _path()
     records, sound = load_records()
     records[game] = record
@@ -166,7 +176,8 @@ class PuzzleScreen(Screen[None]):
         self.source = source
         self.ascii = ascii
         self.index = 0
-        self.record = load_record(game)
+        records, self.records_problem = read_records()
+        self.record = records.get(game, PuzzleRecord())
         #: Whether the puzzle shown was answered (or given up with a hint).
         self.done = False
         self.hinted = False
@@ -186,6 +197,8 @@ class PuzzleScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = f"tui-games · {self.game_name} puzzles"
+        if self.records_problem:
+            self.notify(self.records_problem, severity="warning", timeout=10)
         if not self.puzzles:
             self.say(f"no puzzles for {self.game_name} in {self.source}", error=True)
             return
