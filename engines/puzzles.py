@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from games import Game, game_class, game_kind, new_game
+from games.files import read_text, user_path
 
 from .registry import create_engine
 
@@ -320,13 +321,5 @@ def shipped_puzzles(game_name: str) -> list[Puzzle]:
 
 def load_puzzle_file(path: Path, game_name: str) -> list[Puzzle]:
     """The puzzles of a file the user names (checked: size, encoding, format)."""
-    try:
-        if path.exists() and not path.is_file():
-            raise PuzzleError(f"{path}: not a regular file")
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise PuzzleError(f"{path}: {size:,} bytes is too large for a puzzle file")
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise PuzzleError(f"{path}: cannot be read ({getattr(error, 'strerror', None) or error})") from None
-    return read_puzzles(text, game_name, str(path))
+    text = read_text(path, "a puzzle file", MAX_BYTES, PuzzleError)
+    return read_puzzles(text, game_name, str(user_path(path)))

@@ -27,7 +27,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "user_path", "unknown_user", "read_bytes", "read_text", "read_toml", "read_json",
+__all__ = ["MAX_DEPTH", "user_path", "unknown_user", "read_bytes", "read_head", "read_text", "decode_text", "read_toml", "read_json",
            "parse_toml", "parse_json", "nesting_depth"]
 
 #: The deepest nesting of tables, arrays or objects any of our TOML or JSON files has (they have 4 or 5).
@@ -65,11 +65,9 @@ def _open_problem(shown: str, what: str, failure: OSError) -> str:
     return f"{shown}: cannot read it ({failure.strerror or failure})"
 
 
-def read_bytes(path: str | os.PathLike[str], what: str, limit: int, error: type[ValueError]) -> bytes:
-    """The bytes of the regular file at ``path`` (``what`` it should be, such as ``a tables file``),
-    at most ``limit`` of them.  Refused in one ``error`` line: missing, a directory, a FIFO, a
-    device or anything else that is not a regular file (without waiting on it), over ``limit``
-    bytes (read no further than ``limit + 1``), unreadable."""
+def _open_regular(path: str | os.PathLike[str], what: str, error: type[ValueError]) -> tuple[int, int, str]:
+    """An open descriptor of the regular file at ``path``, its size and its name as shown; anything
+    else is refused in one ``error`` line without waiting on it."""
     typed = os.fspath(path)
     file = user_path(path)
     shown = typed if unknown_user(typed) else str(file)
@@ -85,21 +83,53 @@ def read_bytes(path: str | os.PathLike[str], what: str, limit: int, error: type[
             raise error(f"{shown} is a directory, not {what}")
         if not stat.S_ISREG(status.st_mode):
             raise error(f"{shown}: not a regular file (a device, a FIFO or a socket), not {what}")
-        if status.st_size > limit:
-            raise error(f"{shown}: {status.st_size:,} bytes; {what} over {limit:,} bytes is refused")
-        chunks: list[bytes] = []
-        left = limit + 1
-        while left > 0:
-            chunk = os.read(descriptor, min(left, _CHUNK))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        if left <= 0:
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor, status.st_size, shown
+
+
+def _read_upto(descriptor: int, size: int) -> bytes:
+    """At most ``size`` bytes from ``descriptor`` (fewer at the end of the file)."""
+    chunks: list[bytes] = []
+    left = size
+    while left > 0:
+        chunk = os.read(descriptor, min(left, _CHUNK))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_bytes(path: str | os.PathLike[str], what: str, limit: int, error: type[ValueError]) -> bytes:
+    """The bytes of the regular file at ``path`` (``what`` it should be, such as ``a tables file``),
+    at most ``limit`` of them.  Refused in one ``error`` line: missing, a directory, a FIFO, a
+    device or anything else that is not a regular file (without waiting on it), over ``limit``
+    bytes (read no further than ``limit + 1``), unreadable."""
+    descriptor, size, shown = _open_regular(path, what, error)
+    try:
+        if size > limit:
+            raise error(f"{shown}: {size:,} bytes; {what} over {limit:,} bytes is refused")
+        data = _read_upto(descriptor, limit + 1)
+        if len(data) > limit:
             raise error(f"{shown}: over {limit:,} bytes; {what} over that is refused")
-        return b"".join(chunks)
+        return data
     except OSError as failure:
         raise error(f"{shown}: cannot read it ({failure.strerror or failure})") from None
+    finally:
+        os.close(descriptor)
+
+
+def read_head(path: str | os.PathLike[str], size: int) -> bytes:
+    """The first ``size`` bytes of the regular file at ``path`` (to recognise what it is); a file
+    that is missing, not a regular file or unreadable raises ``OSError`` without being waited on."""
+    try:
+        descriptor, _size, _shown = _open_regular(path, "a file", ValueError)
+    except ValueError as refusal:
+        raise OSError(str(refusal)) from None
+    try:
+        return _read_upto(descriptor, size)
     finally:
         os.close(descriptor)
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from . import GAME_NAMES, game_class, game_kind
 from .base import Game, ReplayError
+from .files import read_head
 from .records import (
     LoadedGame,
     Progress,
@@ -170,8 +171,7 @@ def game_for_path(path: str | Path, default: str) -> str:
     named = [name for name in GAME_NAMES if game_kind(name).records.extension == suffix]
     if len(named) > 1:
         try:
-            with Path(path).expanduser().open("r", encoding="utf-8", errors="replace") as file:
-                head = file.read(65536)
+            head = read_head(path, 65536).decode("utf-8", "replace")
         except OSError:
             head = ""
         for name in named:

@@ -295,7 +295,7 @@ def test_results_of_another_match_or_without_resume_are_not_touched(tmp_path: Pa
         (["match", "quixo", "--a", "random", "--b", "random", "--games", "2", "--resume"], "--out"),
         (["match", "quixo", "--a", "random", "--b", "random", "--games", "2", "--jobs", "2",
           "--dask", "tcp://127.0.0.1:8786"], "--dask"),
-        (["report", "/no/such/results.jsonl"], "cannot read"),
+        (["report", "/no/such/results.jsonl"], "no such file"),
     ],
 )
 def test_match_and_report_bad_input_is_one_line_and_exit_2(capsys, argv: list[str], needle: str) -> None:

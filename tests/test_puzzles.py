@@ -49,7 +49,7 @@ def test_puzzle_files_round_trip_and_bad_ones_are_one_line(tmp_path: Path):
         assert "\n" not in str(caught.value)
     binary = tmp_path / "p.txt"
     binary.write_bytes(b"\xff\xfe\x00")
-    with pytest.raises(PuzzleError, match="cannot be read"):
+    with pytest.raises(PuzzleError, match="not a text file"):
         load_puzzle_file(binary, "chess")
 
 

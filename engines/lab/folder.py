@@ -18,11 +18,12 @@ import json
 from pathlib import Path
 
 from games import GAME_NAMES, game_kind
+from games.files import read_text
 
 from ..remedy import Remedy
 from ..tournament.result import GameResult
 from ..tournament.run import Run
-from .experiment import Experiment, ExperimentError
+from .experiment import MAX_BYTES, Experiment, ExperimentError
 
 __all__ = ["LabFolder", "EXPERIMENT_FILE", "RESULTS_FILE"]
 
@@ -60,8 +61,8 @@ class LabFolder:
         copy = path / EXPERIMENT_FILE
         if copy.exists():
             try:
-                held = copy.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+                held = read_text(copy, "an experiment file", MAX_BYTES, ExperimentError)
+            except ExperimentError:
                 held = None
             if held != experiment.text:
                 raise ExperimentError(f"{path}: holds a run of another experiment (its {EXPERIMENT_FILE} "

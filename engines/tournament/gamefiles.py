@@ -30,6 +30,7 @@ from typing import BinaryIO, Iterable, Sequence
 
 from games import Outcome, game_kind, new_game
 from games.clock import clk_text
+from games.files import read_bytes
 from games.records import RecordFormat, RecordNotes
 
 from .config import MatchError
@@ -37,6 +38,9 @@ from .result import GameResult, LogEntry
 from .results import append_synced, claim_output
 
 __all__ = ["GameRecordsFile", "complete_length", "game_record", "move_comment", "records_path"]
+
+#: The largest game records file read back to resume a run (a game's record is a few kB).
+MAX_BYTES = 512 * 1024 * 1024
 
 
 def records_path(results: str | Path, game_name: str) -> Path:
@@ -170,12 +174,15 @@ class GameRecordsFile:
         results = list(results)
         exists, lock = claim_output(path, resume=resume, what="a game records file", holds="games")
         try:
-            data = path.read_bytes() if exists else b""
+            data = read_bytes(path, "a game records file", MAX_BYTES, MatchError) if exists else b""
             keep = complete_length(data, results, event, records)
             if keep < len(data):
                 with open(path, "r+b") as handle:
                     handle.truncate(keep)
                 data = data[:keep]
+        except MatchError:
+            lock.close()
+            raise
         except OSError as error:
             lock.close()
             raise MatchError(f"{path}: cannot read it ({error.strerror or error})") from None
