@@ -201,3 +201,16 @@ async def test_in_the_app_a_misbehaving_engine_is_said_and_the_game_kept(tmp_pat
         await type_move(pilot, "e4")
         await wait_for(pilot, lambda: "illegal move e2e5" in screen.message_text, "the engine's failure said")
         assert "paused" in screen.message_text and screen.moves == ["e4"]
+
+
+def test_a_tournament_counts_forfeits_per_engine(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "t.jsonl"
+    spec = f"uci:path={misbehaving(tmp_path, 'null')},time=0.1"
+    code, stdout, err = run(capsys, "tournament", "chess", "--engine", "alphabeta:depth=1", "--engine", "random",
+                            "--engine", spec, "--games", "2", "--out", str(out), "--json")
+    assert code == 0, err
+    standings = json.loads(stdout)
+    assert standings["forfeits"] == {"alphabeta:depth=1": 0, "random": 0, spec: 4}
+    code, stdout, _ = run(capsys, "report", str(out))
+    assert code == 0  # the pairings the null-move engine played, each with its forfeits
+    assert stdout.count("forfeits (games lost by breaking the rules): A 0, B 2") == 2

@@ -20,7 +20,7 @@ from typing import Any, Iterable, Sequence
 from .conditions import Conditions
 from .config import MatchConfig, MatchError
 from .ratings import Pairing, Rating, fit_ratings
-from .result import GameResult
+from .result import GameResult, is_forfeit
 
 __all__ = ["Tournament", "Standings"]
 
@@ -37,6 +37,8 @@ class Standings:
     played: int
     #: engine -> its drawn games
     draws: dict[str, int] = field(default_factory=dict)
+    #: engine -> the games it lost by forfeit (an external engine that broke the rules)
+    forfeits: dict[str, int] = field(default_factory=dict)
 
     def points(self, engine: str) -> float:
         return sum(cell[0] for (row, _), cell in self.cells.items() if row == engine)
@@ -66,7 +68,7 @@ class Standings:
                            for row in self.engines},
             "ratings": [{"engine": r.name, "elo": round(r.elo, 1), "margin": round(r.margin, 1),
                          "games": r.games, "anchor": r.anchor} for r in self.ratings],
-            "draws": dict(self.draws),
+            "draws": dict(self.draws), "forfeits": dict(self.forfeits),
         }
 
 
@@ -110,6 +112,7 @@ class Tournament:
             cells[(config.b, config.a)] = [0.0, 0]
         played = 0
         draws = dict.fromkeys(self.engines, 0)
+        forfeits = dict.fromkeys(self.engines, 0)
         for result in results:
             config = result.match
             if config not in ours:
@@ -119,6 +122,8 @@ class Tournament:
             if result.drawn:
                 draws[config.a] += 1
                 draws[config.b] += 1
+            elif is_forfeit(result.reason):
+                forfeits[config.b if result.winner == "a" else config.a] += 1
             for row, column, points in ((config.a, config.b, a_points), (config.b, config.a, 1 - a_points)):
                 cells[(row, column)][0] += points
                 cells[(row, column)][1] += 1
@@ -130,4 +135,5 @@ class Tournament:
                 ratings = tuple(fit_ratings(pairings, {self.engines[0]: anchor}))
             except ValueError:  # early in a run: some engine not yet linked to the anchor by games
                 ratings = ()
-        return Standings(self.engines, cells, ratings, sum(c.games for c in self.configs), played, draws)
+        return Standings(self.engines, cells, ratings, sum(c.games for c in self.configs), played, draws,
+                         forfeits)

@@ -117,6 +117,9 @@ def crosstable(standings: Standings) -> Table:
     table.add_column("points", justify="right")
     table.add_column("score", justify="right")
     table.add_column("draws", justify="right")
+    forfeits = any(standings.forfeits.values())
+    if forfeits:
+        table.add_column("forfeits", justify="right")
     for number in range(1, len(order) + 1):
         table.add_column(str(number), justify="right")
     for rank, engine in enumerate(order, 1):
@@ -134,5 +137,6 @@ def crosstable(standings: Standings) -> Table:
         games = standings.games(engine)
         score = f"{100 * standings.points(engine) / games:.1f}%" if games else "-"
         table.add_row(str(rank), engine, elo, f"{standings.points(engine):g}/{games}", score,
-                      f"{100 * standings.draw_rate(engine):.0f}%", *cells)
+                      f"{100 * standings.draw_rate(engine):.0f}%",
+                      *([str(standings.forfeits.get(engine, 0))] if forfeits else []), *cells)
     return table
