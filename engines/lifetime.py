@@ -6,8 +6,11 @@ the app's search process, the joblib workers of a match or a dataset -- calls
 parent every :data:`CHECK_INTERVAL` seconds and ends the process at once
 (``os._exit``) when the parent is gone, whatever killed it: SIGKILL leaves no
 chance to clean up, so the children must notice by themselves.  Such a
-process ignores SIGINT: a terminal's Ctrl-C reaches the whole process group,
-and only the parent decides what it means (it stops its children itself).  The thread
+process ignores the signals that end a run (:data:`STOP_SIGNALS`: SIGINT,
+SIGHUP, SIGTERM): a terminal's Ctrl-C or hangup, ``kill`` or ``timeout`` on
+the process group reach every process of it, and only the parent decides what
+they mean (it keeps what is finished and stops its children itself, with
+SIGKILL, freeing what they shared).  The thread
 gets the interpreter's lock between the search's bytecodes like any other, so
 a process busy searching still exits within a fraction of a second.
 
@@ -29,12 +32,15 @@ import threading
 import time
 from typing import Callable, Iterator
 
-__all__ = ["CHECK_INTERVAL", "exit_with_parent", "killed_with_parent", "sigint_blocked", "watching"]
+__all__ = ["CHECK_INTERVAL", "STOP_SIGNALS", "exit_with_parent", "killed_with_parent", "sigint_blocked",
+           "start_resource_tracker", "stop_signals_blocked", "watching"]
 
 #: Seconds between two looks at the parent.
 CHECK_INTERVAL = 0.2
 #: The exit status of a process whose parent died.
 ORPHANED = 3
+#: The signals that end a run, which only the parent answers (its helpers ignore them).
+STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGHUP, signal.SIGTERM})
 #: prctl's option that sets the signal a process gets when its parent dies (linux/prctl.h).
 PR_SET_PDEATHSIG = 1
 
@@ -64,10 +70,11 @@ def exit_with_parent(parent: int | None = None, interval: float = CHECK_INTERVAL
         if watching():
             return
         _watched = os.getpid()
-    # Ctrl-C in a terminal signals the whole process group: the parent decides
-    # what an interrupt means (print what is finished, stop this process).
+    # Ctrl-C or a hangup in a terminal, or kill on the group, signal the whole process
+    # group: the parent decides what they mean (print what is finished, stop this process).
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, signal.SIG_IGN)
     if parent is None:
         recorded = multiprocessing.parent_process()
         parent = recorded.pid if recorded is not None and recorded.pid else os.getppid()
@@ -83,21 +90,46 @@ def exit_with_parent(parent: int | None = None, interval: float = CHECK_INTERVAL
 
 
 @contextlib.contextmanager
-def sigint_blocked() -> Iterator[None]:
-    """Block SIGINT in this thread while starting processes (and threads).
+def stop_signals_blocked(signals: frozenset[int] = STOP_SIGNALS) -> Iterator[None]:
+    """Block ``signals`` (the :data:`STOP_SIGNALS`) in this thread while starting processes (and threads).
 
-    A process started here inherits the blocked signal through its exec, so a
-    Ctrl-C that reaches the process group while the new process is still
-    importing (before :func:`exit_with_parent` makes it ignore SIGINT) is
-    held, then dropped, instead of printing a KeyboardInterrupt traceback
-    from the middle of an import.  This process loses nothing: the signal is
-    taken by another of its threads, or waits until the block ends.
+    A process started here inherits the blocked signals through its exec, so a
+    Ctrl-C, hangup or SIGTERM that reaches the process group while the new
+    process is still importing (before :func:`exit_with_parent` makes it
+    ignore them) is held, then dropped, instead of printing a
+    KeyboardInterrupt traceback from the middle of an import or ending a
+    worker before its parent can stop it.  A helper that never unblocks them
+    (the standard library's and loky's resource trackers unblock only SIGINT
+    and SIGTERM, which they ignore) outlives a hangup of the group, and so
+    still frees the semaphores of a parent that died.  This process loses
+    nothing: the signal is taken by another of its threads, or waits until
+    the block ends.
     """
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+#: The name the start of processes had when it blocked only SIGINT.
+sigint_blocked = stop_signals_blocked
+
+
+def start_resource_tracker() -> None:
+    """Start the standard library's resource tracker now, deaf to SIGHUP.
+
+    The tracker frees the semaphores and shared memory of a process tree
+    whose parent died; it ignores SIGINT and SIGTERM but not SIGHUP, so a
+    terminal's hangup of the group would end it first, and the parent's
+    later unregistering would start another that warns of leaks.  Started
+    with SIGHUP blocked, it keeps it blocked.  Call it before the first
+    semaphore or shared block of a run is made.
+    """
+    from multiprocessing import resource_tracker
+
+    with stop_signals_blocked(frozenset({signal.SIGHUP})):
+        resource_tracker.ensure_running()
 
 
 def killed_with_parent() -> Callable[[], None] | None:

@@ -5,22 +5,28 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Iterator
 
 
 def alive_in_group(pgid: int) -> list[int]:
     """The processes of group ``pgid`` still running: a zombie has ended (only
     its reaping by init, which may take a second in a container, is pending)."""
     alive = []
+    for pid, stat in _proc_files("stat"):
+        fields = stat[stat.rindex(")") + 2:].split()  # state, ppid, pgrp, ...
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            alive.append(pid)
+    return alive
+
+
+def _proc_files(name: str) -> Iterator[tuple[int, str]]:
+    """Each running process's pid and its file ``/proc/PID/name`` (those that can be read)."""
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                stat = (entry / "stat").read_text()
+                yield int(entry.name), (entry / name).read_text()
             except OSError:
                 continue
-            fields = stat[stat.rindex(")") + 2:].split()  # state, ppid, pgrp, ...
-            if int(fields[2]) == pgid and fields[0] != "Z":
-                alive.append(int(entry.name))
-    return alive
 
 
 def group_gone(pgid: int, within: float = 2.0) -> bool:
@@ -35,3 +41,31 @@ def group_gone(pgid: int, within: float = 2.0) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+#: Where POSIX semaphores (``sem.NAME``) and shared memory blocks (``psm_...``) live on Linux.
+SHM = Path("/dev/shm")
+
+
+def shm_files() -> set[str]:
+    """The names in /dev/shm now (empty where there is none)."""
+    try:
+        return {entry.name for entry in SHM.iterdir()}
+    except OSError:
+        return set()
+
+
+def leaked_shm(before: set[str], pid: int) -> list[str]:
+    """Semaphores and shared memory blocks made since ``before`` that no running
+    process maps: left behind by a process that died.  Loky's semaphores name
+    the process that made them (``sem.loky-PID-...``): only ``pid``'s count, so
+    that another run's leak on a shared machine is not blamed on this one; the
+    standard library's (``sem.mp-...``, ``psm_...``) name none, and a block some
+    other process still uses is mapped by it, and is not counted."""
+    new = {name for name in shm_files() - before
+           if name.startswith(("sem.mp-", "psm_", f"sem.loky-{pid}-"))}
+    if not new:
+        return []
+    for _, maps in _proc_files("maps"):
+        new = {name for name in new if f"{SHM}/{name}" not in maps}
+    return sorted(name for name in new if (SHM / name).exists())

@@ -2,8 +2,9 @@
 
 SIGINT goes to the whole process group: the command prints what is finished,
 exits 130 with no traceback (none from loky's workers either, even from one
-still starting up), its results file stays valid, and no process of the group
-is left 2 s later.  Real processes in a session of their own, signalled with
+still starting up), its results file stays valid, no process of the group
+is left 2 s later and no semaphore in /dev/shm.  SIGHUP and SIGTERM on the
+group do the same, exiting 129 and 143.  Real processes in a session of their own, signalled with
 ``os.killpg`` once the first game is in the results file.  (``match`` is in
 test_signals.py.)
 """
@@ -21,14 +22,15 @@ import pytest
 
 from engines.tournament.results import read_results
 
-from processes import group_gone
+from processes import group_gone, leaked_shm, shm_files
 
 pytestmark = pytest.mark.slow
 
 COMMAND = [sys.executable, "-m", "tui.cli"]
 
 
-def _interrupt_after_first_game(argv: list[str], results: Path, cwd: Path) -> tuple[int, str, str, int]:
+def _interrupt_after_first_game(argv: list[str], results: Path, cwd: Path,
+                                sig: int = signal.SIGINT) -> tuple[int, str, str, int]:
     process = subprocess.Popen([*COMMAND, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True, cwd=cwd)
     deadline = time.monotonic() + 60
@@ -36,36 +38,44 @@ def _interrupt_after_first_game(argv: list[str], results: Path, cwd: Path) -> tu
            and time.monotonic() < deadline):
         time.sleep(0.02)
     assert process.poll() is None, process.communicate()
-    os.killpg(process.pid, signal.SIGINT)
+    os.killpg(process.pid, sig)
     out, err = process.communicate(timeout=30)
     return process.returncode, out, err, process.pid
 
 
-def _check(code: int, err: str, pgid: int, results: Path) -> None:
-    assert code == 130, err
-    assert "Traceback" not in err and "interrupted after" in err and "--resume" in err, err
+def _check(code: int, err: str, pgid: int, results: Path, sig: int = signal.SIGINT,
+           before: set[str] | None = None) -> None:
+    assert code == 128 + sig, err
+    assert "Traceback" not in err and "leaked" not in err, err
+    assert "interrupted after" in err and "--resume" in err, err
     assert group_gone(pgid)
+    if before is not None:
+        assert leaked_shm(before, pgid) == []
     kept, partial = read_results(results)
     assert kept and partial is None
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_tournament_keeps_its_finished_games(tmp_path: Path, jobs: str) -> None:
+@pytest.mark.parametrize(("jobs", "sig"), [("1", signal.SIGINT), ("2", signal.SIGINT), ("2", signal.SIGHUP),
+                                           ("2", signal.SIGTERM)])
+def test_a_tournament_keeps_its_finished_games(tmp_path: Path, jobs: str, sig: int) -> None:
     out = tmp_path / "t.jsonl"
+    before = shm_files()
     code, text, err, pgid = _interrupt_after_first_game(
         ["tournament", "quixo", "--engine", "pvs:depth=2", "--engine", "pvs:depth=1", "--games", "200",
-         "--jobs", jobs, "--out", str(out)], out, tmp_path)
-    _check(code, err, pgid, out)
+         "--jobs", jobs, "--out", str(out)], out, tmp_path, sig)
+    _check(code, err, pgid, out, sig, before)
     assert "pvs:depth=1" in text  # the crosstable of the games finished
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_an_experiment_keeps_its_finished_games(tmp_path: Path, jobs: str) -> None:
+@pytest.mark.parametrize(("jobs", "sig"), [("1", signal.SIGINT), ("2", signal.SIGINT), ("2", signal.SIGHUP),
+                                           ("1", signal.SIGTERM)])
+def test_an_experiment_keeps_its_finished_games(tmp_path: Path, jobs: str, sig: int) -> None:
     folder = tmp_path / "run"
+    before = shm_files()
     code, text, err, pgid = _interrupt_after_first_game(
         ["experiment", "seed004-quixo", "--games", "100", "--jobs", jobs, "--out", str(folder)],
-        folder / "games.jsonl", tmp_path)
-    _check(code, err, pgid, folder / "games.jsonl")
+        folder / "games.jsonl", tmp_path, sig)
+    _check(code, err, pgid, folder / "games.jsonl", sig, before)
     assert "depth 1" in text  # the summary of the games finished
 
 

@@ -42,7 +42,7 @@ from typing import Any, Sequence
 from games import Game, GameError, game_class
 
 from ..base import COUNTERS, InfoCallback, Limits, SearchResult, SearchStats, StopFlag, check_playable
-from ..lifetime import exit_with_parent, sigint_blocked
+from ..lifetime import exit_with_parent, start_resource_tracker, stop_signals_blocked
 from ..spec import EngineSpec
 from .alphabeta import AlphaBetaEngine, SearchConfig
 from .table import SharedTable, shared_entries
@@ -114,7 +114,7 @@ class HelperPool:
                 args=(i, game_name, helper_spec, config, table_name, self.tasks[i], self.results,
                       self.stop, self.finished, self.counts),
                 daemon=True))
-        with sigint_blocked():  # a Ctrl-C while a helper still imports must not end it with a traceback
+        with stop_signals_blocked():  # a Ctrl-C while a helper still imports must not end it with a traceback
             for process in self.processes:
                 process.start()
         self.search_id = 0
@@ -178,8 +178,8 @@ class HelperPool:
             tasks.put(None)
         for process in self.processes:
             process.join(timeout=2)
-            if process.is_alive():
-                process.terminate()
+            if process.is_alive():  # it ignores SIGTERM (see engines.lifetime)
+                process.kill()
                 process.join(timeout=1)
         for q in (*self.tasks, self.results):
             q.close()
@@ -233,6 +233,7 @@ class ParallelEngine(AlphaBetaEngine):
             self._pool()
 
     def _pool(self) -> HelperPool:
+        start_resource_tracker()  # before the first shared block or semaphore: it outlives a hangup
         if not isinstance(self.table, SharedTable):
             self.table = SharedTable(shared_entries(self.hash_mb))  # from now on every search fills it
         if self.pool is None:

@@ -1,4 +1,5 @@
-"""What every command shares: one-line usage errors, argument types, positions, Ctrl-C."""
+"""What every command shares: one-line usage errors, argument types, positions, Ctrl-C and the
+other signals that end a run, the number of worker processes the machine gives a run."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import argparse
 import math
 import os
 import signal
+import sys
 import threading
 from contextlib import contextmanager
 from typing import Any, Iterator, NoReturn, Sequence
@@ -15,7 +17,8 @@ from games import GAME_NAMES, Game, GameError, new_game
 from games.base import quote_input
 
 __all__ = ["PROG", "REMEDIES", "error_text", "UsageError", "Parser", "check_workers", "game_name", "depth_type", "whole", "fraction", "integer", "finite", "path_arg",
-           "add_position", "add_game_filter", "position_of", "play_moves", "stop_on_interrupt"]
+           "add_position", "add_game_filter", "position_of", "play_moves", "stop_on_interrupt", "STOP_SIGNALS", "stop_signals", "interrupted_status",
+           "machine_cores", "capped_jobs"]
 
 PROG = "tui-games"
 
@@ -178,11 +181,53 @@ def play_moves(game: Game, texts: Sequence[str]) -> None:
             raise type(exc)(f"move {number} ({quote_input(text)}): {exc}") from None
 
 
+#: The signals that end a run as Ctrl-C does: what is finished is kept and printed, and the command
+#: exits with 128 + the signal's number (130 for SIGINT, 129 for SIGHUP, 143 for SIGTERM).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGHUP, signal.SIGTERM)
+#: The exit status of a run ended by Ctrl-C; the commands return it, and :func:`interrupted_status`
+#: turns it into the status of the signal that really came.
+INTERRUPTED = 128 + signal.SIGINT
+#: The last stop signal this process received (while :func:`stop_signals` or :func:`stop_on_interrupt` ran).
+_received: list[int] = []
+
+
+def _raise_interrupt(signum: int, frame: Any) -> None:
+    """SIGHUP and SIGTERM do what Ctrl-C does: raise :class:`KeyboardInterrupt` (remembering which came)."""
+    _received.append(signum)
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def stop_signals() -> Iterator[None]:
+    """SIGHUP (the terminal closed) and SIGTERM (``kill``, ``timeout``) raise
+    :class:`KeyboardInterrupt` while the block runs, as Ctrl-C does: every
+    command's answer to Ctrl-C (keep and print what is finished, stop the
+    workers, free their semaphores) answers them too.  Outside the main thread
+    signals cannot be caught: nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, _raise_interrupt) for sig in STOP_SIGNALS if sig != signal.SIGINT}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def interrupted_status(status: int) -> int:
+    """The exit status for a command's ``status``: a run ended by SIGHUP or
+    SIGTERM exits 128 + its number (129, 143) where the command said 130."""
+    if status == INTERRUPTED and _received:
+        return 128 + _received[-1]
+    return status
+
+
 @contextmanager
 def stop_on_interrupt() -> Iterator[threading.Event]:
-    """An event that Ctrl-C sets (instead of raising) while the block runs.
+    """An event that Ctrl-C (or SIGHUP, SIGTERM) sets, instead of raising, while the block runs.
 
-    A second Ctrl-C raises :class:`KeyboardInterrupt` as usual.  Outside the
+    A second one raises :class:`KeyboardInterrupt` as usual.  Outside the
     main thread signals cannot be caught: the event is then never set.
     """
     stop = threading.Event()
@@ -190,16 +235,45 @@ def stop_on_interrupt() -> Iterator[threading.Event]:
         yield stop
         return
 
-    def on_sigint(signum: int, frame: Any) -> None:
+    def on_signal(signum: int, frame: Any) -> None:
+        _received.append(signum)
         if stop.is_set():
             raise KeyboardInterrupt
         stop.set()
 
-    previous = signal.signal(signal.SIGINT, on_sigint)
+    previous = {sig: signal.signal(sig, on_signal) for sig in STOP_SIGNALS}
     try:
         yield stop
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def machine_cores() -> int:
+    """The cores this process may run on (its affinity, not the machine's whole count)."""
+    counted = getattr(os, "process_cpu_count", None)  # Python 3.13
+    if counted is not None:
+        return counted() or 1
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # pragma: no cover - a system without affinities
+        return os.cpu_count() or 1
+
+
+def capped_jobs(prog: str, jobs: int, tasks: int | None = None, *, what: str = "game") -> int:
+    """``--jobs`` capped at the ``tasks`` to do (games to play, fits to make; ``None``: no such
+    cap) and at the cores this process may use: a worker with nothing to do, or sharing a core,
+    only costs its start and its memory.  A clamp is said in one line on stderr."""
+    cores = machine_cores()
+    capped = max(1, min(jobs, cores, jobs if tasks is None else tasks))
+    if capped < jobs:
+        if tasks is not None and capped == tasks:
+            why = f"the {tasks:,} {what}{'s' * (tasks != 1)} to {'play' if what == 'game' else 'do'}"
+        else:
+            why = f"this machine's {cores} core{'s' * (cores != 1)}"
+        print(f"{prog}: --jobs {jobs:,} is more than {why}: starting {capped} worker{'s' * (capped != 1)}",
+              file=sys.stderr)
+    return capped
 
 
 def check_workers(prog: str, args: argparse.Namespace) -> None:

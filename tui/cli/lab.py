@@ -91,7 +91,7 @@ def _cmd_experiment(args: argparse.Namespace) -> int:
     folder, notes = LabFolder.open(experiment, out, games=args.games, resume=args.resume)
     for note in notes:
         print(f"{prog}: {note}", file=sys.stderr)
-    interrupted = play_run(folder.run, jobs=args.jobs, dask=args.dask, score=False)
+    interrupted = play_run(folder.run, prog=prog, jobs=args.jobs, dask=args.dask, score=False)
     _finish_experiment(folder, args.json)
     if interrupted:
         print(f"{prog}: interrupted after {len(folder.run.results)} of {folder.run.planned} games; they are "
@@ -132,7 +132,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     run, notes = Run.open(tournament.configs, args.out, resume=args.resume, event="tui-games tournament")
     for note in notes:
         print(f"{prog}: {note}", file=sys.stderr)
-    interrupted = play_run(run, jobs=args.jobs, dask=args.dask, score=False)
+    interrupted = play_run(run, prog=prog, jobs=args.jobs, dask=args.dask, score=False)
     standings = tournament.standings(run.results, anchor=args.anchor)
     if args.json:
         print(json.dumps(standings.to_dict()))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import PROG, Parser, path_arg, UsageError, error_text, fraction, game_name, integer, share, whole
+from .common import PROG, Parser, path_arg, UsageError, capped_jobs, error_text, fraction, game_name, integer, share, whole
 
 
 
@@ -120,7 +120,7 @@ def _cmd_dataset(args: argparse.Namespace) -> int:
         from .report import DatasetProgress
 
         with DatasetProgress(config.games) as progress:
-            summary = write_dataset(config, args.out, jobs=args.jobs,
+            summary = write_dataset(config, args.out, jobs=capped_jobs(prog, args.jobs, config.games),
                                     on_start=progress.start, on_game=progress.advance)
     except DatasetError as error:
         raise UsageError(prog, error_text(error)) from None

@@ -32,7 +32,8 @@ move of its last completed depth, which is printed as usual (with
 ``"interrupted": true`` in the JSON), and the command exits with status 130.
 A second Ctrl-C aborts at once.  Ctrl-C during ``match`` keeps every finished
 game in the results file (``--resume`` plays the rest), prints the summary so
-far and exits with status 130.
+far and exits with status 130.  SIGHUP (the terminal closed) and SIGTERM (``kill``,
+``timeout``) end every command but the app's the same way, with status 129 and 143.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from engines import RunError
 from games import GAME_NAMES, GameError, game_titles
 
 from . import bench, books, lab, learning, match, play, puzzles, rules, search, tree, uci
-from .common import PROG, Parser, UsageError, error_text
+from .common import PROG, Parser, UsageError, error_text, interrupted_status, stop_signals
 
 __all__ = ["main", "build_parser", "UsageError"]
 
@@ -75,7 +76,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             return play.run_app(ascii=args.ascii)
-        return args.run(args)
+        if _opens_app(args):  # the app answers signals as it does
+            return args.run(args)
+        with stop_signals():
+            return interrupted_status(args.run(args))
     except UsageError as exc:
         print(f"{exc.prog}: error: {exc}", file=sys.stderr)
         return 2
@@ -91,7 +95,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
+        return interrupted_status(130)
+
+
+def _opens_app(args: argparse.Namespace) -> bool:
+    """Whether the command opens the app (``play``, ``lab``, ``puzzles`` but ``--make``)."""
+    return args.command in ("play", "lab") or (args.command == "puzzles" and args.make is None)
 
 
 def _quiet_stdout() -> None:

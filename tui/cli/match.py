@@ -7,7 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .common import PROG, path_arg, UsageError, check_workers, game_name, whole
+from .common import PROG, path_arg, UsageError, capped_jobs, check_workers, game_name, whole
 from .conditions import add_condition_flags, conditions_of, given_conditions, opening_plies
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     interrupted = False
     if state is None or state.verdict is None:
         # One pairing's games go in index order: with a test, pair by pair (both at once with --jobs 2).
-        interrupted = play_run(run, jobs=args.jobs, dask=args.dask, after=test if sprt else None)
+        interrupted = play_run(run, prog=prog, jobs=args.jobs, dask=args.dask, after=test if sprt else None)
     _print_report(sorted(results, key=lambda result: result.index), _format(args), sprt)
     if interrupted:
         where = (f"; they are in {args.out}: run the same command with --resume to play the rest"
@@ -251,12 +251,13 @@ def _measure_levels(args: argparse.Namespace) -> int:
                                     args.games, seed=args.seed)
         results, _ = ResultsFile.open(str(out / f"{args.game}-{a}-{b}.jsonl"), config, resume=True)
         planned.append((a, b, config, results))
+    jobs = capped_jobs(prog, args.jobs, args.games)  # a pairing's games at a time
     pairings = []
     for a, b, config, results in planned:
         parallel = "workers=" in config.a + config.b
         missing = missing_games(config, results.results)
         try:
-            for result in play_games(config, missing, jobs=1 if parallel else args.jobs):
+            for result in play_games(config, missing, jobs=1 if parallel else jobs):
                 results.append(result)
         finally:
             results.close()

@@ -26,6 +26,7 @@ from rich.progress import (
 from engines.tournament import GameResult, MatchSummary, running_score
 
 from ..views.tournament import CROSSTABLE_NOTE, crosstable, summary_tables
+from .common import capped_jobs
 
 if TYPE_CHECKING:  # numpy comes with the ratings: only for the commands that rate
     from engines.tournament.crosstable import Standings
@@ -106,17 +107,19 @@ class MatchProgress:
         return f"{score}  {self.extra}" if self.extra else score
 
 
-def play_run(run: Any, *, jobs: int, dask: str | None, score: bool = True,
+def play_run(run: Any, *, prog: str, jobs: int, dask: str | None, score: bool = True,
              after: Callable[[list[GameResult]], tuple[str | None, bool]] | None = None) -> bool:
     """Play the missing games of ``run`` (an :class:`engines.tournament.run.Run`:
     pairing by pairing, each in index order), keeping each as it ends, with a progress bar (``score``: a
-    match's running score).  ``after(results)`` is called after each game and
+    match's running score).  ``jobs`` is capped at the games left and the cores (said on stderr as
+    ``prog``'s).  ``after(results)`` is called after each game and
     gives the text to show beside the score and whether to stop now (the games
     still being played are then stopped).  True when Ctrl-C stopped the run."""
     from engines.tournament import play_tasks
 
     games = None
     try:
+        jobs = capped_jobs(prog, jobs, run.planned - len(run.results))
         games = play_tasks(run.missing(), jobs=jobs, dask=dask)
         with MatchProgress(run.planned, run.results, score=score) as progress:
             for result in games:

@@ -35,6 +35,7 @@ from engines.learning.train import TrainError, grid_candidates, join_datasets, r
 from games import GAME_NAMES, game_class, game_kind
 from games.kind import NetworkPlan
 
+from .common import PROG, capped_jobs
 from .report import PipeConsole
 
 __all__ = ["run_train", "run_models", "size_text", "bundled_models"]
@@ -168,17 +169,17 @@ def run_train(args: Any, file: TextIO | None = None) -> int:
     width = 1 if args.inputs == "h0" else len(cls.FEATURE_NAMES)
     what = "h0 alone" if args.inputs == "h0" else f"{width} features"
     rows = f"{distinct:,} positions (about {args.test_size:.0%} held out for testing, as whole games)"
-    if args.grid:
-        candidates = grid_candidates(args.model)
-        console.print(f"fitting {args.model} on {what}: grid search, {candidates} candidates x {args.cv} "
-                      f"folds = {candidates * args.cv} fits on {rows}, {args.jobs} job"
-                      f"{'s' if args.jobs != 1 else ''} ...")
+    fits = grid_candidates(args.model) * args.cv if args.grid else None
+    jobs = capped_jobs(f"{PROG} train", args.jobs, fits, what="fit")
+    if fits is not None:
+        console.print(f"fitting {args.model} on {what}: grid search, {fits // args.cv} candidates x {args.cv} "
+                      f"folds = {fits} fits on {rows}, {jobs} job{'s' if jobs != 1 else ''} ...")
     else:
         console.print(f"fitting {args.model} on {what} with the default parameters on {rows} ...")
     console.file.flush()
     estimator, meta = train_model(
         cls, dataset, model=args.model, inputs=args.inputs, grid=args.grid,
-        test_size=args.test_size, seed=args.seed, jobs=args.jobs, cv=args.cv,
+        test_size=args.test_size, seed=args.seed, jobs=jobs, cv=args.cv,
     )
     meta["command"] = _command(args)
     meta = save_model(estimator, out, meta)
