@@ -42,11 +42,15 @@ from .base import Game, GameError, ReplayError
 from .records import LoadedGame, RecordError, RecordFormat, read_text_file
 
 
-__all__ = ["Book", "BookError", "BookFormat", "BookLine", "MAX_BOOK_BYTES", "MoveLines", "RecordBook",
+__all__ = ["Book", "BookError", "BookFormat", "BookLine", "MADE_BOOK_MARK", "MAX_BOOK_BYTES", "MoveLines", "RecordBook",
            "ShippedBook", "book_names", "load_book", "read_book", "shipped_book"]
 
 #: Book files larger than this are refused (a book of 100,000 lines is far smaller).
 MAX_BOOK_BYTES = 50_000_000
+#: The first words of a book ``tui-games book --out`` makes.  Such a book is written a line
+#: at a time: a last line without its newline is a write that did not finish, refused rather
+#: than read as a shorter line.
+MADE_BOOK_MARK = "# tui-games book:"
 #: The most words one move is read from (Quixo's ``2 0 bottom`` is three).
 _MOST_WORDS = 4
 _MOVE_NUMBER = re.compile(r"^[0-9]+\.+")
@@ -244,6 +248,9 @@ def read_book(kind: BookKind, text: str, name: str) -> Book:
     or no line at all."""
     if "\x00" in text:
         raise BookError(f"{name}: not a text file (it holds NUL bytes)")
+    if text.startswith(MADE_BOOK_MARK) and not text.endswith("\n"):
+        raise BookError(f"{name}: line {text.count(chr(10)) + 1} is cut off (it has no newline: a write that did "
+                        f"not finish); finish the book, or delete that line")
     for book_format in _formats(kind):
         if not book_format.recognises(text):
             continue
@@ -251,6 +258,10 @@ def read_book(kind: BookKind, text: str, name: str) -> Book:
             lines = book_format.read(text)
         except BookError as error:
             raise BookError(f"{name}: {error} (read as {book_format.name})") from None
+        for line in lines:
+            if line.start is None and not line.moves:
+                what = "game" if isinstance(book_format, RecordBook) else "line"
+                raise BookError(f"{name}: {what} {line.row} holds no {kind.title} move (read as {book_format.name})")
         checked = tuple(_checked(kind.game, line, name) for line in lines)
         if not checked:
             raise BookError(f"{name}: no {kind.title} opening in it")

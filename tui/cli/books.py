@@ -7,7 +7,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from .common import PROG, UsageError, finite, game_name, path_arg, whole
+from .common import PROG, UsageError, error_text, finite, game_name, path_arg, whole
 
 __all__ = ["add_commands"]
 
@@ -39,6 +39,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the random lines (default 0)")
     p.add_argument("--tries", type=whole(1), default=100_000, metavar="T",
                    help="random lines to try at most (default 100,000)")
+    p.add_argument("--resume", action="store_true",
+                   help="finish the stopped book --out FILE (the same options: the file records its plan)")
     p.add_argument("--jobs", type=whole(1), default=1, metavar="J", help="worker processes (default 1)")
     p.set_defaults(run=_cmd_book)
 
@@ -49,7 +51,7 @@ def _cmd_book(args: argparse.Namespace) -> int:
     prog = f"{PROG} book"
     kind = game_kind(args.game)
     if args.out is None:
-        for flag in ("balanced", "engine", "band"):
+        for flag in ("balanced", "engine", "band", "resume"):
             if getattr(args, flag) not in (None, False):
                 raise UsageError(prog, f"--{flag} goes with --out (making a book)")
         return _list_books(kind)
@@ -58,8 +60,16 @@ def _cmd_book(args: argparse.Namespace) -> int:
     if args.band is not None and args.band < 0:
         raise UsageError(prog, f"--band is 0 or more, got {args.band:g}")
     out = Path(args.out).expanduser()
-    if out.exists():
+    if out.exists() and not out.is_file():
+        raise UsageError(prog, f"{out}: not a regular file; a book goes to a file of its own, choose another --out")
+    if out.exists() and not args.resume:
+        from engines.openings import unfinished
+
+        if unfinished(out):
+            raise UsageError(prog, f"{out}: a book not finished; add --resume to finish it, or choose another --out")
         raise UsageError(prog, f"{out} already exists; a book is never written over, choose another --out")
+    if args.resume and not out.exists():
+        raise UsageError(prog, f"{out}: no such book to resume; leave out --resume to start it")
     if not out.parent.is_dir():
         raise UsageError(prog, f"cannot write {out}: the directory {out.parent} does not exist")
     return _make(prog, args, kind, out)
@@ -89,13 +99,18 @@ def _default_engine(game: str) -> str:
         return OUR_SPEC
 
 
+#: Random lines drawn (not searched) before a run, to refuse plies no line lasts.
+SAMPLED_LINES = 20
+
+
 def _make(prog: str, args: argparse.Namespace, kind, out: Path) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from .report import PipeConsole
 
     from engines import create_engine
-    from engines.openings import BookPlan, book_text, engine_name, make_book
+    from engines import RunError
+    from engines.openings import BookFile, BookPlan, engine_name, lasting, make_book
 
     spec = args.engine or _default_engine(args.game)
     create_engine(spec, kind.game).close()  # a bad spec is one line before any work
@@ -103,22 +118,47 @@ def _make(prog: str, args: argparse.Namespace, kind, out: Path) -> int:
     if args.balanced:
         band = kind.scores.balanced if args.band is None else args.band * kind.scores.unit
     plan = BookPlan(args.game, args.lines, args.plies, spec, band, args.seed, args.tries)
-    command = shlex.join(["tui-games", "book", args.game, *(["--balanced"] if args.balanced else []),
-                          "--lines", str(args.lines), "--plies", str(args.plies), "--engine", spec,
-                          *(["--band", f"{args.band:g}"] if args.band is not None else []),
-                          "--seed", str(args.seed), "--out", out.name])
-    with Progress(TextColumn("[bold]lines kept"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[tried]}"),
-                  TimeElapsedColumn(), console=PipeConsole(file=sys.stderr)) as progress:
-        task = progress.add_task("kept", total=args.lines, tried="")
+    going, longest = lasting(plan, SAMPLED_LINES)
+    if not going:
+        sampled = min(SAMPLED_LINES, plan.tries)
+        raise UsageError(prog, f"none of the first {sampled} random lines of {kind.title} lasts {args.plies} plies "
+                               f"(the longest ended the game at ply {longest}); ask for fewer --plies")
+    if args.resume:
+        try:
+            book = BookFile.resume(out, plan)
+        except RunError as error:
+            raise UsageError(prog, error_text(error)) from None
+        if book.note:
+            print(book.note, file=sys.stderr)
+    else:
+        command = shlex.join(["tui-games", "book", args.game, *(["--balanced"] if args.balanced else []),
+                              "--lines", str(args.lines), "--plies", str(args.plies), "--engine", spec,
+                              *(["--band", f"{args.band:g}"] if args.band is not None else []),
+                              "--seed", str(args.seed), "--out", out.name])
+        book = BookFile.create(out, plan, command, engine_name(spec, args.game))
+    with book:
+        if book.done:
+            print(f"{out}: already done: {book.made.counts(plan.seed)}", file=sys.stderr)
+            return 0
+        made = book.made
+        try:
+            with Progress(TextColumn("[bold]lines kept"), BarColumn(), MofNCompleteColumn(),
+                          TextColumn("{task.fields[tried]}"), TimeElapsedColumn(),
+                          console=PipeConsole(file=sys.stderr)) as progress:
+                task = progress.add_task("kept", total=args.lines, completed=len(made.kept), tried="")
 
-        def shown(made) -> None:
-            progress.update(task, completed=len(made.kept), tried=f"{made.tried:,} tried")
+                def shown(made) -> None:
+                    progress.update(task, completed=len(made.kept), tried=f"{made.tried:,} tried")
 
-        made = make_book(plan, jobs=args.jobs, progress=shown)
-    text = book_text(plan, made, command, engine_name(spec, args.game))
-    with out.open("x", encoding="utf-8") as handle:
-        handle.write(text)
+                made = make_book(plan, jobs=args.jobs, made=made, keep=book.add, progress=shown)
+        except KeyboardInterrupt:
+            print(f"{prog}: interrupted: {out} keeps {book.held()} of {args.lines} lines ({made.tried:,} random "
+                  f"lines tried); add --resume to finish it", file=sys.stderr)
+            return 130
+        if not made.kept:
+            book.remove()
+            raise UsageError(prog, f"kept no line: {made.counts(plan.seed)}; {out} is not written")
+        book.finish(made)
     short = "" if len(made.kept) >= args.lines else f" (only {len(made.kept)} of {args.lines} in {made.tried:,} tries)"
-    print(f"{out}: {len(made.kept)} lines{short}; tried {made.tried:,}: {made.ended:,} ended the game, "
-          f"{made.repeated:,} repeated a position, {made.outside:,} outside the band", file=sys.stderr)
+    print(f"{out}: {len(made.kept)} lines{short}; {made.counts(plan.seed)}", file=sys.stderr)
     return 0
