@@ -29,12 +29,14 @@ UNPACKED_RATIO = 64
 
 
 def read_arrays(target: str | os.PathLike[str], names: tuple[str, ...] | None, max_bytes: int,
-                error: type[ValueError], what: str, kinds: Mapping[str, str] | None = None) -> dict[str, np.ndarray]:
+                error: type[ValueError], what: str, kinds: Mapping[str, str] | None = None,
+                infinite: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
     """The arrays ``names`` (all of them when ``None``) of the ``.npz`` file ``target``, or ``error``
     with one line: not a regular file, over ``max_bytes``, not an archive, an array missing, an
-    array of a type not in ``kinds[name]`` (default :data:`REAL`), not finite, or truncated."""
+    array of a type not in ``kinds[name]`` (default :data:`REAL`), not finite (infinities allowed
+    in the arrays named in ``infinite``), or truncated."""
     data = read_bytes(target, f"a {what} file", max_bytes, error)
-    return unpack_arrays(data, str(user_path(target)), names, error, what, kinds, max_bytes * UNPACKED_RATIO)
+    return unpack_arrays(data, str(user_path(target)), names, error, what, kinds, max_bytes * UNPACKED_RATIO, infinite)
 
 
 def unpack_arrays(data: bytes, where: str, names: tuple[str, ...] | None, error: type[ValueError], what: str,

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from . import GAME_NAMES, game_class, game_kind
 from .base import Game, ReplayError
-from .files import read_head
+from .files import read_head, user_path
 from .records import (
     LoadedGame,
     Progress,
@@ -99,7 +99,7 @@ def load_record_file(path: str | Path, game_name: str, number: int = 1) -> tuple
     matter.  A format that can streams the file: the games before ``number``
     are skipped unread (chess: game 60,000 of a 10 MB file opens in a fraction
     of a second)."""
-    file = Path(path).expanduser()
+    file = user_path(path)
     text = read_record_text(file)
     kind = game_kind(game_name)
     item, count = kind.records.game_at(text, number)
@@ -158,7 +158,7 @@ def index_records(path: str | Path, game_name: str, *, progress: Progress | None
     kind = game_kind(game_name)
     summaries = kind.records.summaries(text, progress)
     if not summaries:
-        raise RecordError(f"{Path(path).expanduser()}: no {kind.name} game found in it")
+        raise RecordError(f"{user_path(path)}: no {kind.name} game found in it")
     return summaries
 
 

@@ -14,11 +14,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from games import GAME_NAMES, game_kind
-from games.files import read_text
+from games.files import parse_json, read_head, read_text
 
 from ..remedy import Remedy
 from ..tournament.result import GameResult
@@ -87,9 +86,8 @@ def _games_per_arm(results: Path) -> int | None:
     try:
         if not results.is_file():  # absent, or not a file (a FIFO would block): Run.open says
             return None
-        with open(results, encoding="utf-8") as handle:
-            first = handle.readline()
-        return GameResult.from_json(json.loads(first), f"{results}:1").match.games
+        first = read_head(results, 1 << 20).split(b"\n", 1)[0].decode("utf-8")
+        return GameResult.from_json(parse_json(first, f"{results}:1", ValueError), f"{results}:1").match.games
     except (OSError, ValueError, RecursionError):  # ResultsFileError and JSON errors are ValueErrors
         return None  # no file, or a bad one: Run.open says what is wrong with it
 
