@@ -25,14 +25,16 @@ earlier versions, is refused with a one-line reason.  :func:`load_model`
 checks, in this order, and stops at the first failure with one
 :class:`ModelError` line starting ``model NAME:``:
 
-1. the name resolves to a path and the ``.npz`` file exists;
-2. the ``.json`` beside it exists, is JSON, has the format tag
+1. the name resolves to a path and the ``.npz`` file exists (both files are read through
+   :mod:`games.files`: regular files only, at most :data:`MAX_BYTES` and :data:`MAX_META_BYTES`);
+2. the ``.json`` beside it exists, is JSON nested at most :data:`games.files.MAX_DEPTH` deep, has the format tag
    ``tui-games-model/2`` and the keys and types loading relies on;
 3. it was trained for this game, with a heuristic the game has;
 4. the sha256 of the ``.npz`` bytes equals the metadata's (a changed or
    corrupted file is refused; the bytes hashed are the bytes read);
 5. its inputs are the game's feature names or ``["h0"]`` (and the kind asked for);
-6. the arrays load without pickles and make the forest or network the
+6. the arrays load without pickles (their headers checked first: no object or complex arrays, no
+   declared shape beyond its entry, no NaN) and make the forest or network the
    metadata's ``predictor`` describes, for that many inputs;
 7. it predicts the metadata's check rows as it did when saved (``rtol`` 1e-6).
 """
