@@ -10,6 +10,7 @@ app with a hostile settings or puzzles file.
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import shutil
@@ -20,6 +21,8 @@ from typing import Callable
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from textual.widgets import Static
 
 from engines.lab.experiment import ExperimentError, load_experiment
@@ -351,3 +354,23 @@ async def test_the_puzzles_start_afresh_with_a_hostile_progress_file(hostile: st
         await wait_for(pilot, lambda: any(words in str(note.message) for note in app._notifications),
                        "the problem said")
         assert app.screen.record == puzzle_screen.PuzzleRecord()
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.text(alphabet="[]{}\"'#\\ ab\n"),
+                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
+                                                                                   max_size=3), max_leaves=20)
+
+
+@given(VALUES)
+def test_nesting_depth_of_json_is_its_values_depth(value: object) -> None:
+    """Brackets, quotes, '#' and backslashes inside strings never count."""
+    assert nesting_depth(json.dumps(value)) == _depth(value)
+    assert parse_json(json.dumps(value), "x.json", ValueError) == value
