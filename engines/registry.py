@@ -36,14 +36,16 @@ from games import Game, UnknownHeuristicError
 from .base import Engine
 from .learning.learned import PredictEngine, hr_cutoff
 from .search import MAX_DEPTH, AlphaBetaEngine, RandomEngine, SearchConfig
+from .notices import say
 from .search.parallel import ParallelEngine
 from .search.selectors import branching_limit, h0_cutoff, hl_cutoff
+from .search.table import hash_cap
 from .spec import EngineSpec, Option, SpecError, format_spec, parse_spec
 from .stockfish import OPTIONS as STOCKFISH_OPTIONS
 from .stockfish import UCI_OPTIONS, StockfishEngine, UciEngine
 
 __all__ = ["EngineInfo", "ENGINES", "ENGINE_NAMES", "FALLBACK_ENGINE", "create_engine", "fallback_spec",
-           "parse_engine_spec", "register"]
+           "parse_engine_spec", "register", "spec_notices"]
 
 #: The most processes one parallel search may start.
 MAX_WORKERS = 64
@@ -193,8 +195,32 @@ register(EngineInfo("uci", "any UCI chess engine: uci:path=PROGRAM,option.NAME=V
 
 
 def parse_engine_spec(text: str) -> EngineSpec:
-    """Parse an engine spec string (see :mod:`engines.spec`)."""
-    return parse_spec(text, {name: info.options for name, info in ENGINES.items()})
+    """Parse an engine spec string (see :mod:`engines.spec`); what the engine will do
+    differently from what it asks is said once (:mod:`engines.notices`)."""
+    spec = parse_spec(text, {name: info.options for name, info in ENGINES.items()})
+    for notice in spec_notices(spec):
+        say(notice)
+    return spec
+
+
+def spec_notices(spec: EngineSpec) -> list[str]:
+    """What an engine of ``spec`` will do differently from what it asks, on this machine:
+    an alpha-beta search deeper than :data:`MAX_DEPTH` plies searches that many, and a
+    ``hash`` over what the machine can hold gets what it can (see :func:`hash_cap`)."""
+    if "hash" not in spec.table:  # the alpha-beta family's options
+        return []
+    notices = []
+    depth = spec.options.get("depth")
+    if depth is not None and depth > MAX_DEPTH:
+        notices.append(f"{spec.name}: depth={depth:,} is beyond the search's {MAX_DEPTH} plies: "
+                       f"it searches {MAX_DEPTH} at most")
+    megabytes = spec.options.get("hash")
+    if megabytes is not None:
+        shared = "workers" in spec.table and spec.get("workers") >= 2
+        why = hash_cap(megabytes, shared=shared)[1]
+        if why is not None:
+            notices.append(f"{spec.name}: {why}")
+    return notices
 
 
 def create_engine(spec: str | EngineSpec, game_class: type[Game]) -> Engine:

@@ -43,3 +43,126 @@ def test_a_match_of_two_games_starts_two_workers(tmp_path: Path, capsys: pytest.
     assert len(notices) == 1 and notices[0].startswith("tui-games match: --jobs 1,000 is more than "), err
     assert notices[0].endswith(f": starting {started} worker{'s' * (started != 1)}"), err
     assert len(out.read_text().splitlines()) == 2
+
+
+# ------------------------------------------------------------------ hash: what the machine holds
+from engines import notices  # noqa: E402
+from engines.registry import MAX_HASH, parse_engine_spec, spec_notices  # noqa: E402
+from engines.search import table as tables  # noqa: E402
+from engines.search.table import MEGABYTE, SharedTable, hash_cap, shared_entries  # noqa: E402
+
+GIB = 1 << 30
+
+
+@pytest.mark.parametrize(("asked", "shared", "memory", "shm", "gets"), [
+    (65536, True, 24 * GIB, 23 * GIB, 23 * 1024 // 2),  # /dev/shm is the tighter
+    (65536, False, 24 * GIB, 1 * GIB, 24 * 1024 // 2),  # a dict table does not live there
+    (8192, True, 24 * GIB, 23 * GIB, 8192),
+    (1, True, 1000, 1000, 1),  # never under a megabyte
+])
+def test_hash_is_capped_by_the_free_memory(asked: int, shared: bool, memory: int, shm: int, gets: int) -> None:
+    megabytes, why = hash_cap(asked, shared=shared, memory=memory, shm=shm)
+    assert megabytes == gets
+    assert (why is None) == (gets == asked)
+    if why is not None:
+        assert why.startswith(f"hash={asked:,} MB is more than this machine can hold (")
+        assert why.endswith(f"the table gets {gets:,} MB") and "\n" not in why
+
+
+def test_the_machine_says_its_memory() -> None:
+    memory, shm = tables.available_memory(), tables.shared_memory_free()
+    assert memory is None or memory > 0
+    assert shm is None or shm >= 0
+    assert hash_cap(MAX_HASH, shared=True)[0] * MEGABYTE <= max(memory or 0, shm or 0) or memory is None
+
+
+def _shared_resident() -> int:
+    """Kilobytes of shared memory this process has touched (RssShmem)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("RssShmem:"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_a_shared_table_costs_what_it_holds_not_its_size() -> None:
+    """A 384 MB table is made, filled a little and cleared touching a few pages, where
+    writing zeros over all of it took seconds at 8 GB (and Ctrl-C waited for it)."""
+    from games import new_game
+
+    before = _shared_resident()
+    with SharedTable(shared_entries(400)) as table:
+        assert table.array.nbytes == 384 * MEGABYTE  # the largest power of two of entries that fits
+        assert _shared_resident() - before < 1024  # kilobytes: nothing written
+        table.bind(new_game("chess"))
+        for key in range(1000):
+            table[(key,)] = (3, 0, key, None)
+        touched = _shared_resident() - before
+        assert 0 < touched < 8 * 1024
+        assert table.get((7,)) == (3, 0, 7, None)
+        table.clear()
+        assert _shared_resident() - before < touched  # the pages went back to the kernel
+        assert all(table.get((key,)) is None for key in range(1000))
+
+
+def test_a_cleared_table_reads_empty_in_every_process_that_maps_it() -> None:
+    from games import new_game
+
+    with SharedTable(1 << 12) as made:
+        other = SharedTable(1 << 12, name=made.name)
+        made.bind(new_game("quixo"))
+        other.bind(new_game("quixo"))
+        made[(5,)] = (2, 0, 9, None)
+        assert other.get((5,)) == (2, 0, 9, None)
+        made.clear()
+        assert other.get((5,)) is None
+        other.close()
+
+
+def test_a_parallel_engine_gets_the_table_the_machine_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engines import create_engine
+    from games import game_class
+
+    monkeypatch.setattr(tables, "shared_memory_free", lambda folder=tables.SHM_DIR: 64 * MEGABYTE)
+    engine = create_engine("pvs:workers=2,hash=65536", game_class("quixo"))
+    try:
+        assert engine.hash_mb == 32  # half of the free space where the block lives
+    finally:
+        engine.close()
+
+
+# ------------------------------------------------------------------ notices: every clamp said once
+@pytest.fixture(autouse=True)
+def _no_waiting_notices() -> None:
+    """Notices said earlier in this process (by other tests) are not this test's."""
+    notices.listen(lambda text: None)()
+
+
+def test_a_depth_beyond_the_search_is_said_once(capsys: pytest.CaptureFixture[str]) -> None:
+    assert spec_notices(parse_engine_spec("alphabeta:depth=999")) == [
+        "alphabeta: depth=999 is beyond the search's 64 plies: it searches 64 at most"]
+    assert spec_notices(parse_engine_spec("alphabeta:depth=64")) == []
+    assert spec_notices(parse_engine_spec("random")) == []
+    assert main(["search", "quixo", "--engine", "pvs:depth=999,nodes=300"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("tui-games: pvs: depth=999 is beyond the search's 64 plies") == 1, err
+
+
+def test_a_hash_over_the_machine_is_said_once(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(tables, "available_memory", lambda meminfo="": 100 * MEGABYTE)
+    assert spec_notices(parse_engine_spec("pvs:hash=60")) == [
+        "pvs: hash=60 MB is more than this machine can hold (100 MB of memory available): the table gets 50 MB"]
+    assert spec_notices(parse_engine_spec("pvs:hash=50")) == []
+    assert main(["search", "quixo", "--engine", "alphabeta:hash=77,depth=2"]) == 0
+    assert main(["search", "quixo", "--engine", "alphabeta:hash=77,depth=3"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("hash=77 MB is more than this machine can hold") == 1, err
+
+
+def test_a_notice_said_before_anyone_listens_waits_for_the_first() -> None:
+    text = "test: a notice nobody heard yet"
+    notices.say(text)
+    heard: list[str] = []
+    stop = notices.listen(heard.append)
+    notices.say(text)
+    stop()
+    assert heard == [text] and text in notices.said()

@@ -40,7 +40,7 @@ from ..spec import EngineSpec
 from .core import INF, TT_CAPACITY, Control, Searcher, Stopped, TranspositionTable
 from .recorder import DEFAULT_BUDGET, RecordingSearcher, SearchTree, TreeRecorder
 from .selectors import FullWidth, Selector
-from .table import dict_entries
+from .table import dict_entries, hash_cap
 
 __all__ = ["AlphaBetaEngine", "SearchConfig", "SelectorFactory", "MAX_DEPTH"]
 
@@ -115,6 +115,8 @@ class AlphaBetaEngine(Engine):
         #: entries it may hold (the ``hash`` option, in megabytes).
         self.table: TranspositionTable | None = {} if spec.get("tt") else None
         self.hash_mb: int | None = spec.get("hash") if "hash" in spec.table else None
+        if self.hash_mb is not None:  # what the machine can hold (the clamp is said where the spec is read)
+            self.hash_mb = hash_cap(self.hash_mb, shared=False)[0]
         self.tt_capacity = TT_CAPACITY if self.hash_mb is None else dict_entries(self.hash_mb)
         #: The best root moves to report, each with its line and score (``multipv``).
         self.multipv: int = spec.get("multipv") if "multipv" in spec.table else 1

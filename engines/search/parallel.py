@@ -45,7 +45,7 @@ from ..base import COUNTERS, InfoCallback, Limits, SearchResult, SearchStats, St
 from ..lifetime import exit_with_parent, start_resource_tracker, stop_signals_blocked
 from ..spec import EngineSpec
 from .alphabeta import AlphaBetaEngine, SearchConfig
-from .table import SharedTable, shared_entries
+from .table import SharedTable, hash_cap, shared_entries
 
 __all__ = ["ParallelEngine", "HelperPool"]
 
@@ -57,12 +57,13 @@ HELPER_GRACE = 5.0
 HELPER_START = 60.0
 
 
-def _helper(index: int, game_name: str, spec: EngineSpec, config: SearchConfig, table_name: str,
+def _helper(index: int, game_name: str, spec: EngineSpec, config: SearchConfig, table: tuple[str, int],
             tasks: Any, results: Any, stop: Any, finished: Any, counts: Any) -> None:
-    """A helper process: search each task's position on the shared table until told to stop."""
+    """A helper process: search each task's position on the shared table (its name and
+    entries) until told to stop."""
     exit_with_parent()
     engine = AlphaBetaEngine(spec, game_class(game_name), config)
-    engine.table = SharedTable(shared_entries(engine.hash_mb), name=table_name)
+    engine.table = SharedTable(table[1], name=table[0])
     results.put(("ready", 0, index, None))  # mapped: the maker may remove the block's name
     base = index * len(SUMMED)
     while True:
@@ -90,10 +91,10 @@ def _helper(index: int, game_name: str, spec: EngineSpec, config: SearchConfig, 
 
 
 class HelperPool:
-    """``size`` helper processes searching on the shared table named ``table_name``."""
+    """``size`` helper processes searching on the shared ``table`` (its name and entries)."""
 
     def __init__(self, size: int, game_name: str, spec: EngineSpec, config: SearchConfig,
-                 table_name: str) -> None:
+                 table: tuple[str, int]) -> None:
         context = multiprocessing.get_context("spawn")
         self.size = size
         self.stop = context.Event()
@@ -111,7 +112,7 @@ class HelperPool:
             helper_spec = EngineSpec(spec.name, options, spec.table)
             self.processes.append(context.Process(
                 target=_helper, name=f"tui-games-search-{i + 1}",
-                args=(i, game_name, helper_spec, config, table_name, self.tasks[i], self.results,
+                args=(i, game_name, helper_spec, config, table, self.tasks[i], self.results,
                       self.stop, self.finished, self.counts),
                 daemon=True))
         with stop_signals_blocked():  # a Ctrl-C while a helper still imports must not end it with a traceback
@@ -193,6 +194,8 @@ class ParallelEngine(AlphaBetaEngine):
     def __init__(self, spec: EngineSpec, game_class: type[Game], config: SearchConfig) -> None:
         super().__init__(spec, game_class, config)
         self.workers: int = spec.get("workers")
+        if self.workers >= 2 and spec.options.get("hash") is not None:  # the block in /dev/shm too
+            self.hash_mb = hash_cap(spec.get("hash"), shared=True)[0]
         #: The helper processes, started on the first search.
         self.pool: HelperPool | None = None
 
@@ -238,7 +241,7 @@ class ParallelEngine(AlphaBetaEngine):
             self.table = SharedTable(shared_entries(self.hash_mb))  # from now on every search fills it
         if self.pool is None:
             self.pool = HelperPool(self.workers - 1, self.game_class.NAME, self.spec, self.config,
-                                   self.table.name)
+                                   (self.table.name, self.table.entries))
             self.table.unlink()  # every process has it mapped
         return self.pool
 

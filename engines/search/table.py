@@ -27,10 +27,22 @@ even a 64-bit hash collision cannot play an illegal move.
 
 The hash is Python's ``hash()`` of the game's key, which is the same in every
 process for ints and tuples of ints and bools (the games' keys are those).
+
+A table costs what it holds, not its size: a new block reads as zeros without
+being written (the kernel gives zero pages on first touch), and :meth:`clear`
+hands the touched pages back to the kernel (``madvise(MADV_REMOVE)``) instead
+of writing zeros over the whole block, so a 0.1 s search on a table of
+gigabytes takes about 0.1 s, and a stop is as quick.  The ``hash`` option is
+capped by what the machine can give (:func:`hash_cap`): half the memory it has
+available (``MemAvailable``), and for a shared table half the free space of
+``/dev/shm`` too, where the block lives.
 """
 
 from __future__ import annotations
 
+import ctypes
+import os
+import sys
 from multiprocessing import resource_tracker, shared_memory
 from typing import Any, Hashable
 
@@ -38,7 +50,8 @@ import numpy as np
 
 from games import Game
 
-__all__ = ["SharedTable", "SHARED_ENTRIES", "DICT_ENTRY_BYTES", "dict_entries", "shared_entries"]
+__all__ = ["SharedTable", "SHARED_ENTRIES", "DICT_ENTRY_BYTES", "dict_entries", "shared_entries", "hash_cap",
+           "available_memory", "shared_memory_free"]
 
 #: Entries in a shared table (a power of two): 24 MiB.
 SHARED_ENTRIES = 1 << 20
@@ -65,6 +78,71 @@ def shared_entries(megabytes: int | None) -> int:
         return SHARED_ENTRIES
     fits = megabytes * MEGABYTE // (WORDS * 8)
     return max(MIN_ENTRIES, 1 << (fits.bit_length() - 1)) if fits else MIN_ENTRIES
+#: Where shared memory blocks live (a tmpfs: its free space bounds them).
+SHM_DIR = "/dev/shm"
+#: The share of the machine's free memory a table may take.
+MEMORY_SHARE = 0.5
+#: ``madvise``'s advice that frees a shared mapping's pages and their backing (linux/mman.h).
+MADV_REMOVE = 9
+
+
+def available_memory(meminfo: str = "/proc/meminfo") -> int | None:
+    """The bytes of memory the machine can give without swapping (``MemAvailable``), or
+    ``None`` where it does not say."""
+    try:
+        with open(meminfo, encoding="ascii") as lines:
+            for line in lines:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def shared_memory_free(folder: str = SHM_DIR) -> int | None:
+    """The free bytes of the file system shared memory blocks live in, or ``None``."""
+    try:
+        stats = os.statvfs(folder)
+    except (OSError, AttributeError):
+        return None
+    return stats.f_bavail * stats.f_frsize
+
+
+def hash_cap(megabytes: int, *, shared: bool, memory: int | None = None,
+             shm: int | None = None) -> tuple[int, str | None]:
+    """The megabytes a table of ``megabytes`` (the ``hash`` option) gets on this machine, and
+    why it gets fewer (``None`` when it gets them all): at most :data:`MEMORY_SHARE` of the
+    memory available (``memory``, read from the machine by default), and for a ``shared``
+    table of the free space where its block lives (``shm``) too."""
+    memory = available_memory() if memory is None else memory
+    limits = [] if memory is None else [(memory, f"{memory // MEGABYTE:,} MB of memory available")]
+    if shared:
+        shm = shared_memory_free() if shm is None else shm
+        if shm is not None:
+            limits.append((shm, f"{shm // MEGABYTE:,} MB free in {SHM_DIR}"))
+    if not limits:
+        return megabytes, None
+    room, why = min(limits)
+    most = max(1, int(room * MEMORY_SHARE) // MEGABYTE)
+    if megabytes <= most:
+        return megabytes, None
+    return most, (f"hash={megabytes:,} MB is more than this machine can hold ({why}): "
+                  f"the table gets {most:,} MB")
+
+
+def _release(address: int, length: int) -> bool:
+    """Give the pages of a shared mapping back to the kernel (they read as zeros
+    again, in every process that maps them); False where that cannot be done."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        madvise = ctypes.CDLL(None, use_errno=True).madvise
+    except (OSError, AttributeError):  # pragma: no cover - a Linux without libc's madvise
+        return False
+    madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+    return madvise(address, length, MADV_REMOVE) == 0
+
+
 #: Slots of the busy list after the entries (a power of two).
 BUSY_SLOTS = 1 << 14
 #: Fibonacci hashing spreads keys whose low bits vary little (Quixo's are the board itself).
@@ -120,8 +198,7 @@ class SharedTable:
         self.game: Game | None = None
         #: Whether the block's name is gone (it lives on while mapped).
         self.unlinked = False
-        if self.owner:
-            self.clear()
+        #: A new block reads as zeros: nothing to clear, and nothing touched.
 
     @property
     def name(self) -> str:
@@ -172,8 +249,11 @@ class SharedTable:
         words[i] = h ^ fixed ^ data
 
     def clear(self) -> None:
-        """Empty every entry and the busy list (no other process may be searching)."""
-        self.array[:] = 0
+        """Empty every entry and the busy list (no other process may be searching): the
+        pages are given back to the kernel, which costs what was touched, not the
+        table's size (zeros are written where that cannot be done)."""
+        if not _release(self.array.ctypes.data, self.array.nbytes):
+            self.array[:] = 0
         self.clear_busy()
 
     def clear_busy(self) -> None:

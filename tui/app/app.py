@@ -22,6 +22,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
+from engines import notices
+
 from ..settings import Settings, load_settings, problems_text, save_settings
 from .engine_link import EngineLink
 from .screens.dialogs import ConfirmDialog, GuardedDialog
@@ -60,6 +62,8 @@ class TuiGamesApp(App):
 
     def on_mount(self) -> None:
         self.read_engine_events()
+        # What an engine does differently from its spec (a clamp), once, under the board.
+        self._stop_notices = notices.listen(lambda text: self.notify(text, severity="warning", timeout=10))
         if self.initial_puzzles is not None:
             game, puzzles, source, seed = self.initial_puzzles
             self.push_screen(PuzzleScreen(game, puzzles, source, seed=seed, ascii=self.ascii))
@@ -174,4 +178,5 @@ class TuiGamesApp(App):
         game.guard_unsaved("quitting", self.exit)
 
     def on_unmount(self) -> None:
+        self._stop_notices()
         self.engine_link.close()

@@ -12,13 +12,14 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Iterator, NoReturn, Sequence
 
+from engines import notices
 from engines.remedy import Remedy
 from games import GAME_NAMES, Game, GameError, new_game
 from games.base import quote_input
 
 __all__ = ["PROG", "REMEDIES", "error_text", "UsageError", "Parser", "check_workers", "game_name", "depth_type", "whole", "fraction", "integer", "finite", "path_arg",
            "add_position", "add_game_filter", "position_of", "play_moves", "stop_on_interrupt", "STOP_SIGNALS", "stop_signals", "interrupted_status",
-           "machine_cores", "capped_jobs"]
+           "machine_cores", "capped_jobs", "notices_on_stderr"]
 
 PROG = "tui-games"
 
@@ -247,6 +248,17 @@ def stop_on_interrupt() -> Iterator[threading.Event]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+@contextmanager
+def notices_on_stderr() -> Iterator[None]:
+    """While the block runs, what an engine does differently from its spec (a clamp:
+    :mod:`engines.notices`) is printed once, one line on stderr."""
+    stop = notices.listen(lambda text: print(f"{PROG}: {text}", file=sys.stderr))
+    try:
+        yield
+    finally:
+        stop()
 
 
 def machine_cores() -> int:

@@ -48,7 +48,7 @@ from engines import RunError
 from games import GAME_NAMES, GameError, game_titles
 
 from . import bench, books, lab, learning, match, play, puzzles, rules, search, tree, uci
-from .common import PROG, Parser, UsageError, error_text, interrupted_status, stop_signals
+from .common import PROG, Parser, UsageError, error_text, interrupted_status, notices_on_stderr, stop_signals
 
 __all__ = ["main", "build_parser", "UsageError"]
 
@@ -78,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return play.run_app(ascii=args.ascii)
         if _opens_app(args):  # the app answers signals as it does
             return args.run(args)
-        with stop_signals():
+        with stop_signals(), notices_on_stderr():
             return interrupted_status(args.run(args))
     except UsageError as exc:
         print(f"{exc.prog}: error: {exc}", file=sys.stderr)
