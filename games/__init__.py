@@ -108,6 +108,7 @@ def kind_of(game: Game | type[Game]) -> GameKind[Game]:
 
 
 def new_game(name: str, position: str | None = None) -> Game:
-    """A new game called ``name`` at the start position or at ``position`` (a position text)."""
+    """A new game called ``name`` at the start position or at ``position`` (a position text,
+    refused where the rules cannot reach it: :meth:`~games.base.Game.check_reachable`)."""
     cls = game_class(name)
-    return cls() if position is None else cls.from_text(position)
+    return cls() if position is None else cls.from_user_text(position)

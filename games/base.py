@@ -187,6 +187,19 @@ class Game(ABC):
         expected and gives an example.
         """
 
+    @classmethod
+    def from_user_text(cls: type[G], text: str) -> G:
+        """A position text given by the user: :meth:`from_text`, then :meth:`check_reachable`.
+        :func:`games.new_game` reads positions this way."""
+        game = cls.from_text(text)
+        game.check_reachable()
+        return game
+
+    def check_reachable(self) -> None:
+        """Refuse (:class:`PositionError`, one line) a position the rules cannot reach, where
+        that is cheap to see.  :meth:`from_text` reads any board the notation can write (the
+        made-up positions of tests and analysis); a position from the user is checked too."""
+
     @abstractmethod
     def to_text(self) -> str:
         """The position text of the current position; ``from_text`` reads it back."""

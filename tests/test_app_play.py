@@ -154,7 +154,7 @@ async def test_a_click_on_a_cell_no_disc_may_take_says_why() -> None:
 
 async def test_a_forced_pass_is_said_and_made_by_a_click_anywhere() -> None:
     # The status said "type or click a move" with no move on the board to click.
-    app = make_app("othello", "human", "human", "BW....../......../......../......../......../......../......../........ W")
+    app = make_app("othello", "human", "human", "......B./.....W../......../B..BB.../...BB.../......../...W..../........ W")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         status = str(screen.query_one("#status").render())

@@ -736,7 +736,7 @@ FINISHED = {
               "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"],  # stalemate
     "checkers": ["B:W18:B", "B:W9,10,14:B5"],  # no pieces; no moves
     "quixo": ["XXXXX/OOOO./...../...../..... O"],
-    "othello": ["B......./......../......../......../......../......../......../........ W",  # no moves
+    "othello": ["......../......../......../...BB.../...BB.../......../......../........ W",  # no moves
                 "BBBBBBBB/" * 4 + "WWWWWWWW/" * 3 + "WWWWWWWW B"],  # a full board, a draw
 }
 

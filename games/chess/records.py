@@ -61,6 +61,14 @@ def _read_pgn(stream: io.StringIO) -> chess.pgn.Game | None:
     return chess.pgn.read_game(stream, Visitor=_QuietBuilder)
 
 
+def _check_game_type(game_type: str, index: int) -> None:
+    """A RecordError for a game whose ``GameType`` tag names another game than chess (0):
+    PDN's tag, which checkers records carry (21: English draughts)."""
+    if game_type.strip() not in ("0", ""):
+        raise RecordError(f"game {index + 1}: a record of another game (GameType {game_type.strip()[:20]!r}; "
+                          f"chess is 0), not a chess game")
+
+
 def _board(game: Game) -> chess.Board:
     """The python-chess board of a chess game."""
     return game.board  # type: ignore[attr-defined,no-any-return]
@@ -169,6 +177,7 @@ class PGN(RecordFormat):
         """A game python-chess read, or RecordError: its errors, or nothing of a game in it."""
         if pgn is None:
             raise RecordError(f"game {index + 1}: no chess game found")
+        _check_game_type(pgn.headers.get("GameType", "0"), index)
         if pgn.errors:  # where python-chess stopped: the move after the last one it read
             board = pgn.end().board()
             where = f"move {board.fullmove_number} ({'White' if board.turn == chess.WHITE else 'Black'})"
@@ -230,6 +239,7 @@ class PGN(RecordFormat):
         count_moves = len(text) <= _COUNTED_CHARS  # counting doubles a large database's listing time
         start = 0
         while (headers := chess.pgn.read_headers(stream)) is not None:
+            _check_game_type(headers.get("GameType", "0"), len(summaries))
             end = stream.tell()
             tagged = headers.get("PlyCount", "")
             plies: int | None = None

@@ -56,6 +56,7 @@ from ..base import (
     IllegalMoveError,
     MoveSyntaxError,
     Outcome,
+    PositionError,
     check_length,
     quote_input,
 )
@@ -170,6 +171,16 @@ class Othello(Game):
         game = cls.__new__(cls)
         game._set(black, white, turn)
         return game
+
+    def check_reachable(self) -> None:
+        """The four centre cells hold discs from the start and a disc is never taken off: a board
+        with one of them empty (an empty board, fewer than four discs) is no position of a game."""
+        centre = START_BLACK | START_WHITE
+        missing = centre & ~(self.black | self.white)
+        empty = [CELL_NAMES[cell] for cell in range(SIZE * SIZE) if missing >> cell & 1]
+        if empty:
+            raise PositionError(f"not an Othello position: {', '.join(sorted(empty))} empty (the four centre "
+                                f"cells hold discs from the start, and a disc is never taken off)")
 
     def to_text(self) -> str:
         """The position text, e.g. ``'......../......../......../...WB.../...BW.../......../......../........ B'``."""

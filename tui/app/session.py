@@ -147,7 +147,7 @@ class GameSetup:
         text = position.strip() if position else None
         if text:
             try:
-                game_class(name).from_text(text)
+                game_class(name).from_user_text(text)
             except GameError as error:
                 raise SetupError(str(error)) from None
         control = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from games import GAME_NAMES, game_class, game_kind
@@ -112,6 +113,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 return run_app(setup, ascii=args.ascii, pick_from=str(args.load))  # the app lists them
             loaded, _count = load_record_file(args.load, args.game, args.game_number or 1)
         except RecordError as error:
-            raise UsageError(f"{PROG} play", str(error)) from None
+            where = os.path.expanduser(args.load)
+            named = str(error) if str(error).startswith(where) else f"{where}: {error}"  # the listing's too
+            raise UsageError(f"{PROG} play", named) from None
         setup = setup.with_record(loaded, str(args.load))
     return run_app(setup, ascii=args.ascii)
