@@ -265,7 +265,7 @@ async def test_open_explains_a_bad_file_and_stays(tmp_path: Path) -> None:
         screen = await ready(pilot)
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog), "the open dialog")
-        for path, words in ((tmp_path / "none.pgn", "does not exist"), (bad, "illegal"), (tmp_path, "directory")):
+        for path, words in ((tmp_path / "none.pgn", "no such file"), (bad, "illegal"), (tmp_path, "directory")):
             app.screen.query_one("#open-path", Input).value = str(path)
             await pilot.press("enter")
             # the file is read in a worker: the answer comes when it is done (the app's
