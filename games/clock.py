@@ -19,8 +19,11 @@ from dataclasses import dataclass
 
 __all__ = ["Clock", "ClockError", "TimeControl", "clk_text", "clock_text"]
 
-_CONTROL_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(?:\+\s*([0-9]*\.?[0-9]+))?\s*$")
-_SECONDS_RE = re.compile(r"^\s*(?:([0-9]+)\s*/\s*)?([0-9]*\.?[0-9]+)\s*(?:\+\s*([0-9]*\.?[0-9]+))?\s*$")
+#: A number as a time control's parts may be written: signed or with an exponent too, so that
+#: ``-1+0`` or ``1e9+0`` is refused for its value (out of range), not for its spelling.
+_NUMBER = r"(-?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)"
+_CONTROL_RE = re.compile(rf"^\s*{_NUMBER}\s*(?:\+\s*{_NUMBER})?\s*$")
+_SECONDS_RE = re.compile(rf"^\s*(?:([0-9]+)\s*/\s*)?{_NUMBER}\s*(?:\+\s*{_NUMBER})?\s*$")
 
 #: The longest base time accepted (minutes): a day.
 MAX_MINUTES = 24 * 60.0
@@ -52,8 +55,8 @@ class TimeControl:
         increment = float(match.group(2) or 0)
         if not 0 < minutes <= MAX_MINUTES:
             raise ClockError(f"bad clock {text!r}: the minutes must be above 0 and at most {MAX_MINUTES:g}")
-        if increment > MAX_INCREMENT:
-            raise ClockError(f"bad clock {text!r}: the increment is at most {MAX_INCREMENT:g} seconds")
+        if not 0 <= increment <= MAX_INCREMENT:
+            raise ClockError(f"bad clock {text!r}: the increment is 0 to {MAX_INCREMENT:g} seconds")
         return cls(minutes * 60.0, increment)
 
     @classmethod
@@ -70,8 +73,8 @@ class TimeControl:
         if not 0 < base <= MAX_MINUTES * 60:
             raise ClockError(f"bad time control {text[:40]!r}: the base must be above 0 and at most "
                              f"{MAX_MINUTES * 60:g} seconds")
-        if increment > MAX_INCREMENT:
-            raise ClockError(f"bad time control {text[:40]!r}: the increment is at most {MAX_INCREMENT:g} seconds")
+        if not 0 <= increment <= MAX_INCREMENT:
+            raise ClockError(f"bad time control {text[:40]!r}: the increment is 0 to {MAX_INCREMENT:g} seconds")
         if moves is not None and moves < 1:
             raise ClockError(f"bad time control {text[:40]!r}: a period has 1 move or more")
         return cls(base, increment, moves)

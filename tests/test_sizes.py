@@ -166,3 +166,44 @@ def test_a_notice_said_before_anyone_listens_waits_for_the_first() -> None:
     notices.say(text)
     stop()
     assert heard == [text] and text in notices.said()
+
+
+# ------------------------------------------------------------------ messages that say what is wrong
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--tc", "-1+0"], "argument --tc: expected a value after it (write one starting with '-' as --tc=VALUE)"),
+    (["--tc=-1+0"], "bad time control '-1+0': the base must be above 0 and at most 86400 seconds"),
+    (["--tc", "1e9+1e9"], "bad time control '1e9+1e9': the base must be above 0 and at most 86400 seconds"),
+    (["--tc", "10+-1"], "bad time control '10+-1': the increment is 0 to 3600 seconds"),
+    (["--resign", "movecount=12345678901234567890123,score=100"],
+     "movecount is too large (under 1,000,000,000), got 12345678901234567890... (23 characters)"),
+    (["--resign", "movecount=-1,score=100"], "movecount must be 0 or more, got -1"),
+])
+def test_a_refused_condition_says_what_is_wrong(capsys: pytest.CaptureFixture[str], argv: list[str], said: str) -> None:
+    assert main(["match", "quixo", "--a", "random", "--b", "random", "--games", "1", *argv]) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("argv", [["bench", "parallel", "--workers", "0"], ["bench", "clock", "--games", "0"]])
+def test_bench_names_the_flag_it_refuses(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"argument {argv[2]}: expected a whole number >= 1, got '0'" in err and "DEPTH" not in err, err
+
+
+def test_a_search_that_completed_no_depth_gives_no_score(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["search", "chess", "--engine", "pvs:nodes=1"]) == 0
+    out = capsys.readouterr().out
+    assert "score      none: no depth was completed within the limit" in out, out
+    assert main(["search", "chess", "--engine", "pvs:depth=1"]) == 0
+    assert "(for White, to move)" in capsys.readouterr().out
+
+
+def test_the_app_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "tui.cli", "play", "chess"], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == "tui-games: error: the app needs a terminal: its standard input is not one\n"

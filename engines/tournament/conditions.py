@@ -196,7 +196,9 @@ def _settings(text: str, what: str, known: dict[str, type]) -> dict[str, Any]:
             raise ConditionsError(f"{what}: {key}={raw[:20]!r} is not {'true or false' if kind is bool else 'a number'}") \
                 from None
         if kind is not bool and not 0 <= values[key] < 1e9:
-            raise ConditionsError(f"{what}: {key} must be 0 or more, got {raw[:20]}")
+            shown = raw if len(raw) <= 20 else f"{raw[:20]}... ({len(raw)} characters)"
+            wrong = "must be 0 or more" if values[key] < 0 else "is too large (under 1,000,000,000)"
+            raise ConditionsError(f"{what}: {key} {wrong}, got {shown}")
     return values
 
 

@@ -7,7 +7,7 @@ import shutil
 
 from games import GAME_NAMES
 
-from .common import PROG, Parser, UsageError, add_game_filter, depth_type, path_arg
+from .common import PROG, Parser, UsageError, add_game_filter, path_arg, whole
 
 
 
@@ -18,7 +18,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     b = bench_sub.add_parser("perft", help="perft leaves/s per game beside reference implementations")
     add_game_filter(b)
     b.add_argument("--quick", action="store_true", help="smaller depths (a smoke run, not a measurement)")
-    b.add_argument("--repeat", type=depth_type, default=3, metavar="N", help="best of N runs (default 3)")
+    b.add_argument("--repeat", type=whole(1), default=3, metavar="N", help="best of N runs (default 3)")
     b.set_defaults(run=_cmd_bench_perft)
     b = bench_sub.add_parser(
         "search", help="engine nodes/s at fixed depth beside perft and a naive deep-copying alpha-beta"
@@ -43,8 +43,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "parallel", help="time to depth: pvs in one process against pvs:workers=N, per game"
     )
     add_game_filter(b)
-    b.add_argument("--workers", type=depth_type, default=2, metavar="N", help="processes (default 2)")
-    b.add_argument("--repeat", type=depth_type, default=1, metavar="N",
+    b.add_argument("--workers", type=whole(1), default=2, metavar="N", help="processes (default 2)")
+    b.add_argument("--repeat", type=whole(1), default=1, metavar="N",
                    help="searches of each position per engine, times summed (default 1)")
     b.add_argument("--quick", action="store_true", help="small depths (a smoke run, not a measurement)")
     b.set_defaults(run=_cmd_bench_parallel)
@@ -84,10 +84,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "clock", help="chess games on a real clock against Stockfish (UCI_Elo): score and losses on time"
     )
     b.add_argument("--engine", default="pvs:workers=2", metavar="SPEC", help="our engine (default pvs:workers=2)")
-    b.add_argument("--games", type=depth_type, default=20, metavar="N", help="games (default 20)")
+    b.add_argument("--games", type=whole(1), default=20, metavar="N", help="games (default 20)")
     b.add_argument("--base", type=float, default=1.0, metavar="S", help="seconds a side (default 1)")
     b.add_argument("--inc", type=float, default=0.0, metavar="S", help="increment a move (default 0)")
-    b.add_argument("--elo", type=depth_type, default=1350, metavar="ELO", help="Stockfish's UCI_Elo (default 1350)")
+    b.add_argument("--elo", type=whole(1), default=1350, metavar="ELO", help="Stockfish's UCI_Elo (default 1350)")
     b.set_defaults(run=_cmd_bench_clock)
 
 

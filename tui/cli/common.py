@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import signal
 import sys
 import threading
@@ -55,11 +56,17 @@ class Parser(argparse.ArgumentParser):
     """An ArgumentParser that reports errors as one line instead of usage + message."""
 
     def error(self, message: str) -> NoReturn:
+        missing = _NO_VALUE.match(message)
+        if missing:  # argparse takes a value starting with '-' (-1+0) for a flag
+            flag = missing.group(1).split("/")[-1]
+            message = f"argument {flag}: expected a value after it (write one starting with '-' as {flag}=VALUE)"
         if len(message) > _ARGPARSE_MESSAGE:  # argparse quotes what it refuses whole ("unrecognized arguments: ...")
             message = message[:_ARGPARSE_MESSAGE - 3] + "..."
         raise UsageError(self.prog, f"{message} (see '{self.prog} --help')")
 
 
+#: argparse's words for a flag given no value.
+_NO_VALUE = re.compile(r"argument (\S+): expected one argument$")
 #: Characters of an argparse error message shown (it may quote a whole argument).
 _ARGPARSE_MESSAGE = 160
 

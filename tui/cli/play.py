@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from typing import Any
 
 from games import GAME_NAMES, game_class, game_kind
@@ -86,7 +87,12 @@ def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False, pick_f
             puzzles: Any = None) -> int:
     """Open the Textual app (imported only here: the other commands never load Textual);
     ``pick_from``: a record file whose games the app lists to pick one; ``puzzles``: a game,
-    its puzzles, where they come from and their order's seed, to solve."""
+    its puzzles, where they come from and their order's seed, to solve.  Refused in one line
+    when standard input or output is not a terminal (``play chess </dev/null`` would wait for
+    keys that never come)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        which = "input" if not sys.stdin.isatty() else "output"
+        raise UsageError(PROG, f"the app needs a terminal: its standard {which} is not one")
     from ..app.app import TuiGamesApp
 
     TuiGamesApp(setup, ascii=ascii, lab=lab, pick_from=pick_from, puzzles=puzzles).run()

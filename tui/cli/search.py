@@ -62,7 +62,9 @@ def _summary(game: Game, stats: SearchStats) -> list[str]:
     """The human-readable block printed after a search."""
     mate = stats.mate
     mover = game.PLAYERS[game.turn]
-    if mate is None:
+    if mate is None and not stats.depth:  # the limit came before the first depth: the move is unsearched
+        score = "none: no depth was completed within the limit"
+    elif mate is None:
         score = f"{stats.score} (for {mover}, to move)"
     elif mate > 0:
         score = f"mate in {mate} (for {mover}, to move)"
