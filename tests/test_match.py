@@ -358,6 +358,6 @@ def test_a_run_refused_for_its_records_file_leaves_no_results_file(tmp_path: Pat
     records.write_text("not ours\n")
     out = tmp_path / "r.jsonl"
     assert_usage_error(capsys, ["match", "quixo", "--a", "random", "--b", "random", "--games", "2",
-                                "--out", str(out)], "r.txt: already holds games")
+                                "--out", str(out)], "r.txt: already holds something that is not a game records file")
     assert not out.exists()
     assert records.read_text() == "not ours\n"

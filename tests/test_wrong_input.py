@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli_run import assert_usage_error
+from cli_run import assert_usage_error, run
 
 from games import GameError, game_kind, new_game
 from games.books import BookError, load_book
@@ -54,3 +54,33 @@ def test_an_othello_board_no_game_reaches_is_refused(text: str, empty: str, caps
 def test_a_reachable_othello_board_is_taken() -> None:
     text = "......../......../...B..../...BB.../...BW.../......../......../........ W"
     assert new_game("othello", text).to_text() == text
+
+
+# ------------------------------------------------- somebody's own file as a run's output
+MINE = '[Event "my club"]\n[White "me"]\n[Black "you"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n'
+MATCH = ["match", "chess", "--a", "random", "--b", "random", "--games", "2"]
+
+
+@pytest.mark.parametrize("resume", [[], ["--resume"]])
+def test_a_users_own_pgn_as_the_records_is_refused_without_resume_advice(tmp_path: Path, capsys,
+                                                                         resume: list[str]) -> None:
+    mine = tmp_path / "mine.pgn"
+    mine.write_text(MINE)
+    # Following "add --resume" appended the match after the user's games.
+    assert_usage_error(capsys, [*MATCH, "--out", str(tmp_path / "r.jsonl"), "--records", str(mine), *resume],
+                       "it is never written to; choose another --out")
+    assert mine.read_text() == MINE and not (tmp_path / "r.jsonl").exists()
+    data = tmp_path / "mine.jsonl"
+    data.write_text('{"my": "data"}\n')
+    argv = [*MATCH, "--out", str(data), *resume]
+    assert_usage_error(capsys, argv, "not a game record" if resume else "is not a results file of a run")
+    assert data.read_text() == '{"my": "data"}\n'
+
+
+def test_a_runs_own_files_still_get_the_resume_advice(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "r.jsonl"
+    code, _, err = run(capsys, *MATCH, "--out", str(out))
+    assert code == 0, err
+    assert_usage_error(capsys, [*MATCH, "--out", str(out)], "r.jsonl: already holds results; add --resume")
+    out.unlink()  # the records beside it are the run's: resuming is the way on
+    assert_usage_error(capsys, [*MATCH, "--out", str(out)], "r.pgn: already holds games; add --resume")

@@ -33,6 +33,7 @@ from games.clock import clk_text
 from games.files import read_bytes
 from games.records import RecordFormat, RecordNotes
 
+from ..remedy import Remedy
 from .config import MatchError
 from .result import GameResult, LogEntry
 from .results import append_synced, claim_output
@@ -128,6 +129,15 @@ def _written(text: str, records: RecordFormat) -> set[tuple[str, str]]:
     return found
 
 
+def _of_run(data: bytes, event: str, records: RecordFormat) -> bool:
+    """Whether every game in a records file's ``data`` is one a run of ``event`` wrote (its
+    ``Event`` tag ``EVENT: A vs B``, with a ``Round``), and there is one."""
+    text = data.decode("utf-8", "replace")
+    games = len(re.findall(records.game_start, text, re.MULTILINE))
+    written = _written(text, records)
+    return games > 0 and len(written) >= games and all(name.startswith(f"{event}: ") for name, _ in written)
+
+
 def complete_length(data: bytes, results: Iterable[GameResult], event: str, records: RecordFormat) -> int:
     """How many bytes of a records file's ``data`` hold complete games: all of
     it, unless its last game is one of ``results`` written only in part (a
@@ -172,9 +182,15 @@ class GameRecordsFile:
         path = Path(path)
         records = game_kind(game).records
         results = list(results)
-        exists, lock = claim_output(path, resume=resume, what="a game records file", holds="games")
+        def ours(path: Path) -> bool:
+            return _of_run(read_bytes(path, "a game records file", MAX_BYTES, MatchError), event, records)
+
+        exists, lock = claim_output(path, resume=resume, what="a game records file", holds="games", ours=ours)
         try:
             data = read_bytes(path, "a game records file", MAX_BYTES, MatchError) if exists else b""
+            if exists and not _of_run(data, event, records):  # somebody's own records: never appended to
+                raise MatchError(f"{path}: holds games that are not of this run ({event!r}); it is never "
+                                 f"written to", remedy=Remedy.OTHER_OUTPUT)
             keep = complete_length(data, results, event, records)
             if keep < len(data):
                 with open(path, "r+b") as handle:

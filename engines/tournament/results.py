@@ -10,7 +10,7 @@ import fcntl
 import json
 import os
 from pathlib import Path
-from typing import BinaryIO, Sequence
+from typing import BinaryIO, Callable, Sequence
 
 from games.files import MAX_DEPTH, nesting_depth, read_bytes, user_path
 
@@ -18,7 +18,8 @@ from ..remedy import Remedy
 from .config import MatchConfig, MatchError
 from .result import GameResult, ResultsFileError
 
-__all__ = ["ResultsFileError", "ResultsFile", "append_synced", "claim_output", "read_results", "read_results_files"]
+__all__ = ["ResultsFileError", "ResultsFile", "append_synced", "claim_output", "holds_results", "read_results",
+           "read_results_files"]
 
 #: The largest results file read (a game's line is about 1 to 20 kB: tens of thousands of games).
 MAX_BYTES = 512 * 1024 * 1024
@@ -189,15 +190,39 @@ def append_synced(path: Path, text: str, *, separated: bool = False) -> None:
                       str(path)) from None
 
 
+#: How much of a file's beginning is read to tell whether a run wrote it.
+_HEAD_BYTES = 1 << 20
+
+
+def holds_results(path: Path) -> bool:
+    """Whether the first line of ``path`` is a game's line of a results file: a file a
+    run wrote, which a resume may append to (a user's own file never is)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(_HEAD_BYTES)
+    except OSError:
+        return False
+    first = next((line for line in head.split(b"\n") if line.strip()), b"")
+    try:
+        obj = json.loads(first.decode("utf-8"))
+        GameResult.from_json(obj, str(path))
+    except (ValueError, RecursionError, ResultsFileError):  # ValueError: JSON's and UTF-8's errors
+        return False
+    return True
+
+
 def claim_output(path: Path, *, resume: bool, what: str, holds: str,
-                 error: type[MatchError] = MatchError) -> tuple[bool, BinaryIO]:
+                 error: type[MatchError] = MatchError,
+                 ours: Callable[[Path], bool] = holds_results) -> tuple[bool, BinaryIO]:
     """Claim a run's output file (``what``: its results, its game records)
     before any game is played: not a directory nor another special file, not
     being written by another run, and empty unless ``resume``.  Creates it
     when absent.  Returns whether it already holds something (``holds``) and
     the open handle that holds the file's lock: an advisory ``flock`` that
     lasts as long as the handle (the run; the system drops it when the process
-    dies, however it dies), so two runs never append to one file."""
+    dies, however it dies), so two runs never append to one file.  A file that
+    holds something is offered to a resume only when ``ours(path)`` (a run
+    wrote it); any other is somebody's own file, refused without that remedy."""
     if path.is_dir():
         raise error(f"{path}: is a directory, not {what}")
     if path.exists() and not path.is_file():
@@ -215,7 +240,10 @@ def claim_output(path: Path, *, resume: bool, what: str, holds: str,
     exists = path.stat().st_size > 0
     if exists and not resume:
         handle.close()
-        raise error(f"{path}: already holds {holds}", remedy=Remedy.RESUME)
+        if ours(path):
+            raise error(f"{path}: already holds {holds}", remedy=Remedy.RESUME)
+        raise error(f"{path}: already holds something that is not {what} of a run; it is never written to",
+                    remedy=Remedy.OTHER_OUTPUT)
     return exists, handle
 
 
