@@ -388,7 +388,6 @@ def engine_name(spec: str, game: str) -> str:
     """What the engine of ``spec`` calls itself, for a book's head (a UCI engine's ``id name``)."""
     engine: Any = create_engine(spec, type(new_game(game)))
     try:
-        process = getattr(engine, "process", None)
-        return str(process.id.get("name", "")) if process is not None else ""
+        return str(getattr(engine, "program_name", ""))
     finally:
         engine.close()

@@ -162,6 +162,8 @@ class UciEngine(Engine):
         self.path = self.program()
         self.uci: UciProcess | None = UciProcess(spec.name, self.path)
         self.declared: dict[str, UciOption] = {}
+        #: What the program says of itself (``id name``, ``id author``), by key.
+        self.identity: dict[str, str] = {}
         try:
             self._handshake()
         except EngineFailure as failure:
@@ -193,6 +195,8 @@ class UciEngine(Engine):
         assert self.uci is not None
 
         def declared(words: list[str]) -> None:
+            if words[0] == "id" and len(words) > 2:
+                self.identity[words[1]] = " ".join(words[2:])[:200]
             if words[0] == "option":
                 option = parse_option(words)
                 if option is not None:
@@ -200,6 +204,11 @@ class UciEngine(Engine):
 
         self.uci.send("uci")
         self.uci.expect("uciok", time.monotonic() + START_TIMEOUT, declared)
+
+    @property
+    def program_name(self) -> str:
+        """The name the program gives itself (``id name``; empty if it gave none)."""
+        return self.identity.get("name", "")
 
     @property
     def pid(self) -> int | None:

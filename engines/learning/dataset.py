@@ -447,8 +447,7 @@ def _label_engine_name(config: DatasetConfig) -> str | None:
     except SpecError as error:
         raise DatasetError(f"label: {error}") from None
     try:
-        process = getattr(engine, "process", None)
-        return str(process.id.get("name", "")) if process is not None else None
+        return getattr(engine, "program_name", None)
     finally:
         engine.close()
 
