@@ -58,6 +58,10 @@ def test_saving_over_a_bad_file_keeps_it_beside_and_a_binary_file_is_refused():
     save_settings(Settings(theme="blue"))
     assert path.with_name("settings.toml.bad").read_bytes() == b"\xff\xfe\x00garbage"
     assert load_settings() == (Settings(theme="blue"), [])
+    path.write_text("theme = [[[")  # broken again: the first bad file is not written over
+    save_settings(Settings(theme="green"))
+    assert path.with_name("settings.toml.bad").read_bytes() == b"\xff\xfe\x00garbage"
+    assert path.with_name("settings.toml.bad.2").read_text() == "theme = [[["
     assert settings_text(Settings()).startswith("# tui-games settings")
 
 

@@ -211,9 +211,20 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
     ``.bad``).  Raises :class:`OSError` (the caller says it in one line)."""
     path = path or settings_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.exists() and load_settings(path)[1]:
-        os.replace(path, path.with_name(path.name + ".bad"))
+    if (path.exists() or path.is_symlink()) and load_settings(path)[1]:
+        keep_aside(path)
     write_whole(path, settings_text(settings))
+
+
+def keep_aside(path: Path) -> Path:
+    """Move a file we could not read out of the way, to ``NAME.bad`` or, when that is taken (an
+    earlier bad file), ``NAME.bad.2``, ``.bad.3`` ...: nothing the user had is ever written over."""
+    for number in range(1, 10_000):
+        aside = path.with_name(path.name + (".bad" if number == 1 else f".bad.{number}"))
+        if not aside.exists() and not aside.is_symlink():
+            os.replace(path, aside)
+            return aside
+    raise OSError(f"cannot keep {path} aside: {path.name}.bad to .bad.9999 all exist")
 
 
 def write_whole(path: Path, text: str) -> None:

@@ -29,7 +29,7 @@ from engines.puzzles import Puzzle
 from games import GAME_NAMES, GameError, MoveSyntaxError
 from games.files import read_toml
 
-from ...settings import Settings, config_dir, write_whole
+from ...settings import Settings, config_dir, keep_aside, write_whole
 from ...views.format import illegal_text
 from ..picking import MovePicker
 from ..widgets.board import BoardView
@@ -138,8 +138,8 @@ def save_record(game: str, record: PuzzleRecord) -> None:
     records, sound = load_records()
     records[game] = record
     path.parent.mkdir(parents=True, exist_ok=True)
-    if not sound and path.exists():
-        os.replace(path, path.with_name(path.name + ".bad"))
+    if not sound and (path.exists() or path.is_symlink()):
+        keep_aside(path)
     lines = ["# tui-games puzzles: your rating and streak per game"]
     for name in sorted(records):
         kept = records[name]
