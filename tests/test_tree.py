@@ -356,3 +356,21 @@ def test_ctrl_c_while_the_command_line_starts_is_quiet():
         _, err = process.communicate(timeout=30)
         assert process.returncode == 130, err
         assert b"Traceback" not in err
+
+
+@pytest.mark.parametrize("name", ["t.json", "t.dot"])
+def test_an_interrupted_tree_leaves_no_out_file(tmp_path, capsys, monkeypatch, name):
+    # The docs said an interrupted run's --out is removed; the partial tree was written and kept.
+    from tui.cli import tree as command
+
+    recorded = command.record_tree
+
+    def interrupted(spec, game, *, budget, stop):
+        stop.set()  # Ctrl-C during the search: stop_on_interrupt sets the event
+        return recorded(spec, game, budget=budget, stop=stop)
+
+    monkeypatch.setattr(command, "record_tree", interrupted)
+    out = tmp_path / name
+    code, printed, err = run(capsys, "tree", "quixo", "--engine", "alphabeta:depth=3", "--out", str(out))
+    assert code == 130 and f"{out} is not written" in err and "engine     alphabeta:depth=3" in printed
+    assert not out.exists()

@@ -183,6 +183,41 @@ def _valued(node: TreeNode) -> str:
     return "stopped" if node.value is None else f"{value_text(node.value, node.ply)} ({node.bound})"
 
 
+def _print_trees(args: argparse.Namespace, game: Game, result: SearchResult, tree: SearchTree,
+                 other: tuple[SearchResult, SearchTree] | None) -> Comparison | None:
+    """Print the tree's summary (and the compared one's, and the comparison); the comparison."""
+    print("\n".join(tree_summary(game, tree, args.engine, result)))
+    if other is None:
+        return None
+    print()
+    print("\n".join(tree_summary(game, other[1], args.compare, other[0])))
+    if tree.root is None or other[1].root is None:
+        return None
+    comparison = compare_trees(game, tree.root, other[1].root)
+    print("\n".join(comparison_lines(comparison, args.engine, args.compare)))
+    return comparison
+
+
+def _tree_text(args: argparse.Namespace, game: Game, result: SearchResult, tree: SearchTree,
+               other: tuple[SearchResult, SearchTree] | None, comparison: Comparison | None) -> str:
+    """What ``--out`` holds: the tree as JSON (``.json``) or for Graphviz (``.dot``)."""
+    if Path(args.out).suffix.lower() == ".json":
+        document = tree_document(game, tree, result, args.engine)
+        if other is not None:
+            document["compare"] = tree_document(game, other[1], other[0], args.compare)
+            if comparison is not None:
+                document["only_a"] = [list(line) for line in comparison.only_a]
+                document["only_b"] = [list(line) for line in comparison.only_b]
+                document["differ"] = [list(line) for line in comparison.differ]
+        return json.dumps(document, ensure_ascii=False) + "\n"
+    marked = None
+    label = ""
+    if comparison is not None:
+        marked = {id(comparison.a[line]) for line in comparison.only_a}
+        label = f"filled: lines {args.compare} never visited"
+    return tree_dot(game, tree, args.engine, marked=marked, mark_label=label)
+
+
 def _cmd_tree(args: argparse.Namespace) -> int:
     if args.budget > MAX_BUDGET:
         raise UsageError(f"{PROG} tree", f"--budget is at most {MAX_BUDGET:,}, got {args.budget:,}")
@@ -201,39 +236,17 @@ def _cmd_tree(args: argparse.Namespace) -> int:
             other = None
             if args.compare is not None and not stop.is_set():
                 other = record_tree(args.compare, game, budget=args.budget, stop=stop)
-    except BaseException:
-        if handle is not None and out is not None:
+        comparison = _print_trees(args, game, result, tree, other)
+        if handle is not None and out is not None and not stop.is_set():
+            _write(handle, out, _tree_text(args, game, result, tree, other, comparison))
+            handle = None  # written whole
+            print(f"wrote {out} ({tree.size():,} nodes)")
+    finally:
+        if handle is not None and out is not None:  # failed or interrupted: no part of a tree is left
             handle.close()
             _discard(out)
-        raise
-    print("\n".join(tree_summary(game, tree, args.engine, result)))
-    comparison = None
-    if other is not None:
-        print()
-        print("\n".join(tree_summary(game, other[1], args.compare, other[0])))
-        if tree.root is not None and other[1].root is not None:
-            comparison = compare_trees(game, tree.root, other[1].root)
-            print("\n".join(comparison_lines(comparison, args.engine, args.compare)))
-    if out is not None and handle is not None:
-        if out.suffix.lower() == ".json":
-            document = tree_document(game, tree, result, args.engine)
-            if other is not None:
-                document["compare"] = tree_document(game, other[1], other[0], args.compare)
-                if comparison is not None:
-                    document["only_a"] = [list(line) for line in comparison.only_a]
-                    document["only_b"] = [list(line) for line in comparison.only_b]
-                    document["differ"] = [list(line) for line in comparison.differ]
-            text = json.dumps(document, ensure_ascii=False) + "\n"
-        else:
-            marked = None
-            label = ""
-            if comparison is not None:
-                marked = {id(comparison.a[line]) for line in comparison.only_a}
-                label = f"filled: lines {args.compare} never visited"
-            text = tree_dot(game, tree, args.engine, marked=marked, mark_label=label)
-        _write(handle, out, text)
-        print(f"wrote {out} ({tree.size():,} nodes)")
     if stop.is_set():
-        print(f"{PROG}: interrupted; the tree is what was searched until then", file=sys.stderr)
+        unwritten = f"; {out} is not written" if out is not None else ""
+        print(f"{PROG}: interrupted; the tree is what was searched until then{unwritten}", file=sys.stderr)
         return 130
     return 0
