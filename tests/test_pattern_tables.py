@@ -293,6 +293,10 @@ def test_rebuild_of_a_step_that_fails_leaves_nothing_and_a_game_without_a_recipe
     assert_usage_error(capsys, ["rebuild", "chess", "--out", str(tmp_path / "x")], "bundles no learned tables")
     (tmp_path / "file").write_text("x")
     assert_usage_error(capsys, ["rebuild", "othello", "--out", str(tmp_path / "file")], "is a file")
+    # A missing parent was made, where every other command's --out refuses it.
+    assert_usage_error(capsys, ["rebuild", "othello", "--out", str(tmp_path / "no" / "such")],
+                       f"cannot make {tmp_path / 'no' / 'such'}: the directory {tmp_path / 'no'} does not exist")
+    assert not (tmp_path / "no").exists()
 
 
 # --------------------------------------------------------- learned engines

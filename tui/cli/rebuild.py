@@ -60,7 +60,9 @@ def run_rebuild(game: str, folder: Path, jobs: int, run: Callable[[list[str]], i
                              f"({', '.join(having) or 'no game'} {'does' if len(having) == 1 else 'do'})")
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"{PROG} rebuild", f"--out: {folder} is a file, not a folder")
-    folder.mkdir(parents=True, exist_ok=True)
+    if not folder.parent.is_dir():  # as every command's --out: the folder is made, never its parents
+        raise UsageError(f"{PROG} rebuild", f"cannot make {folder}: the directory {folder.parent} does not exist")
+    folder.mkdir(exist_ok=True)
     started = time.perf_counter()
     for number, step in enumerate(steps, 1):
         words = step_words(game, step, folder, jobs)
