@@ -84,3 +84,12 @@ def test_a_runs_own_files_still_get_the_resume_advice(tmp_path: Path, capsys) ->
     assert_usage_error(capsys, [*MATCH, "--out", str(out)], "r.jsonl: already holds results; add --resume")
     out.unlink()  # the records beside it are the run's: resuming is the way on
     assert_usage_error(capsys, [*MATCH, "--out", str(out)], "r.pgn: already holds games; add --resume")
+
+
+def test_a_dataset_to_a_device_is_refused_before_any_work_and_leaves_no_sidecar(tmp_path: Path, capsys) -> None:
+    # It played the games, said "Invalid argument" and left the sidecar beside the device.
+    out = tmp_path / "d.csv"
+    out.symlink_to("/dev/null")
+    assert_usage_error(capsys, ["dataset", "quixo", "--games", "2", "--depth", "1", "--out", str(out)],
+                       f"{out}: not a regular file; a dataset goes to a file of its own; choose another --out")
+    assert not (tmp_path / "d.csv.meta.json").exists()

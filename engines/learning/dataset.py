@@ -452,16 +452,24 @@ def _label_engine_name(config: DatasetConfig) -> str | None:
         engine.close()
 
 
-def _open_out(out: Path) -> BinaryIO:
-    """``out`` opened to append, refused unless it is absent or empty."""
+def _check_out(out: Path) -> None:
+    """Refuse ``out`` unless it is absent or an empty regular file, without its sidecar yet."""
     if out.is_dir():
         raise DatasetError(f"{out}: is a directory, not a dataset file")
+    if out.exists() and not out.is_file():  # a device or a FIFO: nothing would be kept, or it would block
+        raise DatasetError(f"{out}: not a regular file; a dataset goes to a file of its own",
+                           remedy=Remedy.OTHER_OUTPUT)
     if out.exists() and out.stat().st_size > 0:
         raise DatasetError(f"{out}: already holds data, and a dataset never overwrites one",
                            remedy=Remedy.OTHER_OUTPUT)
     if meta_path(out).exists():
         raise DatasetError(f"{meta_path(out)}: already exists, and a dataset never overwrites its "
                            f"metadata (move it away)", remedy=Remedy.OTHER_OUTPUT)
+
+
+def _open_out(out: Path) -> BinaryIO:
+    """``out`` opened to append, refused unless it is absent or empty (:func:`_check_out`)."""
+    _check_out(out)
     try:
         handle = open(out, "ab")
     except OSError as error:
@@ -503,6 +511,7 @@ def write_dataset(config: DatasetConfig, out: str | Path, *, jobs: int = 1,
     the games written.
     """
     out = Path(out)
+    _check_out(out)  # before a label engine is started
     engine_name = _label_engine_name(config)
     handle = _open_out(out)
     start = time.perf_counter()
