@@ -116,6 +116,7 @@ def test_book_refuses_what_it_cannot_resume_in_one_line(tmp_path: Path, capsys) 
                        "a book of another plan (its lines 4, asked 5)")
     assert_usage_error(capsys, [*SMALL, "--resume", "--out", str(tmp_path / "none.txt")], "no such book to resume")
     assert_usage_error(capsys, ["book", "quixo", "--resume"], "--resume goes with --out")
+    assert_usage_error(capsys, [*SMALL, "--out", "/dev/null"], "/dev/null: not a regular file")
     for argv in ([*SMALL, "--out", str(unfinished)], [*SMALL, "--out", str(theirs)]):
         err = run(capsys, *argv)[2]
         assert ("--resume" in err) == (argv[-1] == str(unfinished))  # the advice only for our own unfinished book
