@@ -49,7 +49,7 @@ DONE_MARK = "# done: "
 _PLAN_MARK = "# plan: "
 #: A kept line: its moves, then its score and its attempt's number.
 _NEWLINE = b"\n"
-_ROW = re.compile(r"^(?P<moves>[^#]*?)\s*#\s*(?P<score>[+-]?[0-9.]+), try (?P<attempt>[0-9]+)\s*$")
+_ROW = re.compile(r"^(?P<moves>[^#]*?)\s*#\s*(?P<score>[+-]?[0-9.]+(?:e[+-]?[0-9]+)?), try (?P<attempt>[0-9]+)\s*$")
 
 
 @dataclass(frozen=True)
