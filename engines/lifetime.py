@@ -32,7 +32,7 @@ import threading
 import time
 from typing import Callable, Iterator
 
-__all__ = ["CHECK_INTERVAL", "STOP_SIGNALS", "exit_with_parent", "killed_with_parent", "sigint_blocked",
+__all__ = ["CHECK_INTERVAL", "STOP_SIGNALS", "exit_with_parent", "killed_with_parent",
            "start_resource_tracker", "stop_signals_blocked", "watching"]
 
 #: Seconds between two looks at the parent.
@@ -112,10 +112,6 @@ def stop_signals_blocked(signals: frozenset[int] = STOP_SIGNALS) -> Iterator[Non
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-#: The name the start of processes had when it blocked only SIGINT.
-sigint_blocked = stop_signals_blocked
-
-
 def start_resource_tracker() -> None:
     """Start the standard library's resource tracker now, deaf to SIGHUP.
 
@@ -139,7 +135,8 @@ def killed_with_parent() -> Callable[[], None] | None:
     busy searching may not read the end of its input for a long time: on
     Linux the child asks the kernel for SIGKILL when its parent goes
     (``prctl(PR_SET_PDEATHSIG)``; the parent is the *thread* that started it,
-    which for python-chess is its event loop, alive as long as the engine).  A
+    which for :class:`~engines.uci_client.UciProcess` is the thread reading
+    its output, alive as long as the engine).  A
     parent already gone by then (a race at start) ends the child at once.
     ``None`` where the system has no such call.
     """

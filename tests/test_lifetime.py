@@ -3,7 +3,8 @@
 Each test starts a command in a session of its own (so its process group holds
 everything it starts: search workers, the app's search process, joblib
 workers), waits until the workers are busy, kills the command's own process
-(only it, not the group) and checks that no process of the group is left.
+(only it, not the group) and checks that no process of the group is left.  A
+UCI program runs in a session of its own: its tests follow it by its pid.
 """
 
 from __future__ import annotations
@@ -120,11 +121,52 @@ def _stockfish() -> str | None:
         return None
 
 
+def children(pid: int) -> list[int]:
+    """The running processes whose parent is ``pid`` (a UCI program runs in a session of its own,
+    so it is not in the command's group)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()  # state, ppid, ...
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def assert_program_ends_with(process: subprocess.Popen) -> None:
+    """Once the command has started its UCI program, kill the command alone with SIGKILL: the
+    program (in a session of its own) must end within GRACE too."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while not children(process.pid):
+        assert time.monotonic() < deadline, "the command started no program"
+        time.sleep(0.05)
+    time.sleep(0.5)  # let it get into its search
+    programs = children(process.pid)
+    assert_all_end(process, process.pid, signal.SIGKILL)
+    deadline = time.monotonic() + GRACE
+    while time.monotonic() < deadline and [pid for pid in programs if _running(pid)]:
+        time.sleep(0.02)
+    left = [pid for pid in programs if _running(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], f"the program still runs {GRACE} s after the command died: {left}"
+
+
+def _running(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
 @pytest.mark.skipif(_stockfish() is None, reason="no stockfish binary on this machine")
 def test_stockfish_ends_with_the_command_searching_with_it() -> None:
-    process = start(["search", "chess", "--engine", "stockfish:time=60"])
-    wait_for_group(process.pid, 2)  # the command and Stockfish, thinking
-    assert_all_end(process, process.pid, signal.SIGKILL)
+    assert_program_ends_with(start(["search", "chess", "--engine", "stockfish:time=60"]))
 
 
 def test_a_uci_program_busy_searching_ends_with_the_command(tmp_path: Path) -> None:
@@ -135,13 +177,9 @@ def test_a_uci_program_busy_searching_ends_with_the_command(tmp_path: Path) -> N
     program.write_text(f"#!/bin/sh\nFAKE_UCI_HANG=1 PYTHONPATH='{root}' exec '{sys.executable}' "
                        f"'{root / 'tests' / 'fake_uci_engine.py'}'\n")
     program.chmod(0o755)
-    process = start(["search", "chess", "--engine", f"uci:path={program},time=60"])
-    wait_for_group(process.pid, 2)  # the command and the program, thinking
-    assert_all_end(process, process.pid, signal.SIGKILL)
+    assert_program_ends_with(start(["search", "chess", "--engine", f"uci:path={program},time=60"]))
 
 
 @pytest.mark.skipif(sunfish() is None, reason="no sunfish-uci (pip install sunfish in a venv)")
 def test_sunfish_ends_with_the_command_searching_with_it() -> None:
-    process = start(["search", "chess", "--engine", f"uci:path={sunfish()},time=60"])
-    wait_for_group(process.pid, 2)
-    assert_all_end(process, process.pid, signal.SIGKILL)
+    assert_program_ends_with(start(["search", "chess", "--engine", f"uci:path={sunfish()},time=60"]))

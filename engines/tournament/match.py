@@ -50,7 +50,7 @@ from games import Game, new_game
 from games import Outcome, kind_of
 from games.clock import MAX_MINUTES, TimeControl
 
-from ..lifetime import exit_with_parent, sigint_blocked
+from ..lifetime import exit_with_parent, start_resource_tracker, stop_signals_blocked
 from ..registry import create_engine, parse_engine_spec
 from ..remedy import Remedy
 from ..spec import EngineSpec
@@ -317,13 +317,12 @@ def _on_workers(play: Callable[[Any, Any], T], config: Any, indices: Iterator[An
 
     # Each worker watches this process from its start (even if this one dies
     # while the worker is still starting up).
-    # Workers (started by ``submit``) begin with SIGINT blocked: see :func:`sigint_blocked`.  The
-    # standard library's resource tracker, which loky starts with the first worker, unblocks SIGINT
-    # once it is started: it is started first.
-    from multiprocessing import resource_tracker
-
-    resource_tracker.ensure_running()
-    with sigint_blocked():
+    # Workers (started by ``submit``) begin with the stop signals blocked: see
+    # :func:`~engines.lifetime.stop_signals_blocked`.  The standard library's resource tracker, which
+    # loky starts with the first worker, unblocks them once it is started: it is started first, deaf to
+    # a hangup (:func:`~engines.lifetime.start_resource_tracker`).
+    start_resource_tracker()
+    with stop_signals_blocked():
         executor = get_reusable_executor(max_workers=workers, timeout=IDLE_WORKER_TIMEOUT,
                                          initializer=exit_with_parent, initargs=(os.getpid(),))
     _running["executor"] = executor
@@ -332,7 +331,7 @@ def _on_workers(play: Callable[[Any, Any], T], config: Any, indices: Iterator[An
 
     def refill() -> None:
         for index in itertools.islice(indices, window - len(queued)):
-            with sigint_blocked():
+            with stop_signals_blocked():
                 queued.append(executor.submit(play, config, index))
 
     finished = False
