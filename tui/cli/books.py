@@ -7,7 +7,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from .common import PROG, UsageError, error_text, finite, game_name, path_arg, whole
+from .common import PROG, UsageError, capped_jobs, error_text, finite, game_name, path_arg, whole
 
 __all__ = ["add_commands"]
 
@@ -150,7 +150,8 @@ def _make(prog: str, args: argparse.Namespace, kind, out: Path) -> int:
                 def shown(made) -> None:
                     progress.update(task, completed=len(made.kept), tried=f"{made.tried:,} tried")
 
-                made = make_book(plan, jobs=args.jobs, made=made, keep=book.add, progress=shown)
+                jobs = capped_jobs(prog, args.jobs, plan.tries - made.tried, what="random line")
+                made = make_book(plan, jobs=jobs, made=made, keep=book.add, progress=shown)
         except KeyboardInterrupt:
             print(f"{prog}: interrupted: {out} keeps {book.held()} of {args.lines} lines ({made.tried:,} random "
                   f"lines tried); add --resume to finish it", file=sys.stderr)
@@ -160,5 +161,5 @@ def _make(prog: str, args: argparse.Namespace, kind, out: Path) -> int:
             raise UsageError(prog, f"kept no line: {made.counts(plan.seed)}; {out} is not written")
         book.finish(made)
     short = "" if len(made.kept) >= args.lines else f" (only {len(made.kept)} of {args.lines} in {made.tried:,} tries)"
-    print(f"{out}: {len(made.kept)} lines{short}; {made.counts(plan.seed)}", file=sys.stderr)
+    print(f"{out}: {len(made.kept)} line{'s' * (len(made.kept) != 1)}{short}; {made.counts(plan.seed)}", file=sys.stderr)
     return 0
