@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import os
 from pathlib import Path
 
@@ -197,6 +199,11 @@ def test_a_search_that_completed_no_depth_gives_no_score(capsys: pytest.CaptureF
     assert "score      none: no depth was completed within the limit" in out, out
     assert main(["search", "chess", "--engine", "pvs:depth=1"]) == 0
     assert "(for White, to move)" in capsys.readouterr().out
+    assert main(["search", "chess", "--engine", "pvs:nodes=1", "--json"]) == 0
+    unsearched = json.loads(capsys.readouterr().out)
+    assert unsearched["score"] is None and unsearched["depth"] == 0 and unsearched["best"]
+    assert main(["search", "chess", "--engine", "pvs:depth=1", "--json"]) == 0
+    assert isinstance(json.loads(capsys.readouterr().out)["score"], int)
 
 
 def test_the_app_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:

@@ -117,6 +117,8 @@ def _cmd_search(args: argparse.Namespace) -> int:
     if args.json:
         stats = result.stats.as_dict()  # the contract names first (STAT_NAMES), then the extras
         stats.update(game=game.NAME, position=game.to_text(), interrupted=interrupted)
+        if result.stats.mate is None and not result.stats.depth:
+            stats["score"] = None  # the limit came before the first depth: there is no score to give
         print(json.dumps(stats))
     else:
         if reached and said(result.stats) != shown:
