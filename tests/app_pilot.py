@@ -6,10 +6,13 @@ import time
 from typing import Callable
 
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Input
 
 from tui.app.app import TuiGamesApp
+from tui.app.screens.dialogs import GuardedDialog
 from tui.app.screens.game import GameScreen
+from tui.app.widgets.game_clocks import GameClocks
 from tui.app.session import GameSetup
 
 #: How long a test waits for the app (or its search process) before failing.
@@ -30,6 +33,21 @@ async def wait_for(pilot: Pilot, condition: Callable[[], bool], what: str,
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await pilot.pause(0.02)
+
+
+async def dialog_takes_keys(pilot: Pilot, dialog: Screen) -> None:
+    """Wait until ``dialog`` takes keys: a guarded dialog's grace time for keys typed before it
+    opened is over (the condition the app checks on every key, :meth:`GuardedDialog.ignores`);
+    any other dialog takes them at once."""
+    if isinstance(dialog, GuardedDialog):
+        await wait_for(pilot, lambda: time.monotonic() > dialog.opened_at + dialog.GRACE,
+                       f"{type(dialog).__name__} to take keys")
+
+
+async def clock_ticks(pilot: Pilot, clocks: GameClocks, count: int = 2) -> None:
+    """Wait until the clocks' timer has run ``count`` more times (a running clock would have moved)."""
+    start = clocks.ticks
+    await wait_for(pilot, lambda: clocks.ticks >= start + count, f"{count} ticks of the clocks")
 
 
 def game_screen(app: TuiGamesApp) -> GameScreen:

@@ -179,15 +179,26 @@ async def test_undo_during_a_search_stops_it_and_takes_back_the_pair() -> None:
         await pilot.press("f4")
         assert screen.request is None and screen.moves == []
         assert screen.panel(1).status == "stopped"
-        nodes = screen.panel(1).nodes
-        await pilot.pause(0.3)
-        assert screen.panel(1).nodes == nodes  # nothing of the cancelled search arrives
         assert screen.move_input.has_focus
+        # Whatever the panel is shown from now on, and for which search: the process serves
+        # its requests in order, so once the next search's figures are shown every event
+        # of the cancelled one has come (and been dropped).
+        panel = screen.panel(1)
+        shown: list[int | None] = []
+        show_stats = panel.show_stats
+        panel.show_stats = lambda stats: (shown.append(screen.request), show_stats(stats))[-1]
         # The same search process serves the next search.
         await type_move(pilot, "4 4 left")
-        await wait_for(pilot, lambda: screen.request is not None and screen.panel(1).nodes > 0,
-                       "the next search")
+        await wait_for(pilot, lambda: screen.request is not None and bool(shown), "the next search's figures")
+        assert shown[0] == screen.request  # nothing of the cancelled search arrived
         assert app.search_service.pid == pid
+
+
+def settled_paused(screen) -> bool:
+    """Nothing can make a move any more: paused, no search running or waiting to start, and
+    the panel of the side to move says so (no move comes, however long one waits)."""
+    return (screen.paused and not screen.stepping and screen.request is None and screen._delay_timer is None
+            and screen.panel(screen.game.turn).status == "paused")
 
 
 async def test_pause_step_and_delay_when_engines_play_each_other() -> None:
@@ -197,12 +208,11 @@ async def test_pause_step_and_delay_when_engines_play_each_other() -> None:
         await pilot.press("f5")  # pause at once
         assert screen.paused and screen.request is None
         moves = len(screen.moves)
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: settled_paused(screen), "the engine to move paused")
         assert len(screen.moves) == moves
         await pilot.press("f6")
         await wait_for(pilot, lambda: len(screen.moves) == moves + 1, "one stepped move")
-        assert screen.paused and screen.request is None
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: settled_paused(screen), "the next engine paused")
         assert len(screen.moves) == moves + 1
         before = screen.delay
         await pilot.press("f7")

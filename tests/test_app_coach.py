@@ -21,7 +21,7 @@ from tui.app.screens.report import ReportDialog
 from tui.app.session import GameSetup
 from tui.app.widgets.clock_view import ClockView
 
-from app_pilot import game_screen, ready, type_move, wait_for
+from app_pilot import clock_ticks, game_screen, ready, type_move, wait_for
 from test_app import process_gone
 
 #: A hint or report must finish well within this (a hint thinks 1 s).
@@ -36,8 +36,7 @@ def coach_app(game: str, first: str = "human", second: str = "human", **options)
 
 async def close_result(pilot, app: TuiGamesApp) -> None:
     await wait_for(pilot, lambda: isinstance(app.screen, ResultDialog), "the result dialog")
-    await pilot.pause(0.35)  # past the dialog's grace time
-    app.screen.dismiss("review")
+    app.screen.dismiss("review")  # not a key: the dialog's grace time does not apply
     await pilot.pause()
 
 
@@ -169,7 +168,6 @@ async def test_the_report_marks_a_planted_blunder_and_jumps_to_it(tmp_path: Path
         for move in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]:
             await type_move(pilot, move)
         await wait_for(pilot, lambda: isinstance(app.screen, ResultDialog), "the result dialog")
-        await pilot.pause(0.35)
         app.screen.query_one("#report").press()
         await wait_for(pilot, lambda: isinstance(app.screen, ReportDialog) and bool(app.screen.query("#report-moves")),
                        "the report, composed", SLOW)
@@ -223,11 +221,11 @@ async def test_clocks_stop_for_dialogs_and_pause_and_go_back_on_undo(tmp_path: P
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         clock = screen.clocks.clock
-        await pilot.pause(0.3)
+        await clock_ticks(pilot, screen.clocks)
         assert clock.running is None and clock.left(0, 0) == 60.0  # no clock runs before the first moves
         await type_move(pilot, "e4")
         assert clock.history[1][0] > 60.0  # the increment came on
-        await pilot.pause(0.3)
+        await clock_ticks(pilot, screen.clocks)
         assert clock.running is None       # nor before Black's first move (as on lichess)
         await type_move(pilot, "e5")
         await wait_for(pilot, lambda: clock.running == 0, "White's clock")
@@ -281,7 +279,6 @@ async def test_resign_is_recorded_and_loads_back(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: len(screen.moves) == 2, "the reply")
         await pilot.press("ctrl+x")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the resign question")
-        await pilot.pause(0.35)
         app.screen.query_one("#resign").press()
         await close_result(pilot, app)
         assert screen.outcome() == Outcome(1, "resignation")
@@ -344,7 +341,6 @@ async def test_humans_agree_a_draw_and_it_is_recorded(tmp_path: Path) -> None:
         await type_move(pilot, "e4")
         await pilot.press("ctrl+d")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the draw offer")
-        await pilot.pause(0.35)
         app.screen.query_one("#accept").press()
         await close_result(pilot, app)
         assert screen.outcome() == Outcome(None, "agreement")

@@ -26,7 +26,7 @@ from tui.app.widgets.board import BoardView
 from tui.app.widgets.engine_panel import EnginePanel, trend_scale, trend_text
 from tui.app.widgets.move_list import MoveList
 
-from app_pilot import game_screen, make_app, ready, type_move, wait_for
+from app_pilot import dialog_takes_keys, game_screen, make_app, ready, type_move, wait_for
 
 async def click_square(pilot, board: BoardView, square: tuple[int, int]) -> None:
     offset = board.square_offset(square)
@@ -454,7 +454,7 @@ async def test_every_dialog_closes_once_and_leaves_the_game_screen(name: str) ->
         dialog = _every_dialog("chess")[name]
         app.push_screen(dialog)
         await wait_for(pilot, lambda: app.screen is dialog and dialog.is_mounted, f"the {name} dialog")
-        await pilot.pause(0.35)  # past the guarded dialogs' grace for keys typed before they opened
+        await dialog_takes_keys(pilot, dialog)  # past its grace for keys typed before it opened
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen, "the game screen after escape")
         assert list(app.screen_stack) == stack

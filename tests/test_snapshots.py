@@ -16,6 +16,8 @@ from tui.app.app import TuiGamesApp
 from tui.app.screens.dialogs import ResultDialog
 from tui.app.session import GameSetup
 
+from app_pilot import wait_for
+
 SIZES = [(80, 24), (120, 40)]
 #: Moves to a game in progress, and to an ending, per game.
 MIDDLE = {
@@ -87,8 +89,7 @@ def test_result_dialog(snap_compare, game: str, size: tuple[int, int]) -> None:
 
     async def ended(pilot) -> None:
         await steady(pilot)
-        while not isinstance(pilot.app.screen, ResultDialog):
-            await pilot.pause(0.02)
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ResultDialog), "the result dialog")
         pilot.app.screen.opened_at = 0.0
         await pilot.pause()
 

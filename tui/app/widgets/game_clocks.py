@@ -71,6 +71,8 @@ class GameClocks(Widget):
             ClockView(bottom, sides[bottom], id="clock-bottom"),
         )
         self._flag_posted: int | None = None
+        #: How many times the timer has run the clocks (what a test waits for instead of a time).
+        self.ticks = 0
 
     def on_mount(self) -> None:
         if self.clock is not None:
@@ -127,6 +129,7 @@ class GameClocks(Widget):
         clock = self.clock
         if clock is None:
             return
+        self.ticks += 1
         now = time.monotonic()
         side = self.running
         if side is None:
