@@ -11,6 +11,10 @@ the protocol (:mod:`games.base`), the board description
 opening books (:mod:`games.books`), grid position texts (:mod:`games.grid`),
 clocks (:mod:`games.clock`), perft (:mod:`games.perft`).
 
+The games are the entry points of the group ``tui_games.games``, ours and
+those of any installed distribution (:mod:`games.registry`): ``GAME_NAMES``,
+:func:`game_kind` and :func:`game_titles` read them.
+
 Nothing here knows about engines or the user interface: ``games`` imports
 nothing else of ours.  Pick a game by name::
 
@@ -22,8 +26,10 @@ nothing else of ours.  Pick a game by name::
 
 from __future__ import annotations
 
-from importlib import import_module
+from importlib import resources
+from importlib.resources.abc import Traversable
 
+from . import registry
 from .kind import GameKind
 from .base import (
     HEURISTIC_BOUND,
@@ -55,23 +61,20 @@ __all__ = [
     "UnknownHeuristicError",
     "GameKind",
     "game_class",
+    "game_files",
+    "game_package",
     "game_kind",
     "game_titles",
     "kind_of",
     "new_game",
+    "plugin_problems",
 ]
 
-#: The one list of the games: registry name -> the package that holds the game
-#: (its ``KIND``).  Packages are imported on first use.
-_REGISTRY: dict[str, str] = {
-    "chess": "games.chess",
-    "checkers": "games.checkers",
-    "quixo": "games.quixo",
-    "othello": "games.othello",
-}
-
-#: The games, by registry name, in menu order.
-GAME_NAMES: tuple[str, ...] = tuple(_REGISTRY)
+def __getattr__(name: str) -> object:
+    """``GAME_NAMES``: the registered games, by name in menu order, read on first use."""
+    if name == "GAME_NAMES":
+        return tuple(registry.registered().loaders)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class UnknownGameError(GameError):
@@ -81,14 +84,25 @@ class UnknownGameError(GameError):
 def game_kind(name: str) -> GameKind[Game]:
     """Everything about the game registered as ``name`` (case-insensitive)."""
     key = name.strip().lower()
-    try:
-        package = _REGISTRY[key]
-    except KeyError:
+    games = registry.registered()
+    if key not in games.loaders:
         raise UnknownGameError(
-            f"unknown game {name!r}; expected one of: {', '.join(GAME_NAMES)}"
+            f"unknown game {name!r}; expected one of: {', '.join(games.loaders)}"
         ) from None
-    kind: GameKind[Game] = import_module(package).KIND
-    return kind
+    return games.kind(key)
+
+
+def game_package(name: str) -> str:
+    """The package that holds the game registered as ``name`` (its ``KIND``), and so the files it
+    ships: books, puzzles, learned tables, models (``games.othello``)."""
+    game_kind(name)
+    return registry.registered().package(name.strip().lower())
+
+
+def game_files(name: str) -> Traversable:
+    """The folder of the game's package (:func:`game_package`), as :mod:`importlib.resources` finds
+    it wherever the package is installed."""
+    return resources.files(game_package(name))
 
 
 def game_class(name: str) -> type[Game]:
@@ -98,7 +112,7 @@ def game_class(name: str) -> type[Game]:
 
 def game_titles() -> str:
     """The games in a sentence: ``chess, checkers and Quixo``."""
-    titles = [game_kind(name).title for name in GAME_NAMES]
+    titles = [game_kind(name).title for name in registry.registered().loaders]
     return ", ".join(titles[:-1]) + " and " + titles[-1] if len(titles) > 1 else titles[0]
 
 
@@ -112,3 +126,8 @@ def new_game(name: str, position: str | None = None) -> Game:
     refused where the rules cannot reach it: :meth:`~games.base.Game.check_reachable`)."""
     cls = game_class(name)
     return cls() if position is None else cls.from_user_text(position)
+
+
+def plugin_problems() -> tuple[str, ...]:
+    """The registered games left out, each in one line (said on stderr once, when the games were listed)."""
+    return tuple(str(problem) for problem in registry.registered().problems)
