@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Callable, Iterator
 
-from games import Game, game_class, game_kind, new_game
+from games import Game, game_class, game_files, game_kind, game_package, new_game
 from games.files import read_text, user_path
 
 from .registry import create_engine
@@ -309,11 +308,10 @@ def read_puzzles(text: str, game_name: str, where: str = "puzzles") -> list[Puzz
 
 
 def shipped_puzzles(game_name: str) -> list[Puzzle]:
-    """The set a game ships (``games/<game>/puzzles.txt``), or none."""
-    kind = game_kind(game_name)
-    package = kind.game.__module__.rsplit(".", 1)[0]
+    """The set a game ships (``puzzles.txt`` in its package: ``games/<game>/puzzles.txt``), or none."""
+    package = game_package(game_name)
     try:
-        text = resources.files(package).joinpath("puzzles.txt").read_text(encoding="utf-8")
+        text = game_files(game_name).joinpath("puzzles.txt").read_text(encoding="utf-8")
     except (FileNotFoundError, OSError):
         return []
     return read_puzzles(text, game_name, f"{package}/puzzles.txt")

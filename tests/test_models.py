@@ -120,7 +120,7 @@ def test_the_stored_predictors_have_the_contract_shapes(saved: dict) -> None:
 
 def test_resolve_model_maps_bundled_names_and_expands_paths() -> None:
     for name in BUNDLED_NAMES:
-        assert resolve_model("chess", name) == models.BUNDLED_DIR / f"chess-{name}.npz"
+        assert resolve_model("chess", name) == models.bundled_folder("chess") / f"{name}.npz"
     assert resolve_model("chess", "~/m.npz") == Path.home() / "m.npz"
     assert resolve_model("chess", "dir/m.json") == Path("dir/m.npz")
     assert resolve_model("chess", "pred.npz") == Path("pred.npz")
@@ -128,10 +128,10 @@ def test_resolve_model_maps_bundled_names_and_expands_paths() -> None:
 
 def test_a_bundled_name_loads_from_the_bundled_directory(saved: dict, tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(models, "BUNDLED_DIR", tmp_path)
+    monkeypatch.setattr(models, "bundled_folder", lambda game: tmp_path)
     refused(Quixo, "mi", "the bundled quixo model")
-    copy_model(saved["rf", "features"], tmp_path, "quixo-mi")
-    copy_model(saved["rf", "h0"], tmp_path, "quixo-pred")
+    copy_model(saved["rf", "features"], tmp_path, "mi")
+    copy_model(saved["rf", "h0"], tmp_path, "pred")
     assert load_model(Quixo, "mi", inputs="features").kind == "features"
     assert load_model(Quixo, "pred", inputs="h0").kind == "h0"
     refused(Quixo, "pred", "this model takes the static heuristic h0 alone", inputs="features")

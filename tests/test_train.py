@@ -338,14 +338,14 @@ def test_cli_train_bad_game_and_bad_data(capsys: pytest.CaptureFixture[str], dat
 @pytest.fixture
 def bundled(tmp_path: Path, data: Path, monkeypatch: pytest.MonkeyPatch,
             capsys: pytest.CaptureFixture[str]) -> Path:
-    """A bundled-models directory with quixo-pred (rf on h0) and quixo-mi (rf on the features)."""
+    """A bundled-models directory with pred (rf on h0) and mi (rf on the features), quixo's."""
     folder = tmp_path / "bundled"
     folder.mkdir()
     for name, inputs in (("pred", "h0"), ("mi", "features")):
-        argv = train_argv(data, folder / f"quixo-{name}.npz")
+        argv = train_argv(data, folder / f"{name}.npz")
         argv[argv.index("--inputs") + 1] = inputs
         assert run(capsys, *argv)[0] == 0
-    monkeypatch.setattr(models, "BUNDLED_DIR", folder)
+    monkeypatch.setattr(models, "bundled_folder", lambda game: folder if game == "quixo" else tmp_path / "none")
     return folder
 
 
@@ -359,19 +359,19 @@ def test_cli_models_lists_the_bundled_models(capsys: pytest.CaptureFixture[str],
     listed = json.loads(printed)
     assert [(row["game"], row["name"], row["kind"], row["inputs"]) for row in listed] == [
         ("quixo", "pred", "h0", 1), ("quixo", "mi", "features", 18)]
-    meta = json.loads((bundled / "quixo-mi.json").read_text())
+    meta = json.loads((bundled / "mi.json").read_text())
     assert listed[1]["test_r2"] == meta["metrics"]["test"]["r2"]
-    assert listed[1]["size"] == (bundled / "quixo-mi.npz").stat().st_size and listed[1]["sha256_ok"]
+    assert listed[1]["size"] == (bundled / "mi.npz").stat().st_size and listed[1]["sha256_ok"]
     assert json.loads(run(capsys, "models", "chess", "--json")[1]) == []
     assert "no bundled models for chess" in run(capsys, "models", "chess")[1]
     # a changed file shows in the listing
-    with open(bundled / "quixo-mi.npz", "ab") as handle:
+    with open(bundled / "mi.npz", "ab") as handle:
         handle.write(b"\0")
     assert json.loads(run(capsys, "models", "--json")[1])[1]["sha256_ok"] is False
 
 
 def test_cli_models_check(capsys: pytest.CaptureFixture[str], bundled: Path, tmp_path: Path) -> None:
-    path = bundled / "quixo-mi.npz"
+    path = bundled / "mi.npz"
     code, printed, err = run(capsys, "models", "--check", str(path), "--game", "quixo")
     assert code == 0 and err == ""
     assert "loads and predicts its check rows" in printed and "the 18 quixo features" in printed

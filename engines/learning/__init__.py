@@ -5,7 +5,7 @@
 - :mod:`~engines.learning.train` -- ``tui-games train``: random forests and MLPs,
   grid-searched, with train/test metrics held out by game;
 - :mod:`~engines.learning.models` -- model files: saving, and loading only after
-  every check passes; the bundled models live in ``bundled/``;
+  every check passes; the bundled models live in each game's package (``games/NAME/models/``);
 - :mod:`~engines.learning.predictor` -- a numpy predictor compiled from a fitted
   forest or MLP (one batched call per node);
 - :mod:`~engines.learning.learned` -- ``hr``'s selector, ``pred`` and ``mi-pred``.

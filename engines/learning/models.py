@@ -2,8 +2,8 @@
 
 A model is two files side by side, written by ``tui-games train``::
 
-    chess-mi.npz     the model as plain numeric arrays (``numpy.savez_compressed``)
-    chess-mi.json    its metadata: game, inputs, target, metrics, versions, sha256,
+    mi.npz     the model as plain numeric arrays (``numpy.savez_compressed``)
+    mi.json    its metadata: game, inputs, target, metrics, versions, sha256,
                      check rows, and ``predictor``: what the arrays describe
 
 The fitted scikit-learn estimator -- a ``RandomForestRegressor``
@@ -54,14 +54,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from games import Game, GameError
+from games import Game, GameError, game_files
 from games.arrays import UNPACKED_RATIO, unpack_arrays
 from games.files import MAX_DEPTH, nesting_depth, read_bytes, read_text, unknown_user, user_path
 
 from .predictor import Predictor, export_predictor, predictor_from_arrays
 
 __all__ = [
-    "BUNDLED_DIR",
+    "BUNDLED_FOLDER",
     "BUNDLED_NAMES",
     "FORMAT",
     "PICKLE_FORMAT",
@@ -75,6 +75,7 @@ __all__ = [
     "load_model",
     "metadata_path",
     "read_metadata",
+    "bundled_folder",
     "resolve_model",
     "save_model",
 ]
@@ -89,8 +90,8 @@ SUFFIX = ".npz"
 MAX_BYTES = 64 * 1024 * 1024
 MAX_META_BYTES = 4 * 1024 * 1024
 
-#: Where the models shipped with the package live: ``{game}-{name}.npz`` and ``.json``.
-BUNDLED_DIR: Path = Path(__file__).resolve().parent / "bundled"
+#: The folder of a game's package its bundled models live in: ``models/{name}.npz`` and ``.json``.
+BUNDLED_FOLDER = "models"
 
 #: Model names that mean a bundled model: ``pred`` (inputs ``["h0"]``), ``mi`` (the features).
 BUNDLED_NAMES: tuple[str, ...] = ("pred", "mi")
@@ -206,15 +207,22 @@ def _shown(path: Path) -> str:
 
 
 # ------------------------------------------------------------------ resolving
+def bundled_folder(game_name: str) -> Path:
+    """Where the game's bundled models are: the ``models`` folder of its package
+    (``games/othello/models``), found through :mod:`importlib.resources`; a game that ships
+    none has none there, and a bundled name is then refused in one line."""
+    return Path(str(game_files(game_name).joinpath(BUNDLED_FOLDER)))
+
+
 def resolve_model(game_name: str, name: str) -> Path:
     """The ``.npz`` path of a model name.
 
-    A name in :data:`BUNDLED_NAMES` means the bundled ``{game}-{name}.npz``;
+    A name in :data:`BUNDLED_NAMES` means the game's bundled ``models/{name}.npz``;
     anything else is a path the user named (``~`` expanded; a ``.json`` path
     means the ``.npz`` beside it).
     """
     if name in BUNDLED_NAMES:
-        return BUNDLED_DIR / f"{game_name}-{name}{SUFFIX}"
+        return bundled_folder(game_name) / f"{name}{SUFFIX}"
     if "\0" in name:
         raise ModelError(f"model {name[:60]!r}: a path cannot contain a NUL character")
     user = unknown_user(name)

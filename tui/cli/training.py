@@ -374,9 +374,11 @@ def run_models(args: Any, file: TextIO | None = None) -> int:
         return 0
     console = _console(file)
     if not rows:
-        console.print(f"no bundled models{' for ' + args.game if args.game else ''} in {model_files.BUNDLED_DIR}")
+        console.print(f"no bundled models{' for ' + args.game if args.game else ''} "
+                      f"(a game's are in the {model_files.BUNDLED_FOLDER} folder of its package)")
         return 0
-    table = Table(title=f"bundled models ({model_files.BUNDLED_DIR})", title_justify="left")
+    table = Table(title=f"bundled models (each game's in the {model_files.BUNDLED_FOLDER} folder of its package)",
+                  title_justify="left")
     for column in ("game", "name", "model", "inputs", "depth", "heuristic", "test R²", "rows", "size",
                    "sha256"):
         table.add_column(column, justify="right" if column in ("depth", "test R²", "rows", "size") else "left")
