@@ -13,6 +13,7 @@ project needs to know of the game -- gathered here in its ``KIND``:
 - its levels' noise, measured ratings and how they were measured (:class:`LevelPlan`);
 - the positions and depths its benchmarks use, and the reference its
   move generation is timed against (:class:`BenchPlan`);
+- its examples for tests (:class:`~games.samples.Samples`);
 - where it has one, its learned network evaluation: a position's inputs and
   how trained weights become the network (:class:`NetworkPlan`).
 
@@ -31,6 +32,7 @@ from .base import Game
 from .board import BoardDescription
 from .books import BookFormat, ShippedBook
 from .records import RecordFormat
+from .samples import Samples
 
 __all__ = ["BenchPlan", "BenchPosition", "GameKind", "LevelPlan", "NetworkPlan", "PerftCase", "PerftReference",
            "ScoreScale", "TablesPlan", "TrainedNetwork"]
@@ -265,6 +267,10 @@ class GameKind(Generic[G]):
     #: How its bundled learned tables were made, step by step (:mod:`games.learned`'s steps; empty:
     #: it bundles none): what ``tui-games rebuild`` runs again.
     recipe: tuple[Any, ...] = ()
+    #: Its examples for tests (:mod:`games.samples`): the shared tests and the conformance kit
+    #: (:mod:`tui.conformance`) read every per-game fact they need here; none: the tests that need
+    #: one skip.
+    samples: Samples = field(default_factory=Samples)
 
     @property
     def name(self) -> str:

@@ -566,3 +566,15 @@ def test_key_is_exact() -> None:
     assert a.key() == b.key() and a.to_text() == b.to_text()
     assert Checkers.from_text("B:WK30:B1").key() != Checkers.from_text("B:W30:B1").key()
     assert Checkers.from_text("B:W30:B1").key() != Checkers.from_text("W:W30:B1").key()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 100))
+def test_quiescence_looks_at_the_jumps_and_stands_pat_without_one(seed: int, plies: int) -> None:
+    """Checkers' search hooks (the conformance kit checks what every game shares)."""
+    game = play_randomly(new_game("checkers"), seed, plies)
+    if game.outcome() is not None:
+        return
+    jumps = [m for m in game.legal_moves() if game.is_capture(m)]
+    assert game.can_stand_pat() == (not jumps)
+    assert game.tactical_moves() == jumps

@@ -672,3 +672,25 @@ def test_features_colour_symmetric_on_random_play():
         mirrored = ChessGame(g.board.mirror())
         assert mirrored.features(1) == g.features(0)
         assert all(isinstance(x, float) for x in g.features(0))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 100))
+def test_quiescence_looks_at_captures_and_queen_promotions_or_every_evasion(seed: int, plies: int) -> None:
+    """Chess's search hooks (the conformance kit checks what every game shares): standing pat
+    only out of check; in check every move is tactical, else the captures and quiet queen
+    promotions."""
+    game = ChessGame()
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if game.outcome() is not None:
+            break
+        game.play(rng.choice(game.legal_moves()))
+    if game.outcome() is not None:
+        return
+    board, legal, tactical = game.board, game.legal_moves(), game.tactical_moves()
+    assert game.can_stand_pat() == (not board.is_check())
+    if board.is_check():
+        assert tactical == legal
+    else:
+        assert set(tactical) == {m for m in legal if board.is_capture(m) or m.promotion == 5 and not board.is_capture(m)}

@@ -698,3 +698,12 @@ def test_engines_search_othello_through_the_protocol(spec):
     before = game.to_text()
     result = engine.search(game)
     assert result.move in game.legal_moves() and game.to_text() == before
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 100))
+def test_quiescence_has_nothing_to_look_at(seed: int, plies: int) -> None:
+    """No captures in Othello: a search always stands pat (the conformance kit checks the rest)."""
+    game = play_randomly(Othello(), seed, plies)
+    if game.outcome() is None:
+        assert game.can_stand_pat() and game.tactical_moves() == []

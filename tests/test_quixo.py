@@ -650,3 +650,12 @@ def test_search_leaves_no_trace_in_the_repetition_counts():
     seen = dict(game._seen)
     perft(game, 3)
     assert game._seen == seen  # entries are removed on undo, the table stays small
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 100))
+def test_quiescence_has_nothing_to_look_at(seed: int, plies: int) -> None:
+    """No captures in Quixo: a search always stands pat (the conformance kit checks the rest)."""
+    game = play_randomly(new_game("quixo"), seed, plies)
+    if game.outcome() is None:
+        assert game.can_stand_pat() and game.tactical_moves() == []

@@ -10,6 +10,7 @@ from .game import Checkers
 from .patterns import FORM, quiet
 from .records import PDN
 from .reference import reference_perft
+from .samples import SAMPLES
 
 __all__ = ["KIND"]
 
@@ -41,6 +42,7 @@ KIND: GameKind[Checkers] = GameKind(
         perft=(PerftCase("start", None, 7, 5, ">=2.0x", no_bulk=True),),
         reference=PerftReference("OpenSpiel", reference_perft),
     ),
+    samples=SAMPLES,
     help=(
         "Type moves with the PDN square numbers 1-32 shown on the board: 11-15 for a step,\n"
         "15x24 for a jump and 15x24x31 for a multiple jump (or just its start and end, 15x31,\n"

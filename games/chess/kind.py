@@ -22,13 +22,11 @@ from .epd import EPD
 from .game import ChessGame
 from .records import PGN
 from .reference import reference_perft
+from .samples import KIWIPETE, SAMPLES
 from .tapered import pesto_start, save_tables, tables_terms
 from .views import OTHER_VIEW
 
 __all__ = ["KIND", "KIWIPETE", "STOCKFISH_RUNGS"]
-
-#: A position rich in castling, en passant and promotions (perft's usual test).
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 #: Stockfish's rungs on the chess ladder, by name: ``UCI_Elo`` at 0.5 s a move.
 STOCKFISH_RUNGS: dict[str, int] = {f"stockfish-{elo}": elo for elo in (1350, 1600, 1800, 2000)}
@@ -121,6 +119,7 @@ KIND: GameKind[ChessGame] = GameKind(
                        " scores within 0.5 pawn of level (tui-games book)"),),
     network=NetworkPlan(inputs=768, active=_network_inputs, build=_network, heuristic="network",
                         other_view=OTHER_VIEW, quiet=_quiet),
+    samples=SAMPLES,
     tables=TablesPlan(weights=384, terms=tables_terms, start=pesto_start, save=save_tables, heuristic="tables",
                       quiet=_quiet, starts_from="the hand-made ones (PeSTO's)"),
 )

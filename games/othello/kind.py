@@ -10,6 +10,7 @@ from .game import Othello
 from .patterns import FORM
 from .records import OthelloMoveList
 from .reference import reference_perft
+from .samples import SAMPLES
 
 __all__ = ["KIND"]
 
@@ -43,6 +44,7 @@ KIND: GameKind[Othello] = GameKind(
         perft=(PerftCase("start", None, 8, 6, ">=10x", no_bulk=True),),
         reference=PerftReference("plain grid", reference_perft),
     ),
+    samples=SAMPLES,
     help=(
         "Type the cell to place a disc on, column a-h and row 1-8 as labelled (row 1 at the top):\n"
         "d3, f5. A disc must bracket a line of the opponent's discs, which turn over; the dots\n"

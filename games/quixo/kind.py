@@ -10,6 +10,7 @@ from .game import Quixo
 from .patterns import FORM
 from .records import QuixoMoveList
 from .reference import reference_perft
+from .samples import SAMPLES
 
 __all__ = ["KIND"]
 
@@ -43,6 +44,7 @@ KIND: GameKind[Quixo] = GameKind(
         perft=(PerftCase("start", None, 4, 3, ">=800k/s", no_bulk=True),),
         reference=PerftReference("seeds' deepcopy", reference_perft, depth_less=1),
     ),
+    samples=SAMPLES,
     help=(
         "Type COL ROW EDGE: take the border cube at that column and row (0-4, as labelled)\n"
         "— blank or yours — and push it back in at the top, bottom, left or right edge of its\n"

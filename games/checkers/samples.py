@@ -1,0 +1,27 @@
+"""Checkers' examples for tests (:class:`~games.samples.Samples`): what the shared tests and the
+conformance kit ask of checkers."""
+
+from __future__ import annotations
+
+from ..samples import NotationExample, PerftCount, Samples
+
+__all__ = ["SAMPLES"]
+
+SAMPLES = Samples(
+    # A shot: Black's 14 takes 18 and 26, landing on 23 then 30 (crowned).
+    line=("9-14", "23-19", "6-9", "22-18", "14x23", "27x18", "11-16", "26-23", "10-14", "24-20", "1-6",
+          "20x11", "7x16", "31-26", "8-11", "26-22", "2-7", "30-26", "16-20", "19-16", "12x19", "23x16",
+          "14x23x30"),
+    transposition=(("9-13", "22-18", "10-14"), ("10-14", "22-18", "9-13")),
+    illegal_move="21-17",
+    other_side=("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,13",
+                "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,13"),
+    finished=("B:W18:B", "B:W9,10,14:B5"),  # no pieces; no moves
+    perft=(PerftCount(None, 4, 1469),),
+    notation=(NotationExample(None, "9 - 13", "9-13"),
+              # a multiple jump by its start and end
+              NotationExample("B:W16,18,21,22,25,26,28,29,32:B3,4,5,6,7,9,11,14,20", "14x30", "14x23x30")),
+    move_alphabet="0123456789-xX K",
+    position_alphabet="BW:K,0123456789- .",
+    cheap_heuristic="positional",
+)

@@ -1,0 +1,28 @@
+"""Chess's examples for tests (:class:`~games.samples.Samples`): what the shared tests and the
+conformance kit ask of chess."""
+
+from __future__ import annotations
+
+from ..samples import NotationExample, PerftCount, Samples
+
+__all__ = ["KIWIPETE", "SAMPLES"]
+
+#: A position rich in castling, en passant and promotions (perft's usual test).
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+SAMPLES = Samples(
+    # The fried liver: a knight taken on f7, the king out in the open and checked.
+    line=("e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "Ng5", "d5", "exd5", "Nxd5", "Nxf7", "Kxf7", "Qf3+"),
+    transposition=(("Nf3", "Nf6", "Nc3"), ("Nc3", "Nf6", "Nf3")),
+    illegal_move="e5",
+    other_side=("rnbqkbnr/pppppppp/8/8/8/7N/PPPPPPPP/RNBQKB1R b KQkq - 1 1",
+                "rnbqkbnr/pppppppp/8/8/8/7N/PPPPPPPP/RNBQKB1R w KQkq - 1 1"),
+    finished=("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",  # checkmate
+              "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),  # stalemate
+    perft=(PerftCount(None, 3, 8902), PerftCount(KIWIPETE, 2, 2039)),
+    notation=(NotationExample(None, "g1f3", "Nf3"), NotationExample(None, "Ng1f3", "Nf3"),
+              NotationExample(None, "e2-e4", "e4")),
+    move_alphabet="abcdefgh12345678NBRQKOo0x=+#-!? ",
+    position_alphabet="rnbqkpRNBQKP12345678/ wb-KQkq0 ",
+    cheap_heuristic="material",
+)

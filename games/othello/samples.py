@@ -1,0 +1,23 @@
+"""Othello's examples for tests (:class:`~games.samples.Samples`): what the shared tests and the
+conformance kit ask of Othello."""
+
+from __future__ import annotations
+
+from ..samples import NotationExample, PerftCount, Samples
+
+__all__ = ["SAMPLES"]
+
+SAMPLES = Samples(
+    line=("f5", "f4", "f3", "f6", "d3", "f2", "g6", "c3", "b3", "b2"),
+    transposition=(("d3", "c3", "c4", "e3"), ("c4", "c3", "d3", "e3")),
+    illegal_move="d4",
+    other_side=("......../......../...B..../...BB.../...BW.../......../......../........ W",
+                "......../......../...B..../...BB.../...BW.../......../......../........ B"),
+    finished=("......../......../......../...BB.../...BB.../......../......../........ W",  # no moves
+              "BBBBBBBB/" * 4 + "WWWWWWWW/" * 3 + "WWWWWWWW B"),  # a full board, a draw
+    perft=(PerftCount(None, 5, 1396),),
+    notation=(NotationExample(None, "D3", "d3"), NotationExample(None, " c4 ", "c4")),
+    move_alphabet="abcdefgh12345678 pasPAS-",
+    position_alphabet="BWbw./ ",
+    cheap_heuristic="positional",
+)

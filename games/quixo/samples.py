@@ -1,0 +1,22 @@
+"""Quixo's examples for tests (:class:`~games.samples.Samples`): what the shared tests and the
+conformance kit ask of Quixo."""
+
+from __future__ import annotations
+
+from ..samples import NotationExample, PerftCount, Samples
+
+__all__ = ["SAMPLES"]
+
+SAMPLES = Samples(
+    line=("0 0 bottom", "4 4 left", "2 0 bottom", "3 4 top"),
+    transposition=(("0 0 bottom", "4 4 top", "2 0 bottom"), ("2 0 bottom", "4 4 top", "0 0 bottom")),
+    illegal_move="2 2 top",
+    other_side=("...../...../...../...../X.... O", "...../...../...../...../X.... X"),
+    finished=("XXXXX/OOOO./...../...../..... O",),
+    perft=(PerftCount(None, 2, 1836),),
+    notation=(NotationExample(None, "0 0 b", "0 0 bottom"), NotationExample(None, "0,0,bottom", "0 0 bottom"),
+              NotationExample(None, "0 0 B", "0 0 bottom")),
+    move_alphabet="01234 ,()topbmlefrightTB",
+    position_alphabet="XOxo./ ",
+    cheap_heuristic="line-potential",
+)

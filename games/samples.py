@@ -1,0 +1,63 @@
+"""A game's examples for tests: :class:`Samples`, the facts a test needs of one game.
+
+The shared tests (ours and the conformance kit's, :mod:`tui.conformance`) are the same for every
+game; what differs is data -- a line of moves worth drawing, two orders of moves that reach one
+position, a move that is well formed but illegal at the start, published perft counts, the
+characters near the game's notation for a fuzzer.  Each game's package gives its own in a
+``samples`` module, and its kind carries them (:attr:`games.kind.GameKind.samples`), so a test
+asks ``game_kind(name).samples`` and adding a game adds no line to a shared test.
+
+Every field is optional: a test whose fact a game does not give skips for that game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["NotationExample", "PerftCount", "Samples"]
+
+
+@dataclass(frozen=True)
+class PerftCount:
+    """A published perft figure: the leaves ``depth`` plies below ``position`` (``None``: the start)."""
+
+    position: str | None
+    depth: int
+    leaves: int
+
+
+@dataclass(frozen=True)
+class NotationExample:
+    """A move as somebody may type it (``typed``) and as the game writes it (``written``), in
+    ``position`` (``None``: the start)."""
+
+    position: str | None
+    typed: str
+    written: str
+
+
+@dataclass(frozen=True)
+class Samples:
+    """One game's examples for tests (see the module docstring)."""
+
+    #: Moves from the start that make a position worth drawing (pieces of both sides moved,
+    #: crowned or captured where the game has such things).
+    line: tuple[str, ...] = ()
+    #: Two lines of moves from the start, in different orders, that reach the same position.
+    transposition: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    #: A move text in the game's notation that names no legal move at the start.
+    illegal_move: str | None = None
+    #: Two position texts of one board with the other side to move (their keys differ).
+    other_side: tuple[str, str] | None = None
+    #: Positions where the game is over (won on the board, no moves, drawn).
+    finished: tuple[str, ...] = ()
+    #: Published perft counts (small: the shared tests count them all).
+    perft: tuple[PerftCount, ...] = ()
+    #: Moves as they are commonly typed and as the game writes them.
+    notation: tuple[NotationExample, ...] = ()
+    #: The characters near the game's move and position notations, so a fuzzer gets past the first
+    #: syntax check ('' : printable text).
+    move_alphabet: str = ""
+    position_alphabet: str = ""
+    #: A cheap heuristic, for tests that compare many searches' values (``None``: the default one).
+    cheap_heuristic: str | None = None
