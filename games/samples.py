@@ -59,5 +59,8 @@ class Samples:
     #: syntax check ('' : printable text).
     move_alphabet: str = ""
     position_alphabet: str = ""
+    #: The cells of the board as drawn in regions of the screen: ``((width, height), (cell width,
+    #: cell height))``, for the board's regions in an 80x24 and a 120x40 terminal (40x18, 60x34).
+    cells: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = ()
     #: A cheap heuristic, for tests that compare many searches' values (``None``: the default one).
     cheap_heuristic: str | None = None

@@ -11,7 +11,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region
 
-from games import UnknownGameError, new_game
+from games import GAME_NAMES, UnknownGameError, new_game
 from games.checkers import SQUARES
 from games.quixo import MOVES
 from tui.app.widgets.board import BoardView
@@ -29,15 +29,6 @@ QUIXO = game_kind("quixo").board.layout.colours
 #: Board regions of an 80x24 and a 120x40 terminal once the move list and panels take their share.
 SMALL = (40, 18)
 LARGE = (60, 34)
-GAMES = ("chess", "checkers", "quixo")
-
-#: A shot: Black's 14 takes 18 and 26, landing on 23 then 30 (crowned).
-CHECKERS_SHOT = [
-    "9-14", "23-19", "6-9", "22-18", "14x23", "27x18", "11-16", "26-23", "10-14", "24-20", "1-6",
-    "20x11", "7x16", "31-26", "8-11", "26-22", "2-7", "30-26", "16-20", "19-16", "12x19", "23x16",
-    "14x23x30",
-]
-
 
 # ------------------------------------------------------------------ helpers
 
@@ -85,22 +76,16 @@ def lines_of(text: Text) -> list[str]:
 
 
 def sample_game(name: str):
-    if name == "chess":
-        game = new_game("chess")
-        game.play_all(["e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "Ng5", "d5", "exd5", "Nxd5", "Nxf7", "Kxf7", "Qf3+"])
-    elif name == "checkers":
-        game = new_game("checkers")
-        game.play_all(CHECKERS_SHOT)
-    else:
-        game = new_game("quixo")
-        game.play_all(["0 0 bottom", "4 4 left", "2 0 bottom", "3 4 top"])
+    """The game after its samples' line (:attr:`games.samples.Samples.line`): pieces of both sides moved."""
+    game = new_game(name)
+    game.play_all(game_kind(name).samples.line)
     return game
 
 
 # ------------------------------------------------------------------ sizes
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", GAME_NAMES)
 @pytest.mark.parametrize("size", [SMALL, LARGE, (80, 24), (33, 40), (200, 60), (29, 11)])
 def test_the_drawing_fits_and_is_the_largest_that_does(name, size):
     painter = painter_for(name)
@@ -125,21 +110,14 @@ def test_the_drawing_fits_and_is_the_largest_that_does(name, size):
 
 @pytest.mark.parametrize(
     "name, size, cell",
-    [
-        ("chess", SMALL, (4, 2)),
-        ("chess", LARGE, (7, 3)),
-        ("checkers", SMALL, (4, 2)),
-        ("checkers", LARGE, (7, 3)),
-        ("quixo", SMALL, (5, 2)),
-        ("quixo", LARGE, (9, 4)),
-    ],
+    [(name, size, cell) for name in GAME_NAMES for size, cell in game_kind(name).samples.cells],
 )
 def test_cell_sizes_for_the_usual_regions(name, size, cell):
     geometry = painter_for(name).geometry(*size)
     assert (geometry.cell_width, geometry.cell_height) == cell
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_too_small_an_area_gets_the_smallest_drawing(name):
     painter = painter_for(name)
     text = painter.paint(sample_game(name), width=10, height=4)
@@ -149,14 +127,14 @@ def test_too_small_an_area_gets_the_smallest_drawing(name):
 
 
 def test_painter_for_names_and_unknown_games():
-    assert painter_for(" Chess ").description is game_kind("chess").board
-    assert painter_for("checkers").description is game_kind("checkers").board
-    assert painter_for("QUIXO").description is game_kind("quixo").board
-    with pytest.raises(UnknownGameError, match="expected one of: chess, checkers, quixo"):
+    for name in GAME_NAMES:
+        assert painter_for(f" {name.capitalize()} ").description is game_kind(name).board
+        assert painter_for(name.upper()).description is game_kind(name).board
+    with pytest.raises(UnknownGameError, match=f"expected one of: {', '.join(GAME_NAMES)}"):
         painter_for("go")
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_painting_leaves_the_game_alone(name):
     game = sample_game(name)
     before = (game.to_text(), list(game.move_stack))
@@ -432,7 +410,7 @@ def test_quixo_cubes_and_last_move_highlights():
 
 
 def test_no_move_no_highlight():
-    for name in GAMES:
+    for name in GAME_NAMES:
         painter = painter_for(name)
         rows = cells_of(painter.paint(new_game(name), width=60, height=34))
         backgrounds = {style.bgcolor.name for line in rows for _, style in line if style.bgcolor}

@@ -33,7 +33,7 @@ def test_every_game_gives_its_samples(name: str) -> None:
     assert isinstance(samples, Samples)
     if (GAMES_DIR / name / "samples.py").exists():
         assert samples.line and samples.transposition and samples.illegal_move and samples.other_side
-        assert samples.finished and samples.perft and samples.notation
+        assert samples.finished and samples.perft and samples.notation and samples.cells
         assert samples.move_alphabet and samples.position_alphabet and samples.cheap_heuristic
         game = new_game(name)
         game.play_all(samples.line)

@@ -23,5 +23,6 @@ SAMPLES = Samples(
               NotationExample("B:W16,18,21,22,25,26,28,29,32:B3,4,5,6,7,9,11,14,20", "14x30", "14x23x30")),
     move_alphabet="0123456789-xX K",
     position_alphabet="BW:K,0123456789- .",
+    cells=(((40, 18), (4, 2)), ((60, 34), (7, 3))),
     cheap_heuristic="positional",
 )

@@ -24,5 +24,6 @@ SAMPLES = Samples(
               NotationExample(None, "e2-e4", "e4")),
     move_alphabet="abcdefgh12345678NBRQKOo0x=+#-!? ",
     position_alphabet="rnbqkpRNBQKP12345678/ wb-KQkq0 ",
+    cells=(((40, 18), (4, 2)), ((60, 34), (7, 3))),
     cheap_heuristic="material",
 )

@@ -19,5 +19,6 @@ SAMPLES = Samples(
     notation=(NotationExample(None, "D3", "d3"), NotationExample(None, " c4 ", "c4")),
     move_alphabet="abcdefgh12345678 pasPAS-",
     position_alphabet="BWbw./ ",
+    cells=(((40, 18), (4, 2)), ((60, 34), (7, 3))),
     cheap_heuristic="positional",
 )

@@ -18,5 +18,6 @@ SAMPLES = Samples(
               NotationExample(None, "0 0 B", "0 0 bottom")),
     move_alphabet="01234 ,()topbmlefrightTB",
     position_alphabet="XOxo./ ",
+    cells=(((40, 18), (5, 2)), ((60, 34), (9, 4))),
     cheap_heuristic="line-potential",
 )
