@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import string
 from pathlib import Path
 
 import pytest
@@ -20,26 +21,21 @@ from engines import SpecError, create_engine, parse_engine_spec
 from engines.learning.models import ModelError, read_metadata
 from engines.learning.train import DatasetError, read_dataset
 from engines.tournament import ResultsFileError, read_results
-from games import GAME_NAMES, GameError, game_class, new_game
+from games import GAME_NAMES, GameError, game_class, game_kind, new_game
 from tui.cli import main
 from tui.uci import UciServer
 
 #: The suite's profile sets the number of examples (100; HYPOTHESIS_PROFILE=thorough: 1,000).
 FUZZ = settings(deadline=None, suppress_health_check=list(HealthCheck))
 
-#: Text near each game's notation, so the fuzzer reaches past the first syntax check.
-MOVE_ALPHABET = {
-    "chess": "abcdefgh12345678NBRQKOo0x=+#-!? ",
-    "checkers": "0123456789-xX K",
-    "quixo": "01234 ,()topbmlefrightTB",
-    "othello": "abcdefgh12345678 pasPAS-",
-}
-POSITION_ALPHABET = {
-    "chess": "rnbqkpRNBQKP12345678/ wb-KQkq0 ",
-    "checkers": "BW:K,0123456789- .",
-    "quixo": "XOxo./ ",
-    "othello": "BWbw./ ",
-}
+def move_alphabet(name: str) -> str:
+    """Text near the game's move notation, so the fuzzer reaches past the first syntax check (its samples')."""
+    return game_kind(name).samples.move_alphabet or string.printable
+
+
+def position_alphabet(name: str) -> str:
+    """Text near the game's position notation (its samples')."""
+    return game_kind(name).samples.position_alphabet or string.printable
 
 
 def one_line(error: BaseException) -> None:
@@ -51,7 +47,7 @@ def one_line(error: BaseException) -> None:
 @FUZZ
 @given(data=st.data())
 def test_move_parsers(name: str, data: st.DataObject) -> None:
-    text = data.draw(st.one_of(st.text(max_size=60), st.text(MOVE_ALPHABET[name], max_size=30)))
+    text = data.draw(st.one_of(st.text(max_size=60), st.text(move_alphabet(name), max_size=30)))
     game = new_game(name)
     try:
         move = game.parse_move(text)
@@ -65,7 +61,7 @@ def test_move_parsers(name: str, data: st.DataObject) -> None:
 @FUZZ
 @given(data=st.data())
 def test_position_parsers(name: str, data: st.DataObject) -> None:
-    text = data.draw(st.one_of(st.text(max_size=100), st.text(POSITION_ALPHABET[name], max_size=90)))
+    text = data.draw(st.one_of(st.text(max_size=100), st.text(position_alphabet(name), max_size=90)))
     try:
         game = new_game(name, text)
     except GameError as error:
@@ -93,11 +89,15 @@ def test_engine_specs(text: str, name: str) -> None:
         engine.close()
 
 
+#: Moves of every game, as written and as typed (each game's samples).
+MOVES = [text for name in GAME_NAMES for samples in [game_kind(name).samples]
+         for text in [*samples.line[:1], *(example.typed for example in samples.notation[:1])]]
+
 #: Commands that neither open the app nor write files nor run for long.
 COMMANDS = st.sampled_from(["perft", "moves", "show", "search", "tree", "engines", "report", "models", "bogus",
                             "--ascii"])
-ARGS = st.sampled_from(["chess", "checkers", "quixo", "--position", "--engine", "--moves", "--json", "--game",
-                        "--check", "1", "0", "-3", "x", "e4", "11-15", "0 0 b", "alphabeta:depth=1", "random",
+ARGS = st.sampled_from([*GAME_NAMES, "--position", "--engine", "--moves", "--json", "--game",
+                        "--check", "1", "0", "-3", "x", *MOVES, "alphabeta:depth=1", "random",
                         "h0:k=0", "pvs:depth=1", "--divide", "2", "", "\x00", "~nosuchuser/x", "/nonexistent",
                         "--budget", "--compare", "minimax:depth=1"])
 
