@@ -33,13 +33,13 @@ from engines import (
     create_engine,
     mate_in,
 )
-from games import GAME_NAMES, WIN, Game, GameError, game_class, new_game
+from games import GAME_NAMES, WIN, Game, GameError, game_class, game_kind, new_game
 from games.perft import perft
 from playouts import play_randomly
 
-#: A cheap heuristic per game, for searches whose values are compared.
-CHEAP: dict[str, str] = {"chess": "material", "checkers": "positional", "quixo": "line-potential",
-                         "othello": "positional"}
+#: A cheap heuristic per game, for searches whose values are compared (each game's samples).
+CHEAP: dict[str, str] = {name: game_kind(name).samples.cheap_heuristic or game_class(name).DEFAULT_HEURISTIC
+                         for name in GAME_NAMES}
 
 #: Engines that must all return minimax's root value at equal depth and heuristic.
 FULL_WIDTH = ("minimax", "alphabeta", "alphabeta-hard", "alphabeta:tt=off", "alphabeta:order=off",
@@ -731,14 +731,8 @@ def check_principal_variation(game: Game, spec: str, depth: int, heuristic: str)
 
 
 # ---------------------------------------------------------- finished games
-FINISHED = {
-    "chess": ["rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",  # checkmate
-              "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"],  # stalemate
-    "checkers": ["B:W18:B", "B:W9,10,14:B5"],  # no pieces; no moves
-    "quixo": ["XXXXX/OOOO./...../...../..... O"],
-    "othello": ["......../......../......../...BB.../...BB.../......../......../........ W",  # no moves
-                "BBBBBBBB/" * 4 + "WWWWWWWW/" * 3 + "WWWWWWWW B"],  # a full board, a draw
-}
+#: Positions where the game is over (each game's samples).
+FINISHED = {name: game_kind(name).samples.finished for name in GAME_NAMES}
 
 
 @pytest.mark.parametrize("spec", ENGINE_NAMES)
