@@ -147,7 +147,7 @@ class PGN(RecordFormat):
         if loaded.model is None:
             return None
         outcome = notes.outcome or game.outcome()
-        pgn: chess.pgn.Game = copy.deepcopy(loaded.model)
+        pgn = _copy_of(loaded.model)
         node: chess.pgn.GameNode = pgn
         changed = False
         for ply, move in enumerate(_board(game).move_stack):
@@ -168,6 +168,8 @@ class PGN(RecordFormat):
             pgn.headers["Termination"] = describe_outcome(game, notes.outcome) or ""
         elif changed:
             pgn.headers["Result"] = "*"  # the game goes on past the record's result
+            if "Termination" in pgn.headers:  # and the record's way of ending is not this game's
+                pgn.headers["Termination"] = "unterminated"
         if changed and "ECO" not in pgn.headers and "Opening" not in pgn.headers:
             _name_opening(pgn.headers, _board(game))  # a record that named its opening keeps its name
         return pgn.accept(chess.pgn.StringExporter(columns=WRAP)) + "\n"
@@ -254,3 +256,12 @@ class PGN(RecordFormat):
         if progress is not None:
             progress(len(text), len(text))
         return summaries
+
+
+def _copy_of(model: chess.pgn.Game) -> chess.pgn.Game:
+    """A copy of a game python-chess read, headers, comments, NAGs and variations included:
+    written out and read back, which python-chess does without recursion (``copy.deepcopy``
+    recurses node by node and overflows on a game of a few hundred plies)."""
+    copied = chess.pgn.read_game(io.StringIO(model.accept(chess.pgn.StringExporter())))
+    assert copied is not None  # what python-chess wrote, it reads
+    return copied
