@@ -12,7 +12,7 @@ import chess.pgn
 import pytest
 
 from playouts import play_randomly
-from games import game_kind, new_game
+from games import GAME_NAMES, game_kind, new_game
 from games.checkers.records import read_checkers_record
 from games.quixo.records import read_quixo_record
 from games.records import (
@@ -49,7 +49,7 @@ def tags(text: str) -> dict[str, str]:
 # ------------------------------------------------------------------ common
 
 
-@pytest.mark.parametrize("name", ["chess", "checkers", "quixo"])
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_start_position_undoes_every_move_of_a_copy(name):
     game = play_randomly(new_game(name), seed=3, plies=12)
     before = game.to_text()
@@ -300,7 +300,7 @@ def test_date_defaults_to_today():
     assert tags(text)["Date"] in {before.strftime("%Y.%m.%d"), after.strftime("%Y.%m.%d")}
 
 
-@pytest.mark.parametrize("game_name", ["chess", "checkers", "quixo"])
+@pytest.mark.parametrize("game_name", GAME_NAMES)
 def test_a_loaded_record_keeps_its_player_names_for_a_resave(game_name: str) -> None:
     from games import new_game
     from games.reading import read_records
@@ -318,7 +318,7 @@ def test_a_loaded_record_keeps_its_player_names_for_a_resave(game_name: str) -> 
     assert setup.fresh().record_name(0) == "human"
 
 
-@pytest.mark.parametrize("game_name", ["checkers", "othello"])
+@pytest.mark.parametrize("game_name", GAME_NAMES)
 def test_a_finished_record_played_on_from_earlier_is_saved_unfinished(game_name: str) -> None:
     """"Drop them and play" two plies before the end: the re-save kept the record's result."""
     import random

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import new_game
+from games import GAME_NAMES, game_kind, new_game
 from games.reading import LoadedGame, load_record_file, read_records, resaved_record, scan_records
 from games.records import RecordError, RecordNotes
 
@@ -140,8 +140,7 @@ def test_game_n_of_a_large_database_is_reached_by_streaming(tmp_path: Path) -> N
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.binary(max_size=300) | st.text(max_size=300).map(str.encode), name=st.sampled_from(
-    ["chess", "checkers", "quixo"]))
+@given(data=st.binary(max_size=300) | st.text(max_size=300).map(str.encode), name=st.sampled_from(GAME_NAMES))
 def test_any_bytes_are_read_or_refused_in_one_line(tmp_path_factory, data: bytes, name: str) -> None:
     path = tmp_path_factory.mktemp("fuzz") / "f.rec"
     path.write_bytes(data)
@@ -167,10 +166,24 @@ def test_a_file_s_games_are_listed_from_their_tags() -> None:
     assert seen and seen[-1][0] == seen[-1][1]
 
 
-@pytest.mark.parametrize("game", ["quixo", "othello"])
-@pytest.mark.parametrize("text", ["", "\n\n", "# tui-games Quixo\n", "# tui-games Othello\n"])
-def test_a_move_list_file_with_no_game_is_refused(tmp_path: Path, game: str, text: str) -> None:
-    """An empty file, blank lines or a header alone opened as a game of no moves."""
+def _empty_record(game: str) -> str:
+    """The record of ``game`` with no move played."""
+    return game_kind(game).records.text(new_game(game), first_player="A", second_player="B")
+
+
+#: The headers of the record formats whose header is comment lines (the move lists of :mod:`games.movelist`).
+HEADERS = [text for name in GAME_NAMES if (text := _empty_record(name)).startswith("#")
+           and all(line.startswith("#") for line in text.splitlines())]
+
+
+#: Every game with an empty file and blank lines; a move list's with any move list's header alone too.
+NO_GAME = [(name, text) for name in GAME_NAMES
+           for text in ["", "\n\n", *(h.splitlines()[0] + "\n" for h in HEADERS if _empty_record(name) in HEADERS)]]
+
+
+@pytest.mark.parametrize(("game", "text"), NO_GAME)
+def test_a_file_with_no_game_is_refused(tmp_path: Path, game: str, text: str) -> None:
+    """An empty file, blank lines or a move list's header alone opened as a game of no moves."""
     path = tmp_path / "nothing.txt"
     path.write_text(text)
     with pytest.raises(RecordError, match=f"no {game} game found"):
