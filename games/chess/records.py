@@ -18,7 +18,6 @@ are streamed: the games before the one asked for are skipped unread
 
 from __future__ import annotations
 
-import copy
 import io
 import re
 from typing import ClassVar
