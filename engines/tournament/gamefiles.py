@@ -131,11 +131,21 @@ def _written(text: str, records: RecordFormat) -> set[tuple[str, str]]:
 
 def _of_run(data: bytes, event: str, records: RecordFormat) -> bool:
     """Whether every game in a records file's ``data`` is one a run of ``event`` wrote (its
-    ``Event`` tag ``EVENT: A vs B``, with a ``Round``), and there is one."""
+    ``Event`` tag ``EVENT: A vs B``), and there is one.  The last game may have been cut before
+    its ``Event`` (a run stopped by a full disk or a kill while writing it: ``--resume`` cuts it)."""
     text = data.decode("utf-8", "replace")
-    games = len(re.findall(records.game_start, text, re.MULTILINE))
-    written = _written(text, records)
-    return games > 0 and len(written) >= games and all(name.startswith(f"{event}: ") for name, _ in written)
+    starts = [match.start() for match in re.finditer(records.game_start, text, re.MULTILINE)]
+    for number, start in enumerate(starts):
+        end = starts[number + 1] if number + 1 < len(starts) else len(text)
+        events = [match.group(2).strip() for match in re.finditer(records.tag_pattern, text[start:end], re.MULTILINE)
+                  if match.group(1) == "Event"]
+        if not events:
+            if number == len(starts) - 1:
+                continue
+            return False
+        if not events[0].replace('\\"', '"').replace("\\\\", "\\").startswith(f"{event}: "):
+            return False
+    return bool(starts)
 
 
 def complete_length(data: bytes, results: Iterable[GameResult], event: str, records: RecordFormat) -> int:
