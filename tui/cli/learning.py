@@ -58,8 +58,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="rf: RandomForestRegressor; mlp: MLPRegressor on standardised inputs and target; "
                         "network: the game's piece-square network (games that have one), played with "
                         "heuristic=network:FILE; tables: the game's tapered tables fitted to the data "
-                        "(chess: its hand-made piece-square tables again, Texel tuning; checkers, Quixo "
-                        "and Othello: their patterns' tables), played with heuristic=tables:FILE")
+                        "(games that have them: chess's hand-made piece-square tables again, Texel tuning; "
+                        "the other games' patterns' tables), played with heuristic=tables:FILE")
     p.add_argument("--hidden", type=whole(1), default=None, metavar="H",
                    help="--model network: hidden units (default 64)")
     p.add_argument("--max-iter", type=whole(1), default=60, metavar="N",

@@ -18,7 +18,7 @@ def side_options() -> tuple[str, ...]:
 
 
 def first_movers() -> str:
-    """``chess White, checkers Black, Quixo X, Othello Black``: who moves first in each game."""
+    """``chess White, checkers Black, ...``: who moves first in each registered game."""
     return ", ".join(f"{game_kind(game).title} {game_class(game).PLAYERS[0]}" for game in GAME_NAMES)
 
 

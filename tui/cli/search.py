@@ -142,6 +142,7 @@ def _cmd_engines(args: argparse.Namespace) -> int:
             print(f"  {setting:<20} {option.help}")
     print()
     print("Heuristics (heuristic=NAME; cut=NAME for h0 and hl):")
+    width = max(9, *(len(name) + 1 for name in GAME_NAMES))
     for name in GAME_NAMES:
         cls = game_class(name)
         roles = (
@@ -151,5 +152,5 @@ def _cmd_engines(args: argparse.Namespace) -> int:
         for heuristic in cls.HEURISTICS:
             its = [role for named, role in roles if named == heuristic]
             labels.append(heuristic + (f" ({', '.join(its)})" if its else ""))
-        print(f"  {name:<9} {', '.join(labels)}")
+        print(f"  {name:<{width}} {', '.join(labels)}")
     return 0
