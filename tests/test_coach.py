@@ -150,8 +150,8 @@ def test_report_marks_a_planted_blunder() -> None:
     assert report.average_loss(1) > report.average_loss(0)
 
 
-@pytest.mark.parametrize("game", ["checkers", "quixo"])
-def test_report_of_other_games(game: str) -> None:
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_report_of_every_game(game: str) -> None:
     played = new_game(game)
     moves = []
     for _ in range(6):

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engines.tournament import GameResult, MatchConfig, MatchError, play_games
+from games import GAME_NAMES
 from engines.tournament.crosstable import Tournament
 from engines.tournament.gamefiles import GameRecordsFile, game_record, move_comment
 from engines.tournament.sprt import SPRT, llr, los, pair_elo, parse_sprt, pentanomial
@@ -180,7 +181,7 @@ def test_tournament_bad_input_is_one_line_and_exit_2(capsys, argv: list[str], ne
 
 
 # ---------------------------------------------------------------- records
-@pytest.mark.parametrize("game", ["chess", "checkers", "quixo"])
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_every_game_of_a_match_reads_back_with_its_moves_and_comments(game: str, tmp_path: Path) -> None:
     config = MatchConfig.create(game, "alphabeta:depth=1", "random", 2, openings=2)
     records = sorted(play_games(config, range(2)), key=lambda record: record.index)

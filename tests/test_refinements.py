@@ -7,7 +7,7 @@ import pytest
 
 from engines import create_engine
 from engines.search.alphabeta import GROWTH_BOUNDS, next_depth_time
-from games import game_class, new_game
+from games import GAME_NAMES, game_class, new_game
 from games.chess import ChessGame
 
 REFINEMENTS = ("null", "lmr", "checks", "delta", "predict")
@@ -32,7 +32,7 @@ def test_the_zugzwang_guard(fen: str, ok: bool) -> None:
     assert ChessGame.from_text(fen).null_move_ok() is ok
 
 
-@pytest.mark.parametrize("game", ["checkers", "quixo"])
+@pytest.mark.parametrize("game", [name for name in GAME_NAMES if not new_game(name).null_move_ok()])
 def test_zugzwang_games_never_pass(game: str) -> None:
     played = new_game(game)
     assert not played.null_move_ok() and not played.in_check()
@@ -68,7 +68,7 @@ def test_every_refinement_keeps_tactics(spec: str, fen: str, best: str) -> None:
     assert new_game("chess", fen).format_move(result.move) == best
 
 
-@pytest.mark.parametrize("game", ["chess", "checkers", "quixo"])
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_refinements_search_fewer_nodes_to_the_same_depth(game: str) -> None:
     position = new_game(game)
     for move in position.legal_moves()[:1]:
