@@ -24,6 +24,7 @@ from games import GameError
 
 from ...views.format import illegal_text, line_text
 from ..widgets.board import BoardView
+from ..controller import Premove
 from .game_flow import GameFlow
 
 __all__ = ["BoardAids", "LINE_SPEC", "LINE_MOVES"]
@@ -36,33 +37,23 @@ LINE_MOVES = 4
 class BoardAids(GameFlow):
     """Premoves, the best line and the threat (see the module doc)."""
 
-    #: A premove: the move text a player queued while an engine thought (``None``: none),
-    #: and the square of a premove begun by a click.
-    premove: str | None = None
-    premove_from: tuple[int, int] | None = None
-    #: A premove made by two clicks: its squares, played as the two clicks once it is
-    #: the player's turn (so a promotion asks for its piece, as a click does).
-    premove_squares: tuple[tuple[int, int], tuple[int, int]] | None = None
+    # -- premoves: one move queued while the engine thinks (the controller holds it) ----------
 
-    def human_moved(self, move: Any) -> None:
-        """Play the human's ``move`` (the game screen's)."""
-        raise NotImplementedError
+    @property
+    def premove(self) -> str | None:
+        """The move text a player queued while an engine thought (``None``: none)."""
+        queued = self.controller.premove
+        return None if queued is None else queued.text
 
-    # -- premoves: one move queued while the engine thinks ------------------------------------
-
-    def drop_premove(self) -> None:
-        """Forget the premove, whole or begun."""
-        self.premove = self.premove_from = self.premove_squares = None
-
-    def _premove_possible(self) -> bool:
-        """The engine is to move in the game itself and a human plays the other side."""
-        return (self.review is None and self.outcome() is None and not self.setup.is_human(self.game.turn)
-                and self.setup.is_human(1 - self.game.turn))
+    @property
+    def premove_squares(self) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """A premove made by two clicks: its squares, played as the two clicks once it is
+        the player's turn (so a promotion asks for its piece, as a click does)."""
+        queued = self.controller.premove
+        return None if queued is None else queued.squares
 
     def _queue_premove(self, text: str, squares: tuple[tuple[int, int], tuple[int, int]] | None = None) -> None:
-        self.premove = text
-        self.premove_from = None
-        self.premove_squares = squares
+        self.controller.queue_premove(text, squares)
         engine = self.sides[self.game.turn]
         self.say(f"premove {text}: played the moment {engine} has moved, if legal then — "
                  "Esc or a right click cancels it")
@@ -70,16 +61,17 @@ class BoardAids(GameFlow):
     def _premove_click(self, square: tuple[int, int]) -> None:
         """A click while the engine thinks: the first picks the square, the second queues the move."""
         painter = self.board.painter
-        start = self.premove_from
+        controller = self.controller
+        start = controller.premove_from
         if start is None or start == square:
-            self.premove, self.premove_from = None, (None if start == square else square)
-            self.board.mark(self.premove_from)
-            if self.premove_from is not None:
+            controller.premove, controller.premove_from = None, (None if start == square else square)
+            self.board.mark(controller.premove_from)
+            if controller.premove_from is not None:
                 self.say(f"premove from {painter.square_name(square)}: click where to")
             return
         text = painter.typed_move(start, square)
         if text is None:
-            self.premove_from = None
+            controller.premove_from = None
             self.board.mark(None)
             self.say("no move goes from there to there", error=True)
             return
@@ -87,26 +79,24 @@ class BoardAids(GameFlow):
         self.board.mark(start, (square,))
 
     def action_cancel_premove(self) -> None:
-        if self.premove is None and self.premove_from is None:
+        if not self.controller.drop_premove():
             return
-        self.drop_premove()
         self.board.mark(None)
         self.say("premove cancelled")
 
     def on_board_view_dismissed(self, event: BoardView.Dismissed) -> None:
-        if self.premove is not None or self.premove_from is not None:
+        if self.controller.premove is not None or self.controller.premove_from is not None:
             self.action_cancel_premove()
         elif self.board.selected is not None:
             self.board.mark(None)
             self._picker = None
             self.say("put back")
 
-    def human_turn_began(self) -> None:
-        """Play the queued premove, if it is legal now."""
-        text, squares = self.premove, self.premove_squares
-        self.drop_premove()
-        if text is None:
+    def human_turn_began(self, premove: Premove | None) -> None:
+        """Play the queued ``premove``, if it is legal now."""
+        if premove is None:
             return
+        text, squares = premove.text, premove.squares
         if squares is not None:
             self.call_later(self._click_premove, squares, len(self.moves))
             return

@@ -105,7 +105,7 @@ class GameScreen(BoardAids):
             self.input_clear()
             getattr(self, f"action_{command}")()
             return
-        if text and self._premove_possible():
+        if text and self.controller.premove_possible:
             self.input_clear()
             self._queue_premove(text)
             return
@@ -124,11 +124,6 @@ class GameScreen(BoardAids):
         self.input_clear()
         self.human_moved(move)
 
-    def human_moved(self, move: Any) -> None:
-        self.play(move)
-        self.say(f"you played {self.moves[-1]}")
-        self.next_turn()
-
     def input_clear(self) -> None:
         self.move_input.value = ""
 
@@ -136,7 +131,7 @@ class GameScreen(BoardAids):
         self.square_chosen(event.square)
 
     def square_chosen(self, square: tuple[int, int]) -> None:
-        if self._premove_possible():
+        if self.controller.premove_possible:
             self._premove_click(square)
             return
         if self._refuse_move():
@@ -260,25 +255,16 @@ class GameScreen(BoardAids):
             return
         self.cancel_search()
         self.coach.cancel("hint")
-        self.played.verdict = None
-        before = len(self.moves)
-        self._undo_one()
-        if len(self.setup.engine_sides) == 2:
-            self.paused = True  # engines would replay the move at once
-        else:
-            # Back to a human's turn: take back the engine's reply too.
-            while self.moves and not self.setup.is_human(self.game.turn) and self.setup.engine_sides:
-                self._undo_one()
+        # Back to a human's turn (the engine's reply goes too); engines playing each other pause.
+        taken = self.controller.undo()
+        self._forget_taken_back()
         self._result_shown = False
-        taken = before - len(self.moves)
         self.say(f"took back {'a move' if taken == 1 else counted(taken, 'move')}"
                  + (" — paused, ctrl+b resumes" if self.paused else ""))
         self.next_turn()
 
-    def _undo_one(self) -> None:
-        self.drop_premove()
-        self.played.undo()
-        self.clocks.back_to(len(self.moves))
+    def _forget_taken_back(self) -> None:
+        """The engines' panels forget the scores of the moves taken back."""
         for side in self.setup.engine_sides:
             panel = self.panel(side)
             if panel is not None:
@@ -288,9 +274,7 @@ class GameScreen(BoardAids):
         if not self.setup.engine_sides and self.clocks.clock is None:
             self.say("no engine or clock is running: nothing to pause")
             return
-        self.paused = not self.paused
-        self.stepping = False
-        if self.paused:
+        if self.controller.toggle_pause():
             self.cancel_search()
             self.say("paused — ctrl+b resumes, ctrl+y plays one engine move")
             side = self.game.turn
@@ -303,15 +287,14 @@ class GameScreen(BoardAids):
         self.refresh_bindings()
 
     def action_step(self) -> None:
-        side = self.game.turn
-        if self.outcome() is not None or self.setup.is_human(side) or self.review is not None:
-            self.say("step plays one engine move when an engine is to move", error=True)
+        refusal = self.controller.step_refusal()
+        if refusal:
+            self.say(refusal, error=True)
             return
         if self.request is not None:
             self.say("the engine is already thinking")
             return
-        self.paused = True
-        self.stepping = True
+        self.controller.step()
         self.next_turn()
 
     def action_delay(self) -> None:
@@ -340,10 +323,8 @@ class GameScreen(BoardAids):
                 self.say("kept every move")
                 return
             self.cancel_search()
-            for _ in range(dropped):
-                self._undo_one()
-            self.played.verdict = None
-            self.played.review = None
+            self.controller.back_to(ply)
+            self._forget_taken_back()
             self._result_shown = False
             self.say(f"playing from here: {dropped} later move{'s' if dropped != 1 else ''} dropped")
             self.move_input.focus()

@@ -6,16 +6,17 @@ commands).  The board (left) with the status line and the move box under it,
 the clocks (:class:`~tui.app.widgets.game_clocks.GameClocks`) above and below
 it; on the right an engine panel per AI side, the coach
 (:class:`~tui.app.screens.coach.Coach`, holding the analysis panel when
-analysis is on) and the move list.  The game itself, as data, is a
-:class:`~tui.app.screens.played.PlayedGame`.  Engines search in the app's
+analysis is on) and the move list.  The game itself, its clock, pauses and
+premove are the :class:`~tui.app.controller.GameController`'s (no Textual),
+which says what comes next as a typed value.  Engines search in the app's
 search process through its :class:`~tui.app.engine_link.EngineLink`, whose
 reader thread posts their figures and moves here as messages
 (:class:`~tui.app.engine_link.EngineInfo`, ``EngineDone``, ``EngineFailed``,
 naming the side whose search it was), so keys echo and the panel ticks while
 an engine thinks.
 
-Flow: after every change :meth:`GameFlow.next_turn` decides what happens --
-the result dialog when the game is over, the move box for a human, a search
+Flow: after every change :meth:`GameFlow.next_turn` does what the controller's
+turn says -- the result dialog when the game is over, the move box for a human, a search
 for an engine (after the spectating delay when engines play each other) --
 and tells the coach which position to analyse and the clocks which side runs
 (:meth:`GameFlow.update_status`).  Engines do not play while paused, while a
@@ -29,7 +30,7 @@ an agreed draw), gives a move of its report to review or has a line to say.
 
 from __future__ import annotations
 
-from dataclasses import replace
+import time
 from typing import Any
 
 from textual.app import ComposeResult
@@ -40,11 +41,11 @@ from textual.widgets import Footer, Label, Static
 
 from engines import Limits
 from games import Game, GameError, Outcome, game_kind
-from games.clock import Clock
 from games.records import describe_outcome, result_token
 
 from ...views.format import first_player_view, line_text, plies_text
 from ...settings import Settings
+from ..controller import EngineWaits, GameController, GameOver, HumanToMove, Premove, Reviewing
 from ..engine_link import EngineDone, EngineFailed, EngineInfo, EngineLink
 from ..picking import MovePicker
 from ..session import GameSetup, fallback_notice
@@ -58,7 +59,6 @@ from ..widgets.move_list import MoveList
 from .coach import Coach
 from .commands import DELAYS
 from .dialogs import ResultDialog
-from .played import PlayedGame
 
 __all__ = ["GameFlow", "SHORT_SCREEN"]
 
@@ -73,16 +73,16 @@ class GameFlow(Screen):
 
     def __init__(self, setup: GameSetup, link: EngineLink, *, ascii: bool = False) -> None:
         super().__init__()
-        self.setup = setup
+        #: The game, its clock, pauses and premove, and what comes next in it (no Textual).
+        self.controller = GameController(setup)
         self.link = link
         self.ascii = ascii
         #: The game, its moves as texts, the result off the board, the position reviewed.
-        self.played = PlayedGame(setup)
+        self.played = self.controller.played
         self.sides = self.played.sides
         #: A fallback notice still to repeat with the next engine move (else it would flash by).
         self._unread_notice = ""
-        self.clocks = GameClocks(None if setup.clock is None else Clock(setup.clock, len(self.moves)),
-                                 self.sides, setup.bottom_side)
+        self.clocks = GameClocks(self.controller.clock, self.sides, setup.bottom_side)
         self.coach = Coach(link, setup.game, setup.position, self.sides, self.played.first_mover,
                            self.played.first_number, setup.analysis)
         #: Each engine side's last score and mate, for itself (draw offers).
@@ -93,15 +93,35 @@ class GameFlow(Screen):
         #: The request id of the running search, if any, and whose it is.
         self.request: int | None = None
         self.searching_side: int | None = None
-        #: A loaded game waits for the player before an engine moves.
-        self.paused = bool(setup.moves) and bool(setup.engine_sides)
-        self.stepping = False
         self.delay = DELAYS[2] if len(setup.engine_sides) == 2 else 0.0
         self._delay_timer: Timer | None = None
         self._result_shown = False
         self._picker: MovePicker | None = None
 
     # -- the game's state, read through ----------------------------------------------------
+
+    @property
+    def setup(self) -> GameSetup:
+        """The game's setup (an engine that falls back mid-game changes its players)."""
+        return self.controller.setup
+
+    @setup.setter
+    def setup(self, setup: GameSetup) -> None:
+        self.controller.setup = setup
+
+    @property
+    def paused(self) -> bool:
+        """Engines (and clocks) are paused: a loaded game starts so."""
+        return self.controller.paused
+
+    @paused.setter
+    def paused(self, paused: bool) -> None:
+        self.controller.paused = paused
+
+    @property
+    def stepping(self) -> bool:
+        """One engine move is played while paused."""
+        return self.controller.stepping
 
     @property
     def picker(self) -> MovePicker:
@@ -128,11 +148,11 @@ class GameFlow(Screen):
 
     def outcome(self) -> Outcome | None:
         """How the game ended: off the board (resignation, agreement, time) or on it; ``None`` while it goes on."""
-        return self.played.outcome()
+        return self.controller.outcome()
 
     @property
     def human_to_move(self) -> bool:
-        return self.outcome() is None and self.setup.is_human(self.game.turn)
+        return self.controller.human_to_move
 
     # -- layout --------------------------------------------------------------
 
@@ -270,29 +290,26 @@ class GameFlow(Screen):
         self._next_turn()
         self.update_analysis()
 
-    def human_turn_began(self) -> None:
-        """A human is to move now (the game screen plays a queued premove)."""
+    def human_turn_began(self, premove: Premove | None) -> None:
+        """A human is to move now (the game screen plays the queued ``premove``)."""
 
     def _next_turn(self) -> None:
         self.refresh_position()
-        if self.review is not None:
+        turn = self.controller.turn(held=self.engines_held)
+        if isinstance(turn, Reviewing):
             return
-        outcome = self.outcome()
-        if outcome is not None:
+        if isinstance(turn, GameOver):
             self._show_result()
             return
-        side = self.game.turn
-        if self.setup.is_human(side):
+        if isinstance(turn, HumanToMove):
             if self.is_active and not isinstance(self.focused, BoardView):
                 self.move_input.focus()
-            self.human_turn_began()
+            self.human_turn_began(turn.premove)
             return
-        if self.paused and not self.stepping:
-            self._set_panel_status(side, "paused")
+        if isinstance(turn, EngineWaits):
+            self._set_panel_status(turn.side, turn.why)
             return
-        if self.engines_held:
-            self._set_panel_status(side, "waits for the dialog")
-            return
+        side = turn.side
         if self._delay_timer is not None:
             self._delay_timer.stop()
             self._delay_timer = None
@@ -337,7 +354,7 @@ class GameFlow(Screen):
 
     def clock_limits(self, side: int) -> Limits | None:
         """``side``'s engine's limits under its clock (``None`` without clocks: its spec's own)."""
-        return self.clocks.limits(side, self.setup.players[side])
+        return self.controller.limits(side, time.monotonic())
 
     def cancel_search(self) -> None:
         """Stop the running search (its figures stay in the panel) and any pending start."""
@@ -390,7 +407,7 @@ class GameFlow(Screen):
         if message.model_error:
             self._fall_back(side, message.message)
             return
-        self.paused = True
+        self.controller.paused = True
         self._set_panel_status(side, "failed")
         self.say(f"{self.sides[side]}'s engine failed: {message.message} — paused", error=True)
         self.update_status()
@@ -398,11 +415,7 @@ class GameFlow(Screen):
     def _fall_back(self, side: int, message: str) -> None:
         """The side's learned engine lost its model mid-game: play ``h0`` instead and go on."""
         fallback, notice = fallback_notice(self.setup.players[side], ValueError(message))
-        players = list(self.setup.players)
-        players[side] = fallback
-        notices = list(self.setup.notices)
-        notices[side] = notice
-        self.setup = replace(self.setup, players=(players[0], players[1]), notices=(notices[0], notices[1]))
+        self.controller.fall_back(side, fallback, notice)
         panel = self.panel(side)
         if panel is not None:
             panel.spec = fallback
@@ -427,13 +440,10 @@ class GameFlow(Screen):
         try:
             move = self.game.parse_move(message.move)
         except GameError as error:  # the process searched another position: a bug
-            self.paused = True
+            self.controller.paused = True
             self.say(f"engine move {message.move!r} rejected: {error}", error=True)
             return
-        self.play(move)
-        if self.stepping:
-            self.stepping = False
-            self.paused = True
+        self.controller.engine_played(move, time.monotonic())
         if self.setup.is_human(self.game.turn):
             notice = self._unread_notice
             self._unread_notice = ""
@@ -443,10 +453,11 @@ class GameFlow(Screen):
                 self.say(f"{self.sides[side]} played {message.move}")
         self.next_turn()
 
-    def play(self, move: Any) -> None:
-        """Play ``move`` for the side to move (its clock stops)."""
-        self.clocks.press(self.game.turn)
-        self.played.play(move)
+    def human_moved(self, move: Any) -> None:
+        """Play the human's ``move`` and go on."""
+        self.controller.play(move, time.monotonic())
+        self.say(f"you played {self.moves[-1]}")
+        self.next_turn()
 
     def _set_panel_status(self, side: int, text: str, *, thinking: bool = False) -> None:
         panel = self.panel(side)
@@ -491,7 +502,7 @@ class GameFlow(Screen):
         (``why`` comes first in the line under the board)."""
         self.cancel_search()
         self.coach.cancel("analysis", "hint")
-        self.played.verdict = outcome
+        self.controller.end(outcome, time.monotonic())
         self.clocks.stop()
         said = describe_outcome(self.game, outcome) or ""
         self.say(f"{why} — {said}" if why else said)
@@ -505,11 +516,8 @@ class GameFlow(Screen):
         between two engines' moves (that is for watching, not thinking) -- or both
         sides have not made their first move yet (as on lichess: nobody loses on time
         before moving)."""
-        if (self.outcome() is not None or not self.is_active or self.review is not None
-                or (self.paused and not self.stepping) or self.coach.report_running or len(self.moves) < 2
-                or self._delay_timer is not None):
-            return None
-        return self.game.turn
+        return self.controller.clock_side(held=not self.is_active or self.coach.report_running,
+                                          delaying=self._delay_timer is not None)
 
     @property
     def bottom_side_shown(self) -> int:
@@ -519,14 +527,9 @@ class GameFlow(Screen):
 
     def on_game_clocks_flagged(self, message: GameClocks.Flagged) -> None:
         """``side``'s time ran out: the other side wins, or draws when it cannot win (chess: no mating material)."""
-        side = message.side
-        if self.outcome() is not None or side != self.game.turn:
-            return
-        other = 1 - side
-        if not self.game.can_win(other):
-            self.end_game(Outcome(None, f"time, but {self.sides[other]} cannot mate"))
-        else:
-            self.end_game(Outcome(other, "time"))
+        outcome = self.controller.flag_fell(message.side)
+        if outcome is not None:
+            self.end_game(outcome)
 
     def analysis_target(self) -> tuple[tuple[str, ...] | None, str]:
         """The moves of the position to analyse now, or ``None`` and why it waits."""

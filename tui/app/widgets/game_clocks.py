@@ -7,14 +7,11 @@ game screen, above and below the board).  The screen tells it what it needs:
 the game is over, paused, reviewed, reported on or behind a dialog),
 :attr:`GameClocks.review` the ply reviewed (the clocks then show the times
 after that move), :attr:`GameClocks.bottom` the side drawn at the bottom (after
-a flip); :meth:`GameClocks.press` a move made, :meth:`GameClocks.back_to` an
-undo.  Every :data:`CLOCK_INTERVAL` seconds its timer runs the clock and
-redraws both views; when the running side's time is out it posts
+a flip).  The :class:`~games.clock.Clock` itself is the game controller's
+(:mod:`tui.app.controller`), which presses it for each move, takes it back on
+an undo and gives an engine side its limits from it.  Every
+:data:`CLOCK_INTERVAL` seconds the timer here runs the clock and redraws both views; when the running side's time is out it posts
 :class:`GameClocks.Flagged`, and the screen decides what that means.
-
-An engine side thinks for the share of its clock
-:func:`engines.timing.time_for_move` gives, no longer than the time its spec
-sets (a depth or node limit of the spec holds too): :meth:`GameClocks.limits`.
 """
 
 from __future__ import annotations
@@ -25,8 +22,6 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from engines import Limits, parse_engine_spec
-from engines.timing import time_for_move
 from games.clock import Clock
 
 from .clock_view import ClockView
@@ -90,37 +85,11 @@ class GameClocks(Widget):
 
     # -- what the screen tells --------------------------------------------------------
 
-    def press(self, side: int) -> None:
-        """``side`` made a move: its clock stops (with the increment), the other's may start."""
-        if self.clock is not None:
-            self.clock.press(side, time.monotonic())
-
-    def back_to(self, ply: int) -> None:
-        """The game went back to after ``ply`` moves: both clocks as they stood then."""
-        if self.clock is not None:
-            self.clock.back_to(ply)
-
     def stop(self) -> None:
         """Stop the clocks now (the game ended, a dialog opened), before the screen says so."""
         if self.clock is not None:
             self.clock.stop(time.monotonic())
         self.running = None
-
-    def limits(self, side: int, spec: str) -> Limits | None:
-        """The limits of ``side``'s engine (``spec``) under its clock (``None``
-        without clocks: the spec's own).
-
-        The clock's budget, capped by the time the spec sets explicitly
-        (``pvs:time=0.5`` stays a fast player); a depth or node limit the spec
-        sets still holds."""
-        if self.clock is None:
-            return None
-        left = self.clock.left(side, time.monotonic())
-        budget = time_for_move(left * 1000, self.clock.control.increment * 1000)
-        given = parse_engine_spec(spec).options
-        if given.get("time") is not None:
-            budget = min(budget, float(given["time"]))
-        return Limits(depth=given.get("depth"), time=budget, nodes=given.get("nodes"), flexible=True)
 
     # -- the timer -------------------------------------------------------------------------
 
