@@ -555,3 +555,39 @@ async def test_the_file_dialogs_say_their_whole_line_at_80_columns() -> None:
             assert " a an " not in said and said.endswith("Escape cancels"), said
             await pilot.press("escape")
             await wait_for(pilot, lambda: not isinstance(app.screen, kind), "the dialog closed")
+
+
+async def test_one_move_entry_serves_the_game_and_the_puzzles() -> None:
+    """The game screen's move box and the puzzle screen's are one widget: typed text and
+    clicked squares come out of it as one message, MoveEntered(move, text)."""
+    from engines.puzzles import Puzzle
+    from textual.widgets import Static
+
+    from tui.app.screens.puzzles import PuzzleScreen
+    from tui.app.widgets.move_entry import MoveEntry
+
+    app = make_app("chess", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        assert isinstance(screen.move_input, MoveEntry)
+        screen.move_input.enter("e4")
+        await wait_for(pilot, lambda: screen.moves == ["e4"], "the typed move")
+        screen.move_input.square_chosen((4, 1))  # e7, then e5: two clicks on the board's squares
+        screen.move_input.square_chosen((4, 3))
+        await wait_for(pilot, lambda: screen.moves == ["e4", "e5"], "the clicked move")
+        screen.move_input.enter("Ke3")
+        await wait_for(pilot, lambda: "illegal" in screen.message_text, "the refusal")
+        assert screen.moves == ["e4", "e5"]
+    mate = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"  # Qxf7#
+    app = TuiGamesApp(puzzles=("chess", [Puzzle(mate, "Qxf7#", 0.9)], "a test set", 1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")
+        puzzles = app.screen
+        await wait_for(pilot, lambda: puzzles.entry.game is not None, "the puzzle's position")
+        assert type(puzzles.entry) is MoveEntry  # the game's box (MoveInput) is one with fewer editing keys
+        puzzles.entry.square_chosen((7, 3))  # h5: picked up
+        await wait_for(pilot, lambda: "h5: click where it goes" in str(
+            puzzles.query_one("#puzzle-message", Static).render()), "the piece picked up")
+        puzzles.entry.square_chosen((5, 1))  # f7
+        await wait_for(pilot, lambda: puzzles.done, "the answer")
+        assert puzzles.record.solved == 1

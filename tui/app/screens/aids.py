@@ -89,7 +89,6 @@ class BoardAids(GameFlow):
             self.action_cancel_premove()
         elif self.board.selected is not None:
             self.board.mark(None)
-            self._picker = None
             self.say("put back")
 
     def human_turn_began(self, premove: Premove | None) -> None:
@@ -113,16 +112,12 @@ class BoardAids(GameFlow):
         if len(self.moves) != ply or not self.human_to_move or self.review is not None:
             return
         self.board.mark(None)
-        self._picker = None
+        self.move_input.game = self.game
         for square in squares:
-            self.square_chosen(square)
+            self.move_input.square_chosen(square)
         if len(self.moves) == ply and self.board.selected is not None and not isinstance(self.app.screen, ModalScreen):
             self.board.mark(None)
             self.say("premove dropped: it is not a legal move now", error=True)
-
-    def square_chosen(self, square: tuple[int, int]) -> None:
-        """A square clicked or chosen by keys (the game screen's)."""
-        raise NotImplementedError
 
     def _play_premove(self, move: Any, ply: int) -> None:
         if len(self.moves) == ply and self.human_to_move and self.review is None:
@@ -177,7 +172,6 @@ class BoardAids(GameFlow):
             replay.play(move)
         if squares:
             self.board.mark(squares[0], squares[1:])
-            self._picker = None
         texts = line_text(result.stats.pv[:LINE_MOVES])
         if threat:
             self.say(f"threat: {texts} — what {self.sides[game.turn]} would play if it were its move")

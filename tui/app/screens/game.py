@@ -23,18 +23,19 @@ from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.widgets import Input
 
-from games import GameError, MoveSyntaxError, Outcome, game_kind
+from games import Outcome, game_kind
 from games.clock import clk_text
 from games.reading import resaved_record
 from games.records import RecordNotes
 
-from ...views.format import counted, illegal_text, plies_text
+from ...views.format import counted, plies_text
 from ..session import GameSetup
 from ..widgets.board import BoardView
 from ..widgets.eval_bar import EvalBar
+from ..widgets.move_entry import MoveEntry
 from ..widgets.move_list import MoveList
 from .commands import COMMANDS, DELAYS, TYPED_COMMANDS, bindings
-from .dialogs import ChoiceDialog, ConfirmDialog
+from .dialogs import ConfirmDialog
 from .files import OpenDialog, SaveDialog
 from .aids import BoardAids
 from .help import HelpDialog, MovesDialog
@@ -111,18 +112,19 @@ class GameScreen(BoardAids):
             return
         if not text or self._refuse_move():
             return
-        try:
-            move = self.game.parse_move(text)
-        except MoveSyntaxError as error:
-            self.say(f"not a move: {error}", error=True)
-            self.move_input.select_all()  # the next move typed replaces it
+        self.move_input.enter(text)
+
+    @on(MoveEntry.MoveEntered, "#move-input")
+    def move_entered(self, event: MoveEntry.MoveEntered) -> None:
+        """A move typed or clicked: played, unless the game moved on meanwhile."""
+        if not self.human_to_move or self.review is not None:
+            self.board.mark(None)
+            self.say("no move made")
             return
-        except GameError as error:
-            self.say(illegal_text(error), error=True)
-            self.move_input.select_all()
-            return
-        self.input_clear()
-        self.human_moved(move)
+        self.human_moved(event.move)
+
+    def on_move_entry_said(self, event: MoveEntry.Said) -> None:
+        self.say(event.text, error=event.error)
 
     def input_clear(self) -> None:
         self.move_input.value = ""
@@ -136,31 +138,7 @@ class GameScreen(BoardAids):
             return
         if self._refuse_move():
             return
-        pick = self.picker.choose(self.board.selected, square)
-        self.board.mark(pick.selected, pick.targets)
-        if pick.error:
-            self.say(pick.error, error=True)
-        elif pick.selected is not None:
-            name = self.board.painter.square_name(pick.selected)
-            self.say(f"{name}: {len(pick.targets)} target{'s' if len(pick.targets) != 1 else ''} "
-                     "— click one, or the piece again to put it back")
-        if len(pick.moves) == 1 and not pick.ask:
-            self.human_moved(pick.moves[0])
-        elif pick.moves:
-            labels = [self.game.format_move(move) for move in pick.moves]
-            question = "Which move?"
-            if pick.ask:  # the piece chosen again, where a move of it also ends
-                labels.append("put it back")
-                question = "Play this move, or put the piece back?"
-            self.app.push_screen(ChoiceDialog(question, labels),
-                                 lambda choice: self._chose(pick.moves, choice))
-
-    def _chose(self, moves: tuple[Any, ...], choice: str | None) -> None:
-        if choice and choice.isdigit() and int(choice) < len(moves) and self.human_to_move:
-            self.human_moved(moves[int(choice)])
-        else:
-            self.board.mark(None)
-            self.say("no move made")
+        self.move_input.square_chosen(square)
 
     # -- review ----------------------------------------------------------------------------
 

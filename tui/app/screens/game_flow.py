@@ -96,7 +96,6 @@ class GameFlow(Screen):
         self.delay = DELAYS[2] if len(setup.engine_sides) == 2 else 0.0
         self._delay_timer: Timer | None = None
         self._result_shown = False
-        self._picker: MovePicker | None = None
 
     # -- the game's state, read through ----------------------------------------------------
 
@@ -124,11 +123,9 @@ class GameFlow(Screen):
         return self.controller.stepping
 
     @property
-    def picker(self) -> MovePicker:
-        """The legal moves of the position by square, for clicks (made when first asked for)."""
-        if self._picker is None:
-            self._picker = MovePicker(self.game, self.board.painter)
-        return self._picker
+    def picker(self) -> MovePicker | None:
+        """The legal moves of the position by square, for clicks (the move box's)."""
+        return self.move_input.picker
 
     @property
     def game(self) -> Game:
@@ -194,6 +191,7 @@ class GameFlow(Screen):
     def on_mount(self) -> None:
         self.title = f"tui-games · {self.setup.game}"
         self.sub_title = f"{self.setup.player_label(0)} vs {self.setup.player_label(1)}"
+        self.move_input.board = self.board
         self.refresh_position()
         self.clocks.bottom = self.bottom_side_shown  # a board the settings keep turned turns the clocks too
         if any(self.setup.notices):
@@ -237,7 +235,7 @@ class GameFlow(Screen):
         return str(self.query_one("#message", Static).render())
 
     def refresh_position(self) -> None:
-        self._picker = None
+        self.move_input.game = self.game  # the position moves are made in, changed in place
         self.board.mark(None)
         self.board.show(self.game)
         self.move_list.show_moves(self.moves, self.played.first_mover, self.played.first_number)
@@ -257,7 +255,8 @@ class GameFlow(Screen):
         else:
             side = self.game.turn
             who = self.sides[side]
-            forced = self.picker.forced if self.setup.is_human(side) else ()
+            picker = self.picker
+            forced = picker.forced if self.setup.is_human(side) and picker is not None else ()
             if forced:  # a pass: nothing on the board to play
                 text = (f"{who} to move (you): no move on the board, you must play "
                         f"{' or '.join(self.game.format_move(move) for move in forced)}: type it or click the board")
@@ -579,7 +578,6 @@ class GameFlow(Screen):
         used = self.coach.use_hint(len(self.moves), side, message.move)
         start, end = self.board.painter.move_squares(self.game, self.game.parse_move(message.move))
         self.board.mark(start, (end,))
-        self._picker = None
         stats = message.stats
         evaluation = game_kind(self.setup.game).scores.signed(*first_player_view(stats.score, stats.mate, side))
         self.say(f"hint: {message.move} (eval {evaluation} for {self.sides[0]}, "

@@ -26,14 +26,13 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from engines.puzzles import Puzzle
-from games import GAME_NAMES, GameError, MoveSyntaxError
+from games import GAME_NAMES
 from games.files import read_toml
 
 from ...settings import Settings, config_dir, keep_aside, write_whole
-from ...views.format import illegal_text
 from ..picking import MovePicker
 from ..widgets.board import BoardView
-from .dialogs import ChoiceDialog
+from ..widgets.move_entry import MoveEntry
 
 __all__ = ["PuzzleScreen", "PuzzleRecord", "puzzle_rating", "load_record", "save_record", "K_FACTOR"]
 
@@ -181,7 +180,6 @@ class PuzzleScreen(Screen[None]):
         #: Whether the puzzle shown was answered (or given up with a hint).
         self.done = False
         self.hinted = False
-        self.picker: MovePicker | None = None
         #: The puzzles answered in this sitting: seen again (the set wraps round), they are not rated again.
         self.rated: set[tuple[str, str]] = set()
 
@@ -192,7 +190,7 @@ class PuzzleScreen(Screen[None]):
             with Vertical(id="puzzle-side"):
                 yield Static("", id="puzzle-status")
                 yield Static("", id="puzzle-message")
-                yield Input(placeholder="your move", id="puzzle-input", compact=True)
+                yield MoveEntry(placeholder="your move", id="puzzle-input")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -202,8 +200,19 @@ class PuzzleScreen(Screen[None]):
         if not self.puzzles:
             self.say(f"no puzzles for {self.game_name} in {self.source}", error=True)
             return
+        self.entry.board = self.query_one("#puzzle-board", BoardView)
         self.show_puzzle()
-        self.query_one("#puzzle-input", Input).focus()
+        self.entry.focus()
+
+    @property
+    def entry(self) -> MoveEntry:
+        """The move box, which also takes the board's clicks."""
+        return self.query_one("#puzzle-input", MoveEntry)
+
+    @property
+    def picker(self) -> MovePicker | None:
+        """The puzzle position's legal moves by square (the move box's)."""
+        return self.entry.picker
 
     @property
     def puzzle(self) -> Puzzle:
@@ -215,9 +224,9 @@ class PuzzleScreen(Screen[None]):
         board.flipped = board.painter.flipped_for(game.turn)
         board.show(game)
         board.mark(None)
-        self.picker = MovePicker(game, board.painter)
         self.done = self.hinted = False
-        box = self.query_one("#puzzle-input", Input)
+        box = self.entry
+        box.game = game
         box.value, box.placeholder = "", "your move"
         self.update_status()
         side = game.PLAYERS[game.turn]
@@ -245,43 +254,22 @@ class PuzzleScreen(Screen[None]):
             return
         if not text or not self.puzzles:
             return
-        game = self.puzzle.game(self.game_name)
-        try:
-            move = game.parse_move(text)
-        except MoveSyntaxError as error:
-            self.say(f"not a move: {error}", error=True)
-            event.input.select_all()
-            return
-        except GameError as error:
-            self.say(illegal_text(error), error=True)
-            event.input.select_all()
-            return
-        self.answer(move)
+        self.entry.enter(text)
 
     def on_board_view_square_chosen(self, event: BoardView.SquareChosen) -> None:
         if self.done:
             self.action_next()  # Enter on the board goes on, as in the move box
             return
-        if self.picker is None:
-            return
-        board = self.query_one("#puzzle-board", BoardView)
-        pick = self.picker.choose(board.selected, event.square)
-        board.mark(pick.selected, pick.targets)
-        if pick.error:
-            self.say(pick.error, error=True)
-        elif pick.selected is not None:
-            self.say(f"{board.painter.square_name(pick.selected)}: click where it goes")
-        if len(pick.moves) == 1 and not pick.ask:
-            self.answer(pick.moves[0])
-        elif pick.moves:
-            game = self.puzzle.game(self.game_name)
-            labels = [game.format_move(move) for move in pick.moves]
-            self.app.push_screen(ChoiceDialog("Which move?", labels),
-                                 lambda choice: self._chose(pick.moves, choice))
+        if self.puzzles:
+            self.entry.square_chosen(event.square)
 
-    def _chose(self, moves: tuple[Any, ...], choice: str | None) -> None:
-        if choice and choice.isdigit() and int(choice) < len(moves):
-            self.answer(moves[int(choice)])
+    @on(MoveEntry.MoveEntered, "#puzzle-input")
+    def move_entered(self, event: MoveEntry.MoveEntered) -> None:
+        if not self.done:  # else answered meanwhile
+            self.answer(event.move)
+
+    def on_move_entry_said(self, event: MoveEntry.Said) -> None:
+        self.say(event.text, error=event.error)
 
     def answer(self, move: Any) -> None:
         """Judge ``move``, count it, and show the winning move played."""
@@ -295,7 +283,7 @@ class PuzzleScreen(Screen[None]):
         self.rated.add(key)
         change = 0.0 if again else self.record.scored(puzzle, solved)
         self.done = True
-        box = self.query_one("#puzzle-input", Input)
+        box = self.entry
         box.value, box.placeholder = "", "Enter: the next puzzle"
         try:
             save_record(self.game_name, self.record)

@@ -1,4 +1,5 @@
-"""The move box: an Input that suggests legal moves as you type."""
+"""The game screen's move box: a :class:`~tui.app.widgets.move_entry.MoveEntry` that leaves
+some editing keys to the game's commands."""
 
 from __future__ import annotations
 
@@ -6,35 +7,11 @@ from dataclasses import replace
 from typing import Sequence
 
 from textual.binding import Binding, BindingType
-from textual.suggester import Suggester
 from textual.widgets import Input
 
-__all__ = ["LegalMoveSuggester", "MoveInput"]
+from .move_entry import LegalMoveSuggester, MoveEntry
 
-
-class LegalMoveSuggester(Suggester):
-    """Completes what is typed to the first legal move that starts with it.
-
-    Matching ignores case, so ``nf`` suggests ``Nf3`` and ``0 0 b`` suggests
-    ``0 0 bottom``.  The right arrow (or End) takes the suggestion.
-    """
-
-    def __init__(self) -> None:
-        super().__init__(use_cache=False, case_sensitive=True)
-        self.moves: list[str] = []
-
-    async def get_suggestion(self, value: str) -> str | None:
-        return self.suggest(value)
-
-    def suggest(self, value: str) -> str | None:
-        typed = " ".join(value.split()).lower()
-        if not typed:
-            return None
-        for move in self.moves:
-            if move.lower().startswith(typed):
-                return move
-        return None
-
+__all__ = ["GAME_KEYS", "LegalMoveSuggester", "MoveInput"]
 
 #: Input's editing keys the game screen takes for its commands (Delete, Home, End,
 #: ctrl+u and the mouse still do what they did: delete right, go to either end,
@@ -54,8 +31,8 @@ def _without_game_keys(bindings: Sequence[BindingType]) -> list[BindingType]:
     return kept
 
 
-class MoveInput(Input, inherit_bindings=False):
-    """Where a human types moves; ``set_moves`` tells it the legal ones.
+class MoveInput(MoveEntry, inherit_bindings=False):
+    """Where a human types (or clicks) moves in a game; ``set_moves`` tells it the legal ones.
 
     It keeps Input's editing keys except :data:`GAME_KEYS`, which reach the
     game screen's commands even while the box has the focus."""
@@ -69,15 +46,6 @@ class MoveInput(Input, inherit_bindings=False):
     """
 
     def __init__(self, *, placeholder: str = "", id: str | None = None) -> None:
-        self._suggester = LegalMoveSuggester()
-        super().__init__(placeholder=placeholder, suggester=self._suggester, id=id, compact=True,
-                         select_on_focus=False)
-
-    def set_moves(self, moves: Sequence[str]) -> None:
-        """The legal moves of the position (texts), for suggestions.
-
-        What is already typed gets the suggestion of the new position at once
-        (Input only asks its suggester when the value changes).
-        """
-        self._suggester.moves = list(moves)
-        self._suggestion = self._suggester.suggest(self.value) or ""
+        super().__init__(placeholder=placeholder, id=id, select_on_focus=False,
+                         picked="{square}: {targets} — click one, or the piece again to put it back",
+                         cancelled="no move made")
