@@ -364,8 +364,8 @@ def _read_back(path: Path, text: str, plan: BookPlan) -> tuple[MadeBook, bool]:
         match = _ROW.match(row)
         if match is None:
             raise RunError(f"{path}:{number}: not a line this book writes", remedy=Remedy.OTHER_OUTPUT)
-        moves = [move.strip() for move in match["moves"].split(separator)]
-        kept[int(match["attempt"])] = (number, tuple(moves), float(match["score"]))
+        moves = tuple(move.strip() for move in match["moves"].split(separator))
+        kept[int(match["attempt"])] = (number, moves, float(match["score"]))
     made = MadeBook([])
     last = max(kept, default=-1)
     scale = game_kind(plan.game).scores

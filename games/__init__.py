@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from importlib import resources
 from importlib.resources.abc import Traversable
+from typing import TYPE_CHECKING
 
 from . import registry
 from .kind import GameKind
@@ -69,6 +70,11 @@ __all__ = [
     "new_game",
     "plugin_problems",
 ]
+
+if TYPE_CHECKING:
+    #: The registered games' names, in menu order (the module's ``__getattr__`` reads them on first use).
+    GAME_NAMES: tuple[str, ...]
+
 
 def __getattr__(name: str) -> object:
     """``GAME_NAMES``: the registered games, by name in menu order, read on first use."""

@@ -14,7 +14,7 @@ import io
 import math
 import os
 import zipfile
-from typing import Mapping
+from typing import IO, Mapping
 
 import numpy as np
 
@@ -75,7 +75,7 @@ def unpack_arrays(data: bytes, where: str, names: tuple[str, ...] | None, error:
         raise error(f"{where}: not a {what} file ({' '.join(str(problem).split())[:80]})") from None
 
 
-def _check_header(member: io.BufferedIOBase, size: int, allowed: str, where: str, error: type[ValueError],
+def _check_header(member: IO[bytes], size: int, allowed: str, where: str, error: type[ValueError],
                   what: str) -> None:
     """Refuse an ``.npy`` entry whose header names a type not ``allowed`` or more data than ``size``."""
     version = np.lib.format.read_magic(member)

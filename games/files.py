@@ -25,6 +25,7 @@ import os
 import stat
 import tomllib
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
 __all__ = ["MAX_DEPTH", "user_path", "unknown_user", "read_bytes", "read_head", "read_text", "decode_text", "read_toml", "read_json",
@@ -210,6 +211,7 @@ def _deepest_value(value: Any, stop: int) -> int:
     pending: list[tuple[Any, int]] = [(value, 0)]
     while pending:
         item, depth = pending.pop()
+        children: Iterable[Any]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):

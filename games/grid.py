@@ -35,7 +35,7 @@ class GridText:
         """The first and the second player's bitboards and the side to move (0 or 1)
         of ``text``; any case and surrounding whitespace.  A :class:`PositionError`
         says what was expected, with an example."""
-        first, second = self.symbols
+        first, second = self.symbols[0], self.symbols[1]
         example = f"e.g. '{self.example}'"
         if not isinstance(text, str):
             raise PositionError(f"expected a{'n' if self.game[0] in 'AEIOU' else ''} {self.game} position text, "

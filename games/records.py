@@ -325,7 +325,7 @@ class RecordFormat(ABC):
     def summaries(self, text: str, progress: Progress | None = None) -> list[RecordSummary]:
         """A summary of every game of ``text`` from its tags (a bad game is listed
         with what little is known of it: it shows up when it is opened)."""
-        summaries = []
+        summaries: list[RecordSummary] = []
         for item in self.read(text):
             if isinstance(item, LoadedGame):
                 summaries.append(self.summary(len(summaries) + 1, item.tags, (len(item.moves) + 1) // 2))

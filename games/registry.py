@@ -35,7 +35,7 @@ import sys
 from dataclasses import dataclass, field
 from importlib import import_module
 from importlib.metadata import EntryPoint, entry_points
-from typing import Callable
+from typing import Callable, Container
 
 from .base import Game
 from .board import BoardDescription, BoardLayout
@@ -153,7 +153,7 @@ def _discover() -> Registered:
         if kind is None:
             registry.problems.append(PluginProblem(point.name, _distribution(point), point.value, reason))
         else:
-            registry.loaders[point.name] = (lambda loaded=(kind, package): loaded)
+            registry.loaders[point.name] = _loaded(kind, package)
     if not ours:
         registry.problems.insert(0, PluginProblem(
             "*", OWN_DISTRIBUTION, GROUP,
@@ -172,7 +172,12 @@ def _strict_loader(point: EntryPoint) -> Callable[[], tuple[GameKind[Game], str]
     return load
 
 
-def _load(point: EntryPoint, taken: dict[str, object]) -> tuple[GameKind[Game] | None, str, str]:
+def _loaded(kind: GameKind[Game], package: str) -> Callable[[], tuple[GameKind[Game], str]]:
+    """The loader of a game already loaded (a plug-in, checked when listed)."""
+    return lambda: (kind, package)
+
+
+def _load(point: EntryPoint, taken: Container[str]) -> tuple[GameKind[Game] | None, str, str]:
     """The game's kind and its package, or ``None`` and why it cannot be used (one line)."""
     name = point.name
     if not _NAME.match(name):

@@ -474,13 +474,13 @@ def save_model(estimator: Any, path: str | os.PathLike[str], meta: dict[str, Any
         raise ModelError(f"model {path}: cannot write it ({_first_line(error)})") from None
     try:
         with handle:
-            np.savez_compressed(handle, **arrays)
+            np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]  # numpy's stub: a name could be allow_pickle
             handle.flush()
             os.fsync(handle.fileno())
         meta["sha256"] = file_sha256(path)
         text = json.dumps(_jsonable(meta), indent=2, allow_nan=False) + "\n"
-        with open(meta_file, "x", encoding="utf-8") as handle:
-            handle.write(text)
+        with open(meta_file, "x", encoding="utf-8") as meta_handle:
+            meta_handle.write(text)
     except BaseException as error:  # a full disk, Ctrl-C: no partial file is left to block a retry
         path.unlink(missing_ok=True)
         if isinstance(error, FileExistsError):

@@ -70,7 +70,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 #: the engine's own dict, or a :class:`~engines.search.table.SharedTable`
 #: between processes.  Values of wins and losses are stored relative to the
 #: entry's own position.
-TranspositionTable = Union[dict[Any, tuple[int, int, int, Any]], "SharedTable"]
+TranspositionTable = Union[dict[Any, tuple[int, int, float, Any]], "SharedTable"]
 
 
 class Stopped(Exception):
@@ -273,7 +273,7 @@ class Searcher:
 
         moves = self.select.select(self, depth, ply, tt_move)
         alpha0 = alpha
-        best = -INF
+        best: float = -INF
         best_move = None
         prune = self.prune
         pvs = self.pvs
@@ -344,7 +344,7 @@ class Searcher:
                 stored += ply
             elif stored <= -MATE_BOUND:
                 stored -= ply
-            if self.tt_grows and len(tt) >= self.tt_capacity:
+            if isinstance(tt, dict) and len(tt) >= self.tt_capacity:  # a dict grows (self.tt_grows)
                 tt.clear()
             # At an all-node no move proved best: keep the earlier hint, if any.
             tt[key] = (depth, flag, stored, tt_move if flag == UPPER else best_move)
@@ -364,7 +364,7 @@ class Searcher:
         if ply >= MAX_PLY:
             control.evals += 1
             return self.evaluate(game, game.turn)
-        stand = None
+        stand: float | None = None
         if game.can_stand_pat():
             control.evals += 1
             best = stand = self.evaluate(game, game.turn)
@@ -390,11 +390,11 @@ class Searcher:
             moves.sort(key=game.capture_score, reverse=True)
         play, undo = game.play, game.undo
         child = ply + 1
-        delta = self.delta and stand is not None
+        delta = stand if self.delta else None  # delta pruning measures from the standing score
         for i, move in enumerate(moves):
-            if delta:
+            if delta is not None:
                 gain = game.capture_gain(move)
-                if gain is not None and stand + gain + DELTA_MARGIN <= alpha:
+                if gain is not None and delta + gain + DELTA_MARGIN <= alpha:
                     continue  # even winning this piece and more leaves us below alpha
             play(move)
             control.nodes += 1

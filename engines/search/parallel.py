@@ -37,7 +37,7 @@ import multiprocessing
 import queue
 import time
 import traceback
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from games import Game, GameError, game_class
 
@@ -211,7 +211,7 @@ class ParallelEngine(AlphaBetaEngine):
             return super().search(game, limits, stop=stop, on_info=on_info)
         pool = self._pool()
         share = None if limits.nodes is None else max(1, limits.nodes // self.workers)
-        self.table.clear_busy()  # marks a stopped search left  # type: ignore[union-attr]
+        cast(SharedTable, self.table).clear_busy()  # _pool shared it; marks a stopped search left
         search_id = pool.start(game.copy(), limits, share)
         mine = Limits(limits.depth, limits.time, share, limits.flexible)
 

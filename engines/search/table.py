@@ -157,11 +157,11 @@ def _attach(name: str) -> shared_memory.SharedMemory:
     every attachment, and a tracker of another process tree would remove the
     block when that process ends, under its maker's feet)."""
     register = resource_tracker.register
-    resource_tracker.register = lambda *args, **kwargs: None  # type: ignore[assignment]
+    resource_tracker.register = lambda *args, **kwargs: None
     try:
         return shared_memory.SharedMemory(name=name)
     finally:
-        resource_tracker.register = register  # type: ignore[assignment]
+        resource_tracker.register = register
 
 
 class SharedTable:
@@ -185,10 +185,13 @@ class SharedTable:
             self.memory.close()
             raise ValueError(f"shared table {name} holds fewer than {entries} entries")
         self.entries = entries
+        buffer = self.memory.buf
+        if buffer is None:  # pragma: no cover - a block just opened has its buffer
+            raise ValueError(f"shared table {name} is closed")
         #: The entries as numpy sees them (for clearing and inspection).
-        self.array = np.ndarray((entries, WORDS), dtype=np.int64, buffer=self.memory.buf)
+        self.array = np.ndarray((entries, WORDS), dtype=np.int64, buffer=buffer)
         #: The same words as a flat memoryview: indexing it gives Python ints, fast.
-        self.words = self.memory.buf[: size].cast("q")
+        self.words = buffer[: size].cast("q")
         #: The busy list: the hashes of positions some process is searching
         #: right now, one per slot (see :mod:`engines.search.parallel`).
         self.busy = self.words[entries * WORDS:]

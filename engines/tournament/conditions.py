@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from games import game_kind
 from games.books import BookError, BookLine, load_book, shipped_book
@@ -342,7 +342,7 @@ class Conditions:
             raise ValueError(str(error)) from None
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

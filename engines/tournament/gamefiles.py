@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import BinaryIO, Iterable, Sequence
+from typing import Any, BinaryIO, Iterable, Sequence
 
 from games import Outcome, game_kind, new_game
 from games.clock import clk_text
@@ -49,14 +49,14 @@ def records_path(results: str | Path, game_name: str) -> Path:
     return Path(results).with_suffix("." + game_kind(game_name).records.extension)
 
 
-def move_comment(game_name: str, entry: Sequence[float | None], first_to_move: bool,
+def move_comment(game_name: str, entry: LogEntry | Sequence[Any], first_to_move: bool,
                  clock: float | None = None) -> str:
     """``[%eval 0.35] depth 5, 12,345 nodes, 0.120 s`` for one engine move's
     log entry (a :class:`~engines.tournament.result.LogEntry`: score and mate
     for the mover, depth, nodes, seconds), with ``[%clk 0:00:09.8]`` after the
     eval when the mover's ``clock`` is known; for a move chosen without a
     search, only the clock (``""`` without one)."""
-    entry = LogEntry(*entry)
+    entry = entry if isinstance(entry, LogEntry) else LogEntry(*entry)
     clk = f"[%clk {clk_text(clock)}]" if clock is not None else ""
     if not entry.searched:
         return clk  # a move chosen without a search (random)

@@ -146,7 +146,8 @@ def play_game(config: MatchConfig, index: int, opening: Opening | None = None) -
     # Who moves first in the opening's final position: the agent named `first`
     # plays the side that moves first from the start, so after an odd
     # opening the other agent is to move.
-    player_of = {first: 0, ("b" if first == "a" else "a"): 1}
+    second: Agent = "b" if first == "a" else "a"
+    player_of: dict[Agent, int] = {first: 0, second: 1}
     specs = {agent: effective_spec(config.spec(agent), derived_seed("engine", config.seed, index, agent))
              for agent in AGENTS}
     cls = type(game)

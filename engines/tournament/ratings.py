@@ -81,7 +81,7 @@ def fit_ratings(pairings: Iterable[Pairing], anchors: Mapping[str, float], *,
     # Each pairing with its prior draws added: points and games as floats.
     data = [(p.a, p.b, p.points + prior / 2, p.games + prior) for p in pairings]
     n = len(free)
-    covariance = np.zeros((n, n))
+    covariance: np.ndarray = np.zeros((n, n))
     for _ in range(iterations):
         gradient = np.zeros(n)
         hessian = np.zeros((n, n))

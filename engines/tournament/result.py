@@ -295,7 +295,7 @@ class GameResult:
             conditions = Conditions.from_json(match)
         except ValueError as error:
             raise ResultsFileError(f"{where}: the line's 'match': {error}") from None
-        config = MatchConfig(*(_match_field(match, key, where) for key in MATCH_KEYS), conditions)
+        config = MatchConfig(**{key: _match_field(match, key, where) for key in MATCH_KEYS}, conditions=conditions)
         sprt = obj.get("sprt")
         if sprt is not None and (not isinstance(sprt, list) or len(sprt) not in (2, 4)
                                  or not all(_is_number(number) for number in sprt)):
@@ -375,7 +375,7 @@ class _Checker:
         value = self.obj[key]
         if value not in AGENTS:
             raise self._fail(key, "a or b")
-        return value  # type: ignore[no-any-return]
+        return value
 
     def sides(self, key: str) -> Sides[str]:
         value = self.obj[key]
@@ -387,13 +387,13 @@ class _Checker:
         value = self.obj[key]
         if not _is_int(value) or value < 0:
             raise self._fail(key, "a whole number")
-        return value  # type: ignore[no-any-return]
+        return value
 
     def number(self, key: str) -> float:
         value = self.obj[key]
         if not _is_number(value):
             raise self._fail(key, "a number")
-        return value  # type: ignore[no-any-return]
+        return value
 
     def book(self) -> BookPlace | None:
         value = self.obj.get("book")

@@ -110,7 +110,7 @@ def up_right(b: int) -> int:
 
 def step_table(directions) -> tuple[tuple[tuple[int, Move], ...], ...]:
     """Per square, ``(target_mask, move)`` for each step in ``directions``."""
-    table = [()]
+    table: list[tuple[tuple[int, Move], ...]] = [()]
     for s in SQUARES:
         row, col = square_coords(s)
         steps = []
@@ -124,7 +124,7 @@ def step_table(directions) -> tuple[tuple[tuple[int, Move], ...], ...]:
 
 def jump_table(directions) -> tuple[tuple[tuple[int, int, int], ...], ...]:
     """Per square, ``(jumped_mask, landing_square, landing_mask)`` for each jump in ``directions``."""
-    table = [()]
+    table: list[tuple[tuple[int, int, int], ...]] = [()]
     for s in SQUARES:
         row, col = square_coords(s)
         jumps = []

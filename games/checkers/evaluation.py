@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from ..base import Heuristic
+
 from .bitboards import (
     BLACK,
     BACK,
@@ -226,4 +228,4 @@ def _colour_features(game: Checkers, colour: int) -> tuple[int, ...]:
 
 
 #: The heuristics by name.
-HEURISTICS = {"material": material, "positional": positional}
+HEURISTICS: dict[str, Heuristic] = {"material": material, "positional": positional}

@@ -202,7 +202,7 @@ class Checkers(Game):
         if len(parts) != 3 or parts[0].upper() not in ("B", "W"):
             raise PositionError(f"{_POSITION_HINT}, got {quote_input(text)}")
         turn = BLACK if parts[0].upper() == "B" else WHITE
-        masks = {"B": None, "W": None}
+        masks: dict[str, int | None] = {"B": None, "W": None}
         kings = 0
         for part in parts[1:]:
             colour = part[:1].upper()
@@ -238,7 +238,7 @@ class Checkers(Game):
                     if is_king:
                         kings |= bit
             masks[colour] = pieces
-        black, white = masks["B"], masks["W"]
+        black, white = masks["B"] or 0, masks["W"] or 0  # both set: two lists, neither twice
         if not black | white:
             raise PositionError("the board is empty: give some pieces, e.g. 'B:W21-32:B1-12'")
         if black & white:
@@ -541,7 +541,7 @@ class Checkers(Game):
         moves = self.legal_moves()
         return moves if moves and moves[0][1] else []
 
-    def move_code(self, move: Move) -> int:  # type: ignore[override]
+    def move_code(self, move: Move) -> int:
         """The squares visited as digits base 33 (a landing square fixes what a
         jump takes); -1 for a jump of more than nine hops, which does not fit."""
         path = move[0]
@@ -552,7 +552,7 @@ class Checkers(Game):
             code = code * 33 + square
         return code
 
-    def move_from_code(self, code: int) -> Move | None:  # type: ignore[override]
+    def move_from_code(self, code: int) -> Move | None:
         path = []
         while code > 0:
             code, square = divmod(code, 33)

@@ -22,8 +22,10 @@ no quiet one: the search asks its evaluation after the jumps.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from ..base import Heuristic
 from ..learned import PatternLayout, TermsForm, tables_file
 from .bitboards import DL3, DL4, DR4, DR5, FULL, UL4, UL5, UR3, UR4
 from .evaluation import positional
@@ -120,4 +122,4 @@ FORM = TermsForm(name="checkers-patterns/2", weights=_WEIGHTS, scalars=len(SCALA
                  start=((1.0, 1.0),))
 
 #: The heuristics read from a file: ``tables:FILE``, tables that ``tui-games train checkers --model tables`` fitted.
-HEURISTIC_FILES = {"tables": tables_file(FORM)}
+HEURISTIC_FILES: dict[str, Callable[[str], Heuristic]] = {"tables": tables_file(FORM)}

@@ -36,7 +36,7 @@ def reference_perft(position: str | None, depth: int) -> int | None:
     if position is not None:
         raise ValueError("the OpenSpiel reference counts from the start position only")
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel
     except ImportError:
         return None
     return openspiel_perft(pyspiel.load_game("checkers").new_initial_state(), depth)

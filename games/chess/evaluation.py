@@ -10,11 +10,13 @@ middlegame; see :func:`_scan`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
 import chess
 
+from ..base import Heuristic
 from .bitboards import (
     ALL, BLACK_MINOR_HOME, CENTRE, DIAG_ATTACKS, DIAG_MASKS, FILE_ATTACKS, FILE_MASKS, FILES_OF_SET,
     KING_ZONE, KNIGHT, NOT_A, NOT_H, RANK_1, RANK_3, RANK_6, RANK_8, RANK_ATTACKS, RANK_MASKS,
@@ -529,7 +531,7 @@ def network_file(path: str) -> Any:
 
 
 #: The heuristics by name (see :mod:`games.chess`).
-HEURISTICS = {
+HEURISTICS: dict[str, Heuristic] = {
     "material": material,
     "sef": sef,
     "soft": soft,
@@ -539,4 +541,4 @@ HEURISTICS = {
 }
 
 #: The heuristics read from a file, by kind (see :attr:`games.base.Game.HEURISTIC_FILES`).
-HEURISTIC_FILES = {"network": network_file, "tables": tables_file}
+HEURISTIC_FILES: dict[str, Callable[[str], Heuristic]] = {"network": network_file, "tables": tables_file}

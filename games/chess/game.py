@@ -256,25 +256,25 @@ class ChessGame(MoveReading, Game):
 
     # The following six are replaced on each instance by bound board methods
     # (see _bind); these definitions document them and satisfy the protocol.
-    def legal_moves(self) -> list[chess.Move]:  # type: ignore[override]
+    def legal_moves(self) -> list[chess.Move]:
         """The legal moves in python-chess's generation order."""
         return list(self._board.generate_legal_moves())
 
-    def count_moves(self) -> int:  # type: ignore[override]
+    def count_moves(self) -> int:
         """The number of legal moves, counted from bitboards without building
         them (see :func:`count_legal_moves`); 3-4x faster than
         ``board.legal_moves.count()``."""
         return count_legal_moves(self._board)
 
-    def play(self, move: chess.Move) -> None:  # type: ignore[override]
+    def play(self, move: chess.Move) -> None:
         """``board.push(move)``: play a legal move."""
         self._board.push(move)
 
-    def undo(self) -> chess.Move:  # type: ignore[override]
+    def undo(self) -> chess.Move:
         """``board.pop()``: take back the last move (``IndexError`` if none)."""
         return self._board.pop()
 
-    def key(self) -> Hashable:  # type: ignore[override]
+    def key(self) -> Hashable:
         """The transposition key: the piece bitboards, side to move, castling
         rights and the en passant square when an en passant capture is legal.
         Exact (no hash collisions) and equal whenever the FENs without
@@ -286,11 +286,11 @@ class ChessGame(MoveReading, Game):
                 b.occupied_co[chess.WHITE], b.occupied_co[chess.BLACK], b.turn,
                 b.clean_castling_rights(), b.ep_square if b.has_legal_en_passant() else -1)
 
-    def is_capture(self, move: chess.Move) -> bool:  # type: ignore[override]
+    def is_capture(self, move: chess.Move) -> bool:
         """True for captures, including en passant."""
         return self._board.is_capture(move)
 
-    def is_irreversible(self, move: chess.Move) -> bool:  # type: ignore[override]
+    def is_irreversible(self, move: chess.Move) -> bool:
         """A capture or a pawn move: python-chess's ``is_zeroing``."""
         return self._board.is_zeroing(move)
 
@@ -309,7 +309,7 @@ class ChessGame(MoveReading, Game):
             score += 8 * move.promotion
         return score
 
-    def capture_scores(self, moves: Sequence[chess.Move]) -> list[int]:  # type: ignore[override]
+    def capture_scores(self, moves: Sequence[chess.Move]) -> list[int]:
         """:meth:`capture_score` for many moves at once (the ordering hot path)."""
         board = self._board
         them = board.occupied_co[not board.turn]
@@ -317,7 +317,7 @@ class ChessGame(MoveReading, Game):
         piece_type_at = board.piece_type_at
         ep_square = board.ep_square
         pawns = board.pawns
-        scores = []
+        scores: list[int] = []
         append = scores.append
         for move in moves:
             to_square = move.to_square
@@ -376,11 +376,11 @@ class ChessGame(MoveReading, Game):
             gain += PIECE_GAIN[move.promotion] - PIECE_GAIN[chess.PAWN]
         return gain
 
-    def move_code(self, move: chess.Move) -> int:  # type: ignore[override]
+    def move_code(self, move: chess.Move) -> int:
         """``from + 64 * to + 4096 * promotion`` (python-chess's square and piece numbers)."""
         return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
 
-    def move_from_code(self, code: int) -> chess.Move | None:  # type: ignore[override]
+    def move_from_code(self, code: int) -> chess.Move | None:
         move = chess.Move(code & 63, code >> 6 & 63, code >> 12 or None)
         return move if move and self._board.is_legal(move) else None
 

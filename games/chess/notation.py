@@ -11,7 +11,7 @@ and why, with an example of a legal move).
 from __future__ import annotations
 
 import re
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import chess
 
@@ -39,7 +39,11 @@ _COLOR_NAMES = {chess.WHITE: "White", chess.BLACK: "Black"}
 class MoveReading:
     """Move notation for a game that keeps its position in :attr:`board`."""
 
-    board: chess.Board
+    if TYPE_CHECKING:
+        @property
+        def board(self) -> chess.Board:
+            """The position, kept by the class this is mixed into (read-only there)."""
+            ...
 
     def format_move(self, move: chess.Move) -> str:
         """The move in SAN, with ``+``/``#`` (e.g. ``'Nf3'``, ``'O-O'``, ``'exd8=Q+'``)."""

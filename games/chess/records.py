@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import io
 import re
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 import chess
 import chess.pgn
@@ -40,6 +40,9 @@ from ..records import (
     result_token,
 )
 from .openings import opening_of
+
+if TYPE_CHECKING:
+    from .game import ChessGame
 
 __all__ = ["PGN"]
 
@@ -70,7 +73,7 @@ def _check_game_type(game_type: str, index: int) -> None:
 
 def _board(game: Game) -> chess.Board:
     """The python-chess board of a chess game."""
-    return game.board  # type: ignore[attr-defined,no-any-return]
+    return cast("ChessGame", game).board
 
 
 #: A move in SAN as a PGN's move text writes it (check marks and annotations aside).

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from ..base import Heuristic
+
 from .moves import (
     CENTRE,
     INNER,
@@ -107,7 +109,7 @@ def line_potential(game: Quixo, player: int) -> int:
 
 
 #: The heuristics by name.
-HEURISTICS = {
+HEURISTICS: dict[str, Heuristic] = {
     "longest-line": longest_line,
     "line-potential": line_potential,
 }

@@ -240,11 +240,11 @@ class Quixo(Game):
         """No five in a row on the board."""
         return self._winner == NO_WINNER
 
-    def move_code(self, move: int) -> int:  # type: ignore[override]
+    def move_code(self, move: int) -> int:
         """A Quixo move is already an int (its index in the move table)."""
         return move
 
-    def move_from_code(self, code: int) -> int | None:  # type: ignore[override]
+    def move_from_code(self, code: int) -> int | None:
         return code if code in self.legal_moves() else None
 
     def tactical_moves(self) -> list[int]:

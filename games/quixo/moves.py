@@ -52,7 +52,8 @@ def has_five(b: int) -> bool:
 class QuixoMove(NamedTuple):
     """One entry of the move table: what move ``index`` does."""
 
-    index: int
+    #: The move's number (it shadows ``tuple.index``, which no one calls on a move).
+    index: int  # type: ignore[assignment]
     col: int
     row: int
     edge: str

@@ -20,9 +20,11 @@ taken).  Entries are sixteenths of the score.  A position won on the board score
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..base import Heuristic
 from ..learned import PatternLayout, TermsForm, bundled_heuristic, tables_file
 from .evaluation import LINE_POTENTIAL_WIN, line_potential
 from .moves import SIZE
@@ -87,7 +89,7 @@ FORM = TermsForm(name="quixo-patterns/2", weights=_WEIGHTS, scalars=len(SCALARS)
                  patterns=tuple((name, _FIRSTS[name], 3 ** len(cells)) for name, cells, _ in PATTERNS))
 
 #: The heuristics read from a file: ``tables:FILE``, tables that ``tui-games train quixo --model tables`` fitted.
-HEURISTIC_FILES = {"tables": tables_file(FORM)}
+HEURISTIC_FILES: dict[str, Callable[[str], Heuristic]] = {"tables": tables_file(FORM)}
 
 
 #: The tables the package ships (the heuristic ``learned``, ``pvs``'s); ``learned.json`` beside them
