@@ -72,7 +72,8 @@ def tiny_models(tmp_path: Path) -> dict[str, dict[str, Path]]:
         dataset = read_dataset(data, cls)
         paths[game] = {}
         for kind, model, inputs in (("pred", "rf", "h0"), ("mi", "mlp", "features")):
-            estimator, meta = train_model(cls, dataset, model=model, inputs=inputs, seed=0)
+            fit = train_model(cls, dataset, model=model, inputs=inputs, seed=0)
+            estimator, meta = fit.estimator, fit.meta()
             path = tmp_path / f"{game}-{kind}.npz"
             save_model(estimator, path, meta)
             paths[game][kind] = path

@@ -52,7 +52,8 @@ def saved(tmp_path_factory: pytest.TempPathFactory, dataset) -> dict[str, Path]:
     paths = {}
     for kind in ("rf", "mlp"):
         for inputs in ("features", "h0"):
-            estimator, meta = train_model(Quixo, dataset, model=kind, inputs=inputs, seed=1)
+            fit = train_model(Quixo, dataset, model=kind, inputs=inputs, seed=1)
+            estimator, meta = fit.estimator, fit.meta()
             paths[kind, inputs] = folder / f"{kind}-{inputs}.npz"
             save_model(estimator, paths[kind, inputs], meta)
     return paths
@@ -88,7 +89,8 @@ def refused(game_cls: type, name: str | Path, needle: str, **kwargs: Any) -> str
 @pytest.mark.parametrize("inputs", ["features", "h0"])
 def test_a_saved_model_loads_and_predicts_as_the_fitted_one(dataset, tmp_path: Path, kind: str,
                                                              inputs: str) -> None:
-    estimator, meta = train_model(Quixo, dataset, model=kind, inputs=inputs, seed=2)
+    fit = train_model(Quixo, dataset, model=kind, inputs=inputs, seed=2)
+    estimator, meta = fit.estimator, fit.meta()
     path = tmp_path / "m.npz"
     written = save_model(estimator, path, meta)
     assert written["sha256"] == file_sha256(path) == read_metadata(path)["sha256"]
@@ -140,7 +142,8 @@ def test_a_bundled_name_loads_from_the_bundled_directory(saved: dict, tmp_path: 
 # ------------------------------------------------------------------ saving
 def test_save_model_never_overwrites(dataset, saved: dict, tmp_path: Path) -> None:
     path = copy_model(saved["rf", "h0"], tmp_path)
-    estimator, meta = train_model(Quixo, dataset, model="rf", inputs="h0", seed=1)
+    fit = train_model(Quixo, dataset, model="rf", inputs="h0", seed=1)
+    estimator, meta = fit.estimator, fit.meta()
     before = path.read_bytes(), metadata_path(path).read_text()
     with pytest.raises(ModelError, match="already exists"):
         save_model(estimator, path, meta)
@@ -156,7 +159,7 @@ def test_save_model_never_overwrites(dataset, saved: dict, tmp_path: Path) -> No
 
 
 def test_training_is_reproducible_from_its_seed(dataset) -> None:
-    metas = [train_model(Quixo, dataset, model="rf", seed=seed)[1] for seed in (5, 5, 6)]
+    metas = [train_model(Quixo, dataset, model="rf", seed=seed).meta() for seed in (5, 5, 6)]
     for meta in metas:
         meta.pop("fit_s")
     assert metas[0]["check"] == metas[1]["check"] and metas[0]["metrics"] == metas[1]["metrics"]

@@ -16,6 +16,7 @@ from engines.learning.models import file_sha256, load_model, metadata_path
 from engines.learning.train import (
     Dataset,
     DatasetError,
+    TrainedModel,
     TrainError,
     dataset_columns,
     read_dataset,
@@ -108,10 +109,9 @@ def test_duplicates_are_counted_and_the_first_kept(data: Path, rows: list[list])
     keep = dataset.first_occurrences()
     assert len(keep) == distinct and list(keep) == sorted(keep)
     assert 12345.0 not in dataset.h_l[keep]
-    _, meta = train_model(Quixo, dataset, model="rf", inputs="h0")
-    counted = meta["rows"]
-    assert counted["duplicates_dropped"] == dataset.duplicates
-    assert counted["train"] + counted["test"] == distinct
+    counted = train_model(Quixo, dataset, model="rf", inputs="h0").rows
+    assert counted.duplicates_dropped == dataset.duplicates
+    assert counted.train + counted.test == distinct
 
 
 def test_a_missing_or_empty_file_is_an_error(tmp_path: Path) -> None:
@@ -179,7 +179,18 @@ def test_a_bad_sidecar_is_an_error(data: Path) -> None:
 # ----------------------------------------------------------------- training
 def test_train_model_fills_the_metadata(data: Path) -> None:
     dataset = read_dataset(data, Quixo)
-    estimator, meta = train_model(Quixo, dataset, model="mlp", inputs="features", test_size=0.25, seed=4)
+    fit = train_model(Quixo, dataset, model="mlp", inputs="features", test_size=0.25, seed=4)
+    assert isinstance(fit, TrainedModel)
+    assert (fit.game, fit.model, fit.split, fit.cv, fit.grid) == ("quixo", "mlp", "by game", None, None)
+    assert fit.rows.train + fit.rows.test == len(dataset) - dataset.duplicates
+    assert fit.test_metrics.keys() == {"mse", "mae", "r2"} and fit.train_metrics["mse"] >= 0
+    estimator, meta = fit.estimator, fit.meta()
+    assert list(meta) == ["format", "game", "model", "inputs", "target", "depth", "heuristic", "label",
+                          "decisive_score", "params", "grid", "cv", "metrics", "rows", "dataset", "seed",
+                          "test_size", "split", "fit_s", "notes", "versions", "sha256", "created", "command",
+                          "check"]  # the metadata file's keys, in their order
+    assert meta["command"] is None and fit.meta("tui-games train quixo")["command"] == "tui-games train quixo"
+    json.dumps(meta, allow_nan=False)  # plain JSON: no dataclass left in it
     assert meta["game"] == "quixo" and meta["model"] == "mlp" and meta["target"] == "h_l"
     assert meta["inputs"] == list(Quixo.FEATURE_NAMES)
     assert meta["depth"] == 1 and meta["heuristic"] == "line-potential" and meta["label"] == "search"
@@ -230,7 +241,9 @@ def test_grid_search_picks_from_the_grid_with_cv_folds(data: Path, kind: str,
             else {"hidden_layer_sizes": [(32,)], "alpha": [1e-4, 1e-2]})
     monkeypatch.setattr(train, "RF_GRID" if kind == "rf" else "MLP_GRID", tiny)
     dataset = read_dataset(data, Quixo)
-    estimator, meta = train_model(Quixo, dataset, model=kind, inputs="h0", grid=True, cv=3)
+    fit = train_model(Quixo, dataset, model=kind, inputs="h0", grid=True, cv=3)
+    assert fit.cv is not None and fit.cv.folds == 3
+    estimator, meta = fit.estimator, fit.meta()
     assert meta["grid"] == tiny and meta["cv"]["folds"] == 3
     assert meta["cv"]["candidates"] == (4 if kind == "rf" else 2) and meta["cv"]["best_mse"] > 0
     assert set(meta["params"]) == set(tiny)

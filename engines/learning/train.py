@@ -8,8 +8,8 @@ sidecar ``FILE.meta.json``.  :func:`read_dataset` reads and checks it;
 the depth-L search value ``h_l``::
 
     dataset = read_dataset("quixo.csv", Quixo)
-    estimator, meta = train_model(Quixo, dataset, model="rf", inputs="features", grid=True)
-    save_model(estimator, "quixo-mi.joblib", meta)      # engines.learning.models
+    fit = train_model(Quixo, dataset, model="rf", inputs="features", grid=True)
+    save_model(fit.estimator, "quixo-mi.npz", fit.meta())      # engines.learning.models
 
 Positions that occur more than once (same position text) are kept once, the
 first time, *before* the train/test split, so that no test position was seen
@@ -51,7 +51,10 @@ __all__ = [
     "RF_DEFAULTS",
     "MLP_DEFAULTS",
     "CHECK_ROWS",
+    "CrossValidation",
     "Dataset",
+    "FitRows",
+    "TrainedModel",
     "DatasetError",
     "TrainError",
     "dataset_columns",
@@ -434,6 +437,98 @@ def split_by_game(games: np.ndarray, test_size: float, seed: int) -> tuple[np.nd
     return train_rows, test_rows
 
 
+@dataclass(frozen=True)
+class CrossValidation:
+    """A grid search's cross-validation: its ``folds``, the best candidate's mean
+    squared error over them and how many ``candidates`` were fitted."""
+
+    folds: int
+    best_mse: float
+    candidates: int
+
+
+@dataclass(frozen=True)
+class FitRows:
+    """The positions a model was fitted on (``train``) and scored on (``test``), and
+    how many repeated positions were dropped before the split."""
+
+    train: int
+    test: int
+    duplicates_dropped: int
+
+
+@dataclass(frozen=True)
+class TrainedModel:
+    """What :func:`train_model` fitted: the ``estimator`` and all that the model's
+    metadata file says of it (:meth:`meta` gives that metadata as written).
+
+    ``inputs`` names the estimator's columns; ``depth``, ``heuristic`` and ``label``
+    describe the dataset's target; ``params`` are the parameters fitted (the best
+    of ``grid`` when there was a grid search, with its ``cv``);
+    ``train_metrics``/``test_metrics`` hold MSE, MAE and R²; ``split`` is
+    ``"by game"`` or ``"by row"``; ``fit_s`` the seconds the fit took; ``notes``
+    the dataset's notes and the fit's; ``check_X``/``check_y`` a few test rows
+    and the estimator's predictions, which a saved model must reproduce.
+    """
+
+    estimator: Any
+    game: str
+    model: str
+    inputs: list[str]
+    depth: int | None
+    heuristic: str
+    label: str
+    decisive_score: float | None
+    params: dict[str, Any]
+    grid: dict[str, Any] | None
+    cv: CrossValidation | None
+    train_metrics: dict[str, float]
+    test_metrics: dict[str, float]
+    rows: FitRows
+    dataset: dict[str, Any]
+    seed: int
+    test_size: float
+    split: str
+    fit_s: float
+    notes: list[str]
+    versions: dict[str, str]
+    check_X: list[list[float]]
+    check_y: list[float]
+
+    def meta(self, command: str | None = None) -> dict[str, Any]:
+        """The model's metadata as :func:`engines.learning.models.save_model` takes it
+        (it fills ``sha256`` and ``created``), with the ``command`` that trained it."""
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "model": self.model,
+            "inputs": list(self.inputs),
+            "target": "h_l",
+            "depth": self.depth,
+            "heuristic": self.heuristic,
+            "label": self.label,
+            "decisive_score": self.decisive_score,
+            "params": dict(self.params),
+            "grid": self.grid,
+            "cv": None if self.cv is None else {"folds": self.cv.folds, "best_mse": self.cv.best_mse,
+                                                "candidates": self.cv.candidates},
+            "metrics": {"train": dict(self.train_metrics), "test": dict(self.test_metrics)},
+            "rows": {"train": self.rows.train, "test": self.rows.test,
+                     "duplicates_dropped": self.rows.duplicates_dropped},
+            "dataset": self.dataset,
+            "seed": self.seed,
+            "test_size": self.test_size,
+            "split": self.split,
+            "fit_s": self.fit_s,
+            "notes": list(self.notes),
+            "versions": dict(self.versions),
+            "sha256": None,
+            "created": None,
+            "command": command,
+            "check": {"X": self.check_X, "y": self.check_y},
+        }
+
+
 def train_model(
     game_class: type[Game],
     dataset: Dataset,
@@ -445,9 +540,10 @@ def train_model(
     seed: int = 0,
     jobs: int = 1,
     cv: int = 5,
-) -> tuple[Any, dict[str, Any]]:
-    """Fit a model of ``h_l`` and return it with its metadata (everything but ``sha256``,
-    which :func:`engines.learning.models.save_model` fills, and ``command``, ``None`` here).
+) -> TrainedModel:
+    """Fit a model of ``h_l``: the estimator with all its metadata says (a
+    :class:`TrainedModel`; its :meth:`~TrainedModel.meta` is what
+    :func:`engines.learning.models.save_model` writes).
 
     Duplicated positions are dropped (first kept) before a seeded split into
     train and test rows.  With ``grid`` a :class:`~sklearn.model_selection.GridSearchCV`
@@ -505,7 +601,7 @@ def train_model(
         train_games = None
 
     search_grid = None
-    cv_info = None
+    cv_info: CrossValidation | None = None
     started = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
@@ -523,8 +619,7 @@ def train_model(
             search.fit(X_train, y_train, groups=train_games)
             estimator = search.best_estimator_
             params = _short(search.best_params_)
-            cv_info = {"folds": cv, "best_mse": float(-search.best_score_),
-                       "candidates": len(search.cv_results_["params"])}
+            cv_info = CrossValidation(cv, float(-search.best_score_), len(search.cv_results_["params"]))
         else:
             params = dict(RF_DEFAULTS if model == "rf" else MLP_DEFAULTS)
             estimator = make_estimator(model, params, seed=seed)
@@ -546,32 +641,12 @@ def train_model(
     decisive = dataset.decisive_score
     if decisive is None:
         decisive = getattr(game_class, "DECISIVE_SCORE", None)
-    meta: dict[str, Any] = {
-        "format": FORMAT,
-        "game": game_class.NAME,
-        "model": model,
-        "inputs": names,
-        "target": "h_l",
-        "depth": dataset.depth,
-        "heuristic": dataset.heuristic,
-        "label": dataset.label,
-        "decisive_score": decisive,
-        "params": params,
-        "grid": search_grid,
-        "cv": cv_info,
-        "metrics": {"train": train_metrics, "test": test_metrics},
-        "rows": {"train": int(len(y_train)), "test": int(len(y_test)),
-                 "duplicates_dropped": int(len(dataset) - n)},
-        "dataset": {**dataset.source, "meta": dataset.meta},
-        "seed": seed,
-        "test_size": test_size,
-        "split": "by game" if train_games is not None else "by row",
-        "fit_s": round(fit_s, 3),
-        "notes": notes,
-        "versions": library_versions(),
-        "sha256": None,
-        "created": None,
-        "command": None,
-        "check": {"X": check_X.tolist(), "y": [float(v) for v in check_y]},
-    }
-    return estimator, meta
+    return TrainedModel(
+        estimator=estimator, game=game_class.NAME, model=model, inputs=list(names), depth=dataset.depth,
+        heuristic=dataset.heuristic, label=dataset.label, decisive_score=decisive, params=params,
+        grid=search_grid, cv=cv_info, train_metrics=train_metrics, test_metrics=test_metrics,
+        rows=FitRows(int(len(y_train)), int(len(y_test)), int(len(dataset) - n)),
+        dataset={**dataset.source, "meta": dataset.meta}, seed=seed, test_size=test_size,
+        split="by game" if train_games is not None else "by row", fit_s=round(fit_s, 3), notes=notes,
+        versions=library_versions(), check_X=check_X.tolist(), check_y=[float(v) for v in check_y],
+    )

@@ -177,23 +177,22 @@ def run_train(args: Any, file: TextIO | None = None) -> int:
     else:
         console.print(f"fitting {args.model} on {what} with the default parameters on {rows} ...")
     console.file.flush()
-    estimator, meta = train_model(
+    fit = train_model(
         cls, dataset, model=args.model, inputs=args.inputs, grid=args.grid,
         test_size=args.test_size, seed=args.seed, jobs=jobs, cv=args.cv,
     )
-    meta["command"] = _command(args)
-    meta = save_model(estimator, out, meta)
-    console.print(f"fitted in {meta['fit_s']:.1f} s")
+    save_model(fit.estimator, out, fit.meta(_command(args)))
+    console.print(f"fitted in {fit.fit_s:.1f} s")
 
-    table = _fit_table(f"{cls.NAME} {args.model} model of h_l", meta["metrics"])
-    table.add_row("rows", f"{meta['rows']['train']:,}", f"{meta['rows']['test']:,}")
+    table = _fit_table(f"{cls.NAME} {args.model} model of h_l",
+                       {"train": fit.train_metrics, "test": fit.test_metrics})
+    table.add_row("rows", f"{fit.rows.train:,}", f"{fit.rows.test:,}")
     console.print(table)
     label = "best params" if args.grid else "params"
-    console.print(f"{label}: {_params_text(meta['params'])}")
-    if meta["cv"] is not None:
-        console.print(f"cross-validation: {meta['cv']['folds']} folds, best mean MSE "
-                      f"{_number(meta['cv']['best_mse'], 5)}")
-    for note in meta["notes"][len(dataset.notes):]:
+    console.print(f"{label}: {_params_text(fit.params)}")
+    if fit.cv is not None:
+        console.print(f"cross-validation: {fit.cv.folds} folds, best mean MSE {_number(fit.cv.best_mse, 5)}")
+    for note in fit.notes[len(dataset.notes):]:
         console.print(f"note: {note}")
     _say_written(console, out)
     return 0
