@@ -21,6 +21,8 @@ from typing import Callable
 
 import numpy as np
 import pytest
+
+from engines.learning.models import bundled_folder
 from hypothesis import given
 from hypothesis import strategies as st
 from textual.widgets import Static
@@ -105,9 +107,9 @@ def corpus(tmp_path: Path) -> dict[str, str]:
         files[name] = str(folder / name)
     # a model of another game: othello's tables where quixo's are read, othello's model for quixo
     shutil.copy(BUNDLED / "othello" / "learned.npz", folder / "wrong-game.npz")
-    bundled = BUNDLED.parent / "engines" / "learning" / "bundled"
-    shutil.copy(bundled / "othello-mi.npz", folder / "wrong-game-model.npz")
-    shutil.copy(bundled / "othello-mi.json", folder / "wrong-game-model.json")
+    bundled = bundled_folder("othello")
+    shutil.copy(bundled / "mi.npz", folder / "wrong-game-model.npz")
+    shutil.copy(bundled / "mi.json", folder / "wrong-game-model.json")
     files["wrong-game.npz"] = str(folder / "wrong-game.npz")
     files["wrong-game-model.npz"] = str(folder / "wrong-game-model.npz")
     os.mkfifo(folder / "fifo.npz")
