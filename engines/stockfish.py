@@ -64,7 +64,7 @@ ENVIRONMENT_VARIABLE = "TUI_GAMES_STOCKFISH"
 #: Where Debian's ``stockfish`` package installs the binary (not on a user's PATH).
 DEBIAN_PATH = "/usr/games/stockfish"
 #: Seconds to wait for the engine to start and answer ``uci``.
-START_TIMEOUT = 20.0
+START_TIMEOUT = 10.0
 #: Seconds an engine is given beyond its movetime (or its clock and the match's margin), and to answer
 #: ``stop``, before it forfeits on ``timeout``.
 GRACE = 1.0
@@ -160,10 +160,19 @@ class UciEngine(Engine):
         super().__init__(spec, game_class)
         check_game(game_class, spec.name)
         self.path = self.program()
-        self.uci: UciProcess | None = UciProcess(spec.name, self.path)
+        self.uci: UciProcess | None = None
+        #: Closed for good (:meth:`close`); a program killed for breaking the rules is started again.
+        self.closed = False
         self.declared: dict[str, UciOption] = {}
         #: What the program says of itself (``id name``, ``id author``), by key.
         self.identity: dict[str, str] = {}
+        self._start()
+
+    def _start(self) -> None:
+        """Start the program: ``uci`` and its declarations, then the spec's options and ``isready``
+        (a one-line :class:`SpecError` for a program that cannot play)."""
+        spec = self.spec
+        self.uci = UciProcess(spec.name, self.path)
         try:
             self._handshake()
         except EngineFailure as failure:
@@ -251,6 +260,7 @@ class UciEngine(Engine):
 
     def close(self) -> None:
         """End the engine process (idempotent): ``quit``, then its process group killed."""
+        self.closed = True
         uci = getattr(self, "uci", None)
         if uci is not None:
             self.uci = None
@@ -276,9 +286,12 @@ class UciEngine(Engine):
                moves: Sequence[Any] | None = None) -> SearchResult:
         import chess
 
-        uci = self.uci
-        if uci is None:
+        if self.closed:
             raise RuntimeError(f"this {self.spec.name} engine is closed")
+        if self.uci is None or self.uci.pid is None:  # killed for breaking the rules: a new start
+            self._start()
+        uci = self.uci
+        assert uci is not None
         legal = root_moves(game, moves)
         limits = limits if limits is not None else self.limits()
         board = _board(game)
@@ -308,13 +321,21 @@ class UciEngine(Engine):
         latest: UciInfo | None = None
         stopping: list[float] = []
 
-        def poll() -> None:
+        def poll() -> float | None:
             if stop is not None and not stopping and stop.is_set():
                 uci.send("stop", deadline)
                 stopping.append(time.monotonic() + GRACE)
+            return stopping[0] if stopping else None
 
         while True:
-            line = uci.next_line(min([deadline, *stopping]), poll)
+            try:
+                line = uci.next_line(deadline, poll)
+            except EngineFailure as failure:
+                # Told to stop, it went on: it is killed, and its line so far answers for it.
+                line_so_far = _uci_line(board, latest.pv) if latest is not None else []
+                if stopping and failure.reason == "timeout" and line_so_far and line_so_far[0] in legal:
+                    return line_so_far[0], latest
+                raise
             words = line.split()
             if not words:
                 continue

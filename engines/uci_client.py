@@ -11,8 +11,8 @@ stand in a game's result (a match scores it as a forfeit):
                             by the deadline, or input it stopped reading
 ``engine crashed``          it ended (or closed its output) while we waited
 ``output over N bytes``     it wrote more than :data:`MAX_OUTPUT` bytes between
-                            two of our commands, or a line longer than
-                            :data:`MAX_LINE`
+                            two of our commands
+``a line over N bytes``     it wrote a line longer than :data:`MAX_LINE`
 ``illegal move e2e5``       its ``bestmove`` is not legal where it stands
 ``null move``               its ``bestmove`` is ``0000`` or ``(none)`` in a
                             position with legal moves
@@ -51,6 +51,11 @@ MAX_OUTPUT = 16 * 1024 * 1024
 MAX_LINE = 64 * 1024
 #: Seconds a program is given to end after ``quit`` before its process group is killed.
 QUIT_GRACE = 1.0
+#: The largest count (depth, nodes, nps, time in ms) an ``info`` line may give; a line beyond is ignored.
+MAX_COUNT = 10**15
+#: The largest score in centipawns, and the longest mate in moves, an ``info`` line may give.
+MAX_CENTIPAWNS = 100_000
+MAX_MATE = 1_000
 #: Bytes read from the program's output at a time.
 _CHUNK = 65536
 
@@ -102,20 +107,25 @@ _INFO_WORDS = set(_INTEGERS) | _SKIPPED_ONE | {"score", "pv", "string", "refutat
 
 def parse_info(words: list[str]) -> UciInfo | None:
     """The fields of ``info`` line ``words`` (``words[0] == "info"``); ``None`` for a line that is not one
-    (a number that is not a number, a score without its value): such lines are ignored, as UCI asks."""
+    (a number that is not a number, a score without its value, a count below 0 or beyond
+    :data:`MAX_COUNT`, a score beyond :data:`MAX_CENTIPAWNS` or a mate beyond :data:`MAX_MATE`):
+    such lines are ignored, as UCI asks."""
     info = UciInfo()
     index = 1
     try:
         while index < len(words):
             word = words[index]
             if word in _INTEGERS:
-                setattr(info, _INTEGERS[word], int(words[index + 1]))
+                value = int(words[index + 1])
+                if not 0 <= value <= MAX_COUNT:
+                    return None
+                setattr(info, _INTEGERS[word], value)
                 index += 2
             elif word == "score":
                 kind, value = words[index + 1], int(words[index + 2])
-                if kind == "cp":
+                if kind == "cp" and abs(value) <= MAX_CENTIPAWNS:
                     info.cp = value
-                elif kind == "mate":
+                elif kind == "mate" and abs(value) <= MAX_MATE:
                     info.mate = value
                 else:
                     return None
@@ -228,8 +238,8 @@ class UciProcess:
                 flood = f"output over {MAX_OUTPUT:,} bytes"
                 break
             *lines, partial = (partial + chunk).split(b"\n")
-            if len(partial) > MAX_LINE:
-                flood = f"output over {MAX_OUTPUT:,} bytes (a line over {MAX_LINE:,})"
+            if len(partial) > MAX_LINE or any(len(line) > MAX_LINE for line in lines):
+                flood = f"a line over {MAX_LINE:,} bytes"
                 break
             for line in lines:
                 self._lines.put(line.decode("utf-8", "replace").strip())
@@ -262,21 +272,23 @@ class UciProcess:
             except (BrokenPipeError, OSError):
                 raise self.crashed() from None
 
-    def next_line(self, deadline: float, poll: Callable[[], None] | None = None) -> str:
-        """The program's next line by ``deadline`` (``time.monotonic()``); ``poll`` is called about every
-        10 ms while waiting (it may raise, or send ``stop``).  A ``timeout``, ``engine crashed`` or
-        ``output over`` :class:`EngineFailure` when none comes."""
+    def next_line(self, deadline: float, poll: Callable[[], float | None] | None = None) -> str:
+        """The program's next line by ``deadline`` (``time.monotonic()``).  ``poll`` is called before
+        each wait of at most 10 ms (it may raise, or send ``stop`` and return an earlier deadline).
+        A ``timeout``, ``engine crashed`` or flood :class:`EngineFailure` when no line comes."""
         while True:
             if self._ended is not None:
                 raise self._ended_failure()
+            if poll is not None:
+                sooner = poll()
+                if sooner is not None:
+                    deadline = min(deadline, sooner)
             left = deadline - time.monotonic()
             if left <= 0:
                 raise self.fail("timeout", "timed out (no answer by its deadline)")
             try:
                 item = self._lines.get(timeout=min(left, 0.01) if poll is not None else left)
             except queue.Empty:
-                if poll is not None:
-                    poll()
                 continue
             if isinstance(item, _Ended):
                 self._ended = item
@@ -312,7 +324,7 @@ class UciProcess:
     def _ended_failure(self) -> EngineFailure:
         assert self._ended is not None
         if self._ended.flood is not None:
-            return self.fail(self._ended.flood, f"wrote {self._ended.flood}")
+            return self.fail(self._ended.flood, f"flooded its output ({self._ended.flood})")
         return self.crashed()
 
     # ----------------------------------------------------------- the end

@@ -11,7 +11,11 @@ thinks for ten minutes without reading its input when ``FAKE_UCI_HANG`` is.
 zz9``), ``null`` (``bestmove 0000``), ``flood`` (``info string`` lines without
 end), ``silent`` (no answer, reading on), ``deaf`` (its move, but it ignores
 ``quit`` and ``stop`` and starts a child that sleeps: only killing its process
-group ends both; the child's pid goes to ``FAKE_UCI_CHILD``).
+group ends both; the child's pid goes to ``FAKE_UCI_CHILD``), ``longline`` (one
+``info string`` line of 100,000 bytes), ``absurd`` (``info`` with a score and a
+mate of 20 digits, then its move), ``stubborn`` (an ``info`` with a line, then
+nothing: it ignores ``stop``).  ``FAKE_UCI_STARTS`` names a file counting its
+starts: from start ``FAKE_UCI_GOOD_STARTS`` + 1 on it exits before ``uciok``.
 """
 
 from __future__ import annotations
@@ -32,6 +36,13 @@ def main() -> None:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
+    counter = os.environ.get("FAKE_UCI_STARTS")
+    if counter:
+        starts = int(open(counter).read() or 0) + 1 if os.path.exists(counter) else 1
+        with open(counter, "w", encoding="utf-8") as handle:
+            handle.write(str(starts))
+        if starts > int(os.environ.get("FAKE_UCI_GOOD_STARTS", "1")):
+            sys.exit(5)
     for line in sys.stdin:
         words = line.split()
         if not words:
@@ -99,6 +110,12 @@ MISBEHAVIOURS = {
     "flood": _flood,
     "silent": lambda send, board: None,
     "deaf": _deaf,
+    "longline": lambda send, board: (send("info string " + "y" * 100_000),
+                                     send(f"bestmove {next(iter(board.legal_moves)).uci()}")),
+    "absurd": lambda send, board: (send("info depth 3 score cp 99999999999999999999 pv e2e4"),
+                                   send("info depth 4 score mate 99999999999999999999 pv e2e4"),
+                                   send(f"bestmove {next(iter(board.legal_moves)).uci()}")),
+    "stubborn": lambda send, board: send("info depth 1 score cp 12 pv e2e4 e7e5"),
 }
 
 

@@ -112,9 +112,9 @@ def test_a_timed_out_engine_is_killed_at_once(tmp_path: Path) -> None:
         engine.search(new_game("chess"))
     assert failure.value.reason == "timeout"
     assert gone(pid)
-    with pytest.raises(RuntimeError, match="closed"):
-        engine.search(new_game("chess"))
     engine.close()
+    with pytest.raises(RuntimeError, match="closed"):  # closed for good: no new start
+        engine.search(new_game("chess"))
 
 
 @pytest.mark.parametrize("mode, message", [
@@ -214,3 +214,51 @@ def test_a_tournament_counts_forfeits_per_engine(tmp_path: Path, capsys) -> None
     code, stdout, _ = run(capsys, "report", str(out))
     assert code == 0  # the pairings the null-move engine played, each with its forfeits
     assert stdout.count("forfeits (games lost by breaking the rules): A 0, B 2") == 2
+
+
+def test_a_line_over_the_limit_is_a_flood_whatever_the_total(tmp_path: Path) -> None:
+    engine = create_engine(f"uci:path={misbehaving(tmp_path, 'longline')},time=0.1", ChessGame)
+    with pytest.raises(EngineFailure, match=r"flooded its output \(a line over 65,536 bytes\)") as failure:
+        engine.search(new_game("chess"))
+    assert failure.value.reason == "a line over 65,536 bytes"
+    engine.close()
+
+
+def test_absurd_scores_are_ignored_not_believed(tmp_path: Path) -> None:
+    with create_engine(f"uci:path={misbehaving(tmp_path, 'absurd')},time=0.1", ChessGame) as engine:
+        result = engine.search(new_game("chess"))
+    assert result.score == 0 and result.stats.mate is None and result.stats.depth == 0
+
+
+def test_an_engine_ignoring_stop_is_killed_and_its_line_answers(tmp_path: Path) -> None:
+    import threading
+
+    engine = create_engine(f"uci:path={misbehaving(tmp_path, 'stubborn')},time=60", ChessGame)
+    first = engine.pid
+    stop = threading.Event()
+    began = time.monotonic()
+
+    def info(stats) -> None:  # stop once the engine has said its line
+        stop.set()
+
+    result = engine.search(new_game("chess"), stop=stop, on_info=info)
+    assert time.monotonic() - began < GRACE + 5  # not its 60 s
+    assert result.stats.best == "e4"
+    assert first is not None and gone(first)
+    again = engine.search(new_game("chess"), stop=stop)  # killed, not closed: it starts again
+    assert engine.pid != first and again.stats.best == "e4"
+    engine.close()
+
+
+def test_an_engine_that_no_longer_starts_forfeits_the_rest_of_the_match(tmp_path: Path, capsys) -> None:
+    program = tmp_path / "tired"
+    program.write_text(f"#!/bin/sh\nFAKE_UCI_STARTS='{tmp_path / 'starts'}' FAKE_UCI_GOOD_STARTS=2 "
+                       f"PYTHONPATH='{ROOT}' exec '{sys.executable}' '{FAKE}'\n")
+    program.chmod(0o755)
+    out = tmp_path / "r.jsonl"
+    code, _, err = run(capsys, "match", "chess", "--a", f"uci:path={program},time=0.05", "--b", "random",
+                       "--games", "4", "--maxmoves", "4", "--out", str(out))
+    assert code == 0, err
+    reasons = [json.loads(line)["reason"] for line in out.read_text().splitlines()]
+    assert len(reasons) == 4 and reasons[0] != "forfeit: engine did not start"  # the spec's check started it once
+    assert reasons[1:] == ["forfeit: engine did not start"] * 3

@@ -51,9 +51,11 @@ from games import Outcome, kind_of
 from games.clock import MAX_MINUTES, TimeControl
 
 from ..lifetime import exit_with_parent, start_resource_tracker, stop_signals_blocked
-from ..registry import create_engine, parse_engine_spec
+from ..base import Engine
+from ..registry import ENGINES, create_engine, parse_engine_spec
 from ..remedy import Remedy
-from ..spec import EngineSpec
+from ..spec import EngineSpec, SpecError
+from ..stockfish import UciEngine
 from ..uci_client import EngineFailure
 from .adjudication import Adjudicator
 from .clocks import MatchClocks
@@ -151,7 +153,7 @@ def play_game(config: MatchConfig, index: int, opening: Opening | None = None) -
     specs = {agent: effective_spec(config.spec(agent), derived_seed("engine", config.seed, index, agent))
              for agent in AGENTS}
     cls = type(game)
-    engines = {agent: create_engine(split_clock(specs[agent])[0], cls) for agent in AGENTS}
+    engines: dict[Agent, Engine] = {}
     agent_of = {player: agent for agent, player in player_of.items()}
     totals = {agent: AgentTotals() for agent in AGENTS}
     controls = {agent: config.clock(agent) for agent in AGENTS}
@@ -167,9 +169,21 @@ def play_game(config: MatchConfig, index: int, opening: Opening | None = None) -
     left: list[float] = []
     outcome: Outcome | None = None
     try:
-        for engine in engines.values():
-            engine.prepare()  # worker processes start now, not on the clock
-        while (outcome := game.outcome()) is None:
+        for agent in AGENTS:
+            engine_spec = split_clock(specs[agent])[0]
+            try:
+                engines[agent] = create_engine(engine_spec, cls)
+            except SpecError:
+                if not _external(engine_spec):
+                    raise
+                # A program of someone else's that started for the earlier games and not for this one.
+                other: Agent = "b" if agent == "a" else "a"
+                outcome = Outcome(player_of[other], forfeit_reason("engine did not start"))
+                break
+        else:
+            for engine in engines.values():
+                engine.prepare()  # worker processes start now, not on the clock
+        while outcome is None and (outcome := game.outcome()) is None:
             player = game.turn
             agent = agent_of[player]
             engine = engines[agent]
@@ -220,6 +234,12 @@ def play_game(config: MatchConfig, index: int, opening: Opening | None = None) -
         book=place,
         clocks=tuple(left) if clocks is not None else None,
     )
+
+
+def _external(spec: str) -> bool:
+    """Whether ``spec`` names a program of someone else's (a UCI engine), which may fail to start."""
+    factory = ENGINES[parse_engine_spec(spec).name].factory
+    return isinstance(factory, type) and issubclass(factory, UciEngine)
 
 
 def _let_engines_spawn() -> None:
