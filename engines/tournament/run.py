@@ -111,5 +111,5 @@ def _same_file(a: Path, b: Path) -> bool:
         if a.exists() and b.exists():
             return a.samefile(b)
         return a.resolve() == b.resolve()
-    except OSError:
+    except (OSError, RuntimeError):  # RuntimeError: a loop of symbolic links (Python before 3.13)
         return False

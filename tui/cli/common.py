@@ -44,6 +44,12 @@ REMEDIES: dict[Remedy, str] = {
 }
 
 
+def one_line(text: str) -> str:
+    """``text`` with its control characters escaped (a newline as ``\\n``, an escape as ``\\x1b``):
+    a path or a word the user gave stays one line, and no terminal sequence reaches the terminal."""
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
 def error_text(error: Exception) -> str:
     """An error's one line; for an engine error with a remedy, followed by
     what to do in the command line's words (its flags)."""

@@ -48,7 +48,7 @@ from engines import RunError
 from games import GAME_NAMES, GameError, game_titles
 
 from . import bench, books, lab, learning, match, play, puzzles, rules, search, tree, uci
-from .common import PROG, Parser, UsageError, error_text, interrupted_status, notices_on_stderr, stop_signals
+from .common import PROG, Parser, UsageError, error_text, interrupted_status, one_line, notices_on_stderr, stop_signals
 
 __all__ = ["main", "build_parser", "UsageError"]
 
@@ -81,17 +81,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         with stop_signals(), notices_on_stderr():
             return interrupted_status(args.run(args))
     except UsageError as exc:
-        print(f"{exc.prog}: error: {exc}", file=sys.stderr)
+        print(f"{exc.prog}: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except (GameError, SpecError, RunError) as exc:
-        print(f"{PROG}: error: {error_text(exc)}", file=sys.stderr)
+        print(f"{PROG}: error: {one_line(error_text(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `tui-games moves chess | head -1`: the reader has all it wants
         _quiet_stdout()
         return 0
     except OSError as exc:  # a file the system refuses (a special file, a full disk, ...): one line
         where = f" ({str(exc.filename)[:80]})" if exc.filename else ""
-        print(f"{PROG}: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        print(f"{PROG}: error: {one_line(str(exc.strerror or exc) + where)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
