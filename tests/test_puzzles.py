@@ -105,7 +105,7 @@ def test_a_run_stopped_by_ctrl_c_writes_the_puzzles_found_and_how_to_make_them_a
     assert code == 0 and "wrote" in stdout
     text = out.read_text()
     assert read_puzzles(text, "chess") == [Puzzle(MATE, "Qxf7#", 0.9)]
-    assert "--make 1 --seed 4" in text and "57 candidate positions" in text and "stopped by Ctrl-C" in text
+    assert "--make 1 --seed 4" in text and "57 candidate positions" in text and "stopped: the same as --make 1" in text
 
     def nothing_then_ctrl_c(*args, **kwargs):
         raise KeyboardInterrupt
@@ -191,3 +191,11 @@ async def test_escape_leaves_puzzles_opened_by_the_command_line_and_a_puzzle_is_
         assert screen.record.solved == 1 and screen.record.tried == 1
         await pilot.press("escape")
         await wait_for(pilot, lambda: not app.is_running, "the app to quit")
+
+
+def test_make_refuses_from_and_file_it_would_not_read(capsys, tmp_path: Path) -> None:
+    from cli_run import assert_usage_error
+
+    for flag in ("--from", "--file"):
+        assert_usage_error(capsys, ["puzzles", "chess", "--make", "1", "--out", str(tmp_path / "p.txt"), flag,
+                                    "/dev/zero"], "--from and --file go without it")

@@ -57,6 +57,9 @@ def _cmd_puzzles(args: argparse.Namespace) -> int:
             raise UsageError(prog, f"cannot write {out}: the directory {out.parent} does not exist")
         if args.stockfish and args.game != UCI_GAME:
             raise UsageError(prog, f"--stockfish checks puzzles of games Stockfish plays, not {args.game}")
+        if args.records is not None or getattr(args, "file", None) is not None:
+            raise UsageError(prog, "--make finds puzzles in games of its own; --from and --file go without it "
+                                   "(to solve the puzzles of your games or of a file)")
 
         looked = [0]
 
@@ -73,9 +76,9 @@ def _cmd_puzzles(args: argparse.Namespace) -> int:
                                     found=puzzles)
         except KeyboardInterrupt:  # keep what was found: hours of search
             tried = looked[0]
-            stopped = f" (a run for {args.make} stopped by Ctrl-C: the same as --make {len(puzzles)})"
+            stopped = f" (a run for {args.make} stopped: the same as --make {len(puzzles)})"
             if not puzzles:
-                print("stopped by Ctrl-C before a puzzle was found; nothing written", file=sys.stderr)
+                print("stopped before a puzzle was found; nothing written", file=sys.stderr)
                 return 130
         depth = depth_of(args.game)
         how = (f"Made by: {PROG} puzzles {args.game} --make {len(puzzles) if stopped else args.make} --seed {seed}"
