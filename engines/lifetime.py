@@ -128,7 +128,7 @@ def start_resource_tracker() -> None:
         resource_tracker.ensure_running()
 
 
-def killed_with_parent() -> Callable[[], None] | None:
+def killed_with_parent(death_signal: int = signal.SIGKILL) -> Callable[[], None] | None:
     """A ``preexec_fn`` that makes a program we start (a UCI engine) end with us.
 
     A program of someone else's cannot call :func:`exit_with_parent`, and one
@@ -150,7 +150,7 @@ def killed_with_parent() -> Callable[[], None] | None:
     parent = os.getpid()
 
     def set_death_signal() -> None:
-        prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        prctl(PR_SET_PDEATHSIG, death_signal, 0, 0, 0)
         if os.getppid() != parent:
             os._exit(ORPHANED)
 

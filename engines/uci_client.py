@@ -19,12 +19,15 @@ stand in a game's result (a match scores it as a forfeit):
 ``malformed move 'xyz'``    its ``bestmove`` is not a move in UCI notation
 ==========================  ===================================================
 
-The program runs in a session (and so a process group) of its own, started
-from the thread that reads its output, with the kernel told to kill it when
-that thread ends (:func:`engines.lifetime.killed_with_parent`): it dies with
-us however we die, a terminal's Ctrl-C reaches only us, and :meth:`kill` ends
-it together with every process it started.  :meth:`close` asks it to
-``quit`` and kills the group after :data:`QUIT_GRACE` seconds either way.
+The program runs under a guard (:mod:`engines.uci_guard`), a few lines of
+Python started from the thread that reads the program's output, in a session
+of its own, with the kernel told to send it SIGTERM when that thread ends
+(:func:`engines.lifetime.killed_with_parent`): the guard then kills the
+program's whole process group.  So the program and every process it started
+die with us however we die (SIGKILL included), a terminal's Ctrl-C reaches
+only us, and :meth:`kill` ends them all at once.  :meth:`close` asks the
+program to ``quit`` and ends the group after :data:`QUIT_GRACE` seconds either
+way.
 """
 
 from __future__ import annotations
@@ -33,9 +36,11 @@ import os
 import queue
 import signal
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from .lifetime import killed_with_parent
@@ -56,6 +61,8 @@ MAX_COUNT = 10**15
 #: The largest score in centipawns, and the longest mate in moves, an ``info`` line may give.
 MAX_CENTIPAWNS = 100_000
 MAX_MATE = 1_000
+#: The guard each program runs under (run by path, with the standard library alone).
+GUARD = str(Path(__file__).with_name("uci_guard.py"))
 #: Bytes read from the program's output at a time.
 _CHUNK = 65536
 
@@ -214,8 +221,9 @@ class UciProcess:
         """Start the program (here, so that it dies when this thread ends) and queue its lines."""
         try:
             process = self.process = subprocess.Popen(
-                [self.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                start_new_session=True, preexec_fn=killed_with_parent(), bufsize=0)
+                [sys.executable, "-S", "-E", GUARD, self.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL, start_new_session=True,
+                preexec_fn=killed_with_parent(signal.SIGTERM), bufsize=0)
         except OSError as error:
             self._start_error = error
             self._started.set()
@@ -244,12 +252,15 @@ class UciProcess:
             for line in lines:
                 self._lines.put(line.decode("utf-8", "replace").strip())
         if flood is not None:
-            _kill_group(process)
+            _end(process)
         try:
             process.stdout.close()
         except OSError:
             pass
         self._lines.put(_Ended(flood))
+        # This thread started the guard, whose death signal comes when the thread ends: it waits for
+        # the guard, so that a program that ended is reported with its own status, not the signal's.
+        process.wait()
 
     # ----------------------------------------------------------- commands
     def send(self, line: str, deadline: float | None = None) -> None:
@@ -333,11 +344,7 @@ class UciProcess:
         process = self.process
         if process is None:
             return
-        _kill_group(process)
-        try:
-            process.wait(timeout=QUIT_GRACE)
-        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL not yet delivered
-            pass
+        _end(process)
         try:
             if process.stdin is not None:
                 process.stdin.close()
@@ -358,9 +365,14 @@ class UciProcess:
         self.kill()
 
 
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    """SIGKILL to ``process``'s process group (its own session's: the program and what it started)."""
+def _end(guard: subprocess.Popen[bytes]) -> None:
+    """End the program and everything it started: SIGTERM to its guard, which kills the program's
+    process group and exits (:mod:`engines.uci_guard`); SIGKILL to the guard if it has not by then."""
     try:
-        os.killpg(process.pid, signal.SIGKILL)
+        guard.send_signal(signal.SIGTERM)
+        guard.wait(timeout=QUIT_GRACE)
+    except subprocess.TimeoutExpired:
+        guard.kill()
+        guard.wait()
     except (ProcessLookupError, PermissionError):
         pass

@@ -137,15 +137,26 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def descendants(pid: int) -> list[int]:
+    """The running processes below ``pid``: its children, theirs, and so on."""
+    found, frontier = [], [pid]
+    while frontier:
+        below = [child for parent in frontier for child in children(parent)]
+        found += below
+        frontier = below
+    return found
+
+
 def assert_program_ends_with(process: subprocess.Popen) -> None:
     """Once the command has started its UCI program, kill the command alone with SIGKILL: the
-    program (in a session of its own) must end within GRACE too."""
+    program (in a session of its own, under its guard) and everything it started must end within
+    GRACE too."""
     deadline = time.monotonic() + START_TIMEOUT
     while not children(process.pid):
         assert time.monotonic() < deadline, "the command started no program"
         time.sleep(0.05)
     time.sleep(0.5)  # let it get into its search
-    programs = children(process.pid)
+    programs = descendants(process.pid)
     assert_all_end(process, process.pid, signal.SIGKILL)
     deadline = time.monotonic() + GRACE
     while time.monotonic() < deadline and [pid for pid in programs if _running(pid)]:
@@ -178,6 +189,21 @@ def test_a_uci_program_busy_searching_ends_with_the_command(tmp_path: Path) -> N
                        f"'{root / 'tests' / 'fake_uci_engine.py'}'\n")
     program.chmod(0o755)
     assert_program_ends_with(start(["search", "chess", "--engine", f"uci:path={program},time=60"]))
+
+
+def test_what_a_uci_program_started_ends_with_the_command(tmp_path: Path) -> None:
+    """A program that starts processes of its own (a shell script's children): they go too."""
+    program = tmp_path / "spawns"
+    program.write_text("#!/bin/sh\nwhile read line; do case $line in\n"
+                       "uci) echo uciok;; isready) echo readyok;;\n"
+                       "go*) sleep 300 & sleep 200;; quit) exit 0;; esac; done\n")
+    program.chmod(0o755)
+    process = start(["search", "chess", "--engine", f"uci:path={program},time=60"])
+    deadline = time.monotonic() + START_TIMEOUT
+    while len(descendants(process.pid)) < 4:  # the guard, the shell and its two sleeps
+        assert time.monotonic() < deadline, f"only {descendants(process.pid)} started"
+        time.sleep(0.05)
+    assert_program_ends_with(process)
 
 
 @pytest.mark.skipif(sunfish() is None, reason="no sunfish-uci (pip install sunfish in a venv)")

@@ -1,0 +1,87 @@
+"""The guard a UCI program runs under: when we go, its whole process group goes.
+
+Run as ``python -S -E uci_guard.py PROGRAM`` by :class:`engines.uci_client.UciProcess`
+(standard library only, nothing of ours imported, so it starts in a few
+milliseconds).  The guard forks the program into a process group of its own
+(its pipes are the guard's standard input and output, which the guard then
+lets go of), and waits for it:
+
+- the program ends: the guard kills what is left of its group (children it
+  left behind) and exits with the program's status (a program killed by a
+  signal, the guard by the same signal);
+- the guard gets SIGTERM or SIGHUP -- from :meth:`UciProcess.kill`, or from
+  the kernel when the thread that started it ends
+  (``PR_SET_PDEATHSIG``: our process died, however it died): it kills the
+  program's whole group with SIGKILL and exits.
+
+The program is also told to die with the guard (``PR_SET_PDEATHSIG``), should
+the guard itself be killed outright.
+"""
+
+import ctypes
+import os
+import signal
+import sys
+
+PR_SET_PDEATHSIG = 1
+
+
+def main() -> None:
+    program = sys.argv[1]
+    guard = os.getpid()
+    child = os.fork()
+    if child == 0:
+        os.setpgid(0, 0)
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # not Linux: the guard's signals still end the group
+            pass
+        if os.getppid() != guard:
+            os._exit(1)
+        try:
+            os.execv(program, [program])
+        except OSError as error:
+            os._exit(126 if error.errno != 2 else 127)
+
+    def end(*_: object) -> None:
+        try:
+            os.killpg(child, signal.SIGKILL)
+        except OSError:
+            pass
+        os._exit(128 + signal.SIGTERM)
+
+    try:
+        os.setpgid(child, child)  # also here: no race with a kill before the child's own call
+    except OSError:
+        pass
+    signal.signal(signal.SIGTERM, end)
+    signal.signal(signal.SIGHUP, end)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    while True:
+        try:
+            _, status = os.waitpid(child, 0)
+            break
+        except ChildProcessError:
+            status = 0
+            break
+        except InterruptedError:
+            continue
+    try:
+        os.killpg(child, signal.SIGKILL)  # what the program left behind
+    except OSError:
+        pass
+    code = os.waitstatus_to_exitcode(status)
+    if code < 0:
+        try:
+            signal.signal(-code, signal.SIG_DFL)
+        except (OSError, ValueError):  # SIGKILL, SIGSTOP: default already
+            pass
+        os.kill(guard, -code)
+    os._exit(code)
+
+
+if __name__ == "__main__":
+    main()
