@@ -53,6 +53,13 @@ class Session:
             self.server.handle(line)
         return self._new_lines()
 
+    def wait_for(self, text: str, timeout: float = 30.0) -> None:
+        """Wait until the session's output holds ``text`` (the search got that far)."""
+        deadline = time.monotonic() + timeout
+        while text not in self.out.getvalue():
+            assert time.monotonic() < deadline, f"no {text!r} in {self.out.getvalue()[-300:]!r}"
+            time.sleep(0.005)
+
     def wait(self) -> list[str]:
         """Wait for the search under way to end; what came since the last read."""
         thread = self.server.thread
@@ -165,7 +172,7 @@ def test_go_after_a_refused_position_searches_nothing() -> None:
 def test_go_infinite_waits_for_stop_and_bestmove_comes_after() -> None:
     session = Session("alphabeta:depth=1")
     session("position fen " + MATE_IN_ONE, "go infinite")
-    time.sleep(0.3)  # the search ends at once (a mate in one) but may not answer before 'stop'
+    session.wait_for("score mate 1")  # the search has found the mate at once, but may not answer before 'stop'
     assert not any(line.startswith("bestmove") for line in session.out.getvalue().splitlines())
     lines = session("stop")
     assert lines[-1].startswith("bestmove a1a8")
@@ -252,7 +259,7 @@ def test_ponderhit_turns_pondering_into_a_timed_search() -> None:
     # 'go ponder' searched for ever and 'ponderhit' was ignored: a GUI with pondering on lost on time.
     session = Session("pvs")
     session("position startpos moves e2e4 e7e5", "go ponder wtime 3000 btime 3000")
-    time.sleep(0.2)
+    session.wait_for("info depth 2 ")  # pondering, depth after depth
     assert session.server.thread is not None and session.server.thread.is_alive()
     assert not any(line.startswith("bestmove") for line in session.out.getvalue().splitlines())
     started = time.monotonic()
@@ -266,7 +273,7 @@ def test_ponderhit_turns_pondering_into_a_timed_search() -> None:
 def test_stop_while_pondering_answers_bestmove() -> None:
     session = Session("pvs")
     session("position startpos", "go ponder wtime 60000 btime 60000")
-    time.sleep(0.1)
+    session.wait_for("info depth 1 ")
     lines = session("stop")
     assert lines[-1].startswith("bestmove ")
     assert session.server.thread is None
@@ -275,7 +282,7 @@ def test_stop_while_pondering_answers_bestmove() -> None:
 def test_a_ponder_search_that_ends_early_waits_for_ponderhit() -> None:
     session = Session("alphabeta:depth=1")
     session("position fen " + MATE_IN_ONE, "go ponder wtime 1000 btime 1000")
-    time.sleep(0.2)
+    session.wait_for("score mate 1")  # the search is over, but a ponder search waits for ponderhit
     assert not any(line.startswith("bestmove") for line in session.out.getvalue().splitlines())
     session("ponderhit")
     assert session.wait()[-1].startswith("bestmove a1a8")
@@ -301,7 +308,7 @@ def test_a_position_extending_the_last_one_plays_only_the_new_moves() -> None:
 def test_ponderhit_without_a_clock_searches_with_the_engine_s_own_limits() -> None:
     session = Session("pvs:time=0.2")
     session("position startpos", "go ponder")
-    time.sleep(0.1)
+    session.wait_for("info depth 1 ")
     assert not any(line.startswith("bestmove") for line in session.out.getvalue().splitlines())
     session("ponderhit")
     assert session.wait()[-1].startswith("bestmove ")
