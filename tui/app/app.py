@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from typing import Any, Iterable
 
-from textual import events, work
+from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -31,6 +31,7 @@ from .screens.game import GameScreen
 from .screens.lab import LabScreen
 from .screens.puzzles import PuzzleScreen
 from .screens.start import StartScreen
+from .messages import OpenGame, OpenLab, OpenPuzzles, OpenStart, ReviewGame
 from .search_service import SearchService
 from .session import GameSetup
 
@@ -91,21 +92,37 @@ class TuiGamesApp(App):
     def _game_screen(self, setup: GameSetup) -> GameScreen:
         return GameScreen(setup, self.engine_link, ascii=self.ascii)
 
-    def open_game(self, setup: GameSetup) -> None:
-        """Replace the current screen by a new game of ``setup``."""
-        self.engine_link.reset()
-        self.switch_screen(self._game_screen(setup))
+    # -- what the screens ask for (messages up) -------------------------------------------
 
-    def review_from_lab(self, setup: GameSetup) -> None:
+    @on(OpenGame)
+    def open_game(self, message: OpenGame) -> None:
+        """Replace the current screen by a new game of the message's setup."""
+        self.engine_link.reset()
+        self.switch_screen(self._game_screen(message.setup))
+
+    @on(ReviewGame)
+    def review_game(self, message: ReviewGame) -> None:
         """A game of a lab run, over the lab: ctrl+n (New) goes back to the lab as it was."""
-        screen = self._game_screen(setup)
+        screen = self._game_screen(message.setup)
         screen.back_to_lab = True
         self.push_screen(screen)
 
-    def open_start(self, setup: GameSetup | None = None) -> None:
-        """Back to the start screen, filled in with ``setup``."""
+    @on(OpenStart)
+    def open_start(self, message: OpenStart) -> None:
+        """Back to the start screen, filled in with the message's setup."""
         self.engine_link.cancel()
-        self.switch_screen(StartScreen(setup))
+        self.switch_screen(StartScreen(message.setup))
+
+    @on(OpenLab)
+    def open_lab(self, message: OpenLab | None = None) -> None:
+        """The lab screen (experiments and tournaments) in place of this one (the palette calls it bare)."""
+        self.engine_link.cancel()
+        self.switch_screen(LabScreen())
+
+    @on(OpenPuzzles)
+    def open_puzzles(self, message: OpenPuzzles) -> None:
+        """Puzzles over the current screen (Esc comes back to it)."""
+        self.push_screen(PuzzleScreen(message.game, message.puzzles, message.source, ascii=self.ascii))
 
     @property
     def ascii(self) -> bool:
@@ -135,11 +152,6 @@ class TuiGamesApp(App):
         except OSError as error:
             return f"settings not kept: {error.strerror or error}"
         return None
-
-    def open_lab(self) -> None:
-        """The lab screen (experiments and tournaments) in place of this one."""
-        self.engine_link.cancel()
-        self.switch_screen(LabScreen())
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The palette (ctrl+p): the game's commands by name, the lab, quit -- only ours

@@ -29,6 +29,7 @@ from games.reading import resaved_record
 from games.records import RecordNotes
 
 from ...views.format import counted, plies_text
+from ..messages import OpenGame, OpenStart
 from ..session import GameSetup
 from ..widgets.board import BoardView
 from ..widgets.eval_bar import EvalBar
@@ -368,7 +369,7 @@ class GameScreen(BoardAids):
             # Another game's file keeps that game's default players.
             setup = self.setup if loaded.game_name == self.setup.game else GameSetup(loaded.game_name)
             new = setup.with_record(loaded, str(path))
-            self.guard_unsaved("opening another game", lambda: self.app.open_game(new))
+            self.guard_unsaved("opening another game", lambda: self.post_message(OpenGame(new)))
 
         self.app.push_screen(OpenDialog(self.setup.game, path), opened)
 
@@ -379,13 +380,13 @@ class GameScreen(BoardAids):
         if self.back_to_lab:
             self.guard_unsaved("going back to the lab", self.app.pop_screen)
             return
-        self.guard_unsaved("a new game", lambda: self.app.open_start(self.setup.fresh()))
+        self.guard_unsaved("a new game", lambda: self.post_message(OpenStart(self.setup.fresh())))
 
     def action_rematch(self) -> None:
-        self.guard_unsaved("a rematch", lambda: self.app.open_game(self.setup.fresh()))
+        self.guard_unsaved("a rematch", lambda: self.post_message(OpenGame(self.setup.fresh())))
 
     def action_swap(self) -> None:
-        self.guard_unsaved("a new game", lambda: self.app.open_game(self.setup.fresh().swapped()))
+        self.guard_unsaved("a new game", lambda: self.post_message(OpenGame(self.setup.fresh().swapped())))
 
     # -- the coach ---------------------------------------------------------------------------
 

@@ -29,6 +29,8 @@ from textual.worker import get_current_worker
 
 from games import GAME_NAMES
 
+from ..messages import OpenStart, ReviewGame
+
 __all__ = ["LabScreen"]
 
 
@@ -322,7 +324,7 @@ class LabScreen(Screen):
         if self.running:
             self._say("a run is going on; stop it first (ctrl+t)")
             return
-        self.app.open_start()
+        self.post_message(OpenStart())
 
     # ------------------------------------------------------------ output
     def _refresh(self, final: bool = False) -> None:
@@ -373,4 +375,4 @@ class LabScreen(Screen):
             self._say(str(error), error=True)
             return
         setup = GameSetup.checked(run.configs[0].game, "human", "human").with_record(loaded, str(run.records_file.path))
-        self.app.review_from_lab(setup)  # type: ignore[attr-defined]
+        self.post_message(ReviewGame(setup))

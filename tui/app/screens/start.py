@@ -22,6 +22,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from games import GAME_NAMES, game_kind, game_titles
 
 from ...settings import Settings, problems_text
+from ..messages import OpenGame, OpenLab, OpenPuzzles
 from ..session import HUMAN, GameSetup, SetupError, engine_summary, level_summary, presets_for, side_names
 
 __all__ = ["StartScreen"]
@@ -213,8 +214,6 @@ class StartScreen(Screen):
         """The puzzles of the game picked (its shipped set)."""
         from engines.puzzles import PuzzleError, shipped_puzzles
 
-        from .puzzles import PuzzleScreen
-
         try:
             puzzles = shipped_puzzles(self.game)
         except PuzzleError as error:
@@ -223,8 +222,7 @@ class StartScreen(Screen):
         if not puzzles:
             self.query_one("#start-error", Static).update(f"{self.game} ships no puzzles yet")
             return
-        self.app.push_screen(PuzzleScreen(self.game, puzzles, "the shipped set",
-                                          ascii=getattr(self.app, "ascii", False)))
+        self.post_message(OpenPuzzles(self.game, puzzles, "the shipped set"))
 
     @on(Button.Pressed, "#settings-button")
     def _settings_pressed(self) -> None:
@@ -251,7 +249,7 @@ class StartScreen(Screen):
 
     def action_lab(self) -> None:
         """The lab: experiments and tournaments."""
-        self.app.open_lab()
+        self.post_message(OpenLab())
 
     # -- start -------------------------------------------------------------------
 
@@ -270,4 +268,4 @@ class StartScreen(Screen):
             return
         typed = (self.query_one("#spec-0", Input).value.strip(), self.query_one("#spec-1", Input).value.strip())
         self.app.remember_game(setup.game, typed, self.query_one("#clock", Input).value.strip())  # type: ignore[attr-defined]
-        self.app.open_game(setup)
+        self.post_message(OpenGame(setup))

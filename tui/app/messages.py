@@ -1,0 +1,56 @@
+"""What a screen asks the app for: messages up, as Textual's own examples (and Harlequin) do.
+
+A screen never calls the app to change screens; it posts one of these, which
+bubbles from the screen to :class:`~tui.app.app.TuiGamesApp`, whose ``@on``
+handlers do it (the app owns the engine link and the settings, so it alone
+knows what a change of screen must stop or keep).  What the app gives a
+screen goes down as attributes and arguments.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+
+from .session import GameSetup
+
+__all__ = ["OpenGame", "OpenLab", "OpenPuzzles", "OpenStart", "ReviewGame"]
+
+
+class OpenGame(Message):
+    """Replace the current screen by a new game of ``setup``."""
+
+    def __init__(self, setup: GameSetup) -> None:
+        super().__init__()
+        self.setup = setup
+
+
+class ReviewGame(Message):
+    """Open ``setup`` (a lab run's game) over the current screen; its New goes back to it."""
+
+    def __init__(self, setup: GameSetup) -> None:
+        super().__init__()
+        self.setup = setup
+
+
+class OpenStart(Message):
+    """Back to the start screen, filled in with ``setup`` (``None``: the settings' defaults)."""
+
+    def __init__(self, setup: GameSetup | None = None) -> None:
+        super().__init__()
+        self.setup = setup
+
+
+class OpenLab(Message):
+    """The lab screen (experiments and tournaments) in place of the current one."""
+
+
+class OpenPuzzles(Message):
+    """``puzzles`` of ``game`` (from ``source``) over the current screen."""
+
+    def __init__(self, game: str, puzzles: Any, source: str) -> None:
+        super().__init__()
+        self.game = game
+        self.puzzles = puzzles
+        self.source = source
