@@ -165,7 +165,7 @@ async def test_engines_play_a_short_game_to_its_end(game: str) -> None:
         await pilot.click("#discard")
         await wait_for(pilot, lambda: game_screen(app) is not screen, "the rematch")
         rematch = game_screen(app)
-        assert rematch.setup == screen.setup and len(app.screen_stack) == 2
+        assert rematch.controller.setup == screen.controller.setup and len(app.screen_stack) == 2
         assert len(played) >= 3
 
 
@@ -197,7 +197,8 @@ async def test_undo_during_a_search_stops_it_and_takes_back_the_pair() -> None:
 def settled_paused(screen) -> bool:
     """Nothing can make a move any more: paused, no search running or waiting to start, and
     the panel of the side to move says so (no move comes, however long one waits)."""
-    return (screen.paused and not screen.stepping and screen.request is None and screen._delay_timer is None
+    controller = screen.controller
+    return (controller.paused and not controller.stepping and screen.request is None and screen._delay_timer is None
             and screen.panel(screen.game.turn).status == "paused")
 
 
@@ -206,7 +207,7 @@ async def test_pause_step_and_delay_when_engines_play_each_other() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         await pilot.press("f5")  # pause at once
-        assert screen.paused and screen.request is None
+        assert screen.controller.paused and screen.request is None
         moves = len(screen.moves)
         await wait_for(pilot, lambda: settled_paused(screen), "the engine to move paused")
         assert len(screen.moves) == moves
@@ -298,9 +299,9 @@ async def test_the_start_screen_checks_the_players_and_opens_the_game() -> None:
         # loaded machine and miss the button: Pilot reports where it landed.)
         await pilot.press("enter")
         screen = await ready(pilot)
-        assert screen.setup.game == "quixo"
-        assert screen.setup.players == ("human", "alphabeta:depth=2")
-        assert screen.setup.position == "XXXX./...../...../...../OOOO. O"
+        assert screen.controller.setup.game == "quixo"
+        assert screen.controller.setup.players == ("human", "alphabeta:depth=2")
+        assert screen.controller.setup.position == "XXXX./...../...../...../OOOO. O"
         # O (the engine) is to move and wins at once.
         await wait_for(pilot, lambda: isinstance(app.screen, ResultDialog), "the engine's win")
         assert screen.game.outcome().winner == 1

@@ -258,7 +258,7 @@ async def test_an_engine_budgets_from_its_clock() -> None:
         screen = await ready(pilot)
         limits = screen.clock_limits(1)
         assert limits is not None and limits.time is not None and 0.01 <= limits.time <= 12 / 30
-        screen.setup = replace(screen.setup, players=("human", "pvs:time=0.05,depth=3"))
+        screen.controller.setup = replace(screen.controller.setup, players=("human", "pvs:time=0.05,depth=3"))
         capped = screen.clock_limits(1)
         assert capped is not None and capped.time == 0.05 and capped.depth == 3
         await type_move(pilot, "11-15")

@@ -494,7 +494,7 @@ async def test_ctrl_o_lists_the_games_of_a_file_filters_them_and_opens_the_one_c
         await pilot.press("enter")
         await wait_for(pilot, lambda: game_screen(app) is not screen, "the game chosen")
         opened = game_screen(app)
-        assert opened.setup.names == ("Player123", "Rival") and opened.moves == ["e4", "e5", "Qh5"]
+        assert opened.controller.setup.names == ("Player123", "Rival") and opened.moves == ["e4", "e5", "Qh5"]
 
 
 async def test_one_click_on_a_listed_game_opens_it(tmp_path: Path) -> None:
@@ -511,7 +511,7 @@ async def test_one_click_on_a_listed_game_opens_it(tmp_path: Path) -> None:
         dialog.post_message(events.MouseUp(None, where.x, where.y, 0, 0, 1, False, False, False,
                                            screen_x=where.x, screen_y=where.y, style=Style(meta={"row": 2})))
         await wait_for(pilot, lambda: game_screen(app) is not screen, "the game clicked")
-        assert game_screen(app).setup.names[0] == "Player3"
+        assert game_screen(app).controller.setup.names[0] == "Player3"
 
 
 async def test_a_game_number_opens_that_game_directly(tmp_path: Path) -> None:
@@ -526,7 +526,7 @@ async def test_a_game_number_opens_that_game_directly(tmp_path: Path) -> None:
         app.screen.query_one("#open-number", Input).value = "42"
         await pilot.press("enter")
         await wait_for(pilot, lambda: game_screen(app) is not screen, "game 42")
-        assert game_screen(app).setup.names[0] == "Player42"
+        assert game_screen(app).controller.setup.names[0] == "Player42"
 
 
 async def test_load_of_a_multi_game_file_opens_the_list(tmp_path: Path) -> None:

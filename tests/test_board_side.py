@@ -140,10 +140,10 @@ async def test_a_premove_typed_while_the_engine_is_to_move_is_played_after_its_r
         await type_move(pilot, "e4")
         await wait_for(pilot, lambda: screen.moves == ["e4"], "the first move")
         await type_move(pilot, "Nf3")  # the engine's turn: queued, not refused
-        assert screen.premove == "Nf3" and "premove Nf3" in screen.message_text
+        assert screen.controller.premove.text == "Nf3" and "premove Nf3" in screen.message_text
         await pilot.press("ctrl+b")  # resume: the engine replies, the premove follows at once
         await wait_for(pilot, lambda: len(screen.moves) >= 3, "the premove played")
-        assert screen.moves[2] == "Nf3" and screen.premove is None
+        assert screen.moves[2] == "Nf3" and screen.controller.premove is None
 
 
 async def test_a_premove_is_cancelled_by_escape_or_a_right_click_and_dropped_when_illegal() -> None:
@@ -154,14 +154,14 @@ async def test_a_premove_is_cancelled_by_escape_or_a_right_click_and_dropped_whe
         await type_move(pilot, "e4")
         await type_move(pilot, "Nf3")
         await pilot.press("escape")
-        assert screen.premove is None and "cancelled" in screen.message_text
+        assert screen.controller.premove is None and "cancelled" in screen.message_text
         board = screen.board
         from_square, to_square = (6, 7), (5, 5)  # g1, then f3: Nf3 by clicks
         await pilot.click(board, offset=board.square_offset(from_square))
         await pilot.click(board, offset=board.square_offset(to_square))
-        assert screen.premove == "g1 to f3" and board.selected == from_square
+        assert screen.controller.premove.text == "g1 to f3" and board.selected == from_square
         await pilot.click(board, offset=board.square_offset(to_square), button=3)
-        assert screen.premove is None and board.selected is None
+        assert screen.controller.premove is None and board.selected is None
         await type_move(pilot, "Ke7")  # not legal whatever the reply
         await pilot.press("ctrl+b")
         await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's reply")
@@ -229,7 +229,7 @@ async def test_a_clicked_promotion_premove_asks_for_the_piece() -> None:
         board = screen.board
         await pilot.click(board, offset=board.square_offset((0, 1)))  # a7, then a8
         await pilot.click(board, offset=board.square_offset((0, 0)))
-        assert screen.premove_squares == ((0, 1), (0, 0)) and "a7 to a8" in screen.message_text
+        assert screen.controller.premove.squares == ((0, 1), (0, 0)) and "a7 to a8" in screen.message_text
         await pilot.press("ctrl+b")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), "the piece asked for")
         assert len(screen.moves) == 2

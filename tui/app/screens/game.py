@@ -38,7 +38,7 @@ from ..widgets.move_list import MoveList
 from .commands import COMMANDS, DELAYS, TYPED_COMMANDS, bindings
 from .dialogs import ConfirmDialog
 from .files import OpenDialog, SaveDialog
-from .aids import BoardAids
+from .game_flow import GameFlow
 from .help import HelpDialog, MovesDialog
 from .tree import DEFAULT_TREE_ENGINE, TreeScreen, tree_spec
 
@@ -48,7 +48,7 @@ __all__ = ["GameScreen", "DELAYS"]
 RESULT_CHOICES = {"rematch": "rematch", "swap": "swap", "new": "new_game", "save": "save", "report": "report"}
 
 
-class GameScreen(BoardAids):
+class GameScreen(GameFlow):
     """A game and the commands the player gives it (see the module doc)."""
 
     BINDINGS = [*bindings(), Binding("escape", "cancel_premove", "Cancel premove", show=False)]
@@ -63,15 +63,15 @@ class GameScreen(BoardAids):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the footer keys that do nothing in this game (no engine to pause or step)."""
-        if action == "pause" and not self.setup.engine_sides and self.clocks.clock is None:
+        if action == "pause" and not self.controller.setup.engine_sides and self.clocks.clock is None:
             return False
-        if action == "step" and not self.setup.engine_sides:
+        if action == "step" and not self.controller.setup.engine_sides:
             return False
-        if action == "delay" and len(self.setup.engine_sides) < 2:
+        if action == "delay" and len(self.controller.setup.engine_sides) < 2:
             return False
-        if action == "step" and not self.paused:
+        if action == "step" and not self.controller.paused:
             return False
-        if action in ("hint", "offer_draw", "resign") and not any(map(self.setup.is_human, (0, 1))):
+        if action in ("hint", "offer_draw", "resign") and not any(map(self.controller.setup.is_human, (0, 1))):
             return False
         return True
 
@@ -91,7 +91,7 @@ class GameScreen(BoardAids):
                      "Enter in the move list plays from here", error=True)
         elif self.outcome() is not None:
             self.say("the game is over — ctrl+z takes a move back, ctrl+n starts a new game", error=True)
-        elif not self.setup.is_human(self.game.turn):
+        elif not self.controller.setup.is_human(self.game.turn):
             self.say(f"it is {self.sides[self.game.turn]}'s turn and an engine plays it; wait, "
                      "or ctrl+b pauses", error=True)
         else:
@@ -109,7 +109,7 @@ class GameScreen(BoardAids):
             return
         if text and self.controller.premove_possible:
             self.input_clear()
-            self._queue_premove(text)
+            self.aids.queue_premove(text)
             return
         if not text or self._refuse_move():
             return
@@ -135,11 +135,23 @@ class GameScreen(BoardAids):
 
     def square_chosen(self, square: tuple[int, int]) -> None:
         if self.controller.premove_possible:
-            self._premove_click(square)
+            self.aids.premove_click(square)
             return
         if self._refuse_move():
             return
         self.move_input.square_chosen(square)
+
+    def on_board_view_dismissed(self, event: BoardView.Dismissed) -> None:
+        self.aids.dismissed()
+
+    def action_cancel_premove(self) -> None:
+        self.aids.cancel_premove()
+
+    def action_best_line(self) -> None:
+        self.aids.best_line()
+
+    def action_threat(self) -> None:
+        self.aids.threat()
 
     # -- review ----------------------------------------------------------------------------
 
@@ -204,7 +216,7 @@ class GameScreen(BoardAids):
     # -- the commands ------------------------------------------------------------------
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpDialog(self.setup.game))
+        self.app.push_screen(HelpDialog(self.controller.setup.game))
 
     def action_list_moves(self) -> None:
         if self.outcome() is not None:
@@ -221,7 +233,7 @@ class GameScreen(BoardAids):
         self.clocks.bottom = self.bottom_side_shown
         keep = getattr(self.app, "keep_turned", None)
         if keep is not None:
-            turned = self.board.flipped != self.board.painter.flipped_for(self.setup.bottom_side)
+            turned = self.board.flipped != self.board.painter.flipped_for(self.controller.setup.bottom_side)
             problem = keep(self.board.painter.game_name, turned)
             if problem:
                 self.say(problem, error=True)
@@ -239,25 +251,25 @@ class GameScreen(BoardAids):
         self._forget_taken_back()
         self._result_shown = False
         self.say(f"took back {'a move' if taken == 1 else counted(taken, 'move')}"
-                 + (" — paused, ctrl+b resumes" if self.paused else ""))
+                 + (" — paused, ctrl+b resumes" if self.controller.paused else ""))
         self.next_turn()
 
     def _forget_taken_back(self) -> None:
         """The engines' panels forget the scores of the moves taken back."""
-        for side in self.setup.engine_sides:
+        for side in self.controller.setup.engine_sides:
             panel = self.panel(side)
             if panel is not None:
                 panel.forget_from(len(self.moves))
 
     def action_pause(self) -> None:
-        if not self.setup.engine_sides and self.clocks.clock is None:
+        if not self.controller.setup.engine_sides and self.clocks.clock is None:
             self.say("no engine or clock is running: nothing to pause")
             return
         if self.controller.toggle_pause():
             self.cancel_search()
             self.say("paused — ctrl+b resumes, ctrl+y plays one engine move")
             side = self.game.turn
-            if not self.setup.is_human(side):
+            if not self.controller.setup.is_human(side):
                 self._set_panel_status(side, "paused")
             self.update_status()
         else:
@@ -319,12 +331,12 @@ class GameScreen(BoardAids):
 
     def action_save(self, then: Callable[[], Any] | None = None) -> None:
         now = datetime.datetime.now()
-        records = game_kind(self.setup.game).records
-        if self.setup.record is not None:  # a game read from a file: keep all it held
-            text = resaved_record(self.setup.record, self.game, self.record_notes())
+        records = game_kind(self.controller.setup.game).records
+        if self.controller.setup.record is not None:  # a game read from a file: keep all it held
+            text = resaved_record(self.controller.setup.record, self.game, self.record_notes())
         else:
             text = records.text(
-                self.game, first_player=self.setup.record_name(0), second_player=self.setup.record_name(1),
+                self.game, first_player=self.controller.setup.record_name(0), second_player=self.controller.setup.record_name(1),
                 date=now.date(), notes=self.record_notes(),
             )
         what = f"{records.name} (.{records.extension})"
@@ -367,11 +379,11 @@ class GameScreen(BoardAids):
                 return
             loaded, path = result
             # Another game's file keeps that game's default players.
-            setup = self.setup if loaded.game_name == self.setup.game else GameSetup(loaded.game_name)
+            setup = self.controller.setup if loaded.game_name == self.controller.setup.game else GameSetup(loaded.game_name)
             new = setup.with_record(loaded, str(path))
             self.guard_unsaved("opening another game", lambda: self.post_message(OpenGame(new)))
 
-        self.app.push_screen(OpenDialog(self.setup.game, path), opened)
+        self.app.push_screen(OpenDialog(self.controller.setup.game, path), opened)
 
     #: Opened from the lab to review one of its games: New goes back to the lab.
     back_to_lab = False
@@ -380,13 +392,13 @@ class GameScreen(BoardAids):
         if self.back_to_lab:
             self.guard_unsaved("going back to the lab", self.app.pop_screen)
             return
-        self.guard_unsaved("a new game", lambda: self.post_message(OpenStart(self.setup.fresh())))
+        self.guard_unsaved("a new game", lambda: self.post_message(OpenStart(self.controller.setup.fresh())))
 
     def action_rematch(self) -> None:
-        self.guard_unsaved("a rematch", lambda: self.post_message(OpenGame(self.setup.fresh())))
+        self.guard_unsaved("a rematch", lambda: self.post_message(OpenGame(self.controller.setup.fresh())))
 
     def action_swap(self) -> None:
-        self.guard_unsaved("a new game", lambda: self.post_message(OpenGame(self.setup.fresh().swapped())))
+        self.guard_unsaved("a new game", lambda: self.post_message(OpenGame(self.controller.setup.fresh().swapped())))
 
     # -- the coach ---------------------------------------------------------------------------
 
@@ -427,8 +439,8 @@ class GameScreen(BoardAids):
             before.undo()
         if self.coach.analysis_spec is not None and shown.outcome() is None:
             game, spec, about = shown, self.coach.analysis_spec, "the analysis of the position shown"
-        elif ply and not self.setup.is_human(before.turn):
-            game, spec = before, tree_spec(self.setup.players[before.turn])
+        elif ply and not self.controller.setup.is_human(before.turn):
+            game, spec = before, tree_spec(self.controller.setup.players[before.turn])
             played = self.moves[ply - 1]
             about = f"{self.sides[before.turn]}'s search before {played}, searched again"
         elif shown.outcome() is None:
@@ -458,7 +470,7 @@ class GameScreen(BoardAids):
 
     def _human_side(self) -> int | None:
         """The side a resignation or offer is made for: the human (the one to move when both are)."""
-        humans = [side for side in (0, 1) if self.setup.is_human(side)]
+        humans = [side for side in (0, 1) if self.controller.setup.is_human(side)]
         if not humans:
             return None
         return humans[0] if len(humans) == 1 else self.game.turn
@@ -476,10 +488,10 @@ class GameScreen(BoardAids):
             self.say("only a human player can offer a draw, in a game still going on", error=True)
             return
         other = 1 - side
-        if self.setup.is_human(other):
+        if self.controller.setup.is_human(other):
             self.coach.ask_draw(side)
             return
-        accepted, said = self.coach.engine_answers_draw(side, self.setup.players[other], len(self.moves),
+        accepted, said = self.coach.engine_answers_draw(side, self.controller.setup.players[other], len(self.moves),
                                                         self.last_scores[other])
         if accepted:
             self.end_game(Outcome(None, "agreement"), said)

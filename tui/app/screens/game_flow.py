@@ -45,7 +45,7 @@ from games.records import describe_outcome, result_token
 
 from ...views.format import first_player_view, line_text, plies_text
 from ...settings import Settings
-from ..controller import EngineWaits, GameController, GameOver, HumanToMove, Premove, Reviewing
+from ..controller import EngineWaits, GameController, GameOver, HumanToMove, Reviewing
 from ..engine_link import EngineDone, EngineFailed, EngineInfo, EngineLink
 from ..picking import MovePicker
 from ..session import GameSetup, fallback_notice
@@ -56,6 +56,7 @@ from ..widgets.game_clocks import GameClocks
 from ..widgets.material import MaterialLine
 from ..widgets.move_input import MoveInput
 from ..widgets.move_list import MoveList
+from .aids import BoardAids
 from .coach import Coach
 from .commands import DELAYS
 from .dialogs import ResultDialog
@@ -96,31 +97,10 @@ class GameFlow(Screen):
         self.delay = DELAYS[2] if len(setup.engine_sides) == 2 else 0.0
         self._delay_timer: Timer | None = None
         self._result_shown = False
+        #: Premoves, the best line and the threat.
+        self.aids = BoardAids(self)
 
     # -- the game's state, read through ----------------------------------------------------
-
-    @property
-    def setup(self) -> GameSetup:
-        """The game's setup (an engine that falls back mid-game changes its players)."""
-        return self.controller.setup
-
-    @setup.setter
-    def setup(self, setup: GameSetup) -> None:
-        self.controller.setup = setup
-
-    @property
-    def paused(self) -> bool:
-        """Engines (and clocks) are paused: a loaded game starts so."""
-        return self.controller.paused
-
-    @paused.setter
-    def paused(self, paused: bool) -> None:
-        self.controller.paused = paused
-
-    @property
-    def stepping(self) -> bool:
-        """One engine move is played while paused."""
-        return self.controller.stepping
 
     @property
     def picker(self) -> MovePicker | None:
@@ -159,10 +139,10 @@ class GameFlow(Screen):
                 views = self.clocks.views
                 yield from views[:1]
                 settings = getattr(self.app, "settings", None) or Settings()
-                board = BoardView(self.setup.game, ascii=self.ascii, id="board", **settings.board_options())
-                board.flipped = (board.painter.flipped_for(self.setup.bottom_side)
-                                 != (game_kind(self.setup.game).name in settings.turned))
-                kind = game_kind(self.setup.game)
+                board = BoardView(self.controller.setup.game, ascii=self.ascii, id="board", **settings.board_options())
+                board.flipped = (board.painter.flipped_for(self.controller.setup.bottom_side)
+                                 != (game_kind(self.controller.setup.game).name in settings.turned))
+                kind = game_kind(self.controller.setup.game)
                 with Horizontal(id="board-row"):
                     bar = EvalBar(kind.scores, kind.board.layout.colours.pieces, ascii=self.ascii, id="eval-bar")
                     bar.turned = board.flipped != board.painter.flipped_for(0)
@@ -172,14 +152,14 @@ class GameFlow(Screen):
                 yield Static("", id="status", markup=False)
                 yield self.clocks
             with Vertical(id="side-column"):
-                for side in self.setup.engine_sides:
-                    panel = EnginePanel(side, self.sides[side], self.setup.players[side], id=f"panel-{side}",
-                                        scores=game_kind(self.setup.game).scores, first_name=self.sides[0])
-                    if self.setup.notices[side]:
+                for side in self.controller.setup.engine_sides:
+                    panel = EnginePanel(side, self.sides[side], self.controller.setup.players[side], id=f"panel-{side}",
+                                        scores=game_kind(self.controller.setup.game).scores, first_name=self.sides[0])
+                    if self.controller.setup.notices[side]:
                         panel.border_title = f"{panel.border_title} · fallback"
                     yield panel
                 yield self.coach
-                kind = game_kind(self.setup.game)
+                kind = game_kind(self.controller.setup.game)
                 yield MaterialLine(kind.board, self.sides, ascii=self.ascii, id="material")
                 yield MoveList(self.sides, id="moves")
         yield Static("", id="message", markup=False)
@@ -189,17 +169,18 @@ class GameFlow(Screen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.title = f"tui-games · {self.setup.game}"
-        self.sub_title = f"{self.setup.player_label(0)} vs {self.setup.player_label(1)}"
+        self.title = f"tui-games · {self.controller.setup.game}"
+        self.sub_title = f"{self.controller.setup.player_label(0)} vs {self.controller.setup.player_label(1)}"
         self.move_input.board = self.board
         self.refresh_position()
         self.clocks.bottom = self.bottom_side_shown  # a board the settings keep turned turns the clocks too
-        if any(self.setup.notices):
-            self._unread_notice = " · ".join(notice for notice in self.setup.notices if notice)
+        if any(self.controller.setup.notices):
+            self._unread_notice = " · ".join(notice for notice in self.controller.setup.notices if notice)
             self.say(self._unread_notice, error=True)
-        elif self.setup.source:
-            resume = " — ctrl+b lets the engines play on" if self.paused and self.outcome() is None else ""
-            self.say(f"read {plies_text(len(self.moves))} from {self.setup.source}; ↑ reviews them{resume}")
+        elif self.controller.setup.source:
+            resume = " — ctrl+b lets the engines play on" if self.controller.paused and self.outcome() is None else ""
+            source = self.controller.setup.source
+            self.say(f"read {plies_text(len(self.moves))} from {source}; ↑ reviews them{resume}")
         self.next_turn()
 
     def on_unmount(self) -> None:
@@ -256,21 +237,21 @@ class GameFlow(Screen):
             side = self.game.turn
             who = self.sides[side]
             picker = self.picker
-            forced = picker.forced if self.setup.is_human(side) and picker is not None else ()
+            forced = picker.forced if self.controller.setup.is_human(side) and picker is not None else ()
             if forced:  # a pass: nothing on the board to play
                 text = (f"{who} to move (you): no move on the board, you must play "
                         f"{' or '.join(self.game.format_move(move) for move in forced)}: type it or click the board")
-            elif self.setup.is_human(side):
+            elif self.controller.setup.is_human(side):
                 text = f"{who} to move (you): type or click a move"
             elif self.request is not None:
-                text = f"{who} ({self.setup.players[side]}) is thinking…"
-            elif self.paused:
+                text = f"{who} ({self.controller.setup.players[side]}) is thinking…"
+            elif self.controller.paused:
                 text = f"{who} to move — paused: ctrl+b resumes, ctrl+y plays one move"
             else:
-                text = f"{who} to move ({self.setup.players[side]})"
+                text = f"{who} to move ({self.controller.setup.players[side]})"
             if self.game.in_check():
                 text += " — check!"
-        delay = f" · delay {self.delay:g}s" if len(self.setup.engine_sides) == 2 else ""
+        delay = f" · delay {self.delay:g}s" if len(self.controller.setup.engine_sides) == 2 else ""
         prefix = "" if self.review is not None else f"move {self.played.move_number(len(self.moves))} · "
         opening = self.played.shown_game().opening()
         named = f" · {opening}" if opening else ""
@@ -289,9 +270,6 @@ class GameFlow(Screen):
         self._next_turn()
         self.update_analysis()
 
-    def human_turn_began(self, premove: Premove | None) -> None:
-        """A human is to move now (the game screen plays the queued ``premove``)."""
-
     def _next_turn(self) -> None:
         self.refresh_position()
         turn = self.controller.turn(held=self.engines_held)
@@ -303,7 +281,7 @@ class GameFlow(Screen):
         if isinstance(turn, HumanToMove):
             if self.is_active and not isinstance(self.focused, BoardView):
                 self.move_input.focus()
-            self.human_turn_began(turn.premove)
+            self.aids.turn_began(turn.premove)  # the queued premove, if any
             return
         if isinstance(turn, EngineWaits):
             self._set_panel_status(turn.side, turn.why)
@@ -312,7 +290,7 @@ class GameFlow(Screen):
         if self._delay_timer is not None:
             self._delay_timer.stop()
             self._delay_timer = None
-        if self.delay and len(self.setup.engine_sides) == 2 and self.moves and not self.stepping:
+        if self.delay and len(self.controller.setup.engine_sides) == 2 and self.moves and not self.controller.stepping:
             self._set_panel_status(side, f"next in {self.delay:g}s")
             self._delay_timer = self.set_timer(self.delay, self.start_search)
             self.clocks.running = self.clock_side()  # the watching delay stops the clocks
@@ -340,11 +318,12 @@ class GameFlow(Screen):
         if self.outcome() is not None or self.request is not None or self.engines_held:
             return
         side = self.game.turn
-        if self.setup.is_human(side):
+        if self.controller.setup.is_human(side):
             return
         self.coach.cancel("analysis")
+        setup = self.controller.setup
         self.request = self.link.search(
-            self, side, self.setup.game, self.setup.players[side], self.setup.position, self.moves,
+            self, side, setup.game, setup.players[side], setup.position, self.moves,
             self.clock_limits(side),
         )
         self.searching_side = side
@@ -413,7 +392,7 @@ class GameFlow(Screen):
 
     def _fall_back(self, side: int, message: str) -> None:
         """The side's learned engine lost its model mid-game: play ``h0`` instead and go on."""
-        fallback, notice = fallback_notice(self.setup.players[side], ValueError(message))
+        fallback, notice = fallback_notice(self.controller.setup.players[side], ValueError(message))
         self.controller.fall_back(side, fallback, notice)
         panel = self.panel(side)
         if panel is not None:
@@ -422,7 +401,7 @@ class GameFlow(Screen):
             panel.set_status("waiting")
         self._unread_notice = notice
         self.say(notice, error=True)
-        self.sub_title = f"{self.setup.player_label(0)} vs {self.setup.player_label(1)}"
+        self.sub_title = f"{self.controller.setup.player_label(0)} vs {self.controller.setup.player_label(1)}"
         self.next_turn()
 
     def _engine_moved(self, message: EngineDone) -> None:
@@ -443,7 +422,7 @@ class GameFlow(Screen):
             self.say(f"engine move {message.move!r} rejected: {error}", error=True)
             return
         self.controller.engine_played(move, time.monotonic())
-        if self.setup.is_human(self.game.turn):
+        if self.controller.setup.is_human(self.game.turn):
             notice = self._unread_notice
             self._unread_notice = ""
             if notice:  # the fallback's first move: keep saying why it plays
@@ -485,7 +464,7 @@ class GameFlow(Screen):
         if self._result_shown or not self.is_active:
             return
         self._result_shown = True
-        for side in self.setup.engine_sides:
+        for side in self.controller.setup.engine_sides:
             self._set_panel_status(side, "game over")
         self.app.push_screen(
             ResultDialog(result_token(self.game, self.verdict), describe_outcome(self.game, self.verdict) or ""),
@@ -521,7 +500,7 @@ class GameFlow(Screen):
     @property
     def bottom_side_shown(self) -> int:
         """The side drawn at the bottom now (after any flip)."""
-        bottom = self.setup.bottom_side
+        bottom = self.controller.setup.bottom_side
         return bottom if self.board.flipped == self.board.painter.flipped_for(bottom) else 1 - bottom
 
     def on_game_clocks_flagged(self, message: GameClocks.Flagged) -> None:
@@ -540,7 +519,7 @@ class GameFlow(Screen):
             moves = tuple(self.moves[:self.review])
         elif self.outcome() is not None:
             return None, "game over"
-        elif self.setup.is_human(self.game.turn) or (self.paused and not self.stepping):
+        elif self.controller.setup.is_human(self.game.turn) or self.controller.engines_paused:
             moves = tuple(self.moves)
         else:
             return None, "waits: the engine's turn"  # it has the CPU
@@ -579,7 +558,8 @@ class GameFlow(Screen):
         start, end = self.board.painter.move_squares(self.game, self.game.parse_move(message.move))
         self.board.mark(start, (end,))
         stats = message.stats
-        evaluation = game_kind(self.setup.game).scores.signed(*first_player_view(stats.score, stats.mate, side))
+        scores = game_kind(self.controller.setup.game).scores
+        evaluation = scores.signed(*first_player_view(stats.score, stats.mate, side))
         self.say(f"hint: {message.move} (eval {evaluation} for {self.sides[0]}, "
                  f"line {line_text(stats.pv) or message.move}) — not played · {used} hint{'s' if used != 1 else ''} used")
         self.update_analysis()
