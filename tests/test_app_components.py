@@ -36,3 +36,20 @@ async def test_the_start_screen_opens_the_lab_by_message() -> None:
         app.screen.action_lab()
         await wait_for(pilot, lambda: isinstance(app.screen, LabScreen) and app.screen.is_mounted, "the lab")
         await pilot.pause()  # its Selects settle before the app ends
+
+
+#: Classes still above the limit, with their count now: it may only go down (the game screen's
+#: flow is the last part of the screen still to split into components).
+OVER_THE_LIMIT = {"game_flow.py:GameFlow": 52}
+
+
+def test_no_class_of_the_app_is_above_40_methods() -> None:
+    counts = {}
+    for path, tree in _modules():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                methods = [item for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))]
+                counts[f"{path.name}:{node.name}"] = len(methods)
+    over = {name: count for name, count in counts.items() if count > 40}
+    assert set(over) <= set(OVER_THE_LIMIT), over
+    assert all(over[name] <= OVER_THE_LIMIT[name] for name in over), over

@@ -86,7 +86,7 @@ async def test_an_experiment_runs_stops_resumes_and_opens_a_game(tmp_path: Path)
         while pilot.app.screen is not reviewed:  # a finished game opens on its result
             pilot.app.pop_screen()
             await pilot.pause()
-        reviewed.action_new_game()
+        reviewed.commands.new_game()
         await wait_for(pilot, lambda: pilot.app.screen is screen, "the lab again")
         assert "there is no game 99" in _text(pilot.app, "#lab-message")  # as it was left
 

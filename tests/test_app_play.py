@@ -239,20 +239,20 @@ async def test_save_then_open_gives_back_the_same_game(game: str, moves: list[st
             app.screen.dismiss("review")
             await pilot.pause()
         key, played = screen.game.key(), list(screen.moves)
-        assert screen.unsaved
+        assert screen.played.unsaved
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, SaveDialog), "the save dialog")
         app.screen.query_one(Input).value = str(path)
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is screen, "the save")
-        assert not screen.unsaved and path.exists()
+        assert not screen.played.unsaved and path.exists()
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog), "the open dialog")
         app.screen.query_one("#open-path", Input).value = str(path)
         await pilot.press("enter")
         await wait_for(pilot, lambda: game_screen(app) is not screen, "the opened game")
         opened = game_screen(app)
-        assert opened.game.key() == key and opened.moves == played and not opened.unsaved
+        assert opened.game.key() == key and opened.moves == played and not opened.played.unsaved
     [loaded] = read_records(game, path.read_text())
     assert list(loaded.moves) == played
 
@@ -413,7 +413,7 @@ async def test_play_load_opens_the_game_paused_for_review(tmp_path: Path) -> Non
     app = TuiGamesApp(replace(setup, moves=("11-15", "23-19"), source="x.pdn"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
-        assert screen.game.key() == game.key() and not screen.unsaved
+        assert screen.game.key() == game.key() and not screen.played.unsaved
         assert "read 1 move (2 plies) from x.pdn" in screen.message_text
 
 

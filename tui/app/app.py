@@ -76,7 +76,7 @@ class TuiGamesApp(App):
             screen = self._game_screen(self.initial_setup)
             self.push_screen(screen)
             if self.pick_from:
-                self.call_after_refresh(screen.action_open, self.pick_from)
+                self.call_after_refresh(screen.commands.open, self.pick_from)
         if self.initial_setup is not None and self.initial_setup.engine_sides:
             self.search_service.start()
         problems = self.settings_problems
@@ -184,10 +184,10 @@ class TuiGamesApp(App):
         """Quit — after asking, when a game has moves no file holds."""
         game = self._game_screen_below()
         asked = isinstance(self.screen, ConfirmDialog) and self.screen.topic == "quitting"
-        if game is None or not game.unsaved or asked:  # ctrl+q on the question: quit anyway
+        if game is None or not game.played.unsaved or asked:  # ctrl+q on the question: quit anyway
             self.exit()
             return
-        game.guard_unsaved("quitting", self.exit)
+        game.commands.guard_unsaved("quitting", self.exit)
 
     def on_unmount(self) -> None:
         self._stop_notices()

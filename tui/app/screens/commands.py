@@ -21,7 +21,7 @@ DELAYS = (0.0, 0.5, 1.0, 2.0, 5.0)
 class Command:
     """One thing the player can do on the game screen."""
 
-    #: The screen's action (``action_<name>``).
+    #: Its method of :class:`~tui.app.screens.game_commands.GameCommands` (the key's action: ``command('<name>')``).
     action: str
     #: Its name in the palette and the help.
     title: str
@@ -94,7 +94,7 @@ def bindings() -> list[Binding]:
     result = []
     for command in COMMANDS:
         if command.ctrl:
-            result.append(Binding(command.ctrl, command.action, command.label, show=command.footer))
+            result.append(Binding(command.ctrl, f"command('{command.action}')", command.label, show=command.footer))
         if command.fkey:
-            result.append(Binding(command.fkey, command.action, command.label, show=False))
+            result.append(Binding(command.fkey, f"command('{command.action}')", command.label, show=False))
     return result

@@ -1,0 +1,374 @@
+"""The game screen's commands: what each key, palette entry and typed word does.
+
+:class:`GameCommands` is a plain object the game screen
+(:class:`~tui.app.screens.game.GameScreen`) makes; the screen's bindings run
+its methods by name (the action ``command('undo')`` runs :meth:`GameCommands.undo`;
+the table of :mod:`.commands` names them), and so do the palette, the typed
+words and the result dialog's buttons.  Each acts through the screen it is
+given and asks the component that does the work (the controller, the coach,
+the clocks, the board aids) with explicit arguments: help, the legal moves,
+flip, undo, pause, step, delay, review, play from here, save, open, new game,
+rematch, swap, hint, analysis, the report, the search tree, the best line,
+the threat, resignation and a draw offer.  Nothing here discards an unsaved
+game without asking: :meth:`GameCommands.guard_unsaved` puts the question
+(save, discard, cancel) before a new game, a rematch, opening a file or
+quitting.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any, Callable
+
+from games import Outcome, game_kind
+from games.clock import clk_text
+from games.reading import resaved_record
+from games.records import RecordNotes
+
+from ...views.format import counted, plies_text
+from ..messages import OpenGame, OpenStart
+from ..session import GameSetup
+from ..widgets.eval_bar import EvalBar
+from .commands import DELAYS
+from .dialogs import ConfirmDialog
+from .files import OpenDialog, SaveDialog
+from .help import HelpDialog, MovesDialog
+from .tree import DEFAULT_TREE_ENGINE, TreeScreen, tree_spec
+
+__all__ = ["GameCommands"]
+
+
+class GameCommands:
+    """The commands of ``screen``'s game (see the module doc)."""
+
+    def __init__(self, screen: Any) -> None:
+        #: The game screen they act on (not imported here: that module imports this one).
+        self.screen = screen
+
+    def run(self, name: str) -> None:
+        """Do the command ``name`` (a :class:`~tui.app.screens.commands.Command`'s action)."""
+        getattr(self, name)()
+
+    def allows(self, name: str) -> bool:
+        """Whether the command ``name`` does anything in this game (the footer hides it if not)."""
+        setup = self.screen.controller.setup
+        if name == "pause" and not setup.engine_sides and self.screen.clocks.clock is None:
+            return False
+        if name == "step" and (not setup.engine_sides or not self.screen.controller.paused):
+            return False
+        if name == "delay" and len(setup.engine_sides) < 2:
+            return False
+        return not (name in ("hint", "offer_draw", "resign") and not any(map(setup.is_human, (0, 1))))
+
+    def best_line(self) -> None:
+        self.screen.aids.best_line()
+
+    def threat(self) -> None:
+        self.screen.aids.threat()
+
+    def guard_unsaved(self, what: str, then: Callable[[], Any]) -> None:
+        """Run ``then`` — after asking, if the game is not saved (save first, discard, cancel).
+
+        ``then`` runs once the dialogs are gone (it may switch screens)."""
+        def later() -> None:
+            self.screen.app.call_later(then)
+
+        if not self.screen.played.unsaved:
+            later()
+            return
+
+        def answered(choice: str | None) -> None:
+            if choice == "save":
+                self.save(later)
+            elif choice == "discard":
+                later()
+            else:
+                self.screen.say("kept the game")
+
+        self.screen.app.push_screen(ConfirmDialog(
+            f"The game is not saved. Save it before {what}?",
+            [("cancel", "Cancel"), ("save", "Save first"), ("discard", "Discard the game")],
+            detail=f"{plies_text(len(self.screen.moves))} played", topic=what,
+        ), answered)
+
+    # -- the commands ------------------------------------------------------------------
+
+    def help(self) -> None:
+        self.screen.app.push_screen(HelpDialog(self.screen.controller.setup.game))
+
+    def list_moves(self) -> None:
+        if self.screen.outcome() is not None:
+            self.screen.say("the game is over: no legal moves")
+            return
+        moves = self.screen.game.legal_move_texts()
+        title = f"{counted(len(moves), 'legal move')} for {self.screen.sides[self.screen.game.turn]}"
+        self.screen.app.push_screen(MovesDialog(title, moves))
+
+    def flip(self) -> None:
+        """Turn the board; its orientation is kept for this game's next games (the settings)."""
+        self.screen.board.flipped = not self.screen.board.flipped
+        self.screen.query_one("#eval-bar", EvalBar).turned = self.screen.board.flipped != self.screen.board.painter.flipped_for(0)
+        self.screen.clocks.bottom = self.screen.bottom_side_shown
+        keep = getattr(self.screen.app, "keep_turned", None)
+        if keep is not None:
+            turned = self.screen.board.flipped != self.screen.board.painter.flipped_for(self.screen.controller.setup.bottom_side)
+            problem = keep(self.screen.board.painter.game_name, turned)
+            if problem:
+                self.screen.say(problem, error=True)
+
+    def undo(self) -> None:
+        if self.screen.review is not None:
+            self.screen.show_ply(len(self.screen.moves))
+        if not self.screen.moves:
+            self.screen.say("nothing to undo", error=True)
+            return
+        self.screen.cancel_search()
+        self.screen.coach.cancel("hint")
+        # Back to a human's turn (the engine's reply goes too); engines playing each other pause.
+        taken = self.screen.controller.undo()
+        self._forget_taken_back()
+        self.screen._result_shown = False
+        self.screen.say(f"took back {'a move' if taken == 1 else counted(taken, 'move')}"
+                 + (" — paused, ctrl+b resumes" if self.screen.controller.paused else ""))
+        self.screen.next_turn()
+
+    def _forget_taken_back(self) -> None:
+        """The engines' panels forget the scores of the moves taken back."""
+        for side in self.screen.controller.setup.engine_sides:
+            panel = self.screen.panel(side)
+            if panel is not None:
+                panel.forget_from(len(self.screen.moves))
+
+    def pause(self) -> None:
+        if not self.screen.controller.setup.engine_sides and self.screen.clocks.clock is None:
+            self.screen.say("no engine or clock is running: nothing to pause")
+            return
+        if self.screen.controller.toggle_pause():
+            self.screen.cancel_search()
+            self.screen.say("paused — ctrl+b resumes, ctrl+y plays one engine move")
+            side = self.screen.game.turn
+            if not self.screen.controller.setup.is_human(side):
+                self.screen._set_panel_status(side, "paused")
+            self.screen.update_status()
+        else:
+            self.screen.say("resumed")
+            self.screen.next_turn()
+        self.screen.refresh_bindings()
+
+    def step(self) -> None:
+        refusal = self.screen.controller.step_refusal()
+        if refusal:
+            self.screen.say(refusal, error=True)
+            return
+        if self.screen.request is not None:
+            self.screen.say("the engine is already thinking")
+            return
+        self.screen.controller.step()
+        self.screen.next_turn()
+
+    def delay(self) -> None:
+        index = (DELAYS.index(self.screen.delay) + 1) % len(DELAYS) if self.screen.delay in DELAYS else 0
+        self.screen.delay = DELAYS[index]
+        self.screen.say(f"delay between engine moves: {self.screen.delay:g} s")
+        self.screen.update_status()
+
+    def review(self) -> None:
+        if not self.screen.moves:
+            self.screen.say("no moves to review yet", error=True)
+            return
+        self.screen.move_list.focus()
+        self.screen.move_list.select_ply(len(self.screen.moves) - 1 if self.screen.review is None else self.screen.review)
+
+    def play_from_here(self) -> None:
+        if self.screen.review is None:
+            self.screen.say("review first (↑, or click a move in the list), then play from that position",
+                     error=True)
+            return
+        ply = self.screen.review
+        dropped = len(self.screen.moves) - ply
+
+        def answered(choice: str | None) -> None:
+            if choice != "drop" or self.screen.review != ply:
+                self.screen.say("kept every move")
+                return
+            self.screen.cancel_search()
+            self.screen.controller.back_to(ply)
+            self._forget_taken_back()
+            self.screen._result_shown = False
+            self.screen.say(f"playing from here: {dropped} later move{'s' if dropped != 1 else ''} dropped")
+            self.screen.move_input.focus()
+            self.screen.next_turn()
+
+        self.screen.app.push_screen(ConfirmDialog(
+            f"Play on from here? The {dropped} later move{'s' if dropped != 1 else ''} will be dropped.",
+            [("keep", "Keep them"), ("drop", "Drop them and play")],
+            detail="" if not self.screen.played.unsaved else "The game is not saved: save it first (ctrl+s) to keep them.",
+        ), answered)
+
+    # -- files -----------------------------------------------------------------------------
+
+    def save(self, then: Callable[[], Any] | None = None) -> None:
+        now = datetime.datetime.now()
+        records = game_kind(self.screen.controller.setup.game).records
+        if self.screen.controller.setup.record is not None:  # a game read from a file: keep all it held
+            text = resaved_record(self.screen.controller.setup.record, self.screen.game, self.record_notes())
+        else:
+            text = records.text(
+                self.screen.game, first_player=self.screen.controller.setup.record_name(0), second_player=self.screen.controller.setup.record_name(1),
+                date=now.date(), notes=self.record_notes(),
+            )
+        what = f"{records.name} (.{records.extension})"
+        moves = list(self.screen.moves)
+
+        def saved(path: Any) -> None:
+            if path is None:
+                self.screen.say("not saved")
+                return
+            self.screen.played.saved_moves = moves
+            self.screen.say(f"saved to {path}")
+            if then is not None:
+                then()
+
+        self.screen.app.push_screen(SaveDialog(records.filename(now), text, what), saved)
+
+    def record_notes(self) -> RecordNotes:
+        """What the record holds beyond the moves: the result off the board, the
+        report's evals and verdicts, the clocks, the hints."""
+        comments = []
+        report = self.screen.coach.report_for(tuple(self.screen.moves))
+        judged = report.moves if report is not None else ()
+        clock = self.screen.clocks.clock
+        for ply in range(len(self.screen.moves)):
+            parts = [judged[ply].comment] if ply < len(judged) and judged[ply].comment else []
+            if clock is not None and ply + 1 < len(clock.history):
+                mover = (self.screen.played.first_mover + ply) % 2
+                parts.append(f"[%clk {clk_text(clock.history[ply + 1][mover])}]")
+            if ply in self.screen.coach.hinted:
+                parts.append("hint used")
+            comments.append(" ".join(parts))
+        tags = {"TimeControl": clock.control.pgn_tag} if clock is not None else {}
+        used = [f"{self.screen.sides[side]} {count}" for side, count in enumerate(self.screen.coach.hints) if count]
+        comment = f"hints used: {', '.join(used)}" if used else ""
+        return RecordNotes(outcome=self.screen.verdict, comments=comments, tags=tags, comment=comment)
+
+    def open(self, path: str = "") -> None:
+        def opened(result: Any) -> None:
+            if result is None:
+                return
+            loaded, path = result
+            # Another game's file keeps that game's default players.
+            setup = self.screen.controller.setup if loaded.game_name == self.screen.controller.setup.game else GameSetup(loaded.game_name)
+            new = setup.with_record(loaded, str(path))
+            self.guard_unsaved("opening another game", lambda: self.screen.post_message(OpenGame(new)))
+
+        self.screen.app.push_screen(OpenDialog(self.screen.controller.setup.game, path), opened)
+
+    def new_game(self) -> None:
+        if self.screen.back_to_lab:
+            self.guard_unsaved("going back to the lab", self.screen.app.pop_screen)
+            return
+        self.guard_unsaved("a new game", lambda: self.screen.post_message(OpenStart(self.screen.controller.setup.fresh())))
+
+    def rematch(self) -> None:
+        self.guard_unsaved("a rematch", lambda: self.screen.post_message(OpenGame(self.screen.controller.setup.fresh())))
+
+    def swap(self) -> None:
+        self.guard_unsaved("a new game", lambda: self.screen.post_message(OpenGame(self.screen.controller.setup.fresh().swapped())))
+
+    # -- the coach ---------------------------------------------------------------------------
+
+    def hint(self) -> None:
+        if self.screen.review is not None or self.screen.outcome() is not None or not self.screen.human_to_move:
+            self.screen.say("a hint is for your move: on your turn, in the game (not while reviewing)", error=True)
+            return
+        if self.screen.coach.busy is not None:
+            self.screen.say(f"the coach is busy with the {self.screen.coach.busy}; wait a moment", error=True)
+            return
+        self.screen.say(self.screen.coach.hint(tuple(self.screen.moves)))
+
+    def analyse(self) -> None:
+        """Analysis on or off."""
+        if self.screen.coach.toggle_analysis(self.screen.game.turn):
+            self.screen.say(f"analysis on ({self.screen.coach.analysis_spec}): it follows every move, undo and review step — "
+                     "ctrl+e stops it")
+            self.screen.call_after_refresh(self.screen.update_analysis)
+        else:
+            self.screen.say("analysis off")
+            self.screen.call_after_refresh(self.screen._fit_panels)
+
+    def tree(self) -> None:
+        """Open the search tree explorer (see :mod:`.tree`) on the search behind the last
+        engine move shown, or with the analysis engine (or a small alpha-beta) on the
+        position shown."""
+        if self.screen.clocks.clock is not None and self.screen.clocks.running is not None and self.screen.outcome() is None:
+            self.screen.say("the clocks run: pause them first (ctrl+b), or look at the tree after the game", error=True)
+            return
+        if self.screen.request is not None:
+            self.screen.say("an engine is thinking: pause first (ctrl+b), then open the tree", error=True)
+            return
+        shown = self.screen.played.shown_game()
+        ply = len(self.screen.moves) if self.screen.review is None else self.screen.review
+        played = None
+        before = shown.copy()
+        if ply:
+            before.undo()
+        if self.screen.coach.analysis_spec is not None and shown.outcome() is None:
+            game, spec, about = shown, self.screen.coach.analysis_spec, "the analysis of the position shown"
+        elif ply and not self.screen.controller.setup.is_human(before.turn):
+            game, spec = before, tree_spec(self.screen.controller.setup.players[before.turn])
+            played = self.screen.moves[ply - 1]
+            about = f"{self.screen.sides[before.turn]}'s search before {played}, searched again"
+        elif shown.outcome() is None:
+            game, spec, about = shown, DEFAULT_TREE_ENGINE, "the position shown"
+        else:
+            self.screen.say("the game is over here, and no engine made the last move: nothing to search", error=True)
+            return
+        self.screen.app.push_screen(TreeScreen(game, spec, about=about, ascii=self.screen.board.ascii,
+                                        flipped=self.screen.board.flipped,
+                                        played=played if game is before else None))
+
+    def report(self) -> None:
+        if not self.screen.moves:
+            self.screen.say("no moves to report on yet", error=True)
+            return
+        if self.screen.coach.report_for(tuple(self.screen.moves)) is not None:
+            self.screen.coach.open_report()
+            return
+        if self.screen.coach.report_running:
+            self.screen.coach.cancel("report")
+            self.screen.say("report stopped")
+            self.screen.next_turn()
+            return
+        self.screen.cancel_search()
+        self.screen.coach.start_report(tuple(self.screen.moves))
+        self.screen.update_status()  # the clocks stop while it runs
+
+    def _human_side(self) -> int | None:
+        """The side a resignation or offer is made for: the human (the one to move when both are)."""
+        humans = [side for side in (0, 1) if self.screen.controller.setup.is_human(side)]
+        if not humans:
+            return None
+        return humans[0] if len(humans) == 1 else self.screen.game.turn
+
+    def resign(self) -> None:
+        side = self._human_side()
+        if side is None or self.screen.outcome() is not None:
+            self.screen.say("only a human player can resign, in a game still going on", error=True)
+            return
+        self.screen.coach.resign(side)
+
+    def offer_draw(self) -> None:
+        side = self._human_side()
+        if side is None or self.screen.outcome() is not None:
+            self.screen.say("only a human player can offer a draw, in a game still going on", error=True)
+            return
+        other = 1 - side
+        if self.screen.controller.setup.is_human(other):
+            self.screen.coach.ask_draw(side)
+            return
+        accepted, said = self.screen.coach.engine_answers_draw(side, self.screen.controller.setup.players[other], len(self.screen.moves),
+                                                        self.screen.last_scores[other])
+        if accepted:
+            self.screen.end_game(Outcome(None, "agreement"), said)
+        else:
+            self.screen.say(said)
