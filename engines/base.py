@@ -87,7 +87,10 @@ class SearchStats(Mapping[str, Any]):
     scored and dropped; ``first_cutoffs`` the beta cutoffs made by the first
     move searched; ``engine`` is the spec searched with; ``lines`` the best
     root moves with their scores and lines, best first, when the search was
-    asked for more than one (``multipv``; else empty).
+    asked for more than one (``multipv``; else empty); ``solved`` the exact
+    value the game's own solver proved for the root, in the game's units
+    (Othello: the final disc difference for the side to move), ``None`` when
+    the root was searched rather than solved.
 
     It reads as a mapping too, by field name (``stats["nodes"]``,
     ``set(stats)``), and :meth:`as_dict` gives the plain dict written as JSON.
@@ -114,6 +117,7 @@ class SearchStats(Mapping[str, Any]):
     first_cutoffs: int = 0
     engine: str = ""
     lines: list[PvLine] = field(default_factory=list)
+    solved: int | None = None
 
     def __getitem__(self, name: str) -> Any:
         if name not in _STAT_FIELDS:

@@ -125,6 +125,11 @@ REFINEMENTS = (
                                   "after half the time)"),
 )
 
+#: The game's exact endgame solver at the root (games that have one: Othello).
+SOLVE = Option("solve", int, 14, "solve the root exactly when at most this many moves are left "
+                                 "(Othello: empty cells; 0: never); a fixed depth searches instead "
+                                 "unless solve is given", minimum=0, maximum=64)
+
 #: Deliberate weakness for the easy levels (see :mod:`engines.levels`).
 NOISE = (
     Option("jitter", int, 0, "noise added to every leaf evaluation: uniform in ±jitter heuristic units",
@@ -179,7 +184,7 @@ for _info in (
                         HEURISTIC, SEED, _tt(True), HASH, MULTIPV,
                         Option("workers", int, 1, "processes searching in parallel", minimum=1,
                                maximum=MAX_WORKERS),
-                        *REFINEMENTS, *NOISE),
+                        SOLVE, *REFINEMENTS, *NOISE),
                _alphabeta(ParallelEngine, strongest=True)),
 ):
     register(_info)

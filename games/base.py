@@ -29,6 +29,7 @@ __all__ = [
     "WIN",
     "HEURISTIC_BOUND",
     "Outcome",
+    "Solution",
     "Game",
     "GameError",
     "PositionError",
@@ -128,6 +129,24 @@ class Outcome:
         if self.winner is None:
             return 0.5
         return 1.0 if self.winner == player else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """A position solved to the end of the game by the game's own solver (see
+    :meth:`Game.solve`).
+
+    ``value`` is the exact result with perfect play for the side to move, in the
+    game's own units (Othello: the final disc difference): positive a win, 0 a
+    draw, negative a loss; ``move`` a move that reaches it (``None`` when the
+    game is over); ``nodes`` the positions searched; ``depth`` how far the solve
+    looked, in the game's measure of what is left (Othello: the empty cells).
+    """
+
+    value: int
+    move: Any
+    nodes: int
+    depth: int
 
 
 G = TypeVar("G", bound="Game")
@@ -313,6 +332,22 @@ class Game(ABC):
         """The name of the opening played to reach this position, as players know it
         (chess: ``C60 Ruy Lopez``, its ECO code first), or ``None`` where the game names
         none.  The default: none."""
+        return None
+
+    #: The switches of the game's endgame solver (:meth:`solve`'s ``off``), each a
+    #: refinement the endgame benchmark can measure by turning it off; none without a solver.
+    SOLVER_SWITCHES: ClassVar[tuple[str, ...]] = ()
+
+    def solve(self, reach: int, tick: Callable[[int], object] | None = None,
+              off: Iterable[str] = ()) -> Solution | None:
+        """The exact value of this position and a best move, from the game's own
+        endgame solver, when what is left to play is within ``reach`` (in the
+        game's measure: Othello's empty cells); ``None`` when it is not, or when
+        the game has no solver (the default).  ``tick(nodes)`` is called as the
+        solve goes with the positions searched since its last call; it may raise
+        to abandon the solve (the search core's stop), which leaves this
+        position as it was.  ``off`` names :attr:`SOLVER_SWITCHES` to turn off
+        (the same value, found more slowly: for measurements)."""
         return None
 
     # --------------------------------------------------- what selective searches may ask

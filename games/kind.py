@@ -34,7 +34,7 @@ from .books import BookFormat, ShippedBook
 from .records import RecordFormat
 from .samples import Samples
 
-__all__ = ["BenchPlan", "BenchPosition", "GameKind", "LevelPlan", "NetworkPlan", "PerftCase", "PerftReference",
+__all__ = ["BenchPlan", "BenchPosition", "SolveCase", "GameKind", "LevelPlan", "NetworkPlan", "PerftCase", "PerftReference",
            "ScoreScale", "TablesPlan", "TrainedNetwork"]
 
 
@@ -157,6 +157,18 @@ class PerftCase:
 
 
 @dataclass(frozen=True)
+class SolveCase:
+    """A position with a published exact value, for the game's endgame solver
+    (``bench endgame``): its ``number`` in its test set, the position text, the
+    value (:attr:`games.base.Solution.value`) and the best moves, as texts."""
+
+    number: int
+    position: str
+    value: int
+    best: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class BenchPlan:
     """What the benchmarks measure of a game."""
 
@@ -172,6 +184,10 @@ class BenchPlan:
     #: The perft benchmark's rows and the reference they are timed against.
     perft: tuple[PerftCase, ...]
     reference: PerftReference | None = None
+    #: The exact solver's test positions and where they come from (read when the
+    #: endgame benchmark runs; ``None``: the game has no solver).
+    solve_cases: Callable[[], tuple[SolveCase, ...]] | None = None
+    solve_source: str = ""
 
 
 class TrainedNetwork(Protocol):

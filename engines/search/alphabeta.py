@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from games import WIN, Game
+from games.base import Solution
 
 from ..base import (
     MATE_BOUND,
@@ -52,6 +53,9 @@ ASPIRATION = 40
 #: With a time limit, do not start another depth after this share of it
 #: (``predict=off``; with ``predict`` the next depth's time is estimated instead).
 NEXT_DEPTH_SHARE = 0.5
+#: The share of a search's time and node budget the game's exact solver may take
+#: at the root (``solve``); an unfinished solve leaves the rest to the search.
+SOLVE_SHARE = 0.5
 #: The bounds of the growth factor from one depth's time to the next's.
 GROWTH_BOUNDS = (1.5, 8.0)
 #: The share of a depth's time its first root move takes (with ``predict``, a
@@ -120,6 +124,11 @@ class AlphaBetaEngine(Engine):
         self.tt_capacity = TT_CAPACITY if self.hash_mb is None else dict_entries(self.hash_mb)
         #: The best root moves to report, each with its line and score (``multipv``).
         self.multipv: int = spec.get("multipv") if "multipv" in spec.table else 1
+        #: How far from the end the game's exact solver is tried at the root (``solve``,
+        #: in the game's measure: Othello's empty cells; 0 never), and whether the spec
+        #: asked for it (else a fixed depth, given or asked by the caller, searches instead).
+        self.solve_reach: int = spec.get("solve") if config.strongest and "solve" in spec.table else 0
+        self.solve_asked = "solve" in spec.options
         #: Set while :meth:`record` runs: the searches record their trees into it.
         self.recorder: TreeRecorder | None = None
 
@@ -218,7 +227,7 @@ class AlphaBetaEngine(Engine):
                 nps=int(control.nodes / elapsed) if elapsed > 0 else 0,
                 score=int(score) if abs(score) < INF else 0, mate=mate_in(score),
                 best=texts[move] if move is not None else None, pv=list(pv_texts),
-                engine=str(self.spec), lines=list(state["lines"]),
+                engine=str(self.spec), lines=list(state["lines"]), solved=state.get("solved"),
             )
 
         start = time.perf_counter()
@@ -233,6 +242,15 @@ class AlphaBetaEngine(Engine):
             if win is not None:  # never missed, whatever the time limit
                 state.update(depth=1, score=WIN - 1, move=win, pv=[texts[win]], line=[win])
                 depths = range(0)
+        if depths and self._solving(limits, moves, wanted):
+            solved = self._solve(work, control)
+            if solved is not None and solved.move is not None:
+                move = solved.move
+                state.update(depth=solved.depth, score=solved_score(solved), move=move, pv=[texts[move]],
+                             line=[move], solved=solved.value)
+                depths = range(0)
+                if on_info is not None:
+                    on_info(snapshot())
         predict = self.refinement("predict")
         finished: list[float] = []  # when each depth was completed (seconds from the start)
         gc_was_enabled = gc.isenabled()
@@ -298,6 +316,36 @@ class AlphaBetaEngine(Engine):
             move, score, line = root_moves[0], 0, [root_moves[0]]
             final = final.copy(best=texts[move], pv=[texts[move]], score=0, mate=None)
         return SearchResult(move, int(score), list(line), final)
+
+    def _solving(self, limits: Limits, moves: Sequence[Any] | None, wanted: int) -> bool:
+        """Whether this search first asks the game for the root's exact value: with
+        ``solve`` on, the full width, one line wanted, every root move allowed, no tree
+        recorded, and no fixed depth unless the spec asked for ``solve`` itself."""
+        return (self.solve_reach > 0 and self.config.full_width and wanted == 1 and moves is None
+                and self.recorder is None and (self.solve_asked or limits.depth is None))
+
+    def _solve(self, game: Game, control: Control) -> Solution | None:
+        """The game's exact solve of the root within :data:`SOLVE_SHARE` of the time
+        and node budget (its nodes counted in ``control``), or ``None`` when the
+        game cannot solve it or the solve did not finish (the search goes on)."""
+        deadline, node_limit = control.deadline, control.node_limit
+        if deadline is not None:
+            control.deadline = control.start + SOLVE_SHARE * (deadline - control.start)
+        if node_limit is not None:
+            control.node_limit = control.nodes + max(1, int(SOLVE_SHARE * (node_limit - control.nodes)))
+
+        def tick(nodes: int) -> None:
+            control.nodes += nodes
+            if control.nodes >= control.next_poll:
+                control.poll()
+
+        try:
+            return game.solve(self.solve_reach, tick)
+        except Stopped:
+            return None
+        finally:
+            control.deadline, control.node_limit = deadline, node_limit
+            control.next_poll = control.nodes  # the search's first node looks at the limits
 
     def _best_lines(self, searcher: Searcher, game: Game, depth: int, wanted: int,
                     state: dict[str, Any]) -> list[PvLine]:
@@ -375,6 +423,17 @@ class AlphaBetaEngine(Engine):
         for _ in line:
             game.undo()
         return texts
+
+
+def solved_score(solved: Solution) -> int:
+    """A solved root's score on the search's scale: a win or a loss at ``depth``
+    plies (the game's measure of what is left; the value's margin is in the
+    stats' ``solved``), or 0 for a draw."""
+    if solved.value > 0:
+        return WIN - solved.depth
+    if solved.value < 0:
+        return solved.depth - WIN
+    return 0
 
 
 def _led_by(state: dict[str, Any], wanted: int) -> list[PvLine]:

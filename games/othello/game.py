@@ -26,6 +26,11 @@ Outcomes
     no repetitions or move caps: every placement fills a cell, so a game
     lasts at most 60 placements (plus passes, never two in a row).
 
+Solving
+    :meth:`Othello.solve` gives the exact value of a position with few empty
+    cells (the final disc difference, empties to the winner) and a best move,
+    from the endgame solver of :mod:`games.othello.solver`.
+
 Play and undo
     :meth:`Othello.play` computes the discs turned over with shifts (see
     :func:`~games.othello.bitboards.flips`) and pushes ``(move, flipped, ...)``
@@ -46,7 +51,7 @@ Position text
 from __future__ import annotations
 
 import re
-from typing import Callable, ClassVar, Hashable, Sequence
+from typing import Callable, ClassVar, Hashable, Iterable, Sequence
 
 from ..grid import GridText
 from ..base import (
@@ -57,6 +62,7 @@ from ..base import (
     MoveSyntaxError,
     Outcome,
     PositionError,
+    Solution,
     check_length,
     quote_input,
 )
@@ -73,6 +79,7 @@ from .bitboards import (
 )
 from .evaluation import HEURISTICS, features
 from .patterns import HEURISTIC_FILES, learned
+from .solver import SWITCHES, Solver
 
 __all__ = ["Othello"]
 
@@ -333,6 +340,17 @@ class Othello(Game):
     def must_pass(self) -> bool:
         """Whether the only legal move is a pass."""
         return not self.mobility() and bool(self.opponent_mobility())
+
+    SOLVER_SWITCHES: ClassVar[tuple[str, ...]] = SWITCHES
+
+    def solve(self, reach: int, tick: Callable[[int], object] | None = None,
+              off: Iterable[str] = ()) -> Solution | None:
+        """The exact final disc difference for the side to move and a best move
+        (see :mod:`games.othello.solver`), when at most ``reach`` cells are empty;
+        else ``None``.  The solve leaves the position untouched (it works on two ints)."""
+        if self.empties > reach:
+            return None
+        return Solver(tick=tick, off=off).solve(self._own, self._opp)
 
     def tactical_moves(self) -> list[int]:
         """Othello has no captures to resolve: a quiescence search stops at once."""

@@ -6,6 +6,7 @@ from ..books import ShippedBook
 from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale
 from .board import OthelloBoard
 from ..learned import DatasetStep, TrainStep, tables_plan
+from .ffo import FFO_SOURCE, ffo_cases
 from .game import Othello
 from .patterns import FORM
 from .records import OthelloMoveList
@@ -43,6 +44,7 @@ KIND: GameKind[Othello] = GameKind(
         search_depth=(5, 3), warm_depth=(6, 3), parallel_depth=(8, 4), perft_depth=5,
         perft=(PerftCase("start", None, 8, 6, ">=10x", no_bulk=True),),
         reference=PerftReference("plain grid", reference_perft),
+        solve_cases=ffo_cases, solve_source=FFO_SOURCE,
     ),
     samples=SAMPLES,
     help=(

@@ -1,4 +1,4 @@
-"""``bench perft|search|parallel|keys|models|network|tree``: the benchmarks (in :mod:`tui.bench`), imported when run."""
+"""``bench perft|search|parallel|keys|models|network|tree|endgame``: the benchmarks (in :mod:`tui.bench`), imported when run."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import shutil
 
 from games import GAME_NAMES
 
-from .common import PROG, Parser, UsageError, add_game_filter, path_arg, whole
+from .common import PROG, Parser, UsageError, add_game_filter, finite, path_arg, whole
 
 
 
@@ -89,6 +89,15 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--inc", type=float, default=0.0, metavar="S", help="increment a move (default 0)")
     b.add_argument("--elo", type=whole(1), default=1350, metavar="ELO", help="Stockfish's UCI_Elo (default 1350)")
     b.set_defaults(run=_cmd_bench_clock)
+    b = bench_sub.add_parser(
+        "endgame", help="the exact endgame solver on positions with published values (Othello: FFO #40-#49)"
+    )
+    add_game_filter(b)
+    b.add_argument("--positions", metavar="A-B", help="only these numbers, e.g. 40-44 or 40,42 (default: all)")
+    b.add_argument("--timeout", type=finite, metavar="S", help="abandon a position after S seconds (default: none)")
+    b.add_argument("--without", action="append", default=[], metavar="NAME",
+                   help="turn this refinement of the solver off (repeatable), to measure what it buys")
+    b.set_defaults(run=_cmd_bench_endgame)
 
 
 
@@ -158,6 +167,38 @@ def _cmd_bench_learned(args: argparse.Namespace) -> int:
                          f"{'has' if len(games) == 1 else 'have'} no network evaluation")
     run_learned_bench(games, quick=args.quick, network=args.network, tables=args.tables)
     return 0
+
+
+def _cmd_bench_endgame(args: argparse.Namespace) -> int:
+    from games import game_class, game_kind
+
+    from ..bench.endgame import run_endgame_bench
+
+    prog = f"{PROG} bench endgame"
+    games = [name for name in args.games or list(GAME_NAMES) if game_kind(name).bench.solve_cases is not None]
+    if not games:
+        raise UsageError(prog, f"{', '.join(args.games)}: no endgame solver test positions for this game")
+    switches = sorted({name for game in games for name in game_class(game).SOLVER_SWITCHES})
+    for name in args.without:
+        if name not in switches:
+            raise UsageError(prog, f"--without takes one of {', '.join(switches) or 'nothing here'}, got {name!r}")
+    if args.timeout is not None and args.timeout <= 0:
+        raise UsageError(prog, f"--timeout must be positive, got {args.timeout:g}")
+    wanted = _numbers(prog, args.positions) if args.positions else None
+    rows = run_endgame_bench(games, numbers=(lambda number: True) if wanted is None else wanted.__contains__,
+                             timeout=args.timeout, off=args.without)
+    return 1 if any(row.value is not None and not row.right for row in rows) else 0
+
+
+def _numbers(prog: str, text: str) -> set[int]:
+    """The numbers of ``40-44,47``."""
+    numbers: set[int] = set()
+    for part in text.split(","):
+        low, _, high = part.strip().partition("-")
+        if not low.isdigit() or (high and not high.isdigit()) or int(high or low) < int(low):
+            raise UsageError(prog, f"--positions takes numbers and ranges like 40-44 or 40,42, got {text!r}")
+        numbers.update(range(int(low), int(high or low) + 1))
+    return numbers
 
 
 def _cmd_bench_tree(args: argparse.Namespace) -> int:

@@ -70,6 +70,8 @@ def _summary(game: Game, stats: SearchStats) -> list[str]:
         score = f"mate in {mate} (for {mover}, to move)"
     else:
         score = f"mated in {-mate} ({mover}, to move, loses)"
+    if stats.solved is not None:  # the game's solver proved the root: its exact value, in the game's units
+        score = f"{score}; solved, exact value {stats.solved:+d}"
     prunes = stats.prunes
     first = stats.first_cutoffs
     prune_text = f"{prunes:,}" + (f" ({first / prunes:.0%} by the first move)" if prunes else "")
