@@ -121,19 +121,17 @@ def test_the_solver_agrees_with_plain_negamax(seed: int, empties: int) -> None:
 
 
 @settings(max_examples=25)
-@given(st.integers(0, 10**9), st.integers(6, 10), st.sampled_from(SWITCHES + ("etc", "guess")))
+@given(st.integers(0, 10**9), st.integers(6, 10), st.sampled_from(SWITCHES + ("guess",)))
 def test_every_refinement_leaves_the_value_unchanged(seed: int, empties: int, switch: str) -> None:
     game = endgame(seed, empties)
     if game is None:
         return
     own, opp = own_opp(game)
     value = Solver().solve(own, opp).value
-    if switch == "etc":
-        solution = Solver(etc=True).solve(own, opp)
-    elif switch == "guess":  # null-window tests from a guess, right or wrong
+    if switch == "guess":  # null-window tests from a guess, right or wrong
         solution = Solver().solve(own, opp, guess=value + random.Random(seed).choice((-10, -2, 0, 4, 12)))
     else:
-        solution = Solver(**{switch: False}).solve(own, opp)
+        solution = Solver(off=[switch]).solve(own, opp)
     assert solution.value == value
     assert reaches(game, solution.move, value)
 
@@ -150,6 +148,11 @@ def test_a_finished_game_is_its_final_value() -> None:
     game = Othello.from_text("BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBB. W")
     assert game.outcome() is not None
     assert Solver().solve(*own_opp(game)) == Solution(-64, None, 1, 1)
+
+
+def test_an_unknown_switch_is_refused_in_one_line() -> None:
+    with pytest.raises(ValueError, match="no such switch of the solver: tabel"):
+        Solver(off=["tabel"])
 
 
 def test_the_table_and_ordering_save_nodes() -> None:

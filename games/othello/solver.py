@@ -63,7 +63,7 @@ TABLE_LIMIT = 1_000_000
 #: The solver reports its nodes (and looks at its stop condition) every so many nodes.
 TICK = 1024
 #: The refinements :class:`Solver` can turn off, by their keyword.
-SWITCHES = ("table", "fastest_first", "parity", "stability", "null_window")
+SWITCHES = ("table", "fastest_first", "parity", "stability", "etc", "null_window")
 #: Values are within these bounds (a disc difference).
 MAX_VALUE = 64
 
@@ -196,7 +196,7 @@ class Solver:
     """
 
     def __init__(self, *, table: bool = True, fastest_first: bool = True, parity: bool = True,
-                 stability: bool = True, etc: bool = False, null_window: bool = True,
+                 stability: bool = True, etc: bool = True, null_window: bool = True,
                  shallow: int = SHALLOW, tick: Callable[[int], object] | None = None,
                  off: Iterable[str] = ()) -> None:
         off = set(off)
@@ -208,7 +208,7 @@ class Solver:
         self.fastest_first = fastest_first and "fastest_first" not in off
         self.parity = parity and "parity" not in off
         self.stability = stability and "stability" not in off
-        self.etc = etc
+        self.etc = etc and "etc" not in off
         self.null_window = null_window and "null_window" not in off
         self.tick = tick
         #: Above this many empties the table and fastest-first are used (:data:`SHALLOW`).
