@@ -127,7 +127,7 @@ async def test_the_panel_ticks_during_a_search_and_quitting_leaves_no_process(ga
         seen: set[int] = set()
 
         def ticked() -> bool:
-            assert screen.request is not None, "the search ended early"
+            assert screen.engines.request is not None, "the search ended early"
             seen.add(panel.nodes)
             return len({n for n in seen if n > 0}) >= 3
 
@@ -147,7 +147,7 @@ async def test_engines_play_a_short_game_to_its_end(game: str) -> None:
     app = make_app(game, spec, spec, position)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
-        screen.delay = 0.0
+        screen.engines.delay = 0.0
         await wait_for(pilot, lambda: isinstance(app.screen, ResultDialog)
                        and app.screen.query("#rematch") and app.screen.query_one("#rematch").region.width,
                        "the result dialog")
@@ -177,7 +177,7 @@ async def test_undo_during_a_search_stops_it_and_takes_back_the_pair() -> None:
         await wait_for(pilot, lambda: screen.panel(1).nodes > 0, "the engine to start")
         pid = app.search_service.pid
         await pilot.press("f4")
-        assert screen.request is None and screen.moves == []
+        assert screen.engines.request is None and screen.moves == []
         assert screen.panel(1).status == "stopped"
         assert screen.move_input.has_focus
         # Whatever the panel is shown from now on, and for which search: the process serves
@@ -186,11 +186,11 @@ async def test_undo_during_a_search_stops_it_and_takes_back_the_pair() -> None:
         panel = screen.panel(1)
         shown: list[int | None] = []
         show_stats = panel.show_stats
-        panel.show_stats = lambda stats: (shown.append(screen.request), show_stats(stats))[-1]
+        panel.show_stats = lambda stats: (shown.append(screen.engines.request), show_stats(stats))[-1]
         # The same search process serves the next search.
         await type_move(pilot, "4 4 left")
-        await wait_for(pilot, lambda: screen.request is not None and bool(shown), "the next search's figures")
-        assert shown[0] == screen.request  # nothing of the cancelled search arrived
+        await wait_for(pilot, lambda: screen.engines.request is not None and bool(shown), "the next search's figures")
+        assert shown[0] == screen.engines.request  # nothing of the cancelled search arrived
         assert app.search_service.pid == pid
 
 
@@ -198,7 +198,7 @@ def settled_paused(screen) -> bool:
     """Nothing can make a move any more: paused, no search running or waiting to start, and
     the panel of the side to move says so (no move comes, however long one waits)."""
     controller = screen.controller
-    return (controller.paused and not controller.stepping and screen.request is None and screen._delay_timer is None
+    return (controller.paused and not controller.stepping and screen.engines.request is None and screen.engines.delay_timer is None
             and screen.panel(screen.game.turn).status == "paused")
 
 
@@ -207,7 +207,7 @@ async def test_pause_step_and_delay_when_engines_play_each_other() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         await pilot.press("f5")  # pause at once
-        assert screen.controller.paused and screen.request is None
+        assert screen.controller.paused and screen.engines.request is None
         moves = len(screen.moves)
         await wait_for(pilot, lambda: settled_paused(screen), "the engine to move paused")
         assert len(screen.moves) == moves
@@ -215,11 +215,11 @@ async def test_pause_step_and_delay_when_engines_play_each_other() -> None:
         await wait_for(pilot, lambda: len(screen.moves) == moves + 1, "one stepped move")
         await wait_for(pilot, lambda: settled_paused(screen), "the next engine paused")
         assert len(screen.moves) == moves + 1
-        before = screen.delay
+        before = screen.engines.delay
         await pilot.press("f7")
-        assert screen.delay != before and f"delay {screen.delay:g}s" in str(
+        assert screen.engines.delay != before and f"delay {screen.engines.delay:g}s" in str(
             screen.query_one("#status").render())
-        screen.delay = 0.0
+        screen.engines.delay = 0.0
         await pilot.press("f5")  # resume
         await wait_for(pilot, lambda: len(screen.moves) >= moves + 3, "play to go on")
 
@@ -344,7 +344,7 @@ async def test_a_short_terminal_shrinks_the_idle_engines_panel() -> None:
     app = make_app("chess", "alphabeta:depth=1", "pvs:time=60")
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await ready(pilot)
-        await wait_for(pilot, lambda: screen.request is not None and screen.game.turn == 1
+        await wait_for(pilot, lambda: screen.engines.request is not None and screen.game.turn == 1
                        and screen.panel(1).nodes > 0, "Black's search")
         idle, thinking = screen.panel(0), screen.panel(1)
         assert idle.compact and not thinking.compact
@@ -406,7 +406,7 @@ async def test_what_is_typed_while_the_engine_thinks_is_suggested_from_the_next_
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         await type_move(pilot, "e4")
-        assert screen.request is not None
+        assert screen.engines.request is not None
         await pilot.press("N", "f")  # Black's Nf6 must not be offered to White
         assert screen.move_input._suggestion == ""
         await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's reply")

@@ -128,8 +128,8 @@ async def test_analysis_waits_for_the_engine_it_plays_beside() -> None:
 
         def alone() -> bool:
             # the engine's turn: the analysis stopped, the engine alone searches
-            assert screen.request is None or screen.coach.job is None, "analysis beside the engine"
-            searched.append(screen.request is not None)
+            assert screen.engines.request is None or screen.coach.job is None, "analysis beside the engine"
+            searched.append(screen.engines.request is not None)
             return len(screen.moves) == 2
 
         await type_move(pilot, "e4")
@@ -256,10 +256,10 @@ async def test_an_engine_budgets_from_its_clock() -> None:
     app = coach_app("checkers", "human", "pvs", clock="0.2+0")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
-        limits = screen.clock_limits(1)
+        limits = screen.engines.clock_limits(1)
         assert limits is not None and limits.time is not None and 0.01 <= limits.time <= 12 / 30
         screen.controller.setup = replace(screen.controller.setup, players=("human", "pvs:time=0.05,depth=3"))
-        capped = screen.clock_limits(1)
+        capped = screen.engines.clock_limits(1)
         assert capped is not None and capped.time == 0.05 and capped.depth == 3
         await type_move(pilot, "11-15")
         await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's move")
@@ -377,9 +377,9 @@ async def test_the_delay_between_engines_moves_runs_no_clock() -> None:
     app = coach_app("chess", "alphabeta:depth=1", "alphabeta:depth=1", clock="0.1+0")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
-        screen.delay = 0.5
+        screen.engines.delay = 0.5
         clock = screen.clocks.clock
-        await wait_for(pilot, lambda: len(screen.moves) >= 3 and screen._delay_timer is not None,
+        await wait_for(pilot, lambda: len(screen.moves) >= 3 and screen.engines.delay_timer is not None,
                        "a delay between two engine moves")
         assert clock.running is None
         await wait_for(pilot, lambda: len(screen.moves) >= 8, "eight moves")
@@ -394,7 +394,7 @@ async def test_undo_says_how_many_moves_it_took_back() -> None:
         screen = await ready(pilot)
         await type_move(pilot, "e4")
         await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's reply")
-        await wait_for(pilot, lambda: screen.human_to_move, "the player's turn")
+        await wait_for(pilot, lambda: screen.controller.human_to_move, "the player's turn")
         await pilot.press("ctrl+z")
         await wait_for(pilot, lambda: not screen.moves, "the take-back")
         assert screen.message_text.startswith("took back 2 moves"), screen.message_text

@@ -312,13 +312,13 @@ async def test_engines_wait_while_a_dialog_is_open() -> None:
     app = make_app("quixo", "pvs:time=60", "pvs:time=60")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
-        await wait_for(pilot, lambda: screen.request is not None, "the first search")
+        await wait_for(pilot, lambda: screen.engines.request is not None, "the first search")
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpDialog), "the help")
-        assert screen.request is None and screen.moves == []
+        assert screen.engines.request is None and screen.moves == []
         assert "eval (X)" in str(app.screen.query_one("Static").render())
         await pilot.press("escape")
-        await wait_for(pilot, lambda: screen.request is not None, "the search again")
+        await wait_for(pilot, lambda: screen.engines.request is not None, "the search again")
 
 
 @pytest.mark.parametrize("game,players,flipped", [

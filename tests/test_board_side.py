@@ -166,7 +166,7 @@ async def test_a_premove_is_cancelled_by_escape_or_a_right_click_and_dropped_whe
         await pilot.press("ctrl+b")
         await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's reply")
         await wait_for(pilot, lambda: "premove Ke7 dropped" in screen.message_text, "the refusal")
-        assert len(screen.moves) == 2 and screen.human_to_move
+        assert len(screen.moves) == 2 and screen.controller.human_to_move
 
 
 async def test_the_best_line_and_the_threat_are_marked_on_the_board() -> None:
@@ -297,6 +297,6 @@ async def test_letters_reach_the_material_line_and_an_engines_ticks_do_not_redra
         line = screen.query_one("#material")
         assert str(line.render()).startswith("White p +1")
         shown = line._shown
-        screen.show_eval(35, None)
-        screen.show_eval(35, None)  # the same figures again: nothing to draw
+        screen.engines.show_eval(35, None)
+        screen.engines.show_eval(35, None)  # the same figures again: nothing to draw
         assert line._shown != shown and str(line.render()).endswith("eval +0.35")

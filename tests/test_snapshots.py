@@ -112,7 +112,7 @@ def test_board_side(snap_compare, game: str, size: tuple[int, int]) -> None:
 
     async def evaluated(pilot) -> None:
         await steady(pilot)
-        pilot.app.screen.show_eval(score, mate)
+        pilot.app.screen.engines.show_eval(score, mate)
         await pilot.pause()
 
     assert snap_compare(app_for(game, moves), terminal_size=size, run_before=evaluated)

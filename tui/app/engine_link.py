@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 from textual.message import Message
-from textual.message_pump import MessagePump
 
 from .search_service import SearchDone, SearchEvent, SearchInfo, SearchService
 
@@ -88,11 +87,17 @@ def engine_message(owner: int, event: SearchEvent) -> EngineMessage:
     return EngineFailed(owner, event.request_id, event.message, event.model_error)
 
 
+class Listener(Protocol):
+    """Whoever asks for a search and is sent its events (a screen, a widget: any message pump)."""
+
+    def post_message(self, message: Message) -> bool: ...
+
+
 @dataclass(frozen=True)
 class _Asker:
     """Who is waiting for a request's events, and the process asked."""
 
-    target: MessagePump
+    target: Listener
     owner: int
     pid: int | None
 
@@ -111,7 +116,7 @@ class EngineLink:
 
     # -- asking ------------------------------------------------------------------------
 
-    def search(self, target: MessagePump, owner: int, game: str, spec: str, start: str | None,
+    def search(self, target: Listener, owner: int, game: str, spec: str, start: str | None,
                moves: Sequence[str], limits: Limits | None = None) -> int:
         """Ask for a search of ``owner``'s engine; its events go to ``target``.
         Returns the request id the messages carry."""

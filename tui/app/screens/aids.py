@@ -3,7 +3,8 @@
 :class:`BoardAids` is a plain object the game screen
 (:class:`~tui.app.screens.game.GameScreen`) makes and tells what the player did;
 it acts through the screen it is given (its board, its line under the board,
-its controller, which holds the premove):
+its controller, which holds the premove), typed by what it uses
+(:class:`~tui.app.screens.host.GameHost`):
 
 - **premoves**: while an engine thinks, a move typed or picked by two clicks is
   queued (one at a time) and played the moment the engine has moved, if it is
@@ -11,20 +12,24 @@ its controller, which holds the premove):
 - **the best line** and **the threat**: a short search (:data:`LINE_SPEC`) of the
   position shown -- after a pass, for the threat (where the game allows one) --
   in a worker thread; the squares of its first :data:`LINE_MOVES` moves are
-  marked on the board and the line is said under it.
+  marked on the board and the line is said under it;
+- **the hint**: the coach's move marked on the board like a picked-up piece.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.screen import ModalScreen
 
-from engines import create_engine
-from games import GameError
+from engines import SearchStats, create_engine
+from games import GameError, game_kind
 
-from ...views.format import illegal_text, line_text
+from ...views.format import first_player_view, illegal_text, line_text
 from ..controller import Premove
+
+if TYPE_CHECKING:
+    from .host import GameHost
 
 __all__ = ["BoardAids", "LINE_SPEC", "LINE_MOVES"]
 
@@ -36,8 +41,8 @@ LINE_MOVES = 4
 class BoardAids:
     """Premoves, the best line and the threat of ``screen``'s game (see the module doc)."""
 
-    def __init__(self, screen: Any) -> None:
-        #: The game screen it draws on (not imported here: that module imports this one).
+    def __init__(self, screen: GameHost) -> None:
+        #: The game screen it draws on.
         self.screen = screen
 
     # -- premoves: one move queued while the engine thinks (the controller holds it) ----------
@@ -99,7 +104,7 @@ class BoardAids:
     def _click_premove(self, squares: tuple[tuple[int, int], tuple[int, int]], ply: int) -> None:
         """A clicked premove, clicked again now: a move of those squares is played, several
         (a promotion) are asked about, none is said."""
-        if len(self.screen.moves) != ply or not self.screen.human_to_move or self.screen.review is not None:
+        if len(self.screen.moves) != ply or not self.screen.controller.human_to_move or self.screen.review is not None:
             return
         self.screen.board.mark(None)
         self.screen.move_input.game = self.screen.game
@@ -110,9 +115,25 @@ class BoardAids:
             self.screen.say("premove dropped: it is not a legal move now", error=True)
 
     def _play_premove(self, move: Any, ply: int) -> None:
-        if len(self.screen.moves) == ply and self.screen.human_to_move and self.screen.review is None:
+        if len(self.screen.moves) == ply and self.screen.controller.human_to_move and self.screen.review is None:
             self.screen.human_moved(move)
             self.screen.say(f"premove played: {self.screen.moves[-1]}")
+
+    def hint_found(self, moves: tuple[str, ...], move: str, stats: SearchStats) -> None:
+        """The coach's hint for the position after ``moves``: its move marked on the board and
+        said under it, unless the position changed meanwhile."""
+        screen = self.screen
+        if moves != tuple(screen.moves) or screen.review is not None or not screen.controller.human_to_move:
+            screen.update_analysis()
+            return
+        side = screen.game.turn
+        used = screen.coach.use_hint(len(screen.moves), side, move)
+        start, end = screen.board.painter.move_squares(screen.game, screen.game.parse_move(move))
+        screen.board.mark(start, (end,))
+        evaluation = game_kind(screen.controller.setup.game).scores.signed(*first_player_view(stats.score, stats.mate, side))
+        screen.say(f"hint: {move} (eval {evaluation} for {screen.sides[0]}, "
+                   f"line {line_text(stats.pv) or move}) — not played · {used} hint{'s' if used != 1 else ''} used")
+        screen.update_analysis()
 
     # -- lines drawn on the board: the best line, the threat --------------------------------
 

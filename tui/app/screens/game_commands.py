@@ -6,10 +6,14 @@ its methods by name (the action ``command('undo')`` runs :meth:`GameCommands.und
 the table of :mod:`.commands` names them), and so do the palette, the typed
 words and the result dialog's buttons.  Each acts through the screen it is
 given and asks the component that does the work (the controller, the coach,
-the clocks, the board aids) with explicit arguments: help, the legal moves,
+the clocks, the board aids, the engines' turns) with explicit arguments: help, the legal moves,
 flip, undo, pause, step, delay, review, play from here, save, open, new game,
 rematch, swap, hint, analysis, the report, the search tree, the best line,
-the threat, resignation and a draw offer.  Nothing here discards an unsaved
+the threat, resignation and a draw offer.  The result dialog (shown once per
+game end, its buttons run commands), the position shown while reviewing, and
+why a move cannot be made now are its too.  It types the screen by what it
+uses (:class:`~tui.app.screens.host.GameHost`) and is given the board aids and
+the engines' turns it asks.  Nothing here discards an unsaved
 game without asking: :meth:`GameCommands.guard_unsaved` puts the question
 (save, discard, cancel) before a new game, a rematch, opening a file or
 quitting.
@@ -18,32 +22,44 @@ quitting.
 from __future__ import annotations
 
 import datetime
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from games import Outcome, game_kind
 from games.clock import clk_text
 from games.reading import resaved_record
-from games.records import RecordNotes
+from games.records import RecordNotes, describe_outcome, result_token
 
 from ...views.format import counted, plies_text
 from ..messages import OpenGame, OpenStart
 from ..session import GameSetup
 from ..widgets.eval_bar import EvalBar
 from .commands import DELAYS
-from .dialogs import ConfirmDialog
+from .dialogs import ConfirmDialog, ResultDialog
 from .files import OpenDialog, SaveDialog
 from .help import HelpDialog, MovesDialog
 from .tree import DEFAULT_TREE_ENGINE, TreeScreen, tree_spec
 
-__all__ = ["GameCommands"]
+if TYPE_CHECKING:
+    from .aids import BoardAids
+    from .engine_turns import EngineTurns
+    from .host import GameHost
+
+__all__ = ["GameCommands", "RESULT_CHOICES"]
+
+#: What the result dialog's buttons ask for, beside looking at the board.
+RESULT_CHOICES = {"rematch": "rematch", "swap": "swap", "new": "new_game", "save": "save", "report": "report"}
 
 
 class GameCommands:
     """The commands of ``screen``'s game (see the module doc)."""
 
-    def __init__(self, screen: Any) -> None:
-        #: The game screen they act on (not imported here: that module imports this one).
+    def __init__(self, screen: GameHost, aids: BoardAids, engines: EngineTurns) -> None:
+        #: The game screen they act on, and the components they ask.
         self.screen = screen
+        self.aids = aids
+        self.engines = engines
+        #: The result dialog was shown for the game's end (once; undo and play from here let it show again).
+        self.result_shown = False
 
     def run(self, name: str) -> None:
         """Do the command ``name`` (a :class:`~tui.app.screens.commands.Command`'s action)."""
@@ -60,11 +76,68 @@ class GameCommands:
             return False
         return not (name in ("hint", "offer_draw", "resign") and not any(map(setup.is_human, (0, 1))))
 
+    def refuse_move(self) -> bool:
+        """Say why no move can be made now (reviewing, game over, an engine's turn)."""
+        screen = self.screen
+        if screen.review is not None:
+            screen.say("you are reviewing an earlier position: Esc or End returns to the game, "
+                       "Enter in the move list plays from here", error=True)
+        elif screen.outcome() is not None:
+            screen.say("the game is over — ctrl+z takes a move back, ctrl+n starts a new game", error=True)
+        elif not screen.controller.setup.is_human(screen.game.turn):
+            screen.say(f"it is {screen.sides[screen.game.turn]}'s turn and an engine plays it; wait, "
+                       "or ctrl+b pauses", error=True)
+        else:
+            return False
+        return True
+
+    def show_result(self) -> None:
+        """The result dialog, once per game end, while the screen is on top."""
+        screen = self.screen
+        if self.result_shown or not screen.is_active:
+            return
+        self.result_shown = True
+        for side in screen.controller.setup.engine_sides:
+            self.engines.set_panel_status(side, "game over")
+        screen.app.push_screen(
+            ResultDialog(result_token(screen.game, screen.played.verdict),
+                         describe_outcome(screen.game, screen.played.verdict) or ""),
+            self.result_chosen,
+        )
+
+    def result_chosen(self, choice: str | None) -> None:
+        """What the player chose in the result dialog: a command, or looking at the board."""
+        action = RESULT_CHOICES.get(choice or "")
+        if action is None:
+            self.screen.say("game over — ↑ reviews the game, ctrl+s saves, ctrl+n starts a new one")
+        else:
+            self.run(action)
+
+    def show_ply(self, ply: int) -> None:
+        """Show the position after ``ply`` moves; the last one ends the review."""
+        screen = self.screen
+        if ply >= len(screen.moves):
+            if screen.review is not None:
+                screen.played.review = None
+                screen.say("back to the game")
+                screen.next_turn()
+            return
+        if screen.review is None:
+            self.engines.cancel()
+        screen.played.review = ply
+        screen.board.mark(None)
+        screen.board.show(screen.played.shown_game())
+        screen.update_status()
+        screen.update_analysis()
+
+    def cancel_premove(self) -> None:
+        self.aids.cancel_premove()
+
     def best_line(self) -> None:
-        self.screen.aids.best_line()
+        self.aids.best_line()
 
     def threat(self) -> None:
-        self.screen.aids.threat()
+        self.aids.threat()
 
     def guard_unsaved(self, what: str, then: Callable[[], Any]) -> None:
         """Run ``then`` — after asking, if the game is not saved (save first, discard, cancel).
@@ -108,7 +181,7 @@ class GameCommands:
         """Turn the board; its orientation is kept for this game's next games (the settings)."""
         self.screen.board.flipped = not self.screen.board.flipped
         self.screen.query_one("#eval-bar", EvalBar).turned = self.screen.board.flipped != self.screen.board.painter.flipped_for(0)
-        self.screen.clocks.bottom = self.screen.bottom_side_shown
+        self.screen.clocks.bottom = self.screen.board.side_at_bottom(self.screen.controller.setup.bottom_side)
         keep = getattr(self.screen.app, "keep_turned", None)
         if keep is not None:
             turned = self.screen.board.flipped != self.screen.board.painter.flipped_for(self.screen.controller.setup.bottom_side)
@@ -118,16 +191,16 @@ class GameCommands:
 
     def undo(self) -> None:
         if self.screen.review is not None:
-            self.screen.show_ply(len(self.screen.moves))
+            self.show_ply(len(self.screen.moves))
         if not self.screen.moves:
             self.screen.say("nothing to undo", error=True)
             return
-        self.screen.cancel_search()
+        self.engines.cancel()
         self.screen.coach.cancel("hint")
         # Back to a human's turn (the engine's reply goes too); engines playing each other pause.
         taken = self.screen.controller.undo()
         self._forget_taken_back()
-        self.screen._result_shown = False
+        self.result_shown = False
         self.screen.say(f"took back {'a move' if taken == 1 else counted(taken, 'move')}"
                  + (" — paused, ctrl+b resumes" if self.screen.controller.paused else ""))
         self.screen.next_turn()
@@ -144,11 +217,11 @@ class GameCommands:
             self.screen.say("no engine or clock is running: nothing to pause")
             return
         if self.screen.controller.toggle_pause():
-            self.screen.cancel_search()
+            self.engines.cancel()
             self.screen.say("paused — ctrl+b resumes, ctrl+y plays one engine move")
             side = self.screen.game.turn
             if not self.screen.controller.setup.is_human(side):
-                self.screen._set_panel_status(side, "paused")
+                self.engines.set_panel_status(side, "paused")
             self.screen.update_status()
         else:
             self.screen.say("resumed")
@@ -160,16 +233,16 @@ class GameCommands:
         if refusal:
             self.screen.say(refusal, error=True)
             return
-        if self.screen.request is not None:
+        if self.engines.request is not None:
             self.screen.say("the engine is already thinking")
             return
         self.screen.controller.step()
         self.screen.next_turn()
 
     def delay(self) -> None:
-        index = (DELAYS.index(self.screen.delay) + 1) % len(DELAYS) if self.screen.delay in DELAYS else 0
-        self.screen.delay = DELAYS[index]
-        self.screen.say(f"delay between engine moves: {self.screen.delay:g} s")
+        index = (DELAYS.index(self.engines.delay) + 1) % len(DELAYS) if self.engines.delay in DELAYS else 0
+        self.engines.delay = DELAYS[index]
+        self.screen.say(f"delay between engine moves: {self.engines.delay:g} s")
         self.screen.update_status()
 
     def review(self) -> None:
@@ -191,10 +264,10 @@ class GameCommands:
             if choice != "drop" or self.screen.review != ply:
                 self.screen.say("kept every move")
                 return
-            self.screen.cancel_search()
+            self.engines.cancel()
             self.screen.controller.back_to(ply)
             self._forget_taken_back()
-            self.screen._result_shown = False
+            self.result_shown = False
             self.screen.say(f"playing from here: {dropped} later move{'s' if dropped != 1 else ''} dropped")
             self.screen.move_input.focus()
             self.screen.next_turn()
@@ -249,7 +322,7 @@ class GameCommands:
         tags = {"TimeControl": clock.control.pgn_tag} if clock is not None else {}
         used = [f"{self.screen.sides[side]} {count}" for side, count in enumerate(self.screen.coach.hints) if count]
         comment = f"hints used: {', '.join(used)}" if used else ""
-        return RecordNotes(outcome=self.screen.verdict, comments=comments, tags=tags, comment=comment)
+        return RecordNotes(outcome=self.screen.played.verdict, comments=comments, tags=tags, comment=comment)
 
     def open(self, path: str = "") -> None:
         def opened(result: Any) -> None:
@@ -278,7 +351,7 @@ class GameCommands:
     # -- the coach ---------------------------------------------------------------------------
 
     def hint(self) -> None:
-        if self.screen.review is not None or self.screen.outcome() is not None or not self.screen.human_to_move:
+        if self.screen.review is not None or self.screen.outcome() is not None or not self.screen.controller.human_to_move:
             self.screen.say("a hint is for your move: on your turn, in the game (not while reviewing)", error=True)
             return
         if self.screen.coach.busy is not None:
@@ -294,7 +367,7 @@ class GameCommands:
             self.screen.call_after_refresh(self.screen.update_analysis)
         else:
             self.screen.say("analysis off")
-            self.screen.call_after_refresh(self.screen._fit_panels)
+            self.screen.call_after_refresh(self.engines.fit_panels)
 
     def tree(self) -> None:
         """Open the search tree explorer (see :mod:`.tree`) on the search behind the last
@@ -303,7 +376,7 @@ class GameCommands:
         if self.screen.clocks.clock is not None and self.screen.clocks.running is not None and self.screen.outcome() is None:
             self.screen.say("the clocks run: pause them first (ctrl+b), or look at the tree after the game", error=True)
             return
-        if self.screen.request is not None:
+        if self.engines.request is not None:
             self.screen.say("an engine is thinking: pause first (ctrl+b), then open the tree", error=True)
             return
         shown = self.screen.played.shown_game()
@@ -339,7 +412,7 @@ class GameCommands:
             self.screen.say("report stopped")
             self.screen.next_turn()
             return
-        self.screen.cancel_search()
+        self.engines.cancel()
         self.screen.coach.start_report(tuple(self.screen.moves))
         self.screen.update_status()  # the clocks stop while it runs
 
@@ -367,7 +440,7 @@ class GameCommands:
             self.screen.coach.ask_draw(side)
             return
         accepted, said = self.screen.coach.engine_answers_draw(side, self.screen.controller.setup.players[other], len(self.screen.moves),
-                                                        self.screen.last_scores[other])
+                                                        self.engines.last_scores[other])
         if accepted:
             self.screen.end_game(Outcome(None, "agreement"), said)
         else:

@@ -123,6 +123,10 @@ class BoardView(Widget, can_focus=True):
         self._game = game.copy()
         self._changed()
 
+    def side_at_bottom(self, bottom: int) -> int:
+        """The side drawn at the bottom now, on a board set up with ``bottom`` there (after any flip)."""
+        return bottom if self.flipped == self.painter.flipped_for(bottom) else 1 - bottom
+
     def mark(self, selected: Square | None, targets: Iterable[Square] = ()) -> None:
         """Mark the selected square and its targets (``None`` clears both)."""
         self.selected = selected
