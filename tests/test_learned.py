@@ -242,7 +242,7 @@ async def test_the_app_plays_h0_when_the_model_fails(tmp_path: Path) -> None:
         screen = await ready(pilot)
         panel = screen.panel(0)
         assert panel is not None and panel.spec == "h0" and panel.border_title == "X · h0 · fallback"
-        assert "gone.npz" in screen.setup.notices[0]
+        assert "gone.npz" in screen.controller.setup.notices[0]
         await wait_for(pilot, lambda: len(screen.moves) == 1, "h0's move")
         assert screen.message_text.startswith(f"X played {screen.moves[0]} · ")
         assert screen.message_text.endswith("h0 plays instead")
@@ -257,16 +257,16 @@ async def test_a_model_that_breaks_mid_game_falls_back_in_the_app(models, tmp_pa
     app = make_app("quixo", "human", f"mi-pred:model={model}")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
-        assert not any(screen.setup.notices)
+        assert not any(screen.controller.setup.notices)
         model.write_bytes(b"not a model any more")  # between the setup's check and the search
         screen.move_input.focus()
         screen.move_input.value = "0 0 b"
         await pilot.press("enter")
         await wait_for(pilot, lambda: len(screen.moves) == 2, "the fallback engine's move")
-        assert screen.setup.players[1] == "h0" and "h0 plays instead" in screen.setup.notices[1]
+        assert screen.controller.setup.players[1] == "h0" and "h0 plays instead" in screen.controller.setup.notices[1]
         assert screen.message_text.endswith("h0 plays instead")
         assert screen.panel(1).border_title == "O · h0 · fallback"
-        assert not screen.paused
+        assert not screen.controller.paused
 
 
 # ------------------------------------------------------------ bundled models
