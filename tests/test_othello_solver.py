@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cli_run import assert_usage_error, run
 from engines import Limits, create_engine
 from engines.search.alphabeta import solved_score
 from games import WIN
@@ -315,3 +316,33 @@ def test_a_stop_flag_ends_the_solve() -> None:
     assert result.stats.solved is None
     assert result.move in game.legal_moves()
     assert result.stats.nodes < 5000
+
+
+# ---------------------------------------------------------------- bench endgame
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["bench", "endgame", "--positions", "44-40"], "--positions takes numbers and ranges like 40-44"),
+    (["bench", "endgame", "--positions", "x"], "--positions takes numbers and ranges like 40-44"),
+    (["bench", "endgame", "--without", "tabel"], "--without takes one of etc, fastest_first"),
+    (["bench", "endgame", "--timeout", "0"], "--timeout must be positive, got 0"),
+    (["bench", "endgame", "--game", "chess"], "chess: no endgame solver test positions for this game"),
+])
+def test_bench_endgame_refuses_bad_arguments_in_one_line(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                          needle: str) -> None:
+    assert_usage_error(capsys, argv, needle)
+
+
+def test_bench_endgame_says_which_positions_ran_out_of_time(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "bench", "endgame", "--positions", "40", "--timeout", "0.05",
+                         "--without", "etc")
+    assert code == 0 and err == ""
+    assert "without etc" in out
+    line = out.splitlines()[-1]
+    assert line.split()[0] == "40" and "+38 a2  timed out after 0.05 s" in line
+
+
+def test_a_solved_case_is_right_only_with_the_published_value_and_move() -> None:
+    from tui.bench.endgame import EndgameRow
+
+    assert EndgameRow(40, 20, 38, "a2", 1, 1.0, 38, ("a2",)).right
+    assert not EndgameRow(40, 20, 38, "b2", 1, 1.0, 38, ("a2",)).right
+    assert not EndgameRow(40, 20, 36, "a2", 1, 1.0, 38, ("a2",)).right
