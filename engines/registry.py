@@ -128,7 +128,8 @@ REFINEMENTS = (
 #: The game's exact endgame solver at the root (games that have one: Othello).
 SOLVE = Option("solve", int, 14, "solve the root exactly when at most this many moves are left "
                                  "(Othello: empty cells; 0: never); a fixed depth searches instead "
-                                 "unless solve is given", minimum=0, maximum=64)
+                                 "unless solve is given", minimum=0, maximum=64,
+               applies=lambda game_class: game_class.solve is not Game.solve)
 
 #: Deliberate weakness for the easy levels (see :mod:`engines.levels`).
 NOISE = (

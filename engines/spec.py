@@ -43,6 +43,13 @@ class Option:
     minimum: float | None = None
     choices: tuple[str, ...] | None = None
     maximum: float | None = None
+    #: Which games the option means something for (``None``: every game), for lists shown to players.
+    applies: Callable[[type], bool] | None = None
+
+    def applies_to(self, game_class: type) -> bool:
+        """Whether the option means something when ``game_class`` is played (a solver's reach: only in
+        games with a solver)."""
+        return self.applies is None or self.applies(game_class)
 
     @property
     def family(self) -> bool:

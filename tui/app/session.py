@@ -204,13 +204,15 @@ class GameSetup:
         return f"{side_names(self.game)[side]} ({self.players[side]})"
 
 
-def engine_summary(spec: str) -> str:
-    """One line about the engine a spec names, with its options and defaults."""
+def engine_summary(spec: str, game: str | None = None) -> str:
+    """One line about the engine a spec names, with its options and defaults (those that mean
+    something in ``game``, when it is given)."""
     name = spec.split(":", 1)[0].strip().lower()
     info = ENGINES.get(name)
     if info is None:
         return ""
     # An option without a default is named alone, as in the docs' tables (``depth, time=1, nodes``).
+    cls = game_class(game) if game is not None else None
     options = ", ".join(o.name if o.default is None else f"{o.name}={default_text(o)}"
-                        for o in info.options.values())
+                        for o in info.options.values() if cls is None or o.applies_to(cls))
     return f"{info.summary}\noptions: {options}"

@@ -142,7 +142,8 @@ class StartScreen(Screen):
                 about = "types moves on the keyboard"
             else:
                 level = level_summary(self.game, spec)
-                about = engine_summary(spec) if level is None else f"{level}\n{engine_summary(spec)}"
+                summary = engine_summary(spec, self.game)
+                about = summary if level is None else f"{level}\n{summary}"
             self.query_one(f"#about-{side}", Static).update(about)
         self.query_one("#position-hint", Static).update(game_kind(self.game).position_hint)
 
