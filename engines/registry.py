@@ -125,11 +125,16 @@ REFINEMENTS = (
                                   "after half the time)"),
 )
 
+def has_solver(game_class: type) -> bool:
+    """Whether the game has an exact endgame solver of its own (it overrides :meth:`Game.solve`)."""
+    return getattr(game_class, "solve", None) is not Game.solve
+
+
 #: The game's exact endgame solver at the root (games that have one: Othello).
 SOLVE = Option("solve", int, 14, "solve the root exactly when at most this many moves are left "
                                  "(Othello: empty cells; 0: never); a fixed depth searches instead "
                                  "unless solve is given", minimum=0, maximum=64,
-               applies=lambda game_class: game_class.solve is not Game.solve)
+               applies=has_solver)
 
 #: Deliberate weakness for the easy levels (see :mod:`engines.levels`).
 NOISE = (
