@@ -14,28 +14,83 @@ lets go of), and waits for it:
   (``PR_SET_PDEATHSIG``: our process died, however it died): it kills the
   program's whole group with SIGKILL and exits.
 
-The program is also told to die with the guard (``PR_SET_PDEATHSIG``), should
-the guard itself be killed outright.
+The guard is a child subreaper (``PR_SET_CHILD_SUBREAPER``): a process the
+program started that left its group (``setsid``) and was orphaned becomes the
+guard's child, and is killed with the rest.  The program is also told to die
+with the guard (``PR_SET_PDEATHSIG``), should the guard itself be killed
+outright.
 """
 
 import ctypes
 import os
 import signal
 import sys
+import time
 
 PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def _prctl(option: int, value: int) -> None:
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the guard's signals still end the group
+        pass
+
+
+def _end_all(child: int) -> None:
+    """Kill the program's group, then every process left to the guard (orphans that left the group),
+    until the group is gone and no process but the guard's zombies is left (2 s at most)."""
+    me = str(os.getpid())
+    for _ in range(2000):
+        try:
+            os.killpg(child, signal.SIGKILL)
+            group = True
+        except OSError:
+            group = False
+        left = _orphans(me)
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0] > 0:  # reap what was killed
+                pass
+        except ChildProcessError:
+            pass
+        if not group and not left:
+            return
+        time.sleep(0.001)
+
+
+def _orphans(me: str) -> list[int]:
+    """The running processes whose parent is the guard."""
+    found = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found
+    for entry in entries:
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if fields[1] == me and fields[0] != "Z":
+                found.append(int(entry))
+    return found
 
 
 def main() -> None:
     program = sys.argv[1]
     guard = os.getpid()
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
     child = os.fork()
     if child == 0:
         os.setpgid(0, 0)
-        try:
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):  # not Linux: the guard's signals still end the group
-            pass
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         if os.getppid() != guard:
             os._exit(1)
         try:
@@ -44,10 +99,7 @@ def main() -> None:
             os._exit(126 if error.errno != 2 else 127)
 
     def end(*_: object) -> None:
-        try:
-            os.killpg(child, signal.SIGKILL)
-        except OSError:
-            pass
+        _end_all(child)
         os._exit(128 + signal.SIGTERM)
 
     try:
@@ -69,10 +121,7 @@ def main() -> None:
             break
         except InterruptedError:
             continue
-    try:
-        os.killpg(child, signal.SIGKILL)  # what the program left behind
-    except OSError:
-        pass
+    _end_all(child)  # what the program left behind
     code = os.waitstatus_to_exitcode(status)
     if code < 0:
         try:

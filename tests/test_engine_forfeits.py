@@ -262,3 +262,40 @@ def test_an_engine_that_no_longer_starts_forfeits_the_rest_of_the_match(tmp_path
     reasons = [json.loads(line)["reason"] for line in out.read_text().splitlines()]
     assert len(reasons) == 4 and reasons[0] != "forfeit: engine did not start"  # the spec's check started it once
     assert reasons[1:] == ["forfeit: engine did not start"] * 3
+
+
+@pytest.mark.parametrize("sig, status", [(2, 130), (15, 143), (1, 129)])
+def test_a_stopped_search_of_an_engine_that_gives_no_move_is_an_interruption(tmp_path: Path, sig: int,
+                                                                              status: int) -> None:
+    import signal
+    import subprocess
+
+    program = tmp_path / "stuck"
+    thinking = f"{os.getpid() % 1000 + 1000}.{sig}"  # a sleep of its own, to be found among the processes
+    program.write_text("#!/bin/sh\nwhile read line; do case $line in\nuci) echo uciok;; isready) echo readyok;;\n"
+                       f"go*) sleep {thinking};; quit) exit 0;; esac; done\n")
+    program.chmod(0o755)
+    process = subprocess.Popen([sys.executable, "-m", "tui.cli", "search", "chess", "--engine",
+                                f"uci:path={program},time=60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while not _sleeping(thinking):  # the engine is searching
+        assert time.monotonic() < deadline and process.poll() is None
+        time.sleep(0.02)
+    process.send_signal(signal.Signals(sig))
+    _, err = process.communicate(timeout=GRACE + 10)
+    assert process.returncode == status
+    assert err.strip().endswith("gave no move when told to stop (timeout) and was killed"), err
+
+
+def _sleeping(seconds: str) -> bool:
+    """Whether a ``sleep SECONDS`` runs on this machine."""
+    wanted = f"sleep\0{seconds}\0".encode()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "cmdline").read_bytes() == wanted:
+                    return True
+            except OSError:
+                continue
+    return False

@@ -192,15 +192,16 @@ def test_a_uci_program_busy_searching_ends_with_the_command(tmp_path: Path) -> N
 
 
 def test_what_a_uci_program_started_ends_with_the_command(tmp_path: Path) -> None:
-    """A program that starts processes of its own (a shell script's children): they go too."""
+    """A program that starts processes of its own (a shell script's children, one in a session of its
+    own): they go too."""
     program = tmp_path / "spawns"
     program.write_text("#!/bin/sh\nwhile read line; do case $line in\n"
                        "uci) echo uciok;; isready) echo readyok;;\n"
-                       "go*) sleep 300 & sleep 200;; quit) exit 0;; esac; done\n")
+                       "go*) setsid sleep 301 & sleep 300 & sleep 200;; quit) exit 0;; esac; done\n")
     program.chmod(0o755)
     process = start(["search", "chess", "--engine", f"uci:path={program},time=60"])
     deadline = time.monotonic() + START_TIMEOUT
-    while len(descendants(process.pid)) < 4:  # the guard, the shell and its two sleeps
+    while len(descendants(process.pid)) < 5:  # the guard, the shell and its three sleeps (one setsid)
         assert time.monotonic() < deadline, f"only {descendants(process.pid)} started"
         time.sleep(0.05)
     assert_program_ends_with(process)

@@ -22,7 +22,7 @@ from engines.puzzles import (
 from engines.stockfish import UCI_GAME
 from games.records import RecordError
 
-from .common import PROG, UsageError, game_name, path_arg, whole
+from .common import PROG, UsageError, game_name, one_line, path_arg, whole
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -119,7 +119,7 @@ def _cmd_puzzles(args: argparse.Namespace) -> int:
         else:
             puzzles, source = shipped_puzzles(args.game), "the shipped set"
     except (PuzzleError, RecordError) as error:
-        raise UsageError(prog, str(error).splitlines()[0]) from None
+        raise UsageError(prog, one_line(str(error))) from None
     if not puzzles:
         raise UsageError(prog, f"no puzzles for {args.game} in {source}; --make N --out FILE finds some")
     from .play import run_app

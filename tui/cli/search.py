@@ -7,11 +7,11 @@ import json
 import sys
 from typing import Any
 
-from engines import ENGINES, SearchStats, create_engine
+from engines import ENGINES, EngineFailure, SearchStats, create_engine
 from games import GAME_NAMES, Game, game_class
 
 from ..views.format import CUTOFF_STATS, default_text, line_text, score_text
-from .common import PROG, add_position, game_name, play_moves, position_of, stop_on_interrupt
+from .common import PROG, add_position, game_name, one_line, play_moves, position_of, stop_on_interrupt
 
 
 #: The engine ``search`` uses when none is given.
@@ -112,7 +112,15 @@ def _cmd_search(args: argparse.Namespace) -> int:
 
     try:
         with stop_on_interrupt() as stop:
-            result = engine.search(game, stop=stop, on_info=None if args.json else on_info)
+            try:
+                result = engine.search(game, stop=stop, on_info=None if args.json else on_info)
+            except EngineFailure as failure:
+                if not stop.is_set():
+                    raise
+                # Stopped, it gave no move and went on: it was killed, and there is no result to print.
+                print(f"{PROG}: interrupted; {one_line(args.engine)} gave no move when told to stop "
+                      f"({failure.reason}) and was killed", file=sys.stderr)
+                return 130
     finally:
         engine.close()  # worker processes of a parallel engine
     interrupted = stop.is_set()
