@@ -66,7 +66,7 @@ def _end_all(child: int) -> None:
 
 def _orphans(me: str) -> list[int]:
     """The running processes whose parent is the guard."""
-    found = []
+    found: list[int] = []
     try:
         entries = os.listdir("/proc")
     except OSError:

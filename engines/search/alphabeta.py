@@ -467,7 +467,7 @@ def _jittered(evaluate: Callable[[Game, int], float], jitter: int,
     return noisy
 
 
-class _RootTexts(dict):  # type: ignore[type-arg]
+class _RootTexts(dict[Any, str]):
     """The texts of root moves, each written the first time it is asked for, in
     ``game`` -- the position searched, which the search leaves untouched (it
     plays on a copy): formatting every root move up front cost a chess search

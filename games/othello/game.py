@@ -356,11 +356,11 @@ class Othello(Game):
         """Othello has no captures to resolve: a quiescence search stops at once."""
         return []
 
-    def move_code(self, move: int) -> int:  # type: ignore[override]
+    def move_code(self, move: int) -> int:
         """A move is already a small int: the cell 0-63, or 64 for a pass."""
         return move
 
-    def move_from_code(self, code: int) -> int | None:  # type: ignore[override]
+    def move_from_code(self, code: int) -> int | None:
         if code == PASS:
             return PASS if self.must_pass() else None
         if 0 <= code < 64 and self.mobility() >> code & 1:

@@ -23,9 +23,11 @@ margin); unfinished positions are clamped to ±3000.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..base import Heuristic
 from ..learned import PatternLayout, TermsForm, bundled_heuristic, tables_file
 from .bitboards import potential_mobility
 from .evaluation import STANDARD_CLAMP, STANDARD_MARGIN, STANDARD_WIN
@@ -108,7 +110,7 @@ FORM = TermsForm(name="othello-patterns/1", weights=_WEIGHTS, scalars=len(SCALAR
                  patterns=tuple((name, first, 3 ** len(cells)) for name, cells, _ in PATTERNS
                                 if name in _FIRSTS for first in (_FIRSTS[name],)))
 #: The heuristics read from a file: ``tables:FILE``, tables that ``tui-games train othello --model tables`` fitted.
-HEURISTIC_FILES = {"tables": tables_file(FORM)}
+HEURISTIC_FILES: dict[str, Callable[[str], Heuristic]] = {"tables": tables_file(FORM)}
 
 
 #: The tables the package ships (the heuristic ``learned``, ``pvs``'s); ``learned.json`` beside them
