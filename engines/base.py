@@ -24,11 +24,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, NamedTuple, Protocol, Sequence
+from typing import Any, Callable, NamedTuple, Protocol, Sequence, TypeVar
 
 from games import WIN, Game, GameError
 
 from .spec import EngineSpec
+
+#: A game's move type (``Game[M]``): what the helpers below take and give back unchanged.
+M = TypeVar("M")
 
 __all__ = [
     "STAT_NAMES",
@@ -229,7 +232,7 @@ def mate_in(score: float) -> int | None:
     return None
 
 
-def check_playable(game: Game) -> list[Any]:
+def check_playable(game: Game[M]) -> list[M]:
     """The legal moves, or :class:`GameOverError` if the game is over."""
     outcome = game.outcome()
     if outcome is not None:
@@ -241,7 +244,7 @@ def check_playable(game: Game) -> list[Any]:
     return moves
 
 
-def restrict(legal: list[Any], moves: Sequence[Any]) -> list[Any]:
+def restrict(legal: list[M], moves: Sequence[M]) -> list[M]:
     """The legal moves among ``moves``, in legal-move order; an error if none."""
     wanted = set(moves)
     kept = [move for move in legal if move in wanted]
@@ -250,7 +253,7 @@ def restrict(legal: list[Any], moves: Sequence[Any]) -> list[Any]:
     return kept
 
 
-def root_moves(game: Game, moves: Sequence[Any] | None = None) -> list[Any]:
+def root_moves(game: Game[M], moves: Sequence[M] | None = None) -> list[M]:
     """The legal moves to choose from: all of them, or those among ``moves``
     (UCI's ``searchmoves``); :class:`GameOverError` if the game is over."""
     legal = check_playable(game)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Hashable, Iterable, Sequence, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Sequence, TypeVar
 
 __all__ = [
     "WIN",
@@ -149,14 +149,16 @@ class Solution:
     depth: int
 
 
-G = TypeVar("G", bound="Game")
+G = TypeVar("G", bound="Game[Any]")
+#: A game's move type: chess a ``chess.Move``, checkers a ``Move``, Quixo and Othello an ``int``.
+M = TypeVar("M")
 
 #: A heuristic maps (position, player) to a number, larger is better for ``player``.
 Heuristic = Callable[[Any, int], float]
 
 
-class Game(ABC):
-    """A position of one game, with the moves that led to it.
+class Game(ABC, Generic[M]):
+    """A position of one game, with the moves that led to it, generic over its move type ``M``.
 
     Subclasses set the class attributes and implement the abstract methods.  The
     constructor takes no arguments and gives the standard start position;
@@ -237,7 +239,7 @@ class Game(ABC):
         """The index (0 or 1) of the player to move."""
 
     @abstractmethod
-    def legal_moves(self) -> list[Any]:
+    def legal_moves(self) -> list[M]:
         """The legal moves by the rules of movement, in a fixed order.
 
         Empty when the side to move has no move or when the game has been won on
@@ -251,11 +253,11 @@ class Game(ABC):
         return len(self.legal_moves())
 
     @abstractmethod
-    def play(self, move: Any) -> None:
+    def play(self, move: M) -> None:
         """Play a legal move (not checked: pass only moves from :meth:`legal_moves`)."""
 
     @abstractmethod
-    def undo(self) -> Any:
+    def undo(self) -> M:
         """Take back the last move played and return it.  Raises ``IndexError`` if none."""
 
     @abstractmethod
@@ -276,20 +278,20 @@ class Game(ABC):
 
     @property
     @abstractmethod
-    def move_stack(self) -> Sequence[Any]:
+    def move_stack(self) -> Sequence[M]:
         """The moves played so far, oldest first (read-only view)."""
 
-    def is_capture(self, move: Any) -> bool:
+    def is_capture(self, move: M) -> bool:
         """True if ``move`` takes material (used for ordering and quiescence)."""
         return False
 
-    def is_irreversible(self, move: Any) -> bool:
+    def is_irreversible(self, move: M) -> bool:
         """True if no later move can undo ``move``'s change (chess: a capture or a
         pawn move, which zero the 50-move counter; checkers: a capture or a man's
         step).  Match runners restart their draw adjudication count after one."""
         return self.is_capture(move)
 
-    def capture_score(self, move: Any) -> int:
+    def capture_score(self, move: M) -> int:
         """How promising ``move`` looks before searching it: 0 for a quiet move,
         larger for captures that take more for less (MVV-LVA in chess).
 
@@ -298,7 +300,7 @@ class Game(ABC):
         """
         return 1 if self.is_capture(move) else 0
 
-    def capture_scores(self, moves: Sequence[Any]) -> list[int]:
+    def capture_scores(self, moves: Sequence[M]) -> list[int]:
         """:meth:`capture_score` of each of ``moves`` (games may do it faster in bulk)."""
         score = self.capture_score
         return [score(move) for move in moves]
@@ -322,7 +324,7 @@ class Game(ABC):
         outcome = self.outcome()
         return outcome is None or outcome.winner is None
 
-    def tactical_moves(self) -> list[Any]:
+    def tactical_moves(self) -> list[M]:
         """The moves a quiescence search still looks at here: captures and
         queen promotions in chess (every evasion when in check), the jumps in
         checkers, none in Quixo.  The default: the captures."""
@@ -371,20 +373,20 @@ class Game(ABC):
         """Take back :meth:`play_null`."""
         raise NotImplementedError(f"{self.NAME} has no null move")
 
-    def capture_gain(self, move: Any) -> int | None:
+    def capture_gain(self, move: M) -> int | None:
         """The material a capture (or promotion) wins, in the strong heuristic's
         units, for delta pruning in quiescence; ``None`` when the game cannot say
         (the default: no delta pruning)."""
         return None
 
     # ------------------------------------------------------ moves as integers
-    def move_code(self, move: Any) -> int:
+    def move_code(self, move: M) -> int:
         """``move`` as a non-negative int below 2**53 that means the same move in
         any position (a transposition table shared between processes stores
         moves this way), or -1 when it has none.  The default: none."""
         return -1
 
-    def move_from_code(self, code: int) -> Any:
+    def move_from_code(self, code: int) -> M | None:
         """The legal move here whose :meth:`move_code` is ``code``, or ``None``
         (no such move is legal in this position)."""
         for move in self.legal_moves():
@@ -394,11 +396,11 @@ class Game(ABC):
 
     # ----------------------------------------------------------------- notation
     @abstractmethod
-    def format_move(self, move: Any) -> str:
+    def format_move(self, move: M) -> str:
         """The move in the game's notation (must be legal in the current position)."""
 
     @abstractmethod
-    def parse_move(self, text: str) -> Any:
+    def parse_move(self, text: str) -> M:
         """Parse a move typed in the game's notation and check it is legal here.
 
         Raises :class:`MoveSyntaxError` when the text is not in the notation and
@@ -429,7 +431,7 @@ class Game(ABC):
         """Numeric features of the position seen by ``player`` (see :attr:`FEATURE_NAMES`)."""
 
     # ------------------------------------------------------------------ helpers
-    def play_text(self, text: str) -> Any:
+    def play_text(self, text: str) -> M:
         """Parse ``text``, play it and return the move."""
         move = self.parse_move(text)
         self.play(move)

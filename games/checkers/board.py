@@ -12,12 +12,10 @@ several moves between them.
 
 from __future__ import annotations
 
-from typing import Any
-
 import chess
 
 from ..board import BoardColours, BoardDescription, BoardLayout, Cell, Piece, Square, Tint
-from .bitboards import SQUARES, square_coords
+from .bitboards import SQUARES, Move, square_coords
 from .game import Checkers
 
 __all__ = ["CheckersBoard"]
@@ -65,7 +63,7 @@ class CheckersBoard(BoardDescription[Checkers]):
             grid[row][col] = Square(False, None if piece is None else PIECES[piece], str(square), tints.get(square))
         return grid
 
-    def move_cells(self, game: Checkers, move: Any) -> tuple[Cell, Cell]:
+    def move_cells(self, game: Checkers, move: Move) -> tuple[Cell, Cell]:
         squares = move[0]
         return CELLS[squares[0]], CELLS[squares[-1]]
 

@@ -129,7 +129,7 @@ _POSITION_HINT = "expected a PDN FEN like 'B:W21-32:B1-12' or 'W:WK10,24:B5,K14'
 
 
 # ------------------------------------------------------------------ the game
-class Checkers(Game):
+class Checkers(Game[Move]):
     """A position of English checkers with its history.
 
     >>> game = Checkers()

@@ -9,8 +9,6 @@ promotion is one of several moves between the same two squares.
 
 from __future__ import annotations
 
-from typing import Any
-
 import chess
 
 from ..board import BoardColours, BoardDescription, BoardLayout, Cell, Piece, Square, Tint
@@ -73,7 +71,7 @@ class ChessBoard(BoardDescription[ChessGame]):
             grid.append(line)
         return grid
 
-    def move_cells(self, game: ChessGame, move: Any) -> tuple[Cell, Cell]:
+    def move_cells(self, game: ChessGame, move: chess.Move) -> tuple[Cell, Cell]:
         return cell_of(move.from_square), cell_of(move.to_square)
 
     def cell_name(self, cell: Cell) -> str:

@@ -117,7 +117,7 @@ PIECE_GAIN = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK:
               chess.KING: 0}
 
 
-class ChessGame(MoveReading, Game):
+class ChessGame(MoveReading, Game[chess.Move]):
     """A chess position with its move history, backed by a :class:`chess.Board`.
 
     >>> g = ChessGame()

@@ -9,8 +9,6 @@ A placement is pointed at by one choice of its cell; a pass is typed.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..board import BoardColours, BoardDescription, BoardLayout, Cell, Piece, Square, Tint
 from .bitboards import COLUMN_LETTERS, PASS, SIZE, cell_index, cell_name
 from .game import Othello
@@ -56,7 +54,7 @@ class OthelloBoard(BoardDescription[Othello]):
             grid.append(line)
         return grid
 
-    def move_cells(self, game: Othello, move: Any) -> tuple[Cell, Cell] | None:
+    def move_cells(self, game: Othello, move: int) -> tuple[Cell, Cell] | None:
         if move == PASS:
             return None
         cell = (move % SIZE, move // SIZE)

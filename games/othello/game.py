@@ -94,7 +94,7 @@ _TEXT = GridText("Othello", SIZE, _SIDES, "......../......../......../...WB.../.
 _MOVE_HINT = "expected a cell a1 to h8 like 'd3' (column a-h, row 1-8 from the top) or 'pass'"
 
 
-class Othello(Game):
+class Othello(Game[int]):
     """An Othello position with its history.
 
     >>> game = Othello()

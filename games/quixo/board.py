@@ -12,8 +12,6 @@ edge it goes back in at.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..board import BoardColours, BoardDescription, BoardLayout, Cell, Piece, Square, Tint
 from .game import Quixo
 from .moves import MOVES, SIZE
@@ -60,7 +58,7 @@ class QuixoBoard(BoardDescription[Quixo]):
             grid.append(line)
         return grid
 
-    def move_cells(self, game: Quixo, move: Any) -> tuple[Cell, Cell]:
+    def move_cells(self, game: Quixo, move: int) -> tuple[Cell, Cell]:
         quixo_move = MOVES[move]
         target = quixo_move.target.bit_length() - 1
         return (quixo_move.col, quixo_move.row), (target % SIZE, target // SIZE)

@@ -85,7 +85,7 @@ __all__ = ["Quixo"]
 _TEXT = GridText("Quixo", SIZE, SYMBOLS, "...../...../...../...../..... X", "X..O.")
 
 
-class Quixo(Game):
+class Quixo(Game[int]):
     """A Quixo position with its history.
 
     >>> g = Quixo()

@@ -94,7 +94,7 @@ def threats(game: ConnectFour, player: int) -> float:
     return score + center(game, player)
 
 
-class ConnectFour(Game):
+class ConnectFour(Game[int]):
     """A Connect Four position and the moves that led to it."""
 
     NAME: ClassVar[str] = "connect-four"
