@@ -18,7 +18,7 @@ import functools
 import gc
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from games import WIN, Game
@@ -210,24 +210,24 @@ class AlphaBetaEngine(Engine):
         texts = _RootTexts(game)  # only the moves shown are written (SAN costs in chess)
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         iterative = self.config.strongest or limits.time is not None or limits.nodes is not None
-        state: dict[str, Any] = {"depth": 0, "score": 0, "move": None, "pv": [], "lines": []}
+        state = SearchProgress()
         wanted = min(self.multipv, len(root_moves))
         def snapshot() -> SearchStats:
             elapsed = control.elapsed()
-            move = state["move"]
-            pv_texts = state["pv"]
-            score = state["score"]
+            move = state.move
+            pv_texts = state.pv
+            score = state.score
             if move is None and searcher.root_best is not None:
                 move = searcher.root_best
                 pv_texts = [texts[move]]
                 score = searcher.root_best_value
             return SearchStats(
                 **control.counters(),
-                depth=state["depth"], time_s=round(elapsed, 4),
+                depth=state.depth, time_s=round(elapsed, 4),
                 nps=int(control.nodes / elapsed) if elapsed > 0 else 0,
                 score=int(score) if abs(score) < INF else 0, mate=mate_in(score),
                 best=texts[move] if move is not None else None, pv=list(pv_texts),
-                engine=str(self.spec), lines=list(state["lines"]), solved=state.get("solved"),
+                engine=str(self.spec), lines=list(state.lines), solved=state.solved,
             )
 
         start = time.perf_counter()
@@ -240,14 +240,14 @@ class AlphaBetaEngine(Engine):
         if self.config.strongest and wanted == 1:
             win = self._win_in_one(work, root_moves, control)
             if win is not None:  # never missed, whatever the time limit
-                state.update(depth=1, score=WIN - 1, move=win, pv=[texts[win]], line=[win])
+                state.settle(win, WIN - 1, [win], [texts[win]], depth=1)
                 depths = range(0)
         if depths and self._solving(limits, moves, wanted):
             solved = self._solve(work, control)
             if solved is not None and solved.move is not None:
                 move = solved.move
-                state.update(depth=solved.depth, score=solved_score(solved), move=move, pv=[texts[move]],
-                             line=[move], solved=solved.value)
+                state.settle(move, solved_score(solved), [move], [texts[move]], depth=solved.depth)
+                state.solved = solved.value
                 depths = range(0)
                 if on_info is not None:
                     on_info(snapshot())
@@ -262,8 +262,8 @@ class AlphaBetaEngine(Engine):
                     score = self._root_search(searcher, depth, state)
                 except Stopped:
                     best = searcher.root_best
-                    if (predict and searcher.root_exact and state["move"] is not None
-                            and best != state["move"]):
+                    if (predict and searcher.root_exact and state.move is not None
+                            and best != state.move):
                         # The unfinished depth proved another move inside its window: it
                         # is at least as good as the last depth's choice, so take it, with
                         # the line that proved it. (The same move keeps the completed
@@ -273,20 +273,19 @@ class AlphaBetaEngine(Engine):
                         line = searcher.principal_variation(depth)
                         if not line or line[0] != best:
                             line = [best]
-                        state.update(move=best, score=searcher.root_best_value, line=line,
-                                     pv=self._format_line(work, line))
+                        state.settle(best, searcher.root_best_value, line, self._format_line(work, line))
                         if wanted > 1:
-                            state["lines"] = _led_by(state, wanted)
+                            state.lines = state.led_by(wanted)
                     break
                 pv = searcher.principal_variation(depth)
                 if not pv or pv[0] != searcher.root_best:
                     pv = [searcher.root_best]
-                state.update(depth=depth, score=score, move=pv[0], pv=self._format_line(work, pv), line=pv)
+                state.settle(pv[0], score, pv, self._format_line(work, pv), depth=depth)
                 if wanted > 1:
                     try:
-                        state["lines"] = self._best_lines(searcher, work, depth, wanted, state)
+                        state.lines = self._best_lines(searcher, work, depth, wanted, state)
                     except Stopped:  # this depth's other lines are not all known: the last depth's stay
-                        state["lines"] = _led_by(state, wanted)
+                        state.lines = state.led_by(wanted)
                         break
                 if on_info is not None:
                     on_info(snapshot())
@@ -308,8 +307,8 @@ class AlphaBetaEngine(Engine):
             if gc_was_enabled:
                 gc.enable()
         final = snapshot()
-        if state["move"] is not None:
-            move, score, line = state["move"], state["score"], state["line"]
+        if state.move is not None:
+            move, score, line = state.move, state.score, state.line
         elif searcher.root_best is not None:  # stopped inside depth 1
             move, score, line = searcher.root_best, searcher.root_best_value, [searcher.root_best]
         else:  # stopped before any move was searched
@@ -348,13 +347,13 @@ class AlphaBetaEngine(Engine):
             control.next_poll = control.nodes  # the search's first node looks at the limits
 
     def _best_lines(self, searcher: Searcher, game: Game, depth: int, wanted: int,
-                    state: dict[str, Any]) -> list[PvLine]:
+                    state: SearchProgress) -> list[PvLine]:
         """The ``wanted`` best root moves at ``depth``, each with its exact score and line
         (``multipv``): the best is the depth's own search; each next one is a search of the
         root without the moves already found, with the full window, so its value is exact."""
         root = searcher.root_moves
-        best, value = state["move"], state["score"]
-        lines = [PvLine(int(value), mate_in(value), list(state["pv"]))]
+        best, value = state.move, state.score
+        lines = [state.best_line()]
         found = [best]
         try:
             while len(lines) < wanted:
@@ -397,9 +396,9 @@ class AlphaBetaEngine(Engine):
                 return move
         return None
 
-    def _root_search(self, searcher: Searcher, depth: int, state: dict[str, Any]) -> float:
-        previous = state["score"]
-        if not (self.config.strongest and depth >= 3 and state["move"] is not None and abs(previous) < MATE_BOUND):
+    def _root_search(self, searcher: Searcher, depth: int, state: SearchProgress) -> float:
+        previous = state.score
+        if not (self.config.strongest and depth >= 3 and state.move is not None and abs(previous) < MATE_BOUND):
             return searcher.negamax(depth, -INF, INF, 0)
         delta = ASPIRATION
         alpha, beta = previous - delta, previous + delta
@@ -436,12 +435,38 @@ def solved_score(solved: Solution) -> int:
     return 0
 
 
-def _led_by(state: dict[str, Any], wanted: int) -> list[PvLine]:
-    """The lines of ``state`` with its best move's line first (a search stopped inside a
-    depth that changed the best move: the others are the last completed depth's)."""
-    score = state["score"]
-    first = PvLine(int(score), mate_in(score), list(state["pv"]))
-    return [first, *(line for line in state["lines"] if line.pv[:1] != first.pv[:1])][:wanted]
+@dataclass(slots=True)
+class SearchProgress:
+    """What a search has settled on so far: the last depth completed (or the solve's, or 1
+    for a win in one), the best ``move`` with its ``score``, its ``line`` of moves and that
+    line's texts (``pv``); with ``multipv``, the best ``lines``; ``solved`` the exact value
+    when the game's solver settled the root.  ``move`` is ``None`` until something is."""
+
+    depth: int = 0
+    score: float = 0
+    move: Any = None
+    pv: list[str] = field(default_factory=list)
+    line: list[Any] = field(default_factory=list)
+    lines: list[PvLine] = field(default_factory=list)
+    solved: int | None = None
+
+    def settle(self, move: Any, score: float, line: list[Any], pv: list[str], *,
+               depth: int | None = None) -> None:
+        """Take ``move`` as the best, with its ``score``, ``line`` and the line's texts ``pv``
+        (and ``depth`` as the depth completed, when one was)."""
+        self.move, self.score, self.line, self.pv = move, score, line, pv
+        if depth is not None:
+            self.depth = depth
+
+    def best_line(self) -> PvLine:
+        """The best move's line as ``multipv`` reports it."""
+        return PvLine(int(self.score), mate_in(self.score), list(self.pv))
+
+    def led_by(self, wanted: int) -> list[PvLine]:
+        """The lines with the best move's line first (a search stopped inside a depth that
+        changed the best move: the others are the last completed depth's)."""
+        first = self.best_line()
+        return [first, *(line for line in self.lines if line.pv[:1] != first.pv[:1])][:wanted]
 
 
 def next_depth_time(finished: Sequence[float]) -> float:
