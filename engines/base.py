@@ -237,7 +237,7 @@ def check_playable(game: Game[M]) -> list[M]:
     outcome = game.outcome()
     if outcome is not None:
         winner = "draw" if outcome.winner is None else f"{game.PLAYERS[outcome.winner]} won"
-        raise GameOverError(f"the game is over ({winner}, {outcome.reason}); there is no move to search")
+        raise GameOverError(f"the game is over ({winner}, {outcome.text}); there is no move to search")
     moves = game.legal_moves()
     if not moves:  # pragma: no cover - outcome() covers it for every game
         raise GameOverError("the side to move has no legal move; there is nothing to search")

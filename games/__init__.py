@@ -43,6 +43,7 @@ from .base import (
     MoveSyntaxError,
     Outcome,
     PositionError,
+    Termination,
     UnknownHeuristicError,
 )
 
@@ -58,6 +59,7 @@ __all__ = [
     "MoveSyntaxError",
     "Outcome",
     "PositionError",
+    "Termination",
     "UnknownGameError",
     "UnknownHeuristicError",
     "GameKind",

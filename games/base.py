@@ -23,12 +23,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Sequence, TypeVar
 
 __all__ = [
     "WIN",
     "HEURISTIC_BOUND",
     "Outcome",
+    "Termination",
     "Solution",
     "Game",
     "GameError",
@@ -107,18 +109,40 @@ def check_length(text: str, limit: int, what: str, error: type[GameError]) -> No
         raise error(f"{what} is at most {limit} characters, got {len(text):,} ({quote_input(text)})")
 
 
+class Termination(StrEnum):
+    """The reasons a game ends for that more than one game gives, or that the players
+    (the app, a match) give whatever the game: each member IS its short lowercase words
+    (``Termination.TIME == "time"``), as python-chess's ``Termination`` names its reasons.
+    A game's own reasons are a ``StrEnum`` of its own (chess's ``ChessTermination``:
+    ``"checkmate"``, ``"stalemate"`` ...)."""
+
+    THREEFOLD_REPETITION = "threefold repetition"
+    TIME = "time"
+    RESIGNATION = "resignation"
+    AGREEMENT = "agreement"
+    #: The reason a record or a results file gives, whatever its words (in ``said``).
+    RECORDED = "as recorded"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a finished game ended.
 
     ``winner`` is the winning player's index (``0`` or ``1``) or ``None`` for a draw;
-    ``reason`` is a short lowercase phrase such as ``"checkmate"``, ``"stalemate"``,
-    ``"no pieces"``, ``"no moves"``, ``"five in a row"``,
-    ``"threefold repetition"``, ``"40-move rule"`` or ``"move cap"``.
+    ``reason`` a member of any ``StrEnum``, so its words are the member itself
+    (``Termination.THREEFOLD_REPETITION``, chess's ``"checkmate"``, Quixo's ``"five in a
+    row"``, checkers' ``"40-move rule"``...); ``said`` the words when they say more than the
+    reason (``"time, White cannot win"``, a forfeit's cause, a record's own words).
     """
 
     winner: int | None
-    reason: str
+    reason: StrEnum
+    said: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The words for the reason: ``said`` if given, else the reason's own."""
+        return self.reason if self.said is None else self.said
 
     @property
     def is_draw(self) -> bool:

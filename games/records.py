@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
-from .base import Game, Outcome
+from .base import Game, Outcome, Termination
 
 __all__ = [
     "LoadedGame",
@@ -93,8 +93,8 @@ def describe_outcome(game: Game, outcome: Outcome | None = None) -> str | None:
     if outcome is None:
         return None
     if outcome.winner is None:
-        return f"draw ({outcome.reason})"
-    return f"{game.PLAYERS[outcome.winner]} wins ({outcome.reason})"
+        return f"draw ({outcome.text})"
+    return f"{game.PLAYERS[outcome.winner]} wins ({outcome.text})"
 
 
 _DESCRIBED_RE = re.compile(r"\(([^()]*)\)\s*$")
@@ -107,7 +107,14 @@ def outcome_from_record(token: str, described: str) -> Outcome | None:
     if winner == -1:
         return None
     match = _DESCRIBED_RE.search(described or "")
-    return Outcome(winner, match.group(1).strip() if match else "as recorded")  # no reason given: not ours to invent
+    words = match.group(1).strip() if match else None  # none given: not ours to invent
+    if words in _SHARED:
+        return Outcome(winner, _SHARED[words])
+    return Outcome(winner, Termination.RECORDED, words)
+
+
+#: The shared reasons by their words: a record's ``(resignation)`` is :attr:`Termination.RESIGNATION`.
+_SHARED = {reason.value: reason for reason in Termination}
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from dataclasses import replace
 from hypothesis import given, settings, strategies as st
 
 from engines import Limits
-from games import Outcome
+from games import Outcome, Termination
 from tui.app.controller import (EngineToMove, EngineWaits, GameController, GameOver, HumanToMove, Premove,
                                 Reviewing)
 from tui.app.session import GameSetup
@@ -133,7 +133,9 @@ def test_the_clock_runs_for_the_side_to_move_once_both_have_moved() -> None:
 
 def test_a_flag_wins_unless_the_other_side_cannot_win() -> None:
     bare = controller("chess", position="k7/8/8/8/8/8/8/KQ6 w - - 0 1", clock="1+0")
-    assert bare.flag_fell(0) == Outcome(None, "time, but Black cannot mate")
+    fell = bare.flag_fell(0)
+    assert fell == Outcome(None, Termination.TIME, "time, but Black cannot mate")
+    assert fell is not None and fell.text == "time, but Black cannot mate" and fell.reason == "time"
     assert bare.flag_fell(1) is None  # not Black's move: its flag does not count now
     game = controller("quixo", clock="1+0")
     assert game.flag_fell(0) == Outcome(1, "time")

@@ -36,13 +36,14 @@ import asyncio
 import math
 import random
 import time
+from enum import StrEnum
 from typing import Any, ClassVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import HEURISTIC_BOUND, Game, IllegalMoveError, MoveError, MoveSyntaxError, PositionError, kind_of
+from games import HEURISTIC_BOUND, Game, Outcome, IllegalMoveError, MoveError, MoveSyntaxError, PositionError, kind_of
 from games.base import UnknownHeuristicError
 from games.kind import GameKind
 from games.perft import divide, perft
@@ -78,6 +79,13 @@ def random_playout(game: Game, seed: int, plies: int) -> Game:
             break
         game.play(rng.choice(moves))
     return game
+
+
+def check_outcome(outcome: Outcome) -> None:
+    """An outcome names a winner (0, 1) or none, and a reason that is a ``StrEnum`` member with words."""
+    assert outcome.winner in (None, 0, 1), outcome
+    assert isinstance(outcome.reason, StrEnum), f"{outcome.reason!r} is not a StrEnum member"
+    assert outcome.reason.value and outcome.text, outcome
 
 
 class GameConformance:
@@ -165,7 +173,7 @@ class GameConformance:
         if not moves:
             assert outcome is not None, game.to_text()
         if outcome is not None:
-            assert outcome.winner in (None, 0, 1) and outcome.reason
+            check_outcome(outcome)
             if moves:
                 assert outcome.winner is None, (outcome, game.to_text())
 
@@ -182,7 +190,7 @@ class GameConformance:
                 game.play(rng.choice(moves))
             outcome = game.outcome()
             assert outcome is not None, f"{self.game.NAME}: random game did not end in {ENDLESS} plies"
-            assert outcome.winner in (None, 0, 1) and outcome.reason
+            check_outcome(outcome)
 
     @PLAYOUTS
     @given(seed=SEEDS, plies=st.integers(0, 80))

@@ -46,13 +46,13 @@ from engines.search.core import TT_CAPACITY
 from engines.search.table import DICT_ENTRY_BYTES, SHARED_ENTRIES, WORDS
 from engines.spec import format_spec
 from engines.timing import FOREVER, fixed_time, time_for_move
-from games import GameError
-from games.chess import ChessGame
+from games import GameError, Termination
+from games.chess import ChessGame, ChessTermination
 
 __all__ = ["UciServer", "info_line", "info_lines", "run_uci", "time_for_move"]
 
 #: Moves that claimable draws make final: a GUI may still ask for a move there.
-_CLAIMABLE = ("threefold repetition", "fifty-move rule")
+_CLAIMABLE = (Termination.THREEFOLD_REPETITION, ChessTermination.FIFTY_MOVES)
 
 #: The UCI options GUIs set first, by their UCI names, and the spec option each sets.
 STANDARD = {"Hash": "hash", "Threads": "workers", "MultiPV": "multipv"}

@@ -303,7 +303,7 @@ def self_play(config: DatasetConfig, index: int) -> DatasetGame:
         while True:
             outcome = game.outcome()
             if outcome is not None:
-                reason = outcome.reason
+                reason = outcome.text
                 break
             if played >= config.max_plies:
                 reason = MAX_PLIES_REASON

@@ -33,13 +33,14 @@ from __future__ import annotations
 from games import Outcome
 
 from .conditions import Conditions, DrawRule, Resign
+from .result import MatchTermination
 
 __all__ = ["Adjudicator", "DRAW", "MAX_MOVES", "RESIGN"]
 
 #: The reasons an adjudicated game gives (its results' ``reason`` and its record's termination).
-RESIGN = "adjudication: resign"
-DRAW = "adjudication: draw"
-MAX_MOVES = "adjudication: max moves"
+RESIGN = MatchTermination.RESIGN
+DRAW = MatchTermination.DRAW
+MAX_MOVES = MatchTermination.MAX_MOVES
 
 
 class Adjudicator:

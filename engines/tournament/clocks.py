@@ -19,7 +19,7 @@ and loses on time when that is more than it has.
 
 from __future__ import annotations
 
-from games import Game, Outcome
+from games import Game, Outcome, Termination
 from games.clock import TimeControl
 
 from ..base import Clocks, Engine, Limits
@@ -28,7 +28,7 @@ from ..timing import clock_limits
 __all__ = ["MatchClocks", "TIME"]
 
 #: The reason a game lost on time gives.
-TIME = "time"
+TIME = Termination.TIME
 
 
 class MatchClocks:
@@ -78,5 +78,5 @@ class MatchClocks:
         """``player``'s clock fell: the other side wins, or draws when it cannot win."""
         other = 1 - player
         if not game.can_win(other):
-            return Outcome(None, f"{TIME}, {game.PLAYERS[other]} cannot win")
+            return Outcome(None, TIME, f"{TIME}, {game.PLAYERS[other]} cannot win")
         return Outcome(other, TIME)

@@ -28,7 +28,7 @@ import re
 from pathlib import Path
 from typing import Any, BinaryIO, Iterable, Sequence
 
-from games import Outcome, game_kind, new_game
+from games import Outcome, Termination, game_kind, new_game
 from games.clock import clk_text
 from games.files import read_bytes
 from games.records import RecordFormat, RecordNotes
@@ -108,9 +108,9 @@ def game_record(result: GameResult, event: str = "tui-games match") -> str:
             f"{colour} {texts[colour]}" for colour in cls.PLAYERS)
     outcome = None
     on_board = game.outcome()
-    if on_board is None or on_board.reason != result.reason:  # decided off the board
+    if on_board is None or on_board.text != result.reason:  # decided off the board
         winner = None if result.winner_colour is None else cls.PLAYERS.index(result.winner_colour)
-        outcome = Outcome(winner, result.reason)
+        outcome = Outcome(winner, Termination.RECORDED, result.reason)
     return game_kind(name).records.text(game, first_player=first, second_player=second,
                                         event=_event(result, event),
                                         notes=RecordNotes(outcome=outcome, comments=comments, tags=tags))

@@ -61,7 +61,7 @@ from .adjudication import Adjudicator
 from .clocks import MatchClocks
 from .conditions import Opening
 from .config import MatchConfig, MatchError, join_clock, split_clock
-from .result import AGENTS, Agent, AgentTotals, GameResult, LogEntry, Sides, forfeit_reason
+from .result import AGENTS, Agent, AgentTotals, GameResult, LogEntry, MatchTermination, Sides, forfeit_reason
 
 __all__ = [
     "parallel_games", "random_opening", "play_game", "play_games", "play_tasks", "Task", "derived_seed",
@@ -178,7 +178,7 @@ def play_game(config: MatchConfig, index: int, opening: Opening | None = None) -
                     raise
                 # A program of someone else's that started for the earlier games and not for this one.
                 other: Agent = "b" if agent == "a" else "a"
-                outcome = Outcome(player_of[other], forfeit_reason("engine did not start"))
+                outcome = Outcome(player_of[other], MatchTermination.FORFEIT, forfeit_reason("engine did not start"))
                 break
         else:
             for engine in engines.values():
@@ -192,7 +192,7 @@ def play_game(config: MatchConfig, index: int, opening: Opening | None = None) -
             try:
                 searched = engine.search(game, limits)
             except EngineFailure as failure:  # a program of someone else's broke the rules: it loses
-                outcome = Outcome(1 - player, forfeit_reason(failure.reason))
+                outcome = Outcome(1 - player, MatchTermination.FORFEIT, forfeit_reason(failure.reason))
                 break
             if clocks is not None:
                 if not clocks.spend(player, time.perf_counter() - began):
@@ -228,7 +228,7 @@ def play_game(config: MatchConfig, index: int, opening: Opening | None = None) -
         plies=len(moves),
         winner=None if winner is None else agent_of[winner],
         winner_colour=None if winner is None else cls.PLAYERS[winner],
-        reason=outcome.reason,
+        reason=outcome.text,
         wall_s=round(time.perf_counter() - start, 4),
         totals=Sides(totals["a"], totals["b"]),
         book=place,

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields, replace
+from enum import StrEnum
 from typing import Any, Generic, Iterator, Literal, NamedTuple, TypeVar
 
 from games import game_class
@@ -44,11 +45,22 @@ from ..base import COUNTERS, SearchStats
 from .conditions import BookPlace, Conditions
 from .config import BASE_KEYS, MatchConfig, MatchError
 
-__all__ = ["AGENTS", "FORFEIT", "RESULTS", "forfeit_reason", "is_forfeit", "TOTALS", "RESULT_KEYS", "MATCH_KEYS", "Agent", "AgentTotals", "GameResult",
+__all__ = ["AGENTS", "FORFEIT", "MatchTermination", "RESULTS", "forfeit_reason", "is_forfeit", "TOTALS", "RESULT_KEYS", "MATCH_KEYS", "Agent", "AgentTotals", "GameResult",
            "LogEntry", "ResultsFileError", "Sides"]
 
+class MatchTermination(StrEnum):
+    """The reasons a match ends a game for, beside the game's own and the clock's: the
+    adjudications (the results' ``reason`` and the record's termination say these words)
+    and a forfeit (whose words go on with its cause: ``"forfeit: timeout"``)."""
+
+    RESIGN = "adjudication: resign"
+    DRAW = "adjudication: draw"
+    MAX_MOVES = "adjudication: max moves"
+    FORFEIT = "forfeit"
+
+
 #: How the reason of a game an engine forfeited begins.
-FORFEIT = "forfeit: "
+FORFEIT = f"{MatchTermination.FORFEIT}: "
 
 
 def forfeit_reason(why: str) -> str:

@@ -87,9 +87,11 @@ from ..base import (
     Heuristic,
     Outcome,
     PositionError,
+    Termination,
     quote_input,
 )
 
+from .outcomes import CheckersTermination
 from .bitboards import (
     BIT,
     BLACK,
@@ -498,13 +500,13 @@ class Checkers(Game[Move]):
         """Loss for the side to move with no pieces or no moves; else the draws by rule."""
         turn = self._turn
         if not (self._white if turn else self._black):
-            return Outcome(turn ^ 1, "no pieces")
+            return Outcome(turn ^ 1, CheckersTermination.NO_PIECES)
         if not self._has_moves():
-            return Outcome(turn ^ 1, "no moves")
+            return Outcome(turn ^ 1, CheckersTermination.NO_MOVES)
         if self._counts[self._key] >= 3:
-            return Outcome(None, "threefold repetition")
+            return Outcome(None, Termination.THREEFOLD_REPETITION)
         if self._quiet >= 80:
-            return Outcome(None, "40-move rule")
+            return Outcome(None, CheckersTermination.FORTY_MOVE_RULE)
         return None
 
     def key(self) -> int:

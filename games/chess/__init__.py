@@ -18,7 +18,7 @@ Imports python-chess and the shared modules of :mod:`games` only.
 """
 
 from .evaluation import hard, material, pesto, sef, soft
-from .game import START_FEN, TERMINATION_REASONS, ChessGame
+from .game import START_FEN, TERMINATION_REASONS, ChessGame, ChessTermination
 from .kind import KIND
 
-__all__ = ["KIND", "ChessGame", "START_FEN", "TERMINATION_REASONS", "material", "sef", "soft", "hard", "pesto"]
+__all__ = ["KIND", "ChessGame", "ChessTermination", "START_FEN", "TERMINATION_REASONS", "material", "sef", "soft", "hard", "pesto"]

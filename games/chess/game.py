@@ -45,17 +45,27 @@ from __future__ import annotations
 
 import functools
 import re
+from enum import StrEnum
 from typing import Any, Callable, ClassVar, Hashable, Sequence
 
 import chess
 
-from ..base import MAX_POSITION_TEXT, Game, Heuristic, Outcome, PositionError, check_length, quote_input
+from ..base import (
+    MAX_POSITION_TEXT,
+    Game,
+    Heuristic,
+    Outcome,
+    PositionError,
+    Termination,
+    check_length,
+    quote_input,
+)
 from .openings import opening_of
 from .bitboards import BLACK_PLAYER, WHITE_PLAYER, count_legal_moves
 from .evaluation import HEURISTIC_FILES, HEURISTICS, features
 from .notation import MoveReading
 
-__all__ = ["ChessGame", "START_FEN", "TERMINATION_REASONS"]
+__all__ = ["ChessGame", "ChessTermination", "START_FEN", "TERMINATION_REASONS"]
 
 #: The standard start position.
 START_FEN = chess.STARTING_FEN
@@ -64,24 +74,37 @@ START_FEN = chess.STARTING_FEN
 # Outcomes (pre-built: outcome() is called at every search node)
 # ---------------------------------------------------------------------------
 
-#: Checkmate outcome by the colour that is mated (python-chess colour: True = White).
-_MATED = {chess.WHITE: Outcome(BLACK_PLAYER, "checkmate"), chess.BLACK: Outcome(WHITE_PLAYER, "checkmate")}
-_STALEMATE = Outcome(None, "stalemate")
-_INSUFFICIENT = Outcome(None, "insufficient material")
-_SEVENTY_FIVE = Outcome(None, "seventy-five-move rule")
-_FIVEFOLD = Outcome(None, "fivefold repetition")
-_FIFTY = Outcome(None, "fifty-move rule")
-_THREEFOLD = Outcome(None, "threefold repetition")
+class ChessTermination(StrEnum):
+    """Chess's own reasons a game ends (threefold repetition is the shared
+    :class:`~games.base.Termination`'s)."""
 
-#: python-chess terminations in our words (used to convert chess.Outcome).
-TERMINATION_REASONS: dict[chess.Termination, str] = {
-    chess.Termination.CHECKMATE: "checkmate",
-    chess.Termination.STALEMATE: "stalemate",
-    chess.Termination.INSUFFICIENT_MATERIAL: "insufficient material",
-    chess.Termination.SEVENTYFIVE_MOVES: "seventy-five-move rule",
-    chess.Termination.FIVEFOLD_REPETITION: "fivefold repetition",
-    chess.Termination.FIFTY_MOVES: "fifty-move rule",
-    chess.Termination.THREEFOLD_REPETITION: "threefold repetition",
+    CHECKMATE = "checkmate"
+    STALEMATE = "stalemate"
+    INSUFFICIENT_MATERIAL = "insufficient material"
+    SEVENTYFIVE_MOVES = "seventy-five-move rule"
+    FIVEFOLD_REPETITION = "fivefold repetition"
+    FIFTY_MOVES = "fifty-move rule"
+
+
+#: Checkmate outcome by the colour that is mated (python-chess colour: True = White).
+_MATED = {chess.WHITE: Outcome(BLACK_PLAYER, ChessTermination.CHECKMATE),
+          chess.BLACK: Outcome(WHITE_PLAYER, ChessTermination.CHECKMATE)}
+_STALEMATE = Outcome(None, ChessTermination.STALEMATE)
+_INSUFFICIENT = Outcome(None, ChessTermination.INSUFFICIENT_MATERIAL)
+_SEVENTY_FIVE = Outcome(None, ChessTermination.SEVENTYFIVE_MOVES)
+_FIVEFOLD = Outcome(None, ChessTermination.FIVEFOLD_REPETITION)
+_FIFTY = Outcome(None, ChessTermination.FIFTY_MOVES)
+_THREEFOLD = Outcome(None, Termination.THREEFOLD_REPETITION)
+
+#: python-chess terminations as ours (used to convert chess.Outcome).
+TERMINATION_REASONS: dict[chess.Termination, StrEnum] = {
+    chess.Termination.CHECKMATE: ChessTermination.CHECKMATE,
+    chess.Termination.STALEMATE: ChessTermination.STALEMATE,
+    chess.Termination.INSUFFICIENT_MATERIAL: ChessTermination.INSUFFICIENT_MATERIAL,
+    chess.Termination.SEVENTYFIVE_MOVES: ChessTermination.SEVENTYFIVE_MOVES,
+    chess.Termination.FIVEFOLD_REPETITION: ChessTermination.FIVEFOLD_REPETITION,
+    chess.Termination.FIFTY_MOVES: ChessTermination.FIFTY_MOVES,
+    chess.Termination.THREEFOLD_REPETITION: Termination.THREEFOLD_REPETITION,
 }
 
 

@@ -51,6 +51,7 @@ Position text
 from __future__ import annotations
 
 import re
+from enum import StrEnum
 from typing import Callable, ClassVar, Hashable, Iterable, Sequence
 
 from ..grid import GridText
@@ -81,7 +82,13 @@ from .evaluation import HEURISTICS, features
 from .patterns import HEURISTIC_FILES, learned
 from .solver import SWITCHES, Solver
 
-__all__ = ["Othello"]
+__all__ = ["Othello", "OthelloTermination"]
+
+
+class OthelloTermination(StrEnum):
+    """Why an Othello game ends: neither side can move, and the discs are counted."""
+
+    DISC_COUNT = "disc count"
 
 #: The unknown value of a cached legal-placement mask (masks are never negative).
 _UNKNOWN = -1
@@ -437,9 +444,9 @@ class Othello(Game[int]):
         if outcome is None:
             status = f"{self.PLAYERS[self._turn]} {'must pass' if self.must_pass() else 'to move'}"
         elif outcome.winner is None:
-            status = f"draw ({outcome.reason})"
+            status = f"draw ({outcome.text})"
         else:
-            status = f"{self.PLAYERS[outcome.winner]} wins ({outcome.reason})"
+            status = f"{self.PLAYERS[outcome.winner]} wins ({outcome.text})"
         lines.append(f"{status} {counts}")
         return "\n".join(lines)
 
@@ -450,6 +457,6 @@ class Othello(Game[int]):
         return features(self, player)
 
 
-_BLACK_WINS = Outcome(0, "disc count")
-_WHITE_WINS = Outcome(1, "disc count")
-_DRAW = Outcome(None, "disc count")
+_BLACK_WINS = Outcome(0, OthelloTermination.DISC_COUNT)
+_WHITE_WINS = Outcome(1, OthelloTermination.DISC_COUNT)
+_DRAW = Outcome(None, OthelloTermination.DISC_COUNT)

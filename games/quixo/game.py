@@ -35,6 +35,7 @@ Heuristics
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Callable, ClassVar, Hashable, Sequence
 
 from ..grid import GridText
@@ -47,6 +48,7 @@ from ..base import (
     IllegalMoveError,
     MoveSyntaxError,
     Outcome,
+    Termination,
     quote_input,
 )
 
@@ -79,7 +81,15 @@ from .moves import (
 from .evaluation import HEURISTICS
 from .patterns import HEURISTIC_FILES, learned
 
-__all__ = ["Quixo"]
+__all__ = ["Quixo", "QuixoTermination"]
+
+
+class QuixoTermination(StrEnum):
+    """Quixo's own reasons a game ends (threefold repetition is the shared
+    :class:`~games.base.Termination`'s)."""
+
+    FIVE_IN_A_ROW = "five in a row"
+    MOVE_CAP = "move cap"
 
 #: Position texts: five rows of X, O and '.', and the side to move.
 _TEXT = GridText("Quixo", SIZE, SYMBOLS, "...../...../...../...../..... X", "X..O.")
@@ -417,9 +427,9 @@ class Quixo(Game[int]):
         if outcome is None:
             lines.append(f"{self.PLAYERS[self._turn]} to move")
         elif outcome.winner is None:
-            lines.append(f"draw ({outcome.reason})")
+            lines.append(f"draw ({outcome.text})")
         else:
-            lines.append(f"{self.PLAYERS[outcome.winner]} wins ({outcome.reason})")
+            lines.append(f"{self.PLAYERS[outcome.winner]} wins ({outcome.text})")
         return "\n".join(lines)
 
     # ------------------------------------------------------ evaluation/learning
@@ -470,8 +480,8 @@ class Quixo(Game[int]):
         ]
 
 
-_WINS = (Outcome(0, "five in a row"), Outcome(1, "five in a row"))
-_REPETITION = Outcome(None, "threefold repetition")
-_MOVE_CAP = Outcome(None, "move cap")
+_WINS = (Outcome(0, QuixoTermination.FIVE_IN_A_ROW), Outcome(1, QuixoTermination.FIVE_IN_A_ROW))
+_REPETITION = Outcome(None, Termination.THREEFOLD_REPETITION)
+_MOVE_CAP = Outcome(None, QuixoTermination.MOVE_CAP)
 
 

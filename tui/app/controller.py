@@ -27,7 +27,7 @@ from typing import Any, Union
 
 from engines import Limits, parse_engine_spec
 from engines.timing import time_for_move
-from games import Game, Outcome
+from games import Game, Outcome, Termination
 from games.clock import Clock
 
 from .screens.played import PlayedGame
@@ -241,8 +241,8 @@ class GameController:
             return None
         other = 1 - side
         if not self.game.can_win(other):
-            return Outcome(None, f"time, but {self.played.sides[other]} cannot mate")
-        return Outcome(other, "time")
+            return Outcome(None, Termination.TIME, f"time, but {self.played.sides[other]} cannot mate")
+        return Outcome(other, Termination.TIME)
 
     def fall_back(self, side: int, spec: str, notice: str) -> None:
         """``side``'s engine plays ``spec`` from now on (its learned model was lost), ``notice`` says why."""

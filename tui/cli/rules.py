@@ -64,7 +64,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     if outcome is None:
         print(f"{game.PLAYERS[game.turn]} to move, {counted(game.count_moves(), 'legal move')}")
     elif outcome.winner is None:
-        print(f"draw ({outcome.reason})")
+        print(f"draw ({outcome.text})")
     else:
-        print(f"{game.PLAYERS[outcome.winner]} wins ({outcome.reason})")
+        print(f"{game.PLAYERS[outcome.winner]} wins ({outcome.text})")
     return 0

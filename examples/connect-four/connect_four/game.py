@@ -25,11 +25,12 @@ Position text
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, ClassVar, Sequence
 
 from games import Game, IllegalMoveError, MoveSyntaxError, Outcome, PositionError
 
-__all__ = ["COLUMNS", "ROWS", "ConnectFour", "center", "threats"]
+__all__ = ["COLUMNS", "ROWS", "ConnectFour", "ConnectFourTermination", "center", "threats"]
 
 COLUMNS = 7
 ROWS = 6
@@ -39,6 +40,13 @@ LETTERS = "abcdefg"
 #: A disc's side by its letter in a position text, and back.
 SIDES = {"R": 0, "Y": 1}
 TOP_BIT = [1 << (col * HEIGHT + ROWS - 1) for col in range(COLUMNS)]
+
+
+class ConnectFourTermination(StrEnum):
+    """Why a game of Connect Four ends: each member is its words (``"four in a row"``)."""
+
+    FOUR_IN_A_ROW = "four in a row"
+    BOARD_FULL = "board full"
 
 
 def _bit(col: int, row: int) -> int:
@@ -198,9 +206,9 @@ class ConnectFour(Game[int]):
 
     def outcome(self) -> Outcome | None:
         if self._won[-1]:
-            return Outcome(1 - self._turn, "four in a row")
+            return Outcome(1 - self._turn, ConnectFourTermination.FOUR_IN_A_ROW)
         if all(height == ROWS for height in self._heights):
-            return Outcome(None, "board full")
+            return Outcome(None, ConnectFourTermination.BOARD_FULL)
         return None
 
     def key(self) -> int:

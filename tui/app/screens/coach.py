@@ -36,7 +36,7 @@ from textual.message import Message
 from engines import Limits, SearchStats
 from engines.review import REPORT_ENGINE, GameReport, PositionScore, accepts_draw, game_positions
 from engines.timing import FOREVER
-from games import Game, Outcome, game_kind
+from games import Game, Outcome, Termination, game_kind
 
 from ..engine_link import EngineDone, EngineFailed, EngineInfo, EngineLink
 from ..search_service import COACH
@@ -330,7 +330,7 @@ class Coach(Vertical):
         """Ask ``side`` (a human) whether it resigns."""
         def answered(choice: str | None) -> None:
             if choice == "resign":
-                self.post_message(self.GameEnds(Outcome(1 - side, "resignation")))
+                self.post_message(self.GameEnds(Outcome(1 - side, Termination.RESIGNATION)))
 
         self.app.push_screen(ConfirmDialog(
             f"Resign the game as {self.sides[side]}?", [("cancel", "Play on"), ("resign", "Resign")],
@@ -343,7 +343,7 @@ class Coach(Vertical):
 
         def answered(choice: str | None) -> None:
             if choice == "accept":
-                self.post_message(self.GameEnds(Outcome(None, "agreement")))
+                self.post_message(self.GameEnds(Outcome(None, Termination.AGREEMENT)))
             else:
                 self.post_message(self.Say(f"{self.sides[other]} declines the draw"))
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import datetime
 from typing import TYPE_CHECKING, Any, Callable
 
-from games import Outcome, game_kind
+from games import Outcome, Termination, game_kind
 from games.clock import clk_text
 from games.reading import resaved_record
 from games.records import RecordNotes, describe_outcome, result_token
@@ -442,6 +442,6 @@ class GameCommands:
         accepted, said = self.screen.coach.engine_answers_draw(side, self.screen.controller.setup.players[other], len(self.screen.moves),
                                                         self.engines.last_scores[other])
         if accepted:
-            self.screen.end_game(Outcome(None, "agreement"), said)
+            self.screen.end_game(Outcome(None, Termination.AGREEMENT), said)
         else:
             self.screen.say(said)
