@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["NotationExample", "PerftCount", "Samples"]
+__all__ = ["Decided", "NotationExample", "PerftCount", "Samples"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,18 @@ class NotationExample:
     position: str | None
     typed: str
     written: str
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A ``position`` whose game ends inside a ``depth``-ply search: ``moves_to_end`` is the side
+    to move's moves to its win, negative to its loss (``None``: the end lies beyond ``depth``).
+    ``minimax`` is ``False`` where the full tree is too big for minimax (the pruning engines only)."""
+
+    position: str
+    depth: int
+    moves_to_end: int | None
+    minimax: bool = True
 
 
 @dataclass(frozen=True)
@@ -64,3 +76,8 @@ class Samples:
     cells: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = ()
     #: A cheap heuristic, for tests that compare many searches' values (``None``: the default one).
     cheap_heuristic: str | None = None
+    #: The depth the shared engine tests search random positions near the start to, full width and
+    #: minimax included: as deep as stays cheap (a few thousand leaves). ``None``: 2.
+    search_depth: int | None = None
+    #: Positions where the game ends inside a search, and when (:class:`Decided`).
+    decided: tuple[Decided, ...] = ()

@@ -1,4 +1,4 @@
-"""The engines (docs/engines.md) on all three games.
+"""The engines (docs/engines.md) on every registered game.
 
 The yardstick is :func:`negamax_value`, a plain fixed-depth negamax written
 here over the game protocol only, scoring wins and losses as the engines do
@@ -35,11 +35,16 @@ from engines import (
 )
 from games import GAME_NAMES, WIN, Game, GameError, game_class, game_kind, new_game
 from games.perft import perft
+from games.samples import Decided
 from playouts import play_randomly
 
 #: A cheap heuristic per game, for searches whose values are compared (each game's samples).
 CHEAP: dict[str, str] = {name: game_kind(name).samples.cheap_heuristic or game_class(name).DEFAULT_HEURISTIC
                          for name in GAME_NAMES}
+
+#: The games whose samples search random positions deeper than 2 plies, and how deep.
+DEEPER: dict[str, int] = {name: depth for name in GAME_NAMES
+                          if (depth := game_kind(name).samples.search_depth or 2) > 2}
 
 #: Engines that must all return minimax's root value at equal depth and heuristic.
 FULL_WIDTH = ("minimax", "alphabeta", "alphabeta-hard", "alphabeta:tt=off", "alphabeta:order=off",
@@ -78,6 +83,16 @@ def search(spec: str, game: Game, limits: Limits | None = None, **keywords: Any)
 def live_position(name: str, seed: int, plies: int) -> Game:
     """A game after up to ``plies`` seeded random moves (maybe over: callers check)."""
     return play_randomly(new_game(name), seed, plies)
+
+
+def busy_position(name: str, seed: int, plies: int, moves: int = 4) -> Game:
+    """The first of :func:`live_position`'s games from ``seed`` on that is not over and has at least
+    ``moves`` legal moves (where a game's first seed reaches a quiet or finished position)."""
+    while True:
+        game = live_position(name, seed, plies)
+        if game.outcome() is None and len(game.legal_moves()) >= moves:
+            return game
+        seed += 1
 
 
 def negamax_value(game: Game, depth: int, evaluate: Callable[[Game, int], float], ply: int = 0) -> float:
@@ -138,13 +153,14 @@ def test_full_width_engines_return_the_minimax_value(name: str, depth: int, seed
     check_full_width_value(game, depth)
 
 
-@pytest.mark.parametrize("name", ["checkers", "quixo"])
+@pytest.mark.parametrize("name", DEEPER)
 @settings(RANDOM_POSITIONS, max_examples=4)
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(4, 20))
-def test_full_width_engines_return_the_minimax_value_at_depth_3(name: str, seed: int, plies: int) -> None:
+def test_full_width_engines_return_the_minimax_value_at_the_games_search_depth(
+        name: str, seed: int, plies: int) -> None:
     game = live_position(name, seed, plies)
     assume(game.outcome() is None)
-    check_full_width_value(game, 3)
+    check_full_width_value(game, DEEPER[name])
 
 
 @pytest.mark.parametrize(("seed", "plies"), [(3, 6), (1, 6)])
@@ -171,27 +187,18 @@ def check_full_width_value(game: Game, depth: int) -> None:
         assert value_of_move(game, result.move, depth, evaluate) == expected, (spec, game.to_text())
 
 
-#: Positions where a game ends inside the search: (game, position, depth, moves to the win, or
-#: negative to the loss, for the side to move).
-DECIDED = [
-    ("quixo", "X..OO/O...O/....O/X..../XXOXX X", 3, 1),
-    ("quixo", "XX.XX/OX..O/X.O../O.O.X/XOOOO X", 3, 1),
-    ("quixo", "XXOXO/XOXXX/OO.XX/X...O/XOOXX O", 3, None),  # lost in 2, beyond 3 plies
-    ("quixo", "XXOXO/XOXXX/OO.XX/X...O/XOOXX O", 4, -2),
-    ("checkers", "W:WK1,20,21,25,26,27,28,29:B15", 4, 2),
-    ("checkers", "W:WK1,20,21,25,26,27,28,29:B15", 5, 2),
-    ("checkers", "B:W15,16,23:B7,8,12,13,K29", 4, 2),
-]
+#: Positions where a game ends inside the search (each game's samples).
+DECIDED = [(name, decided) for name in GAME_NAMES for decided in game_kind(name).samples.decided]
 
 
-@pytest.mark.parametrize(("name", "position", "depth", "moves_to_end"), DECIDED)
-def test_full_width_engines_agree_where_the_game_ends_inside_the_search(
-        name: str, position: str, depth: int, moves_to_end: int | None) -> None:
+@pytest.mark.parametrize(("name", "decided"), DECIDED)
+def test_full_width_engines_agree_where_the_game_ends_inside_the_search(name: str, decided: Decided) -> None:
+    position, depth, moves_to_end = decided.position, decided.depth, decided.moves_to_end
     game = new_game(name, position)
     heuristic = type(game).DEFAULT_HEURISTIC
-    engines = FULL_WIDTH + SELECTIVE_AT_FULL_WIDTH[:1] + ("h0:k=200",) + (("pvs",) if name == "quixo" else ())
-    if name == "quixo" and depth == 4:
-        engines = tuple(e for e in engines if not e.startswith(("minimax", "bl")))  # too slow: 2 s each
+    engines = FULL_WIDTH + SELECTIVE_AT_FULL_WIDTH[:1] + ("h0:k=200", "pvs")
+    if not decided.minimax:
+        engines = tuple(e for e in engines if not e.startswith(("minimax", "bl")))  # too slow
         expected = None
     else:
         expected = negamax_value(game, depth, type(game).heuristic(heuristic))
@@ -206,9 +213,12 @@ def test_full_width_engines_agree_where_the_game_ends_inside_the_search(
 
 
 # ------------------------------------------------------------------ counts
-@pytest.mark.parametrize(("name", "depth"), [("chess", 3), ("checkers", 5), ("quixo", 2)])
+@pytest.mark.parametrize(("name", "depth"), [
+    (name, min(count.depth for count in game_kind(name).samples.perft if count.position is None))
+    for name in GAME_NAMES if any(count.position is None for count in game_kind(name).samples.perft)])
 def test_minimax_counts_every_node_of_the_tree(name: str, depth: int) -> None:
-    """No game ends this close to the start, so minimax's tree is perft's."""
+    """No game ends this close to the start (the depth of its smallest published perft count), so
+    minimax's tree is perft's."""
     game = new_game(name)
     stats = search(f"minimax:depth={depth}", game).stats
     assert stats["nodes"] == sum(perft(game, d) for d in range(depth + 1))
@@ -217,12 +227,10 @@ def test_minimax_counts_every_node_of_the_tree(name: str, depth: int) -> None:
     assert stats["tt_hits"] == 0
 
 
-@pytest.mark.parametrize(("name", "seed", "plies", "depth"), [
-    ("chess", 1, 6, 3), ("chess", 5, 12, 2), ("checkers", 2, 8, 5), ("checkers", 3, 10, 4),
-    ("quixo", 0, 4, 3), ("quixo", 7, 12, 2),
-])
+@pytest.mark.parametrize(("seed", "plies", "depth"), [(1, 6, 3), (5, 12, 2)])
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_alphabeta_prunes_and_visits_fewer_nodes_than_minimax(name: str, seed: int, plies: int, depth: int) -> None:
-    game = live_position(name, seed, plies)
+    game = busy_position(name, seed, plies)
     assert game.outcome() is None and len(game.legal_moves()) >= 4
     heuristic = CHEAP[name]
     minimax = search(f"minimax:depth={depth},heuristic={heuristic}", game)
@@ -256,14 +264,14 @@ def test_selective_engines_keeping_every_child_return_alphabetas_value(
     check_selective_value(game, depth, SELECTIVE_AT_FULL_WIDTH)
 
 
-@pytest.mark.parametrize("name", ["checkers", "quixo"])
+@pytest.mark.parametrize("name", DEEPER)
 @settings(RANDOM_POSITIONS, max_examples=2)
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(4, 20))
-def test_selective_engines_keeping_every_child_return_alphabetas_value_at_depth_3(
+def test_selective_engines_keeping_every_child_return_alphabetas_value_at_the_games_search_depth(
         name: str, seed: int, plies: int) -> None:
     game = live_position(name, seed, plies)
     assume(game.outcome() is None)
-    check_selective_value(game, 3, SELECTIVE_AT_FULL_WIDTH)
+    check_selective_value(game, DEEPER[name], SELECTIVE_AT_FULL_WIDTH)
 
 
 def test_selective_engines_keeping_every_child_return_alphabetas_value_in_chess_at_depth_3() -> None:
@@ -306,9 +314,10 @@ def test_a_one_ply_cutoff_ranking_by_the_evaluation_itself_keeps_the_best_child(
             assert result.score == expected, (spec, game.to_text())
 
 
-@pytest.mark.parametrize(("name", "depth"), [("chess", 3), ("checkers", 4), ("quixo", 3)])
+@pytest.mark.parametrize("depth", [3])
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_small_widths_drop_children_and_count_them(name: str, depth: int) -> None:
-    game = live_position(name, 2, 8)
+    game = busy_position(name, 2, 8)
     n = len(game.legal_moves())
     assert n > 3
     h0 = search(f"h0:k=2,depth={depth}", game)

@@ -124,7 +124,7 @@ def test_every_required_member_the_registry_checks_is_required_in_the_table() ->
     kind_module.ScoreScale, kind_module.LevelPlan, kind_module.BenchPlan, kind_module.BenchPosition,
     kind_module.PerftCase, kind_module.PerftReference, kind_module.GameKind,
     board_module.BoardLayout, board_module.BoardColours, board_module.Piece, board_module.Square,
-    samples_module.Samples, samples_module.PerftCount, samples_module.NotationExample,
+    samples_module.Samples, samples_module.PerftCount, samples_module.NotationExample, samples_module.Decided,
 ], ids=lambda cls: cls.__name__)
 def test_every_field_of_a_kinds_parts_is_named(cls: type) -> None:
     missing = [f.name for f in dataclasses.fields(cls) if f"`{f.name}`" not in GUIDE and f"{f.name}=" not in GUIDE

@@ -3,7 +3,7 @@ conformance kit ask of checkers."""
 
 from __future__ import annotations
 
-from ..samples import NotationExample, PerftCount, Samples
+from ..samples import Decided, NotationExample, PerftCount, Samples
 
 __all__ = ["SAMPLES"]
 
@@ -25,4 +25,7 @@ SAMPLES = Samples(
     position_alphabet="BW:K,0123456789- .",
     cells=(((40, 18), (4, 2)), ((60, 34), (7, 3))),
     cheap_heuristic="positional",
+    search_depth=3,
+    decided=(Decided("W:WK1,20,21,25,26,27,28,29:B15", 4, 2), Decided("W:WK1,20,21,25,26,27,28,29:B15", 5, 2),
+             Decided("B:W15,16,23:B7,8,12,13,K29", 4, 2)),
 )

@@ -26,4 +26,5 @@ SAMPLES = Samples(
     position_alphabet="rnbqkpRNBQKP12345678/ wb-KQkq0 ",
     cells=(((40, 18), (4, 2)), ((60, 34), (7, 3))),
     cheap_heuristic="material",
+    search_depth=2,  # minimax at 3 in the middle game: tens of thousands of leaves
 )

@@ -21,4 +21,5 @@ SAMPLES = Samples(
     position_alphabet="BWbw./ ",
     cells=(((40, 18), (4, 2)), ((60, 34), (7, 3))),
     cheap_heuristic="positional",
+    search_depth=3,
 )

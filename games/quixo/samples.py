@@ -3,7 +3,7 @@ conformance kit ask of Quixo."""
 
 from __future__ import annotations
 
-from ..samples import NotationExample, PerftCount, Samples
+from ..samples import Decided, NotationExample, PerftCount, Samples
 
 __all__ = ["SAMPLES"]
 
@@ -20,4 +20,8 @@ SAMPLES = Samples(
     position_alphabet="XOxo./ ",
     cells=(((40, 18), (5, 2)), ((60, 34), (9, 4))),
     cheap_heuristic="line-potential",
+    search_depth=3,
+    decided=(Decided("X..OO/O...O/....O/X..../XXOXX X", 3, 1), Decided("XX.XX/OX..O/X.O../O.O.X/XOOOO X", 3, 1),
+             Decided("XXOXO/XOXXX/OO.XX/X...O/XOOXX O", 3, None),  # lost in 2, beyond 3 plies
+             Decided("XXOXO/XOXXX/OO.XX/X...O/XOOXX O", 4, -2, minimax=False)),  # minimax: 2 s
 )
