@@ -578,3 +578,16 @@ def test_quiescence_looks_at_the_jumps_and_stands_pat_without_one(seed: int, pli
     jumps = [m for m in game.legal_moves() if game.is_capture(m)]
     assert game.can_stand_pat() == (not jumps)
     assert game.tactical_moves() == jumps
+
+
+@pytest.mark.slow
+def test_bench_perft_quick_smoke() -> None:
+    """The perft benchmark runs and its reference counts the same leaves as our perft."""
+    from tui.bench.perft import perft_rows
+
+    rows = perft_rows(['checkers'], quick=True, repeat=1)
+    by = {r.what: r for r in rows}
+    assert by["start"].leaves == 7361
+    if by["start"].ref_leaves is not None:  # OpenSpiel installed
+        assert by["start"].ref_leaves == 7361
+    assert all(r.rate > 0 for r in rows)

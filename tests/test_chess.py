@@ -694,3 +694,15 @@ def test_quiescence_looks_at_captures_and_queen_promotions_or_every_evasion(seed
         assert tactical == legal
     else:
         assert set(tactical) == {m for m in legal if board.is_capture(m) or m.promotion == 5 and not board.is_capture(m)}
+
+
+@pytest.mark.slow
+def test_bench_perft_quick_smoke() -> None:
+    """The perft benchmark runs and its reference counts the same leaves as our perft."""
+    from tui.bench.perft import perft_rows
+
+    rows = perft_rows(['chess'], quick=True, repeat=1)
+    by = {r.what: r for r in rows}
+    assert by["start"].leaves == by["start"].ref_leaves == 8902
+    assert by["kiwipete"].leaves == by["kiwipete"].ref_leaves == 2039
+    assert all(r.rate > 0 for r in rows)

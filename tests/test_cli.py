@@ -10,20 +10,23 @@ from pathlib import Path
 import pytest
 
 from cli_run import assert_usage_error, run
+from games import GAME_NAMES, game_kind, new_game
 
-START_PERFT = {
-    "chess": [20, 400, 8902],
-    "checkers": [7, 49, 302, 1469],
-    "quixo": [44, 1836],
-    "othello": [4, 12, 56, 244],
-}
+def start_perft(game: str) -> dict[int, int]:
+    """The published perft counts of ``game``'s start position, by depth (its samples)."""
+    return {count.depth: count.leaves for count in game_kind(game).samples.perft if count.position is None}
 
 
-@pytest.mark.parametrize("game,counts", START_PERFT.items())
-def test_perft_prints_one_line_per_depth(capsys, game: str, counts: list[int]) -> None:
-    code, out, err = run(capsys, "perft", game, str(len(counts)))
+@pytest.mark.parametrize("game", [name for name in GAME_NAMES if start_perft(name)])
+def test_perft_prints_one_line_per_depth(capsys, game: str) -> None:
+    counts = start_perft(game)
+    depth = max(counts)
+    code, out, err = run(capsys, "perft", game, str(depth))
     assert code == 0 and err == ""
-    assert out.splitlines() == [f"d{d} {n}" for d, n in enumerate(counts, 1)]
+    lines = out.splitlines()
+    assert [line.split()[0] for line in lines] == [f"d{d}" for d in range(1, depth + 1)]
+    for d, leaves in counts.items():
+        assert lines[d - 1] == f"d{d} {leaves}"
 
 
 def test_perft_from_a_position(capsys) -> None:
@@ -41,23 +44,18 @@ def test_perft_divide(capsys) -> None:
     assert "9-13" in divided
 
 
-@pytest.mark.parametrize(
-    "game,expected",
-    [("checkers", ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]),
-     ("quixo", None), ("chess", None)],
-)
-def test_moves_lists_legal_moves(capsys, game: str, expected: list[str] | None) -> None:
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_moves_lists_legal_moves(capsys, game: str) -> None:
     code, out, err = run(capsys, "moves", game)
     assert code == 0 and err == ""
     lines = out.splitlines()
-    if expected is not None:
-        assert sorted(lines) == sorted(expected)
-    else:
-        assert len(lines) == {"chess": 20, "quixo": 44}[game]
-    if game == "chess":
-        assert "Nf3" in lines and "e4" in lines
-    if game == "quixo":
-        assert "0 0 bottom" in lines
+    start = new_game(game)
+    assert sorted(lines) == sorted(start.format_move(move) for move in start.legal_moves())
+    if 1 in start_perft(game):
+        assert len(lines) == start_perft(game)[1]
+    for example in game_kind(game).samples.notation:
+        if example.position is None:
+            assert example.written in lines
 
 
 def test_moves_from_a_position(capsys) -> None:
@@ -90,7 +88,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv: list[str], needle: str) 
     assert_usage_error(capsys, argv, needle)
 
 
-@pytest.mark.parametrize("game", ["chess", "checkers", "quixo"])
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_show_draws_the_board(capsys, game: str) -> None:
     code, out, err = run(capsys, "show", game)
     assert code == 0 and err == ""
@@ -133,24 +131,6 @@ def test_exit_status_through_a_real_process() -> None:
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert len(proc.stderr.splitlines()) == 1 and "Traceback" not in proc.stderr
-
-
-@pytest.mark.slow
-def test_bench_perft_quick_smoke(capsys) -> None:
-    """The benchmark runs and its references count the same leaves as our perft."""
-    from tui.bench.perft import perft_rows
-
-    rows = perft_rows(["chess", "checkers", "quixo"], quick=True, repeat=1)
-    by = {(r.game, r.what): r for r in rows}
-    assert by[("chess", "start")].leaves == by[("chess", "start")].ref_leaves == 8902
-    assert by[("chess", "kiwipete")].leaves == by[("chess", "kiwipete")].ref_leaves == 2039
-    checkers = by[("checkers", "start")]
-    assert checkers.leaves == 7361
-    if checkers.ref_leaves is not None:  # OpenSpiel installed
-        assert checkers.ref_leaves == 7361
-    quixo = by[("quixo", "start")]
-    assert quixo.leaves == 76596 and quixo.ref_leaves == 1836
-    assert all(r.rate > 0 for r in rows)
 
 
 class _ClosedPipe:

@@ -659,3 +659,14 @@ def test_quiescence_has_nothing_to_look_at(seed: int, plies: int) -> None:
     game = play_randomly(new_game("quixo"), seed, plies)
     if game.outcome() is None:
         assert game.can_stand_pat() and game.tactical_moves() == []
+
+
+@pytest.mark.slow
+def test_bench_perft_quick_smoke() -> None:
+    """The perft benchmark runs and its reference counts the same leaves as our perft."""
+    from tui.bench.perft import perft_rows
+
+    rows = perft_rows(['quixo'], quick=True, repeat=1)
+    by = {r.what: r for r in rows}
+    assert by["start"].leaves == 76596 and by["start"].ref_leaves == 1836
+    assert all(r.rate > 0 for r in rows)

@@ -17,7 +17,7 @@ SAMPLES = Samples(
     other_side=("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,13",
                 "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,13"),
     finished=("B:W18:B", "B:W9,10,14:B5"),  # no pieces; no moves
-    perft=(PerftCount(None, 4, 1469),),
+    perft=(PerftCount(None, 1, 7), PerftCount(None, 2, 49), PerftCount(None, 3, 302), PerftCount(None, 4, 1469)),
     notation=(NotationExample(None, "9 - 13", "9-13"),
               # a multiple jump by its start and end
               NotationExample("B:W16,18,21,22,25,26,28,29,32:B3,4,5,6,7,9,11,14,20", "14x30", "14x23x30")),

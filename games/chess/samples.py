@@ -19,7 +19,7 @@ SAMPLES = Samples(
                 "rnbqkbnr/pppppppp/8/8/8/7N/PPPPPPPP/RNBQKB1R w KQkq - 1 1"),
     finished=("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",  # checkmate
               "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),  # stalemate
-    perft=(PerftCount(None, 3, 8902), PerftCount(KIWIPETE, 2, 2039)),
+    perft=(PerftCount(None, 1, 20), PerftCount(None, 2, 400), PerftCount(None, 3, 8902), PerftCount(KIWIPETE, 2, 2039)),
     notation=(NotationExample(None, "g1f3", "Nf3"), NotationExample(None, "Ng1f3", "Nf3"),
               NotationExample(None, "e2-e4", "e4")),
     move_alphabet="abcdefgh12345678NBRQKOo0x=+#-!? ",

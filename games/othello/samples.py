@@ -15,7 +15,8 @@ SAMPLES = Samples(
                 "......../......../...B..../...BB.../...BW.../......../......../........ B"),
     finished=("......../......../......../...BB.../...BB.../......../......../........ W",  # no moves
               "BBBBBBBB/" * 4 + "WWWWWWWW/" * 3 + "WWWWWWWW B"),  # a full board, a draw
-    perft=(PerftCount(None, 5, 1396),),
+    perft=(PerftCount(None, 1, 4), PerftCount(None, 2, 12), PerftCount(None, 3, 56), PerftCount(None, 4, 244),
+           PerftCount(None, 5, 1396)),
     notation=(NotationExample(None, "D3", "d3"), NotationExample(None, " c4 ", "c4")),
     move_alphabet="abcdefgh12345678 pasPAS-",
     position_alphabet="BWbw./ ",

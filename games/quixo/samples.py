@@ -13,7 +13,7 @@ SAMPLES = Samples(
     illegal_move="2 2 top",
     other_side=("...../...../...../...../X.... O", "...../...../...../...../X.... X"),
     finished=("XXXXX/OOOO./...../...../..... O",),
-    perft=(PerftCount(None, 2, 1836),),
+    perft=(PerftCount(None, 1, 44), PerftCount(None, 2, 1836)),
     notation=(NotationExample(None, "0 0 b", "0 0 bottom"), NotationExample(None, "0,0,bottom", "0 0 bottom"),
               NotationExample(None, "0 0 B", "0 0 bottom")),
     move_alphabet="01234 ,()topbmlefrightTB",
