@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import io
 import random
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import game_class, game_kind, new_game
+from games import GAME_NAMES, game_class, game_kind, new_game
 from games.learned import (
     PatternLayout,
     Tables,
@@ -25,11 +26,18 @@ from games.learned import (
 from cli_run import assert_usage_error, run
 from learning_data import positions, write_dataset
 
-GAMES = ("checkers", "quixo", "othello")
+def _patterns(name: str) -> str:
+    """The name of ``name``'s ``patterns`` module, in the game's own package."""
+    return game_class(name).__module__.rpartition(".")[0] + ".patterns"
 
 
 def form(name: str):
-    return importlib.import_module(f"games.{name}.patterns").FORM
+    """The pattern form of ``name``: its package's ``patterns`` module's ``FORM``."""
+    return importlib.import_module(_patterns(name)).FORM
+
+
+#: The games evaluated by pattern tables (a ``patterns`` module in their package).
+GAMES = tuple(name for name in GAME_NAMES if importlib.util.find_spec(_patterns(name)) is not None)
 
 
 def random_games(name: str, count: int, seed: int, max_plies: int = 70) -> list:
@@ -338,10 +346,11 @@ def test_bench_learned_measures_the_hand_made_and_the_learned_evaluations(tmp_pa
                        "not a NumPy")
 
 
-@pytest.mark.parametrize("name, hand_made", [("checkers", "positional"), ("quixo", "line-potential")])
+@pytest.mark.parametrize("name, hand_made", [(name, form(name).scalar_names[0]) for name in GAMES
+                                             if form(name).start == ((1.0, 1.0),)])
 def test_the_fit_starts_from_the_hand_made_evaluation(name: str, hand_made: str, tmp_path: Path) -> None:
-    """Checkers' and Quixo's tables start with the hand-made value at weight 1 and every other entry 0:
-    saved as they are, they evaluate exactly as the hand-made heuristic does."""
+    """Tables that start with a hand-made value at weight 1 and every other entry 0 (checkers',
+    Quixo's): saved as they are, they evaluate exactly as the hand-made heuristic does."""
     plan = game_kind(name).tables
     mg, eg, tempo = plan.start()
     path = plan.save(mg, eg, tempo, tmp_path / "start.npz")
