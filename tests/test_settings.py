@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import Checkbox, Input, Select, Static
 
+
+from games import GAME_NAMES
 from tui.app.app import TuiGamesApp
 from tui.app.screens.game import GameScreen
 from tui.app.screens.settings import SettingsScreen
@@ -20,11 +22,12 @@ from app_pilot import wait_for
 def test_settings_round_trip_and_first_run(own_settings: Path):
     assert settings_path().parent == own_settings
     assert load_settings() == (Settings(), [])  # no file: a first run
-    chosen = Settings("green", True, False, "5+3", {"chess": ("human", "club"), "quixo": ('a "b"', "c\\d")},
-                      "outlined", frozenset({"checkers", "othello"}))
+    first, *middle, last = GAME_NAMES  # any games: the settings name them as the registry does
+    chosen = Settings("green", True, False, "5+3", {first: ("human", "club"), last: ('a "b"', "c\\d")},
+                      "outlined", frozenset(middle))
     save_settings(chosen)
     assert load_settings() == (chosen, [])
-    assert "[players.chess]" in settings_path().read_text()
+    assert f"[players.{first}]" in settings_path().read_text()
 
 
 @pytest.mark.parametrize("text,problem", [
