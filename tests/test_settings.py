@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from textual.widgets import Checkbox, Input, Select, Static
 
-
 from games import GAME_NAMES
 from tui.app.app import TuiGamesApp
 from tui.app.screens.game import GameScreen
