@@ -12,7 +12,7 @@ import pytest
 from textual.widgets import Input
 
 from games import game_kind
-from games import Outcome, new_game
+from games import Outcome, Termination, new_game
 from games.reading import read_records
 from tui.app.app import TuiGamesApp
 from tui.app.screens.dialogs import ConfirmDialog, ResultDialog
@@ -213,7 +213,9 @@ async def test_a_flag_against_a_bare_king_is_a_draw_in_chess() -> None:
         await type_move(pilot, "Qb2")
         await type_move(pilot, "Ka7")  # both sides have moved: White's clock runs
         await wait_for(pilot, lambda: screen.outcome() is not None, "White's flag", 15)
-        assert screen.outcome() == Outcome(None, "time, but Black cannot mate")
+        outcome = screen.outcome()
+        assert outcome == Outcome(None, Termination.TIME, "time, but Black cannot mate")
+        assert outcome.text == "time, but Black cannot mate"
 
 
 async def test_clocks_stop_for_dialogs_and_pause_and_go_back_on_undo(tmp_path: Path) -> None:

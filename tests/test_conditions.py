@@ -185,7 +185,8 @@ def test_a_period_adds_the_base_again() -> None:
 def test_a_flag_loses_unless_the_other_side_cannot_win() -> None:
     game = new_game("chess", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1")
     assert MatchClocks.flag_outcome(game, 1) == Outcome(0, TIME)
-    assert MatchClocks.flag_outcome(game, 0) == Outcome(None, f"{TIME}, Black cannot win")
+    drawn = MatchClocks.flag_outcome(game, 0)
+    assert drawn == Outcome(None, TIME, f"{TIME}, Black cannot win") and drawn.text == "time, Black cannot win"
 
 
 def test_engines_are_told_their_clock_or_keep_their_own_time() -> None:
