@@ -36,8 +36,6 @@ NOT_YET: dict[str, int] = {
     "tests/test_parallel.py": 1,
     "tests/test_pattern_tables.py": 3,
     "tests/test_puzzles.py": 1,
-    "tests/test_snapshots.py": 7,  # the app's tests: the game screen's developer's files
-    "tests/test_spec.py": 1,
     "tests/test_train.py": 1,
     "tests/test_tree.py": 3,
 }

@@ -168,20 +168,29 @@ def test_bad_specs_raise_one_line_errors_naming_the_bad_part(text: str, fragment
     assert len(message) < 300
 
 
-@pytest.mark.parametrize(("game_name", "text", "fragments"), [
-    ("checkers", "alphabeta:heuristic=nope", ("alphabeta", "'nope'", "positional")),
-    ("checkers", "alphabeta:heuristic=sef", ("'sef'", "checkers")),  # a chess heuristic
-    ("quixo", "h0:cut=nope", ("h0", "'nope'", "longest-line")),
-    ("chess", "hl:cut=zzz", ("hl", "'zzz'", "pesto")),
-    ("chess", "pvs:heuristic=positional", ("pvs", "'positional'")),
-    ("quixo", "bl:heuristic=material", ("bl", "'material'")),
-])
-def test_an_unknown_heuristic_for_the_game_is_a_spec_error(
-        game_name: str, text: str, fragments: tuple[str, ...]) -> None:
-    parse_engine_spec(text)  # well formed: only the game can tell
-    with pytest.raises(SpecError) as error:
-        create_engine(text, game_class(game_name))
-    assert_one_line_error(error, *fragments)
+#: The engines' options that name a heuristic of the game.
+HEURISTIC_OPTIONS = ("alphabeta:heuristic", "pvs:heuristic", "bl:heuristic", "h0:cut", "hl:cut")
+
+
+def _foreign_heuristics(game_name: str) -> set[str]:
+    """The heuristics other registered games have and ``game_name`` has not."""
+    return {name for other in GAME_NAMES for name in game_class(other).HEURISTICS} - set(game_class(game_name).HEURISTICS)
+
+
+@pytest.mark.parametrize("option", HEURISTIC_OPTIONS)
+@pytest.mark.parametrize("game_name", GAME_NAMES)
+def test_an_unknown_heuristic_for_the_game_is_a_spec_error(game_name: str, option: str) -> None:
+    cls = game_class(game_name)
+    engine = option.partition(":")[0]
+    cases = [("nope", (engine, "'nope'", *sorted(cls.HEURISTICS)))]  # the message lists the game's own
+    cases += [(foreign, (engine, repr(foreign), game_name))  # another game's heuristic: not this game's
+              for foreign in sorted(_foreign_heuristics(game_name))]
+    for name, fragments in cases:
+        text = f"{option}={name}"
+        parse_engine_spec(text)  # well formed: only the game can tell
+        with pytest.raises(SpecError) as error:
+            create_engine(text, cls)
+        assert_one_line_error(error, *fragments)
 
 
 def test_spec_errors_are_value_errors() -> None:
