@@ -81,3 +81,16 @@ class Samples:
     search_depth: int | None = None
     #: Positions where the game ends inside a search, and when (:class:`Decided`).
     decided: tuple[Decided, ...] = ()
+    #: The words the refusal of :attr:`illegal_move` says (part of the app's one-line answer).
+    illegal_reason: str | None = None
+    #: A position three or more plies from the game's end and an engine spec that plays it out
+    #: quickly from both sides, for the app's tests of a game played to its end.
+    near_end: tuple[str, str] | None = None
+    #: For the app's screen snapshots (changing these changes the snapshots): the moves from the
+    #: start to a game in progress ...
+    middle: tuple[str, ...] = ()
+    #: ... a start (``None``: the usual) and the moves that end the game from it ...
+    ended: tuple[str | None, tuple[str, ...]] | None = None
+    #: ... and moves to material off balance, with the eval to show there (the first player's
+    #: view: a score and a mate distance or ``None``).
+    off_balance: tuple[tuple[str, ...], float, int | None] | None = None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input
 
+from games import GAME_NAMES, game_kind
 from tui.app.app import TuiGamesApp
 from tui.app.screens.dialogs import ResultDialog
 from tui.app.session import GameSetup
@@ -19,21 +20,9 @@ from tui.app.session import GameSetup
 from app_pilot import wait_for
 
 SIZES = [(80, 24), (120, 40)]
-#: Moves to a game in progress, and to an ending, per game.
-MIDDLE = {
-    "chess": ("e4", "e5", "Nf3", "Nc6", "Bb5", "a6"),
-    "checkers": ("11-15", "23-19", "8-11", "22-17", "9-13"),
-    "quixo": ("0 0 bottom", "4 4 top", "2 0 bottom", "0 4 right"),
-    "othello": ("f5", "d6", "c3", "d3", "c4"),
-}
-#: A start and the moves that end the game from it, per game.
-ENDED = {
-    "chess": (None, ("f3", "e5", "g4", "Qh4#")),
-    "checkers": ("W:W18:B14", ("18x9",)),
-    "quixo": ("XXXX./...../...../...../OOOO. X", ("4 4 top",)),
-    "othello": ("BBBBBB../WBBBBBBB/BWBBBWBW/BBWBBBW./BBWWBWWW/BWBWBWWW/BBBBBWWW/B.BBBBBB B",
-                ("h4", "g1", "h1", "b8")),
-}
+#: The games drawn: those whose samples give the screens' moves (:attr:`games.samples.Samples.middle`,
+#: ``ended`` and ``off_balance``), so a game added with its samples gets its snapshots.
+SHOWN = [name for name in GAME_NAMES if game_kind(name).samples.middle]
 
 
 def app_for(game: str, moves: tuple[str, ...] = (), position: str | None = None) -> TuiGamesApp:
@@ -51,7 +40,7 @@ async def steady(pilot) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-@pytest.mark.parametrize("game", ["chess", "checkers", "quixo", "othello"])
+@pytest.mark.parametrize("game", SHOWN)
 def test_start_screen(snap_compare, game: str, size: tuple[int, int]) -> None:
     app = TuiGamesApp()
     app.animation_level = "none"
@@ -66,25 +55,25 @@ def test_start_screen(snap_compare, game: str, size: tuple[int, int]) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-@pytest.mark.parametrize("game", ["chess", "checkers", "quixo", "othello"])
+@pytest.mark.parametrize("game", SHOWN)
 def test_game_in_progress(snap_compare, game: str, size: tuple[int, int]) -> None:
-    assert snap_compare(app_for(game, MIDDLE[game]), terminal_size=size, run_before=steady)
+    assert snap_compare(app_for(game, game_kind(game).samples.middle), terminal_size=size, run_before=steady)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-@pytest.mark.parametrize("game", ["chess", "checkers", "quixo", "othello"])
+@pytest.mark.parametrize("game", SHOWN)
 def test_review(snap_compare, game: str, size: tuple[int, int]) -> None:
     async def review(pilot) -> None:
         await steady(pilot)
         await pilot.press("up", "left")
 
-    assert snap_compare(app_for(game, MIDDLE[game]), terminal_size=size, run_before=review)
+    assert snap_compare(app_for(game, game_kind(game).samples.middle), terminal_size=size, run_before=review)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-@pytest.mark.parametrize("game", ["chess", "checkers", "quixo", "othello"])
+@pytest.mark.parametrize("game", [name for name in SHOWN if game_kind(name).samples.ended])
 def test_result_dialog(snap_compare, game: str, size: tuple[int, int]) -> None:
-    position, moves = ENDED[game]
+    position, moves = game_kind(game).samples.ended
     app = app_for(game, moves, position)
 
     async def ended(pilot) -> None:
@@ -96,19 +85,12 @@ def test_result_dialog(snap_compare, game: str, size: tuple[int, int]) -> None:
     assert snap_compare(app, terminal_size=size, run_before=ended)
 
 
-#: Positions with material off balance, and the eval an engine would have given (first player's view).
-BOARD_SIDE = {
-    "chess": (("e4", "d5", "exd5", "Nf6", "d4", "c6"), 135, None),
-    "checkers": (("11-15", "24-19", "15x24"), -90, None),
-    "othello": (("f5", "d6", "c3"), 0, 3),
-}
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-@pytest.mark.parametrize("game", sorted(BOARD_SIDE))
+@pytest.mark.parametrize("game", [name for name in SHOWN if game_kind(name).samples.off_balance])
 def test_board_side(snap_compare, game: str, size: tuple[int, int]) -> None:
-    """The material beside the board and the eval bar (its number in the material line)."""
-    moves, score, mate = BOARD_SIDE[game]
+    """The material beside the board and the eval bar (its number in the material line), where a
+    game's samples give moves to material off balance."""
+    moves, score, mate = game_kind(game).samples.off_balance
 
     async def evaluated(pilot) -> None:
         await steady(pilot)

@@ -28,4 +28,9 @@ SAMPLES = Samples(
     search_depth=3,
     decided=(Decided("W:WK1,20,21,25,26,27,28,29:B15", 4, 2), Decided("W:WK1,20,21,25,26,27,28,29:B15", 5, 2),
              Decided("B:W15,16,23:B7,8,12,13,K29", 4, 2)),
+    illegal_reason="21-17 is not legal here",
+    near_end=("B:W5,K8,23,29:B17", "alphabeta:depth=2"),  # Black's last man is caught: 17-21 5-1 21-25 29x22
+    middle=("11-15", "23-19", "8-11", "22-17", "9-13"),
+    ended=("W:W18:B14", ("18x9",)),
+    off_balance=(("11-15", "24-19", "15x24"), -90, None),
 )

@@ -23,4 +23,10 @@ SAMPLES = Samples(
     cells=(((40, 18), (4, 2)), ((60, 34), (7, 3))),
     cheap_heuristic="positional",
     search_depth=3,
+    illegal_reason="d4 is occupied",
+    near_end=("BBBBBB../WBBBBBBB/BWBBBWBW/BBWBBBW./BBWWBWWW/BWBWBWWW/BBBBBWWW/B.BBBBBB B",
+              "alphabeta:depth=2"),  # four empty cells left
+    middle=("f5", "d6", "c3", "d3", "c4"),
+    ended=("BBBBBB../WBBBBBBB/BWBBBWBW/BBWBBBW./BBWWBWWW/BWBWBWWW/BBBBBWWW/B.BBBBBB B", ("h4", "g1", "h1", "b8")),
+    off_balance=(("f5", "d6", "c3"), 0, 3),
 )

@@ -24,4 +24,8 @@ SAMPLES = Samples(
     decided=(Decided("X..OO/O...O/....O/X..../XXOXX X", 3, 1), Decided("XX.XX/OX..O/X.O../O.O.X/XOOOO X", 3, 1),
              Decided("XXOXO/XOXXX/OO.XX/X...O/XOOXX O", 3, None),  # lost in 2, beyond 3 plies
              Decided("XXOXO/XOXXX/OO.XX/X...O/XOOXX O", 4, -2, minimax=False)),  # minimax: 2 s
+    illegal_reason="not on the border",
+    near_end=("OXO.X/...XX/O..../X...X/O.O.O X", "alphabeta:depth=2"),  # nine moves to a threefold repetition
+    middle=("0 0 bottom", "4 4 top", "2 0 bottom", "0 4 right"),
+    ended=("XXXX./...../...../...../OOOO. X", ("4 4 top",)),
 )
