@@ -81,6 +81,8 @@ class Samples:
     search_depth: int | None = None
     #: Positions where the game ends inside a search, and when (:class:`Decided`).
     decided: tuple[Decided, ...] = ()
+    #: How many puzzles the game ships, at least (a guard that its shipped set does not shrink).
+    shipped_puzzles: int = 0
     #: The words the refusal of :attr:`illegal_move` says (part of the app's one-line answer).
     illegal_reason: str | None = None
     #: A position three or more plies from the game's end and an engine spec that plays it out

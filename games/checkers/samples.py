@@ -33,4 +33,5 @@ SAMPLES = Samples(
     middle=("11-15", "23-19", "8-11", "22-17", "9-13"),
     ended=("W:W18:B14", ("18x9",)),
     off_balance=(("11-15", "24-19", "15x24"), -90, None),
+    shipped_puzzles=10,
 )

@@ -32,4 +32,5 @@ SAMPLES = Samples(
     middle=("e4", "e5", "Nf3", "Nc6", "Bb5", "a6"),
     ended=(None, ("f3", "e5", "g4", "Qh4#")),
     off_balance=(("e4", "d5", "exd5", "Nf6", "d4", "c6"), 135, None),
+    shipped_puzzles=13,
 )

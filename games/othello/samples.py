@@ -29,4 +29,5 @@ SAMPLES = Samples(
     middle=("f5", "d6", "c3", "d3", "c4"),
     ended=("BBBBBB../WBBBBBBB/BWBBBWBW/BBWBBBW./BBWWBWWW/BWBWBWWW/BBBBBWWW/B.BBBBBB B", ("h4", "g1", "h1", "b8")),
     off_balance=(("f5", "d6", "c3"), 0, 3),
+    shipped_puzzles=30,
 )

@@ -28,4 +28,5 @@ SAMPLES = Samples(
     near_end=("OXO.X/...XX/O..../X...X/O.O.O X", "alphabeta:depth=2"),  # nine moves to a threefold repetition
     middle=("0 0 bottom", "4 4 top", "2 0 bottom", "0 4 right"),
     ended=("XXXX./...../...../...../OOOO. X", ("4 4 top",)),
+    shipped_puzzles=40,
 )
