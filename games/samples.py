@@ -83,6 +83,9 @@ class Samples:
     decided: tuple[Decided, ...] = ()
     #: How many puzzles the game ships, at least (a guard that its shipped set does not shrink).
     shipped_puzzles: int = 0
+    #: Moves and whether each is irreversible (:meth:`~games.base.Game.is_irreversible`: a draw
+    #: count starts again after it), as ``(position, ((move, irreversible), ...))`` (``None``: the start).
+    irreversible: tuple[tuple[str | None, tuple[tuple[str, bool], ...]], ...] = ()
     #: The words the refusal of :attr:`illegal_move` says (part of the app's one-line answer).
     illegal_reason: str | None = None
     #: A position three or more plies from the game's end and an engine spec that plays it out

@@ -23,7 +23,7 @@ from engines.tournament.conditions import (
 )
 from engines.tournament.config import MatchConfig, split_clock
 from engines.tournament.result import GameResult
-from games import Outcome, new_game
+from games import GAME_NAMES, Outcome, game_class, game_kind, new_game
 from games.clock import TimeControl
 
 DATA = Path(__file__).parent / "data"
@@ -118,20 +118,16 @@ def test_an_irreversible_move_starts_the_draw_count_again() -> None:
     assert adjudicator.after_move(0, 0, None, 7) == Outcome(None, DRAW)
 
 
-@pytest.mark.parametrize(("game_name", "position", "moves"), [
-    ("chess", None, {"e4": True, "Nf3": False}),
-    ("chess", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", {"exd5": True, "Kd2": False, "e5": True}),
-    ("checkers", None, {"11-15": True}),
-    ("checkers", "B:W18:BK14", {"14x23": True}),
-    ("checkers", "B:W21:BK14,K1,6", {"14-10": False, "6-10": True}),
-])
-def test_which_moves_are_irreversible(game_name: str, position: str | None, moves: dict[str, bool]) -> None:
-    from games import game_class
-
-    cls = game_class(game_name)
-    game = cls.from_text(position) if position else cls()
-    for text, irreversible in moves.items():
-        assert game.is_irreversible(game.parse_move(text)) is irreversible, text
+@pytest.mark.parametrize("game_name", GAME_NAMES)
+def test_which_moves_are_irreversible(game_name: str) -> None:
+    """The moves of the game's samples (``irreversible``) are irreversible or not as they say."""
+    cls, samples = game_class(game_name), game_kind(game_name).samples
+    if not samples.irreversible:
+        pytest.skip(f"{game_name}'s samples give no irreversible moves")
+    for position, moves in samples.irreversible:
+        game = cls.from_text(position) if position else cls()
+        for text, irreversible in moves:
+            assert game.is_irreversible(game.parse_move(text)) is irreversible, (position, text)
 
 
 def test_max_moves_counts_the_whole_game() -> None:
