@@ -86,6 +86,9 @@ class Samples:
     #: Moves and whether each is irreversible (:meth:`~games.base.Game.is_irreversible`: a draw
     #: count starts again after it), as ``(position, ((move, irreversible), ...))`` (``None``: the start).
     irreversible: tuple[tuple[str | None, tuple[tuple[str, bool], ...]], ...] = ()
+    #: A depth deep enough that a search of a position near the start is real work (a helper
+    #: process has a share in it), for the parallel search tests. ``None``: those tests skip.
+    deep_search_depth: int | None = None
     #: The words the refusal of :attr:`illegal_move` says (part of the app's one-line answer).
     illegal_reason: str | None = None
     #: A position three or more plies from the game's end and an engine spec that plays it out

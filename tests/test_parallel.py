@@ -16,7 +16,7 @@ from engines.base import Limits, SearchStats
 from engines.search.core import EXACT, LOWER, UPPER
 from engines.search.parallel import _combined
 from engines.search.table import SharedTable
-from games import GAME_NAMES, WIN, game_class, new_game
+from games import GAME_NAMES, WIN, game_class, game_kind, new_game
 
 from playouts import play_randomly
 
@@ -143,8 +143,11 @@ def test_the_counters_add_up_over_the_processes() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, depth", [("chess", 4), ("checkers", 7), ("quixo", 4)])
-def test_a_parallel_search_answers_like_a_search(name: str, depth: int) -> None:
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_parallel_search_answers_like_a_search(name: str) -> None:
+    depth = game_kind(name).samples.deep_search_depth
+    if depth is None:
+        pytest.skip(f"{name}'s samples give no deep_search_depth")
     game = play_randomly(new_game(name), 11, 10)
     infos: list[SearchStats] = []
     with create_engine(f"pvs:depth={depth},workers=2", game_class(name)) as engine:

@@ -34,6 +34,7 @@ SAMPLES = Samples(
     ended=("W:W18:B14", ("18x9",)),
     off_balance=(("11-15", "24-19", "15x24"), -90, None),
     shipped_puzzles=10,
+    deep_search_depth=7,
     irreversible=((None, (("11-15", True),)), ("B:W18:BK14", (("14x23", True),)),
                   ("B:W21:BK14,K1,6", (("14-10", False), ("6-10", True)))),
 )

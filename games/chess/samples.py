@@ -33,6 +33,7 @@ SAMPLES = Samples(
     ended=(None, ("f3", "e5", "g4", "Qh4#")),
     off_balance=(("e4", "d5", "exd5", "Nf6", "d4", "c6"), 135, None),
     shipped_puzzles=13,
+    deep_search_depth=4,
     irreversible=((None, (("e4", True), ("Nf3", False))),
                   ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", (("exd5", True), ("Kd2", False), ("e5", True)))),
 )

@@ -29,4 +29,5 @@ SAMPLES = Samples(
     middle=("0 0 bottom", "4 4 top", "2 0 bottom", "0 4 right"),
     ended=("XXXX./...../...../...../OOOO. X", ("4 4 top",)),
     shipped_puzzles=40,
+    deep_search_depth=4,
 )
