@@ -22,7 +22,7 @@ from engines.learning.train import (
     read_dataset,
     train_model,
 )
-from games import game_class
+from games import GAME_NAMES, game_class
 from cli_run import assert_usage_error, run
 from learning_data import columns, positions, write_dataset
 
@@ -391,10 +391,11 @@ def test_cli_models_check(capsys: pytest.CaptureFixture[str], bundled: Path, tmp
     assert file_sha256(path) in printed
     code, printed, _ = run(capsys, "models", "--check", "pred", "--game", "quixo", "--json")
     assert json.loads(printed)["kind"] == "h0"
-    assert_usage_error(capsys, ["models", "--check", str(path), "--game", "chess"],
-                       "this model was trained for quixo, not chess")
+    other = next(name for name in GAME_NAMES if name != "quixo")
+    assert_usage_error(capsys, ["models", "--check", str(path), "--game", other],
+                       f"this model was trained for quixo, not {other}")
     assert_usage_error(capsys, ["models", "--check", str(path)], "--check needs --game GAME")
-    assert_usage_error(capsys, ["models", "quixo", "--game", "chess"], "two games named")
+    assert_usage_error(capsys, ["models", "quixo", "--game", other], "two games named")
     shutil.copy(path, tmp_path / "lost.npz")
     assert_usage_error(capsys, ["models", "--check", str(tmp_path / "lost.npz"), "--game", "quixo"],
                        "its metadata file")
