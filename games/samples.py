@@ -89,6 +89,9 @@ class Samples:
     #: A depth deep enough that a search of a position near the start is real work (a helper
     #: process has a share in it), for the parallel search tests. ``None``: those tests skip.
     deep_search_depth: int | None = None
+    #: A book (lines of moves) holding a bad move, and the words its one-line refusal names the
+    #: move with (``line 2: move 1 '11-19'``).
+    bad_book: tuple[str, str] | None = None
     #: The words the refusal of :attr:`illegal_move` says (part of the app's one-line answer).
     illegal_reason: str | None = None
     #: A position three or more plies from the game's end and an engine spec that plays it out

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from games import game_kind
+from games import GAME_NAMES, game_kind
 from games.books import BookError, load_book, read_book
 from games.clock import ClockError, TimeControl
 from games.othello import KIND as OTHELLO
@@ -16,6 +17,13 @@ def book_of(game: str, text: str, tmp_path: Path, name: str = "book.txt"):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     return load_book(game_kind(game) if isinstance(game, str) else game, str(path))
+
+
+def refused_in_one_line(game: str, text: str, tmp_path: Path, needle: str) -> None:
+    """The book ``text`` of ``game`` is refused with one line that matches ``needle``."""
+    with pytest.raises(BookError, match=needle) as caught:
+        book_of(game, text, tmp_path)
+    assert "\n" not in str(caught.value)
 
 
 def test_chess_epd_positions_with_their_ids(tmp_path: Path) -> None:
@@ -61,6 +69,8 @@ def test_checkers_pdn_and_move_lines(tmp_path: Path) -> None:
     pdn = '[Event "x"]\n[GameType "21"]\n\n1. 11-15 23-19 2. 8-11 *\n'
     assert book_of("checkers", pdn, tmp_path, "b.pdn").lines[0].moves == ("11-15", "23-19", "8-11")
     assert book_of("checkers", "11-15 23-19 8-11\n9-13 22-18\n", tmp_path).lines[1].moves == ("9-13", "22-18")
+    refused_in_one_line("checkers", '[Event "x"]\n\n*\n', tmp_path,
+                        r"book.txt: game 1 holds no checkers move \(read as PDN\)")
 
 
 def test_quixo_lines_with_commas_or_words(tmp_path: Path) -> None:
@@ -80,22 +90,25 @@ def test_othello_transcripts_and_move_lines(tmp_path: Path) -> None:
     assert book_of(OTHELLO, "f5 d6 c3 d3  # tiger\n", tmp_path, "o.txt").lines[0].moves == ("f5", "d6", "c3", "d3")
 
 
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_each_games_bad_book_line_is_named_in_one_line(tmp_path: Path, game: str) -> None:
+    """The book of the game's samples (``bad_book``) is refused in one line naming the bad move."""
+    if game_kind(game).samples.bad_book is None:
+        pytest.skip(f"{game}'s samples give no bad book")
+    text, words = game_kind(game).samples.bad_book
+    refused_in_one_line(game, text, tmp_path, re.escape(words))
+
+
 @pytest.mark.parametrize("game, text, needle", [
-    ("quixo", "2 0 bottom, 9 9 top\n", r"line 1: move 2 '9 9 top'"),
-    ("checkers", "11-15 23-19\n11-19\n", r"line 2: move 1 '11-19'"),
-    ("chess", "e4 e5\nNf3 Nf6 Ng5 Ng4 Nxf7 Nxf2 Ke3\n", r"line 2: move 7 'Ke3'"),
     ("chess", "# nothing but a comment\n\n", "no chess opening in it"),
     ("chess", "f3 e5 g4 Qh4#\n", r"line 1: the game is over"),
     # Lines that read as no move at all were each taken as a line from the start position.
     ("chess", "e4 e5\n1.\n", r"book.txt: line 2 holds no chess move \(read as lines of moves\)"),
     ("chess", '[Event "x"]\n\n1. zz yy *\n', r"book.txt: game 1 holds no chess move \(read as PGN\)"),
     ("chess", '[Event "a"]\n\n1. e4 e5 *\n\n[Event "b"]\n\n*\n', r"book.txt: game 2 holds no chess move"),
-    ("checkers", '[Event "x"]\n\n*\n', r"book.txt: game 1 holds no checkers move \(read as PDN\)"),
 ])
 def test_a_bad_line_is_named_in_one_line(tmp_path: Path, game: str, text: str, needle: str) -> None:
-    with pytest.raises(BookError, match=needle) as caught:
-        book_of(game, text, tmp_path)
-    assert "\n" not in str(caught.value)
+    refused_in_one_line(game, text, tmp_path, needle)
 
 
 @pytest.mark.parametrize("make, needle", [
