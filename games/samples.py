@@ -92,6 +92,11 @@ class Samples:
     #: A book (lines of moves) holding a bad move, and the words its one-line refusal names the
     #: move with (``line 2: move 1 '11-19'``).
     bad_book: tuple[str, str] | None = None
+    #: The plies a game of a tiny depth-2 self-play dataset is cut at: a second or two of play.
+    dataset_plies: int = 10
+    #: Self-play at depth 4 (with some random openings) reaches the game's end within 400 plies
+    #: in a second or so: the dataset tests that read each game's outcome run for it.
+    self_play_ends: bool = False
     #: The words the refusal of :attr:`illegal_move` says (part of the app's one-line answer).
     illegal_reason: str | None = None
     #: A position three or more plies from the game's end and an engine spec that plays it out

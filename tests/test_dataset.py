@@ -33,15 +33,11 @@ from engines.learning.dataset import (
     write_dataset,
 )
 from engines.tournament.match import derived_seed
-from games import GAME_NAMES, WIN, game_class, new_game
+from games import GAME_NAMES, WIN, game_class, game_kind, new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # White mates with Ra8
 MATED_IN_ONE = "k7/8/1K6/8/8/8/8/7R b - - 0 1"  # Black's only move Kb8 runs into Rh8
-
-#: Tiny datasets per game, (depth, max plies): a second or two each.
-TINY = {"chess": (2, 6), "checkers": (2, 12), "quixo": (2, 40), "othello": (2, 20)}
-
 
 def read_csv(path: Path) -> tuple[list[str], list[list[str]]]:
     with open(path, newline="", encoding="utf-8") as handle:
@@ -86,7 +82,8 @@ def successor_move(name: str, before: str, after: str) -> Any:
 # ----------------------------------------------------------------- the rows
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_rows_follow_the_contract_and_a_direct_search_gives_their_labels(name: str, tmp_path: Path) -> None:
-    depth, max_plies = TINY[name]
+    # A tiny dataset: a second or two (the game's samples say where its games are cut).
+    depth, max_plies = 2, game_kind(name).samples.dataset_plies
     config = DatasetConfig(name, 2, depth, openings=3, seed=5, explore=0.5, max_plies=max_plies)
     out = tmp_path / "data.csv"
     summary = write_dataset(config, out)
@@ -161,8 +158,10 @@ def test_games_stop_at_max_plies_and_say_so(tmp_path: Path) -> None:
     assert all(row[-1] == "" for row in rows)  # the outcome is not known
 
 
-@pytest.mark.parametrize("name", ["quixo", "othello", "checkers"])
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_each_row_carries_its_games_outcome_for_its_side_to_move(name: str) -> None:
+    if not game_kind(name).samples.self_play_ends:
+        pytest.skip(f"{name}'s self-play does not end quickly (its samples' self_play_ends)")
     config = DatasetConfig(name, 4, 1, openings=2, seed=4, explore=0.3, max_plies=400)
     for index in range(config.games):
         played = self_play(config, index)

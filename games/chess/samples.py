@@ -34,6 +34,7 @@ SAMPLES = Samples(
     off_balance=(("e4", "d5", "exd5", "Nf6", "d4", "c6"), 135, None),
     shipped_puzzles=13,
     deep_search_depth=4,
+    dataset_plies=6,
     bad_book=("e4 e5\nNf3 Nf6 Ng5 Ng4 Nxf7 Nxf2 Ke3\n", "line 2: move 7 'Ke3'"),
     irreversible=((None, (("e4", True), ("Nf3", False))),
                   ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", (("exd5", True), ("Kd2", False), ("e5", True)))),

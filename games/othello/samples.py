@@ -30,4 +30,6 @@ SAMPLES = Samples(
     ended=("BBBBBB../WBBBBBBB/BWBBBWBW/BBWBBBW./BBWWBWWW/BWBWBWWW/BBBBBWWW/B.BBBBBB B", ("h4", "g1", "h1", "b8")),
     off_balance=(("f5", "d6", "c3"), 0, 3),
     shipped_puzzles=30,
+    dataset_plies=20,
+    self_play_ends=True,
 )

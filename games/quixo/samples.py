@@ -30,5 +30,7 @@ SAMPLES = Samples(
     ended=("XXXX./...../...../...../OOOO. X", ("4 4 top",)),
     shipped_puzzles=40,
     deep_search_depth=4,
+    dataset_plies=40,
+    self_play_ends=True,
     bad_book=("2 0 bottom, 9 9 top\n", "line 1: move 2 '9 9 top'"),  # moves may be split by commas
 )
