@@ -8,6 +8,7 @@ import pytest
 from textual.widgets import Footer, Input, Select, Static
 
 from app_pilot import game_screen, make_app, ready, type_move, wait_for
+from games import GAME_NAMES, game_kind
 from tui.app.app import TuiGamesApp
 from tui.app.screens.dialogs import ConfirmDialog, ResultDialog
 from tui.app.screens.files import SaveDialog
@@ -17,29 +18,6 @@ from tui.app.screens.start import StartScreen
 from tui.app.widgets.board import BoardView
 from tui.app.widgets.engine_panel import EnginePanel
 from tui.app.widgets.move_list import MoveList
-
-GAMES = ["chess", "checkers", "quixo", "othello"]
-
-#: Per game: a legal first move, an illegal one, and what the illegal answer mentions.
-FIRST_MOVES = {
-    "chess": ("e4", "e5", "no White pawn can move to e5"),
-    "checkers": ("11-15", "21-17", "21-17 is not legal here"),
-    "quixo": ("0 0 bottom", "2 2 top", "not on the border"),
-    "othello": ("d3", "d4", "d4 is occupied"),
-}
-
-#: Positions a few moves from the end, and engines that finish them.
-ENDINGS = {
-    # Qd8+ Bxd8 Re8#
-    "chess": ("r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1", "alphabeta:depth=3"),
-    # Black's last man is caught: 17-21 5-1 21-25 29x22
-    "checkers": ("B:W5,K8,23,29:B17", "alphabeta:depth=2"),
-    # nine moves to a threefold repetition
-    "quixo": ("OXO.X/...XX/O..../X...X/O.O.O X", "alphabeta:depth=2"),
-    # four empty cells left
-    "othello": ("BBBBBB../WBBBBBBB/BWBBBWBW/BBWBBBW./BBWWBWWW/BWBWBWWW/BBBBBWWW/B.BBBBBB B", "alphabeta:depth=2"),
-}
-
 
 def process_gone(pid: int) -> bool:
     """Whether the process ``pid`` has exited (and been reaped)."""
@@ -54,9 +32,9 @@ def process_gone(pid: int) -> bool:
         return True
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAME_NAMES)
 async def test_a_typed_move_gets_the_engines_reply(game: str) -> None:
-    legal, _, _ = FIRST_MOVES[game]
+    legal = game_kind(game).samples.line[0]
     app = make_app(game, "human", "alphabeta:depth=1")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
@@ -73,9 +51,12 @@ async def test_a_typed_move_gets_the_engines_reply(game: str) -> None:
         assert screen.game.legal_move_texts() == screen.board.game.legal_move_texts()
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAME_NAMES)
 async def test_illegal_and_garbage_entries_are_answered_and_play_goes_on(game: str) -> None:
-    legal, illegal, why = FIRST_MOVES[game]
+    samples = game_kind(game).samples
+    legal, illegal, why = samples.line[0], samples.illegal_move, samples.illegal_reason
+    if illegal is None or why is None:
+        pytest.skip(f"{game}'s samples give no illegal first move and its answer")
     app = make_app(game, "human", "human")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
@@ -117,7 +98,7 @@ async def test_suggestions_and_the_list_of_legal_moves() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, MovesDialog), "the list by ctrl+l")
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAME_NAMES)
 async def test_the_panel_ticks_during_a_search_and_quitting_leaves_no_process(game: str) -> None:
     app = make_app(game, "pvs:time=60", "human")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -141,9 +122,11 @@ async def test_the_panel_ticks_during_a_search_and_quitting_leaves_no_process(ga
     assert not app.search_service.alive
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAME_NAMES)
 async def test_engines_play_a_short_game_to_its_end(game: str) -> None:
-    position, spec = ENDINGS[game]
+    if game_kind(game).samples.near_end is None:
+        pytest.skip(f"{game}'s samples give no position near the end")
+    position, spec = game_kind(game).samples.near_end
     app = make_app(game, spec, spec, position)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
@@ -308,7 +291,7 @@ async def test_the_start_screen_checks_the_players_and_opens_the_game() -> None:
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAME_NAMES)
 async def test_layout_fits_the_terminal(game: str, size: tuple[int, int]) -> None:
     app = make_app(game, "human", "alphabeta:depth=1")
     async with app.run_test(size=size) as pilot:
@@ -326,14 +309,15 @@ async def test_layout_fits_the_terminal(game: str, size: tuple[int, int]) -> Non
         lines = painted.plain.splitlines()
         assert len(lines) <= board.content_region.height
         assert max(map(len, lines)) <= board.content_region.width
-        # Coordinates are on screen.
         plain = painted.plain
-        if game in ("chess", "othello"):
-            assert "a" in plain and "h" in plain and "8" in plain
-        elif game == "checkers":
-            assert "32" in plain and "1" in plain
-        else:
-            assert "top" in plain and "bottom" in plain
+        # Coordinates are on screen: the first and last labels on either edge, the edges' names and
+        # the cells' own labels (checkers' numbers), as the game's board description gives them.
+        description = game_kind(game).board
+        layout = description.layout
+        cell_labels = [cell.label for row in description.squares(screen.game) for cell in row if cell.label]
+        for label in (*layout.column_labels[::len(layout.column_labels) - 1], *cell_labels,
+                      *layout.row_labels[::len(layout.row_labels) - 1], *filter(None, layout.edge_captions)):
+            assert label in plain, label
         # The engine panel shows all its rows at either size.
         panel = screen.query_one(EnginePanel)
         assert panel.region.height >= 8
