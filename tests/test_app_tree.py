@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, Static, Tree
 
-from games import new_game
+from games import GAME_NAMES, new_game
 from tui.app.screens.game import GameScreen
 from tui.app.screens.tree import TreeScreen, tree_spec
 from tui.app.widgets.board import BoardView
@@ -87,7 +87,7 @@ async def test_the_tree_behind_an_engine_move_its_pv_cutoffs_and_steps() -> None
         assert game_screen(app).moves == ["0 0 bottom", reply]
 
 
-@pytest.mark.parametrize("game", ["chess", "checkers", "quixo", "othello"])
+@pytest.mark.parametrize("game", GAME_NAMES)
 async def test_every_game_opens_a_tree_of_the_position_shown_and_steps(game: str) -> None:
     app = make_app(game, "human", "human")
     async with app.run_test(size=(80, 24)) as pilot:
