@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import game_kind, new_game
+from games import GAME_NAMES, game_kind, new_game
 from tui.app.widgets.eval_bar import bar_cells
 from tui.app.widgets.material import material_text
 
@@ -12,11 +12,9 @@ from app_pilot import make_app, ready, type_move, wait_for
 
 
 @pytest.mark.parametrize("game,score,mate,text", [
-    ("chess", 135, None, "+1.35"), ("chess", -20, None, "-0.20"), ("chess", 0, None, "0.00"),
-    ("chess", 99999, 3, "#3"), ("chess", -99999, -2, "#-2"), ("checkers", 150, None, "+1.50"),
-    ("quixo", 12, None, "+12"), ("quixo", -0.4, None, "0"), ("othello", -7, None, "-7"),
-])
+    (name, score, mate, text) for name in GAME_NAMES for score, mate, text in game_kind(name).samples.signed_scores])
 def test_one_unit_per_game(game, score, mate, text):
+    """Each game writes its evals in its own unit (its samples' ``signed_scores``)."""
     assert game_kind(game).scores.signed(score, mate) == text
 
 

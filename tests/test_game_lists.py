@@ -26,7 +26,6 @@ ROOT = TESTS.parent
 NOT_YET: dict[str, int] = {
     "tests/test_app_coach.py": 1,  # the app's tests: the game screen's developer's files
     "tests/test_app_play.py": 4,  # the app's tests: the game screen's developer's files
-    "tests/test_board_side.py": 1,
     "tests/test_pattern_tables.py": 3,
     "tests/test_tree.py": 3,
 }

@@ -40,4 +40,5 @@ SAMPLES = Samples(
     bad_book=("11-15 23-19\n11-19\n", "line 2: move 1 '11-19'"),
     irreversible=((None, (("11-15", True),)), ("B:W18:BK14", (("14x23", True),)),
                   ("B:W21:BK14,K1,6", (("14-10", False), ("6-10", True)))),
+    signed_scores=((150, None, "+1.50"),),
 )

@@ -32,4 +32,5 @@ SAMPLES = Samples(
     shipped_puzzles=30,
     dataset_plies=20,
     self_play_ends=True,
+    signed_scores=((-7, None, "-7"),),
 )
