@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from games import game_kind
+from games import GAME_NAMES, game_kind
 from games import Outcome, Termination, new_game
 from games.reading import read_records
 from tui.app.app import TuiGamesApp
@@ -51,7 +51,7 @@ async def save_to(pilot, app: TuiGamesApp, path: Path) -> None:
 
 # -- hint ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("game", ["chess", "checkers", "quixo"])
+@pytest.mark.parametrize("game", GAME_NAMES)
 async def test_a_hint_marks_a_move_and_does_not_play_it(game: str, tmp_path: Path) -> None:
     app = coach_app(game, "human", "random")
     async with app.run_test(size=(120, 40)) as pilot:
