@@ -13,7 +13,7 @@ from textual import events
 from textual.command import CommandPalette
 from textual.widgets import Input, Label, Select
 
-from games import game_kind, new_game
+from games import GAME_NAMES, game_kind, new_game
 from games.reading import read_records
 from tui.app.app import TuiGamesApp
 from tui.app.screens.commands import COMMANDS
@@ -34,7 +34,7 @@ async def click_square(pilot, board: BoardView, square: tuple[int, int]) -> None
     await pilot.pause()
 
 
-@pytest.mark.parametrize("game", ["chess", "checkers", "quixo"])
+@pytest.mark.parametrize("game", GAME_NAMES)
 async def test_a_move_by_two_clicks_and_an_illegal_click_explained(game: str) -> None:
     app = make_app(game, "human", "human")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -42,6 +42,8 @@ async def test_a_move_by_two_clicks_and_an_illegal_click_explained(game: str) ->
         board = screen.board
         picker_moves = screen.game.legal_moves()
         start, end = board.painter.move_squares(screen.game, picker_moves[0])
+        if start == end:
+            pytest.skip(f"{game}'s moves take one click (a cell to fill): nothing is picked up")
         # an empty or foreign square first: explained, nothing selected
         sources = {board.painter.move_squares(screen.game, m)[0] for m in picker_moves}
         empty = next((c, r) for r in range(board.painter.rows) for c in range(board.painter.columns)
@@ -223,14 +225,17 @@ async def test_the_move_list_is_clickable() -> None:
         assert table.has_focus
 
 
-@pytest.mark.parametrize("game,moves", [
-    ("chess", ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]),
-    ("checkers", ["11-15", "23-19", "8-11", "22-17", "15x24"]),
-    ("quixo", ["0 0 bottom", "4 4 top", "1 0 bottom", "4 0 left"]),
-])
-async def test_save_then_open_gives_back_the_same_game(game: str, moves: list[str], tmp_path: Path) -> None:
-    app = make_app(game, "human", "human")
-    path = tmp_path / f"saved.{ {'chess': 'pgn', 'checkers': 'pdn', 'quixo': 'txt'}[game] }"
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("played_to", ["line", "ended"])
+async def test_save_then_open_gives_back_the_same_game(game: str, played_to: str, tmp_path: Path) -> None:
+    """A game in progress (its samples' ``line``) and a game played to its end from its samples'
+    start (``ended``) come back from the game's own record file as they were."""
+    samples = game_kind(game).samples
+    position, moves = (None, samples.line) if played_to == "line" else (samples.ended or (None, ()))
+    if not moves:
+        pytest.skip(f"{game}'s samples give no {played_to}")
+    app = make_app(game, "human", "human", position)
+    path = tmp_path / f"saved.{game_kind(game).records.extension}"
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         for move in moves:
@@ -321,12 +326,14 @@ async def test_engines_wait_while_a_dialog_is_open() -> None:
         await wait_for(pilot, lambda: screen.engines.request is not None, "the search again")
 
 
-@pytest.mark.parametrize("game,players,flipped", [
-    ("chess", ("human", "random"), False), ("chess", ("random", "human"), True),
-    ("chess", ("random", "random"), False), ("checkers", ("human", "random"), True),
-    ("checkers", ("random", "human"), False), ("quixo", ("random", "human"), False),
-])
-async def test_the_board_turns_to_the_human(game: str, players: tuple[str, str], flipped: bool) -> None:
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("players", [("human", "random"), ("random", "human"), ("random", "random")])
+async def test_the_board_turns_to_the_human(game: str, players: tuple[str, str]) -> None:
+    """The human's side is drawn at the bottom (the first side's with no human or two), turned
+    as the game's board description says (Quixo and Othello never turn; checkers' first side is drawn
+    at the top)."""
+    human = players.index("human") if players.count("human") == 1 else 0
+    flipped = game_kind(game).board.turned_for(human)
     app = make_app(game, *players)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
