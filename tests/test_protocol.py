@@ -35,6 +35,8 @@ def test_every_game_gives_its_samples(name: str) -> None:
         assert samples.line and samples.transposition and samples.illegal_move and samples.other_side
         assert samples.finished and samples.perft and samples.notation and samples.cells
         assert samples.move_alphabet and samples.position_alphabet and samples.cheap_heuristic
+        assert samples.illegal_reason and samples.near_end and samples.middle and samples.ended
+        assert samples.signed_scores
         game = new_game(name)
         game.play_all(samples.line)
         assert game.ply == len(samples.line)
