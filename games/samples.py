@@ -79,6 +79,14 @@ class Samples:
     #: The depth the shared engine tests search random positions near the start to, full width and
     #: minimax included: as deep as stays cheap (a few thousand leaves). ``None``: 2.
     search_depth: int | None = None
+    #: A position and a depth whose whole search tree is small (a few thousand nodes), for the
+    #: recorded-tree tests that check every node against an independent minimax: ``(start or None
+    #: for the usual, moves from it, depth)``. ``None``: those tests skip the game.
+    small_tree: tuple[str | None, tuple[str, ...], int] | None = None
+    #: Two characters, one for each side, whose exchange throughout a position text gives the
+    #: same position with the sides' pieces and the side to move exchanged (Othello's ``"BW"``);
+    #: ``None`` where exchanging the sides also moves the pieces (a board turned round).
+    colour_swap: str | None = None
     #: Positions where the game ends inside a search, and when (:class:`Decided`).
     decided: tuple[Decided, ...] = ()
     #: How many puzzles the game ships, at least (a guard that its shipped set does not shrink).

@@ -706,3 +706,20 @@ def test_bench_perft_quick_smoke() -> None:
     assert by["start"].leaves == by["start"].ref_leaves == 8902
     assert by["kiwipete"].leaves == by["kiwipete"].ref_leaves == 2039
     assert all(r.rate > 0 for r in rows)
+
+
+#: The position of docs/search-trees.md's chess walkthrough (after 1.e4 e5 2.Nf3 Nc6).
+WALKTHROUGH = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+
+
+@pytest.mark.parametrize("spec,nodes,value", [
+    ("minimax:depth=3", 24_942, 194),
+    ("alphabeta:depth=3,tt=off", 1_596, 194),
+    ("h0:depth=3,k=5,tt=off", 82, 142),
+])
+def test_the_search_trees_walkthrough_figures(spec, nodes, value):
+    """docs/search-trees.md's chess table, as the engines give it today."""
+    from engines.tree import record_tree
+
+    _, tree = record_tree(spec, new_game("chess", WALKTHROUGH), budget=200_000)
+    assert (tree.size(), tree.root.value) == (nodes, value)

@@ -670,3 +670,17 @@ def test_bench_perft_quick_smoke() -> None:
     by = {r.what: r for r in rows}
     assert by["start"].leaves == 76596 and by["start"].ref_leaves == 1836
     assert all(r.rate > 0 for r in rows)
+
+
+@pytest.mark.parametrize("spec,nodes,value", [
+    ("minimax:depth=3", 78_477, 20),
+    ("alphabeta:depth=3,tt=off", 3_017, 20),
+    ("alphabeta:depth=3", 1_057, 20),
+    ("h0:depth=3,k=5,tt=off", 64, 24),
+])
+def test_the_search_trees_walkthrough_figures(spec, nodes, value):
+    """docs/search-trees.md's Quixo table, as the engines give it today."""
+    from engines.tree import record_tree
+
+    _, tree = record_tree(spec, new_game("quixo"), budget=200_000)
+    assert (tree.size(), tree.root.value) == (nodes, value)

@@ -26,6 +26,7 @@ SAMPLES = Samples(
     cells=(((40, 18), (4, 2)), ((60, 34), (7, 3))),
     cheap_heuristic="positional",
     search_depth=3,
+    small_tree=(None, ("11-15", "23-19"), 3),
     decided=(Decided("W:WK1,20,21,25,26,27,28,29:B15", 4, 2), Decided("W:WK1,20,21,25,26,27,28,29:B15", 5, 2),
              Decided("B:W15,16,23:B7,8,12,13,K29", 4, 2)),
     illegal_reason="21-17 is not legal here",

@@ -27,6 +27,7 @@ SAMPLES = Samples(
     cells=(((40, 18), (4, 2)), ((60, 34), (7, 3))),
     cheap_heuristic="material",
     search_depth=2,  # minimax at 3 in the middle game: tens of thousands of leaves
+    small_tree=("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", (), 2),
     illegal_reason="no White pawn can move to e5",
     near_end=("r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1", "alphabeta:depth=3"),  # Qd8+ Bxd8 Re8#
     middle=("e4", "e5", "Nf3", "Nc6", "Bb5", "a6"),

@@ -21,6 +21,8 @@ SAMPLES = Samples(
     cells=(((40, 18), (5, 2)), ((60, 34), (9, 4))),
     cheap_heuristic="line-potential",
     search_depth=3,
+    small_tree=(None, (), 2),
+    colour_swap="XO",
     decided=(Decided("X..OO/O...O/....O/X..../XXOXX X", 3, 1), Decided("XX.XX/OX..O/X.O../O.O.X/XOOOO X", 3, 1),
              Decided("XXOXO/XOXXX/OO.XX/X...O/XOOXX O", 3, None),  # lost in 2, beyond 3 plies
              Decided("XXOXO/XOXXX/OO.XX/X...O/XOOXX O", 4, -2, minimax=False)),  # minimax: 2 s
