@@ -75,6 +75,7 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("processes")  # it kills the app's process group: see test_signals.py
 @pytest.mark.skipif(NO_PTY is not None, reason=f"bench keys needs a pseudo-terminal: {NO_PTY}")
 def test_quick_run_prints_numbers_and_leaves_no_process(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch

@@ -22,7 +22,8 @@ import pytest
 from tui.bench.pty_app import AppProcess, group_pids
 from uci_programs import sunfish
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc")]
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc"),
+              pytest.mark.xdist_group("processes")]  # see test_signals.py
 
 #: The issue's bound: every descendant gone this long after the parent died.
 GRACE = 2.0

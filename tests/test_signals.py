@@ -21,7 +21,9 @@ import pytest
 
 from processes import group_gone, leaked_shm, shm_files
 
-pytestmark = pytest.mark.slow
+#: One worker runs the tests that kill process trees or count what they leave in /dev/shm, one at a time:
+#: a tree killed by one test must not be counted as another's leak.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("processes")]
 
 COMMAND = [sys.executable, "-m", "tui.cli"]
 

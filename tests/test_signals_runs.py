@@ -24,7 +24,7 @@ from engines.tournament.results import read_results
 
 from processes import group_gone, leaked_shm, shm_files
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("processes")]  # see test_signals.py
 
 COMMAND = [sys.executable, "-m", "tui.cli"]
 
