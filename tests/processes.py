@@ -11,12 +11,45 @@ from typing import Iterator
 def alive_in_group(pgid: int) -> list[int]:
     """The processes of group ``pgid`` still running: a zombie has ended (only
     its reaping by init, which may take a second in a container, is pending)."""
-    alive = []
+    return [pid for pid, fields in _running_stats() if int(fields[2]) == pgid]
+
+
+def children(pid: int) -> list[int]:
+    """The running processes whose parent is ``pid`` (a UCI program runs in a session of its
+    own, so it is not in the command's group)."""
+    return [child for child, fields in _running_stats() if int(fields[1]) == pid]
+
+
+def descendants(pid: int) -> list[int]:
+    """The running processes below ``pid``: its children, theirs, and so on."""
+    found, frontier = [], [pid]
+    while frontier:
+        below = [child for parent in frontier for child in children(parent)]
+        found += below
+        frontier = below
+    return found
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return _fields(stat)[0] != "Z"
+
+
+def _fields(stat: str) -> list[str]:
+    """The fields of a ``/proc/PID/stat`` after the command's name: state, ppid, pgrp, ..."""
+    return stat[stat.rindex(")") + 2:].split()
+
+
+def _running_stats() -> Iterator[tuple[int, list[str]]]:
+    """Each running (not zombie) process's pid and its stat fields."""
     for pid, stat in _proc_files("stat"):
-        fields = stat[stat.rindex(")") + 2:].split()  # state, ppid, pgrp, ...
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            alive.append(pid)
-    return alive
+        fields = _fields(stat)
+        if fields[0] != "Z":
+            yield pid, fields
 
 
 def _proc_files(name: str) -> Iterator[tuple[int, str]]:

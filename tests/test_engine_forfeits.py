@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from cli_run import assert_usage_error, run
+from processes import children, running
 from engines import create_engine
 from engines.stockfish import GRACE, UciEngine
 from engines.uci_client import EngineFailure, parse_info, parse_option
@@ -42,15 +43,11 @@ def misbehaving(tmp_path: Path, mode: str) -> Path:
 def gone(pid: int, within: float = 3.0) -> bool:
     """Whether process ``pid`` has ended (or is a zombie) within ``within`` seconds."""
     deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text()
-        except OSError:
-            return True
-        if state[state.rindex(")") + 2] == "Z":
-            return True
+    while running(pid):
+        if time.monotonic() > deadline:
+            return False
         time.sleep(0.02)
-    return False
+    return True
 
 
 MODES = [
@@ -171,18 +168,8 @@ def test_nothing_is_left_running_after_a_forfeit_match(tmp_path: Path, capsys) -
     assert code == 0, err
     child = int((tmp_path / "deaf.child").read_text())
     assert gone(child)
-    mine = os.getpid()
-    orphans = [entry.name for entry in Path("/proc").iterdir() if entry.name.isdigit()
-               and _parent(entry) == mine and str(program) in _command(entry)]
-    assert not orphans
-
-
-def _parent(entry: Path) -> int | None:
-    try:
-        stat = (entry / "stat").read_text()
-    except OSError:
-        return None
-    return int(stat[stat.rindex(")") + 2:].split()[1])
+    left = [pid for pid in children(os.getpid()) if str(program) in _command(Path(f"/proc/{pid}"))]
+    assert not left
 
 
 def _command(entry: Path) -> str:

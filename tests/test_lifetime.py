@@ -21,6 +21,7 @@ import pytest
 
 from tui.bench.pty_app import AppProcess, group_pids
 from uci_programs import sunfish
+from processes import children, descendants, running
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc"),
               pytest.mark.xdist_group("processes")]  # see test_signals.py
@@ -122,32 +123,6 @@ def _stockfish() -> str | None:
         return None
 
 
-def children(pid: int) -> list[int]:
-    """The running processes whose parent is ``pid`` (a UCI program runs in a session of its own,
-    so it is not in the command's group)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2:].split()  # state, ppid, ...
-            if int(fields[1]) == pid and fields[0] != "Z":
-                found.append(int(entry.name))
-    return found
-
-
-def descendants(pid: int) -> list[int]:
-    """The running processes below ``pid``: its children, theirs, and so on."""
-    found, frontier = [], [pid]
-    while frontier:
-        below = [child for parent in frontier for child in children(parent)]
-        found += below
-        frontier = below
-    return found
-
-
 def assert_program_ends_with(process: subprocess.Popen) -> None:
     """Once the command has started its UCI program, kill the command alone with SIGKILL: the
     program (in a session of its own, under its guard) and everything it started must end within
@@ -160,20 +135,12 @@ def assert_program_ends_with(process: subprocess.Popen) -> None:
     programs = descendants(process.pid)
     assert_all_end(process, process.pid, signal.SIGKILL)
     deadline = time.monotonic() + GRACE
-    while time.monotonic() < deadline and [pid for pid in programs if _running(pid)]:
+    while time.monotonic() < deadline and [pid for pid in programs if running(pid)]:
         time.sleep(0.02)
-    left = [pid for pid in programs if _running(pid)]
+    left = [pid for pid in programs if running(pid)]
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert left == [], f"the program still runs {GRACE} s after the command died: {left}"
-
-
-def _running(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2] != "Z"
 
 
 @pytest.mark.skipif(_stockfish() is None, reason="no stockfish binary on this machine")
