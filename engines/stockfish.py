@@ -521,11 +521,10 @@ def _uci_line(board: Any, texts: Sequence[str]) -> list[Any]:
 
 
 def _san_line(board: Any, line: Sequence[Any]) -> list[str]:
+    """The SAN of ``line``, a line of legal moves from ``board`` (as :func:`_uci_line` gives)."""
     board = board.copy(stack=False)
     texts = []
     for move in line:
-        if not board.is_legal(move):
-            break
         texts.append(board.san(move))
         board.push(move)
     return texts
