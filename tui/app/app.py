@@ -31,7 +31,7 @@ from .screens.game import GameScreen
 from .screens.lab import LabScreen
 from .screens.puzzles import PuzzleScreen
 from .screens.start import StartScreen
-from .messages import OpenGame, OpenLab, OpenPuzzles, OpenStart, ReviewGame
+from .messages import OpenFriend, OpenGame, OpenLab, OpenLearn, OpenPuzzles, OpenStart, ReviewGame
 from .search_service import SearchService
 from .session import GameSetup
 
@@ -123,6 +123,20 @@ class TuiGamesApp(App):
     def open_puzzles(self, message: OpenPuzzles) -> None:
         """Puzzles over the current screen (Esc comes back to it)."""
         self.push_screen(PuzzleScreen(message.game, message.puzzles, message.source, ascii=self.ascii))
+
+    @on(OpenLearn)
+    def open_learn(self, message: OpenLearn | None = None) -> None:
+        """The course in game search over the current screen (Esc comes back to it)."""
+        from .screens.learn import LearnScreen  # the course's screen, loaded when first asked for
+
+        self.push_screen(LearnScreen())
+
+    @on(OpenFriend)
+    def open_friend(self, message: OpenFriend | None = None) -> None:
+        """Host or join a game with a friend over the network, over the current screen."""
+        from .screens.friend import FriendScreen  # the network's screen, loaded when first asked for
+
+        self.push_screen(FriendScreen())
 
     @property
     def ascii(self) -> bool:

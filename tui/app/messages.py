@@ -15,7 +15,7 @@ from textual.message import Message
 
 from .session import GameSetup
 
-__all__ = ["OpenGame", "OpenLab", "OpenPuzzles", "OpenStart", "ReviewGame"]
+__all__ = ["OpenFriend", "OpenGame", "OpenLab", "OpenLearn", "OpenPuzzles", "OpenStart", "ReviewGame"]
 
 
 class OpenGame(Message):
@@ -54,3 +54,11 @@ class OpenPuzzles(Message):
         self.game = game
         self.puzzles = puzzles
         self.source = source
+
+
+class OpenLearn(Message):
+    """The course in game search (its list of lessons) over the current screen."""
+
+
+class OpenFriend(Message):
+    """Play a friend over the network (host a game or join one) over the current screen."""
