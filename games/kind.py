@@ -8,7 +8,7 @@ project needs to know of the game -- gathered here in its ``KIND``:
 - the opening books it reads beyond its records and lines of moves (chess
   EPD, the checkers ballots) and the books it ships (:mod:`games.books`);
 - the board as front ends draw it (:class:`~games.board.BoardDescription`);
-- how its scores read and what they are worth (:class:`ScoreScale`);
+- how its scores read to a player and what they are worth (:class:`ScoreScale`, :class:`ScoreUnit`);
 - how to type a move and a position (:attr:`GameKind.help`, :attr:`GameKind.position_hint`);
 - its levels' noise, measured ratings and how they were measured (:class:`LevelPlan`);
 - the positions and depths its benchmarks use, and the reference its
@@ -35,7 +35,28 @@ from .records import RecordFormat
 from .samples import Samples
 
 __all__ = ["BenchPlan", "BenchPosition", "SolveCase", "GameKind", "LevelPlan", "NetworkPlan", "PerftCase", "PerftReference",
-           "ScoreScale", "TablesPlan", "TrainedNetwork"]
+           "ScoreScale", "ScoreUnit", "TablesPlan", "TrainedNetwork"]
+
+
+@dataclass(frozen=True)
+class ScoreUnit:
+    """The unit a player reads a game's scores in: chess pawns, checkers men, Othello discs.
+
+    A game without one (Quixo, a plug-in that names none) reads its scores as a
+    winning chance instead (:meth:`ScoreScale.signed`)."""
+
+    #: The game's score worth one unit (100: a chess pawn, a checkers man).
+    per: float
+    #: The unit's name, one and many: ``pawn``/``pawns``, ``man``/``men``.
+    one: str
+    many: str
+    #: Decimals written: 1 (``+0.9 pawns``), 0 (``+6 discs``).
+    decimals: int = 1
+    #: Written before a forced win's moves, as the game's players write it (chess:
+    #: ``#``: ``#3``, ``#-3``); '' words it: ``win in 3``, ``loss in 3``.
+    mate_sign: str = ""
+    #: The most the unit can say, where it has a bound (Othello: 64 discs); ``None``: no bound.
+    most: float | None = None
 
 
 @dataclass(frozen=True)
@@ -65,6 +86,9 @@ class ScoreScale:
     #: balanced (``tui-games book --balanced``): a winning chance within about
     #: 50% +- 4.5%, 0.18 of :attr:`win_scale` (50 centipawns in chess).
     balanced: float = 0.0
+    #: The unit a player reads scores in (:meth:`signed`); ``None``: scores read as the
+    #: winning chance of the side they are for (``64%``).
+    reading: ScoreUnit | None = None
 
     def in_units(self, score: float) -> str:
         """A score in the game's unit, as a record's ``[%eval]`` gives it:
@@ -72,19 +96,36 @@ class ScoreScale:
         value = score / self.unit
         return f"{value:.2f}" if self.unit != 1.0 else f"{value:g}"
 
-    def signed(self, score: float, mate: int | None = None) -> str:
-        """A score for one side as players read it, the one unit every view uses:
-        ``+1.35`` or ``-0.20`` (chess: pawns; checkers: men), ``+12`` (Quixo and
-        Othello: their raw scores), ``0.00`` or ``0`` level; ``#3`` that side mates
-        in 3, ``#-2`` it is mated in 2."""
+    def signed(self, score: float, mate: int | None = None, *, unit: bool = True) -> str:
+        """A score for one side as a player reads it, the one unit every view uses (:attr:`reading`):
+        ``+0.9 pawns``, ``#3`` and ``#-3`` (chess), ``+1.5 men`` (checkers), ``+6 discs``
+        (Othello: the final disc difference it predicts); ``64%`` (the winning chance,
+        where the game names no unit); a forced win's moves without a mate sign:
+        ``win in 3``, ``loss in 3``.  ``unit=False`` leaves the unit's name out (``+0.9``)."""
+        reading = self.reading
         if mate is not None:
-            return f"#{mate}"
-        value = score / self.unit
-        if self.unit != 1.0:
-            text = f"{value:+.2f}"
-            return "0.00" if text in ("+0.00", "-0.00") else text
-        rounded = round(value)
-        return "0" if rounded == 0 else f"{rounded:+d}"
+            if reading is not None and reading.mate_sign:
+                return f"{reading.mate_sign}{mate}"
+            return f"{'win' if mate > 0 else 'loss'} in {abs(mate)}"
+        if reading is None:
+            chance = self.chance(score)
+            return "<1%" if chance < 0.005 else ">99%" if chance > 0.995 else f"{chance:.0%}"
+        value = round(score / reading.per, reading.decimals)
+        if reading.most is not None:
+            value = max(-reading.most, min(reading.most, value))
+        number = f"{value:+.{reading.decimals}f}"
+        if value == 0:
+            number = number[1:]  # level: no sign
+        if not unit:
+            return number
+        return f"{number} {reading.one if abs(value) == 1 and reading.decimals == 0 else reading.many}"
+
+    def plotted(self, score: float) -> float:
+        """A score on the scale it is charted on: in the unit (pawns) or, where the game has
+        none, the winning chance's points above 50% (-50 to +50)."""
+        if self.reading is None:
+            return (self.chance(score) - 0.5) * 100.0
+        return score / self.reading.per
 
     def chance(self, score: float, mate: int | None = None) -> float:
         """A side's winning chance, 0 to 1, from its score (a mate is 1, being mated 0)."""

@@ -118,6 +118,6 @@ class Samples:
     #: ... and moves to material off balance, with the eval to show there (the first player's
     #: view: a score and a mate distance or ``None``).
     off_balance: tuple[tuple[str, ...], float, int | None] | None = None
-    #: Evals as the game writes them in one unit (:meth:`games.kind.ScoreScale.signed`): ``(score,
-    #: mate distance or None, text)``.
+    #: Evals as a player reads them, in the game's one unit (:meth:`games.kind.ScoreScale.signed`):
+    #: ``(score, mate distance or None, text)``.
     signed_scores: tuple[tuple[float, int | None, str], ...] = ()

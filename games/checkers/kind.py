@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale
+from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale, ScoreUnit
 from .ballots import BALLOTS, Ballots
 from .board import CheckersBoard
 from ..learned import tables_plan
@@ -20,7 +20,7 @@ KIND: GameKind[Checkers] = GameKind(
     records=PDN(),
     board=CheckersBoard(),
     scores=ScoreScale(unit=100.0, unit_name="man", win_scale=150.0, report_depth=8, puzzle_depth=6,
-                      draw_min_plies=30, balanced=27.0),
+                      draw_min_plies=30, balanced=27.0, reading=ScoreUnit(100.0, "man", "men")),
     levels=LevelPlan(
         noise=(100, 40), casual_sees=" and the jumps after them",
         ratings=((439, 232), (807, 363), (1120, 425), (1474, 499), (1538, 541)),

@@ -41,5 +41,6 @@ SAMPLES = Samples(
     bad_book=("11-15 23-19\n11-19\n", "line 2: move 1 '11-19'"),
     irreversible=((None, (("11-15", True),)), ("B:W18:BK14", (("14x23", True),)),
                   ("B:W21:BK14,K1,6", (("14-10", False), ("6-10", True)))),
-    signed_scores=((150, None, "+1.50"),),
+    signed_scores=((150, None, "+1.5 men"), (-100, None, "-1.0 men"), (0, None, "0.0 men"), (99999, 4, "win in 4"),
+                   (-99999, -2, "loss in 2")),
 )

@@ -14,6 +14,7 @@ from ..kind import (
     PerftCase,
     PerftReference,
     ScoreScale,
+    ScoreUnit,
     TablesPlan,
     TrainedNetwork,
 )
@@ -74,7 +75,8 @@ KIND: GameKind[ChessGame] = GameKind(
     records=PGN(),
     board=ChessBoard(),
     scores=ScoreScale(unit=100.0, unit_name="pawn", win_scale=272.0, report_depth=4, puzzle_depth=4,
-                      draw_min_plies=40, balanced=50.0),
+                      draw_min_plies=40, balanced=50.0,
+                      reading=ScoreUnit(100.0, "pawn", "pawns", mate_sign="#")),
     levels=LevelPlan(
         noise=(150, 60), casual_sees=" and quiescence",
         ratings=((754, 367), (1233, 171), (1502, 127), (1743, 120), (1811, 132)),

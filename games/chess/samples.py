@@ -39,6 +39,6 @@ SAMPLES = Samples(
     bad_book=("e4 e5\nNf3 Nf6 Ng5 Ng4 Nxf7 Nxf2 Ke3\n", "line 2: move 7 'Ke3'"),
     irreversible=((None, (("e4", True), ("Nf3", False))),
                   ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", (("exd5", True), ("Kd2", False), ("e5", True)))),
-    signed_scores=((135, None, "+1.35"), (-20, None, "-0.20"), (0, None, "0.00"), (99999, 3, "#3"),
-                   (-99999, -2, "#-2")),
+    signed_scores=((90, None, "+0.9 pawns"), (-20, None, "-0.2 pawns"), (-4, None, "0.0 pawns"), (99999, 3, "#3"),
+                   (-99999, -3, "#-3")),
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..books import ShippedBook
-from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale
+from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale, ScoreUnit
 from .board import OthelloBoard
 from ..learned import DatasetStep, TrainStep, tables_plan
 from .ffo import FFO_SOURCE, ffo_cases
@@ -23,7 +23,9 @@ KIND: GameKind[Othello] = GameKind(
     # On the standard heuristic's scale a corner is worth 100 (50 at the end),
     # a mobility move 12; its values spread about ±130 in play.
     scores=ScoreScale(unit=1.0, unit_name="", win_scale=200.0, report_depth=4, puzzle_depth=5,
-                      draw_min_plies=30, balanced=36.0),
+                      draw_min_plies=30, balanced=36.0,
+                      # Read as the final disc difference it predicts: 10 discs are worth 73% (win_scale).
+                      reading=ScoreUnit(20.0, "disc", "discs", decimals=0, most=64)),
     levels=LevelPlan(
         noise=(100, 40), casual_sees="",
         ratings=((300, 136), (787, 308), (1280, 411), (1545, 438), (1562, 462)),

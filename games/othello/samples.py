@@ -34,5 +34,6 @@ SAMPLES = Samples(
     shipped_puzzles=30,
     dataset_plies=20,
     self_play_ends=True,
-    signed_scores=((-7, None, "-7"),),
+    signed_scores=((120, None, "+6 discs"), (-20, None, "-1 disc"), (5, None, "0 discs"), (-9999, None, "-64 discs"),
+                   (99999, 2, "win in 2")),
 )

@@ -35,5 +35,6 @@ SAMPLES = Samples(
     dataset_plies=40,
     self_play_ends=True,
     bad_book=("2 0 bottom, 9 9 top\n", "line 1: move 2 '9 9 top'"),  # moves may be split by commas
-    signed_scores=((12, None, "+12"), (-0.4, None, "0")),
+    signed_scores=((144, None, "64%"), (0, None, "50%"), (-2000, None, "<1%"), (99999, 3, "win in 3"),
+                   (-99999, -1, "loss in 1")),
 )
