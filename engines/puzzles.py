@@ -15,15 +15,27 @@ taking a piece left hanging).
 
 Candidates come from seeded games between two noisy ``pvs`` players from random
 openings (:func:`candidate_positions`), so a set is rebuilt exactly by the same
-seed (the command line's ``puzzles`` command writes them).  A set is a
-text file: ``#`` comments (how it was made), then one puzzle a line, the
-position's text, a tab, the winning move, a tab, the gap in winning chance.
+seed (the command line's ``puzzles`` command writes them).
+
+A puzzle (:class:`Puzzle`) is a line: a position, the opponent's move that sets it up
+(played first on the board; none for the puzzles found here), and the player's moves
+with the opponent's replies between them, ending on the player's move.  A set is a
+text file: the header ``# tui-games puzzles: GAME``, ``#`` comments (how it was made),
+then one puzzle a line, six fields separated by tabs: the id (unique in the set), the
+position's text before the setting-up move, that move (``-`` when none), the solution
+(moves separated by spaces; a move's own spaces, as in Quixo's ``0 0 bottom``, written
+``_``), the rating and the themes (separated by spaces; may be empty).  Moves are the
+game's move text; chess sets use UCI (``e2e4``, as lichess does), and SAN reads too.
+An old one-move file (position, move, and the gap in winning chance, by tabs) still
+reads: no setting-up move, a one-move solution, a rating from the gap
+(:func:`rating_from_gap`), ids ``GAME-LINE``.
 """
 
 from __future__ import annotations
 
+import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -33,7 +45,8 @@ from games.files import read_text, user_path
 from .registry import create_engine
 
 __all__ = ["Puzzle", "PuzzleError", "WIN_CHANCE", "GAP_CHANCE", "candidate_positions", "judge", "confirm",
-           "StockfishJudge", "game_positions", "obvious", "make_puzzles", "blunder_positions", "puzzles_from_blunders", "load_puzzle_file", "read_puzzles", "puzzle_text", "shipped_puzzles", "depth_of", "MAX_BYTES"]
+           "StockfishJudge", "game_positions", "obvious", "make_puzzles", "blunder_positions", "puzzles_from_blunders", "load_puzzle_file", "read_puzzles", "puzzle_text", "puzzle_line",
+           "parse_puzzle_line", "rating_from_gap", "same_move", "DEFAULT_RATING", "MAX_RATING", "shipped_puzzles", "depth_of", "MAX_BYTES"]
 
 #: The winning chance the best move must leave, and how much worse every other move must be.
 WIN_CHANCE = 0.8
@@ -41,6 +54,9 @@ GAP_CHANCE = 0.3
 #: The largest puzzle file read.
 MAX_BYTES = 2 * 1024 * 1024
 HEADER = "# tui-games puzzles"
+#: A puzzle's rating when nothing says otherwise, and the largest read.
+DEFAULT_RATING = 1500
+MAX_RATING = 4000
 
 
 class PuzzleError(ValueError):
@@ -49,14 +65,65 @@ class PuzzleError(ValueError):
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A position, the move that wins there, and by how much it beats the next best (winning chance)."""
+    """A puzzle: a position, the opponent's move that sets it up (played first, shown on the
+    board), and the line the player must find -- the player's move, the reply, the player's
+    move, ..., the player's last move (an odd number of plies).  Moves are the game's own move
+    text (:meth:`games.Game.parse_move` reads them; chess files use UCI, as lichess does)."""
 
-    position: str
-    move: str
-    gap: float
+    id: str                      # unique in its set ("lichess:00sHx", "chess-0042", "mine-...")
+    position: str                # the game's position text BEFORE the setting-up move
+    setup: str | None            # the opponent's move that sets up the puzzle, None if none
+    solution: tuple[str, ...]    # player's move, reply, player's move, ..., the player's last move
+    rating: int = DEFAULT_RATING
+    themes: tuple[str, ...] = ()
+    source: str = ""             # a lichess URL, "made: seed 1", "your game 2026-11-27 ..."
+
+    def start(self, name: str) -> Game:
+        """The position before the setting-up move."""
+        return new_game(name, self.position)
 
     def game(self, name: str) -> Game:
-        return new_game(name, self.position)
+        """The position the player faces: the setting-up move played."""
+        game = self.start(name)
+        if self.setup is not None:
+            game.play_text(self.setup)
+        return game
+
+    @property
+    def move(self) -> str:
+        """The player's first move."""
+        return self.solution[0]
+
+    @property
+    def plies(self) -> int:
+        """The solution's length in plies (the setting-up move not counted)."""
+        return len(self.solution)
+
+    def check(self, name: str) -> None:
+        """Raise :class:`ValueError` (one line) unless the setting-up move and the whole line
+        are legal in turn and the line has an odd number of plies."""
+        if not self.id or any(char.isspace() for char in self.id):
+            raise ValueError(f"the id {self.id[:30]!r} is empty or has spaces")
+        if not self.solution or len(self.solution) % 2 == 0:
+            raise ValueError(f"the solution has {len(self.solution)} plies; it must end on the player's move "
+                             "(an odd number)")
+        if not 0 <= self.rating <= MAX_RATING:
+            raise ValueError(f"the rating {self.rating} is not between 0 and {MAX_RATING}")
+        game = self.game(name)
+        for ply, text in enumerate(self.solution, 1):
+            if game.outcome() is not None:
+                raise ValueError(f"the game is over before the solution's move {ply} ({text[:20]})")
+            try:
+                game.play_text(text)
+            except ValueError as error:
+                raise ValueError(f"the solution's move {ply}: {str(error).splitlines()[0]}") from None
+
+
+def rating_from_gap(gap: float) -> int:
+    """A one-move puzzle's rating from how clearly its move wins (the gap in winning chance to
+    the second best): 1200 for a move that wins by a mile, up to 1900 for a narrow one."""
+    gap = gap if math.isfinite(gap) else 1.0
+    return round(1200.0 + 1000.0 * max(0.0, min(0.7, 1.0 - gap)))
 
 
 def depth_of(game_name: str) -> int:
@@ -124,14 +191,14 @@ def judge(game: Game, depth: int) -> Puzzle | None:
     gap = win - scores.chance(second.score, second.mate)
     if win < WIN_CHANCE or gap < GAP_CHANCE or not best.pv:
         return None
-    return Puzzle(game.to_text(), best.pv[0], round(gap, 3))
+    return Puzzle(f"{game.NAME}-made", game.to_text(), None, (best.pv[0],), rating_from_gap(gap))
 
 
 def confirm(puzzle: Puzzle, game_name: str, depth: int) -> bool:
     """Whether a search two plies deeper picks the puzzle's move."""
     game = puzzle.game(game_name)
     result = create_engine(f"pvs:depth={depth + 2},seed=2", type(game)).search(game)
-    return game.format_move(result.move) == puzzle.move
+    return result.move == game.parse_move(puzzle.move)
 
 
 class StockfishJudge:
@@ -178,7 +245,8 @@ class StockfishJudge:
 
     def agrees(self, puzzle: Puzzle, depth: int = 14) -> bool:
         """Whether Stockfish finds the puzzle's move at ``depth`` with the same clear gap."""
-        return self.best(puzzle.position, depth) == puzzle.move
+        best = self.best(puzzle.game("chess").to_text(), depth)
+        return best is not None and same_move(puzzle.game("chess"), best, puzzle.move)
 
 
 def obvious(puzzle: Puzzle, game_name: str) -> bool:
@@ -186,7 +254,12 @@ def obvious(puzzle: Puzzle, game_name: str) -> bool:
     piece left hanging, not a puzzle for a run checked by Stockfish."""
     game = puzzle.game(game_name)
     result = create_engine("pvs:depth=1,seed=3", type(game)).search(game)
-    return game.format_move(result.move) == puzzle.move
+    return result.move == game.parse_move(puzzle.move)
+
+
+def same_move(game: Game, first: str, second: str) -> bool:
+    """Whether two move texts are one move in ``game`` (in any notation it reads: SAN or UCI)."""
+    return game.parse_move(first) == game.parse_move(second)
 
 
 #: The depth of Stockfish's quick look that screens candidates before our searches.
@@ -195,9 +268,9 @@ SCREEN_DEPTH = 10
 
 def _kept(positions: Iterator[Game], game_name: str, count: int, *, stockfish: StockfishJudge | None = None,
           progress: Callable[[int, int], None] | None = None,
-          found: list[Puzzle] | None = None) -> tuple[list[Puzzle], int]:
+          found: list[Puzzle] | None = None, prefix: str | None = None) -> tuple[list[Puzzle], int]:
     """The first ``count`` puzzles among ``positions`` (each position once) and the positions
-    looked at: judged, checked two plies deeper, and by Stockfish if given (a quick look at
+    looked at, numbered ``prefix-0001``... (default: the game's name): judged, checked two plies deeper, and by Stockfish if given (a quick look at
     :data:`SCREEN_DEPTH` first, which drops most positions cheaply, and depth 14 last)."""
     depth = depth_of(game_name)
     found = [] if found is None else found
@@ -218,7 +291,7 @@ def _kept(positions: Iterator[Game], game_name: str, count: int, *, stockfish: S
             continue
         if stockfish is not None and (obvious(puzzle, game_name) or not stockfish.agrees(puzzle)):
             continue
-        found.append(puzzle)
+        found.append(replace(puzzle, id=f"{prefix or game_name}-{len(found) + 1:04d}"))
         if progress is not None:
             progress(len(found), tried)
     return found, tried
@@ -268,18 +341,59 @@ def puzzles_from_blunders(game_name: str, text: str,
                           progress: Callable[[int, int], None] | None = None) -> list[Puzzle]:
     """The puzzles among the positions before a record's blunders: where the move the player
     missed wins clearly (judged and checked as any puzzle)."""
-    return _kept(blunder_positions(game_name, text), game_name, 1_000_000, progress=progress)[0]
+    return _kept(blunder_positions(game_name, text), game_name, 1_000_000, progress=progress, prefix="mine")[0]
+
+
+def puzzle_line(puzzle: Puzzle) -> str:
+    """One puzzle's line in a set file: id, position, setup (``-`` when none), solution
+    (space-separated), rating, themes (space-separated), separated by tabs; a move's own
+    spaces are written ``_``."""
+    return "\t".join([puzzle.id, puzzle.position, _token(puzzle.setup) if puzzle.setup else "-",
+                      " ".join(map(_token, puzzle.solution)), str(puzzle.rating), " ".join(puzzle.themes)])
+
+
+def _token(move: str) -> str:
+    """A move's text as one word of a set file: its own spaces (Quixo's ``0 0 bottom``) as ``_``."""
+    return move.strip().replace(" ", "_")
+
+
+def _move(token: str) -> str:
+    """A move's text from its word in a set file (:func:`_token`)."""
+    return token.replace("_", " ")
 
 
 def puzzle_text(puzzles: list[Puzzle], game_name: str, how: str) -> str:
-    """A puzzle file: the header, ``how`` as comments, one puzzle a line."""
+    """A puzzle file: the header, ``how`` as comments, one puzzle a line (:func:`puzzle_line`)."""
     lines = [f"{HEADER}: {game_name}"] + [f"# {line}" if line else "#" for line in how.splitlines()]
-    lines += [f"{puzzle.position}\t{puzzle.move}\t{puzzle.gap:.3f}" for puzzle in puzzles]
+    lines += [puzzle_line(puzzle) for puzzle in puzzles]
     return "\n".join(lines) + "\n"
 
 
+def parse_puzzle_line(line: str, game_name: str, number: int) -> Puzzle:
+    """The puzzle of one line of a set file (:func:`puzzle_line`), or of an old one-move file
+    (position, move, gap: no setting-up move, a one-move solution, the rating from the gap,
+    the id ``GAME-NUMBER``); checked (:meth:`Puzzle.check`).  :class:`ValueError` if bad."""
+    parts = line.rstrip("\r").split("\t")
+    if len(parts) == 3:
+        gap = float(parts[2])
+        if not 0.0 <= gap <= 1.0:
+            raise ValueError(f"the gap {parts[2][:20]!r} is not a share between 0 and 1")
+        puzzle = Puzzle(f"{game_name}-{number:04d}", parts[0], None, (parts[1],), rating_from_gap(gap))
+    elif len(parts) in (5, 6):
+        try:
+            rating = int(parts[4])
+        except ValueError:
+            raise ValueError(f"the rating {parts[4][:20]!r} is not a whole number") from None
+        puzzle = Puzzle(parts[0], parts[1], None if parts[2] in ("", "-") else _move(parts[2]),
+                        tuple(map(_move, parts[3].split())), rating, tuple(parts[5].split()) if len(parts) == 6 else ())
+    else:
+        raise ValueError("expected id, position, setup, solution, rating and themes separated by tabs")
+    puzzle.check(game_name)
+    return puzzle
+
+
 def read_puzzles(text: str, game_name: str, where: str = "puzzles") -> list[Puzzle]:
-    """The puzzles of a file; :class:`PuzzleError` names the first bad line."""
+    """The puzzles of a file; :class:`PuzzleError` names the first bad line (or a repeated id)."""
     lines = text.lstrip("\ufeff").splitlines()
     if not lines or not lines[0].startswith(HEADER):
         raise PuzzleError(f"{where}: not a puzzle file (its first line is not '{HEADER}: GAME')")
@@ -288,21 +402,17 @@ def read_puzzles(text: str, game_name: str, where: str = "puzzles") -> list[Puzz
         raise PuzzleError(f"{where}: puzzles of {found[:20]!r}, not {game_name}" if found else
                           f"{where}: its first line names no game")
     puzzles = []
+    ids: set[str] = set()
     for number, line in enumerate(lines[1:], 2):
         if not line.strip() or line.startswith("#"):
             continue
-        parts = line.split("\t")
         try:
-            if len(parts) != 3:
-                raise ValueError("expected position, move and gap separated by tabs")
-            gap = float(parts[2])
-            if not 0.0 <= gap <= 1.0:
-                raise ValueError(f"the gap {parts[2][:20]!r} is not a share between 0 and 1")
-            puzzle = Puzzle(parts[0], parts[1], gap)
-            game = puzzle.game(game_name)
-            game.parse_move(puzzle.move)
+            puzzle = parse_puzzle_line(line, game_name, number)
+            if puzzle.id in ids:
+                raise ValueError(f"the id {puzzle.id[:30]!r} is used twice")
         except ValueError as error:
             raise PuzzleError(f"{where}, line {number}: {str(error).splitlines()[0][:120]}") from None
+        ids.add(puzzle.id)
         puzzles.append(puzzle)
     return puzzles
 

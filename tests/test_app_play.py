@@ -387,12 +387,12 @@ def test_panel_lines_fit_and_say_whose_score() -> None:
     panel.stats = SearchStats(nodes=123456, evals=1000, prunes=500, depth=9, best="15x24x31x22",
                               score=-125, pv=["15x24x31x22", "9x18"])
     rows, _pv = panel._figures()
-    assert ("best" in [row[0] for row in rows]) and ("eval (White)", "+1.25") in rows  # Black's -125
+    assert ("best" in [row[0] for row in rows]) and ("eval (White)", "+1.2 pawns") in rows  # Black's -125
     # the rows of two pairs are short; the long ones (best, score) have a line each
     assert all(len(row) == 2 or len(f"{row[0]} {row[1]} {row[2]} {row[3]}") < 36 for row in rows)
     assert trend_scale([7, -2]) == 10 and trend_scale([]) == 1 and trend_scale([130]) == 200
-    bars = trend_text([7, -2, 0], 40).plain
-    assert bars.startswith("trend ±10 ") and bars[-1] == "▄"  # 0 is the middle bar
+    bars = trend_text([7, -2, 0], 40, game_kind("chess").scores).plain
+    assert bars.startswith("trend ±10 pawns ") and bars[-1] == "▄"  # 0 is the middle bar
 
 
 async def test_start_screen_forgets_an_old_error_and_an_old_position() -> None:
@@ -586,7 +586,7 @@ async def test_one_move_entry_serves_the_game_and_the_puzzles() -> None:
         await wait_for(pilot, lambda: "illegal" in screen.message_text, "the refusal")
         assert screen.moves == ["e4", "e5"]
     mate = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"  # Qxf7#
-    app = TuiGamesApp(puzzles=("chess", [Puzzle(mate, "Qxf7#", 0.9)], "a test set", 1))
+    app = TuiGamesApp(puzzles=("chess", [Puzzle("t-1", mate, None, ("Qxf7#",))], "a test set", 1))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")
         puzzles = app.screen

@@ -348,7 +348,7 @@ async def test_the_puzzles_start_afresh_with_a_hostile_progress_file(hostile: st
         path.write_text("[chess]\nrating = " + "[" * DEEP + "]" * DEEP + "\n")
     else:
         path.symlink_to("/dev/zero")
-    puzzle = Puzzle("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "Qxf7#", 0.9)
+    puzzle = Puzzle("t-1", "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", None, ("Qxf7#",))
     app = TuiGamesApp(puzzles=("chess", [puzzle], "one puzzle", 1))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")

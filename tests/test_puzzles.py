@@ -15,7 +15,9 @@ from engines.puzzles import (
     judge,
     load_puzzle_file,
     puzzle_text,
+    rating_from_gap,
     read_puzzles,
+    same_move,
     shipped_puzzles,
 )
 from games import GAME_NAMES, game_kind, new_game
@@ -28,15 +30,20 @@ from cli_run import assert_usage_error
 MATE = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"  # Qxf7#; the rest is level
 
 
+def mate_in_one(position: str = MATE, rating: int = 1500, id: str = "t-1") -> Puzzle:
+    """A one-move puzzle: Qxf7# in ``position``."""
+    return Puzzle(id, position, None, ("Qxf7#",), rating)
+
+
 def test_a_position_where_one_move_wins_is_a_puzzle_and_a_level_one_is_not():
     puzzle = judge(new_game("chess", MATE), 2)
-    assert puzzle is not None and puzzle.move == "Qxf7#" and puzzle.gap > 0.3
+    assert puzzle is not None and puzzle.move == "Qxf7#" and puzzle.rating < 1900
     assert confirm(puzzle, "chess", 2)
     assert judge(new_game("chess"), 2) is None
 
 
 def test_puzzle_files_round_trip_and_bad_ones_are_one_line(tmp_path: Path):
-    puzzles = [Puzzle(MATE, "Qxf7#", 0.9)]
+    puzzles = [mate_in_one()]
     text = puzzle_text(puzzles, "chess", "made by hand\nfor a test")
     assert read_puzzles(text, "chess") == puzzles and "# made by hand" in text
     for bad, message in [("hello\n", "not a puzzle file"),
@@ -53,6 +60,30 @@ def test_puzzle_files_round_trip_and_bad_ones_are_one_line(tmp_path: Path):
         load_puzzle_file(binary, "chess")
 
 
+def test_a_line_with_a_setting_up_move_round_trips_and_old_one_move_files_still_read():
+    line = Puzzle("l-1", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1", "g8f8", ("d1d8",), 1234, ("mateIn1", "backRank"))
+    assert line.game("chess").to_text().startswith("5k2/") and line.plies == 1
+    assert read_puzzles(puzzle_text([line], "chess", ""), "chess") == [line]
+    old = f"# tui-games puzzles: chess\n# made long ago\n{MATE}\tQxf7#\t0.900\n"
+    assert read_puzzles(old, "chess") == [Puzzle("chess-0003", MATE, None, ("Qxf7#",), rating_from_gap(0.9))]
+    for bad, message in [(f"a\t{MATE}\t-\tQxf7# Ke7\t1500\t", "2 plies"),
+                         (f"a\t{MATE}\tQxf7#\tKe7\t1500\t", "move 1"),
+                         (f"a\t{MATE}\t-\tQxf7#\thigh\t", "rating 'high'"),
+                         (f"a\t{MATE}\t-\tQxf7#\t1500\t\na\t{MATE}\t-\tQxf7#\t1500\t", "line 3: the id 'a' is used twice")]:
+        with pytest.raises(PuzzleError, match=message):
+            read_puzzles(f"# tui-games puzzles: chess\n{bad}\n", "chess")
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_every_games_lines_round_trip_whatever_its_move_text(name: str):
+    """A move's own spaces (Quixo's ``0 0 bottom``) do not split it in a set file."""
+    game = new_game(name)
+    setup = game.legal_move_texts()[0]
+    game.play_text(setup)
+    puzzle = Puzzle("p-1", new_game(name).to_text(), setup, (game.legal_move_texts()[-1],))
+    assert read_puzzles(puzzle_text([puzzle], name, ""), name) == [puzzle]
+
+
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_each_shipped_set_reads_and_its_first_puzzles_still_stand(game: str):
     """The set holds at least the game's samples' ``shipped_puzzles`` (docs/learning.md says how each set was made)."""
@@ -60,12 +91,12 @@ def test_each_shipped_set_reads_and_its_first_puzzles_still_stand(game: str):
     assert len(puzzles) >= game_kind(game).samples.shipped_puzzles, f"{game} ships {len(puzzles)} puzzles"
     for puzzle in puzzles[:2]:
         again = judge(puzzle.game(game), depth_of(game))
-        assert again is not None and again.move == puzzle.move
+        assert again is not None and same_move(puzzle.game(game), again.move, puzzle.move)
 
 
 def test_a_rating_moves_like_elo():
     record = PuzzleRecord()
-    easy, hard = Puzzle(MATE, "Qxf7#", 1.0), Puzzle(MATE, "Qxf7#", 0.3)
+    easy, hard = mate_in_one(rating=1200), mate_in_one(rating=1900)
     assert puzzle_rating(easy) < puzzle_rating(hard)
     gain = record.scored(easy, True)
     assert 0 < gain < 16 and record.streak == 1 and record.solved == record.tried == 1
@@ -92,7 +123,7 @@ def test_a_run_stopped_by_ctrl_c_writes_the_puzzles_found_and_how_to_make_them_a
     from cli_run import run
 
     def found_one_then_ctrl_c(*args, progress, found, **kwargs):
-        found.append(Puzzle(MATE, "Qxf7#", 0.9))
+        found.append(mate_in_one())
         progress(1, 57)
         raise KeyboardInterrupt
 
@@ -101,7 +132,7 @@ def test_a_run_stopped_by_ctrl_c_writes_the_puzzles_found_and_how_to_make_them_a
     code, stdout, _ = run(capsys, "puzzles", "chess", "--make", "30", "--seed", "4", "--out", str(out))
     assert code == 0 and "wrote" in stdout
     text = out.read_text()
-    assert read_puzzles(text, "chess") == [Puzzle(MATE, "Qxf7#", 0.9)]
+    assert read_puzzles(text, "chess") == [mate_in_one()]
     assert "--make 1 --seed 4" in text and "57 candidate positions" in text and "stopped: the same as --make 1" in text
 
     def nothing_then_ctrl_c(*args, **kwargs):
@@ -113,7 +144,7 @@ def test_a_run_stopped_by_ctrl_c_writes_the_puzzles_found_and_how_to_make_them_a
 
 
 async def test_solving_by_typing_and_by_clicks_keeps_a_streak_and_a_rating() -> None:
-    puzzles = [Puzzle(MATE.replace(" 4 4", f" {clock} 4"), "Qxf7#", 0.9) for clock in (4, 5, 6)]  # three, alike
+    puzzles = [mate_in_one(MATE.replace(" 4 4", f" {clock} 4"), id=f"t-{clock}") for clock in (4, 5, 6)]  # three, alike
     app = TuiGamesApp(puzzles=("chess", puzzles, "a test set", 1))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")
@@ -164,7 +195,7 @@ def test_a_damaged_record_file_is_set_aside_and_nothing_sound_is_lost(text: str)
     path.write_text(text)
     assert load_record("quixo") == PuzzleRecord() or "note" in text
     record = load_record("quixo")
-    record.scored(Puzzle(MATE, "Qxf7#", 0.5), True)  # no overflow, whatever was read
+    record.scored(mate_in_one(rating=1700), True)  # no overflow, whatever was read
     save_record("quixo", record)
     records, sound = load_records()
     assert sound and records["quixo"].solved == 1
@@ -175,7 +206,7 @@ def test_a_damaged_record_file_is_set_aside_and_nothing_sound_is_lost(text: str)
 
 
 async def test_escape_leaves_puzzles_opened_by_the_command_line_and_a_puzzle_is_rated_once() -> None:
-    app = TuiGamesApp(puzzles=("chess", [Puzzle(MATE, "Qxf7#", 0.9)], "one puzzle", 1))
+    app = TuiGamesApp(puzzles=("chess", [mate_in_one()], "one puzzle", 1))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")
         screen = app.screen

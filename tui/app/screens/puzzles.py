@@ -44,9 +44,8 @@ MAX_RECORDS_BYTES = 64 * 1024
 
 
 def puzzle_rating(puzzle: Puzzle) -> float:
-    """A puzzle's own rating: 1200 for a move that wins by a mile, up to 1900 for a narrow one."""
-    gap = puzzle.gap if math.isfinite(puzzle.gap) else 1.0
-    return 1200.0 + 1000.0 * max(0.0, min(0.7, 1.0 - gap))
+    """A puzzle's own rating (its set's)."""
+    return float(puzzle.rating)
 
 
 @dataclass
@@ -181,7 +180,7 @@ class PuzzleScreen(Screen[None]):
         self.done = False
         self.hinted = False
         #: The puzzles answered in this sitting: seen again (the set wraps round), they are not rated again.
-        self.rated: set[tuple[str, str]] = set()
+        self.rated: set[str] = set()
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -277,8 +276,9 @@ class PuzzleScreen(Screen[None]):
         game = puzzle.game(self.game_name)
         winning = game.parse_move(puzzle.move)
         text = game.format_move(move)
+        best = game.format_move(winning)
         solved = move == winning and not self.hinted
-        key = (puzzle.position, puzzle.move)
+        key = puzzle.id
         again = key in self.rated
         self.rated.add(key)
         change = 0.0 if again else self.record.scored(puzzle, solved)
@@ -297,7 +297,7 @@ class PuzzleScreen(Screen[None]):
         if start_end is not None:
             board.mark(start_end[0], (start_end[1],))
         if again:
-            self.say(f"{text} {'wins' if move == winning else 'is not it: ' + puzzle.move + ' wins'} — seen "
+            self.say(f"{text} {'wins' if move == winning else 'is not it: ' + best + ' wins'} — seen "
                      "before in this sitting, not rated again · Enter or ctrl+n: next")
         elif solved:
             self.say(f"{text} wins — rating {change:+.0f}, streak {self.record.streak}{kept} · Enter or ctrl+n: next")
@@ -305,7 +305,7 @@ class PuzzleScreen(Screen[None]):
             self.say(f"{text} wins, after the hint: counted as not solved — rating {change:+.0f}, the streak "
                      f"ends{kept} · Enter or ctrl+n: next")
         else:
-            self.say(f"{text} is not it: {puzzle.move} wins — rating {change:+.0f}, the streak ends{kept} · "
+            self.say(f"{text} is not it: {best} wins — rating {change:+.0f}, the streak ends{kept} · "
                      "Enter or ctrl+n: next", error=True)
         self.update_status()
 
@@ -324,7 +324,7 @@ class PuzzleScreen(Screen[None]):
     def action_next(self) -> None:
         if not self.puzzles:
             return
-        key = (self.puzzle.position, self.puzzle.move)
+        key = self.puzzle.id
         if not self.done and key not in self.rated:  # skipped: counted as not solved
             self.rated.add(key)
             self.record.scored(self.puzzle, False)
