@@ -15,7 +15,7 @@ from textual.message import Message
 
 from .session import GameSetup
 
-__all__ = ["OpenFriend", "OpenGame", "OpenLab", "OpenLearn", "OpenPuzzles", "OpenStart", "ReviewGame"]
+__all__ = ["ContinueGame", "OpenFriend", "OpenGame", "OpenLab", "OpenLearn", "OpenPuzzles", "OpenStart", "ReviewGame"]
 
 
 class OpenGame(Message):
@@ -62,3 +62,12 @@ class OpenLearn(Message):
 
 class OpenFriend(Message):
     """Play a friend over the network (host a game or join one) over the current screen."""
+
+
+class ContinueGame(Message):
+    """Play on the game of ``game`` left unfinished (its autosave, :mod:`tui.autosave`) in place of the
+    current screen: the same players and clocks, the engine to move answering at once."""
+
+    def __init__(self, game: str) -> None:
+        super().__init__()
+        self.game = game
