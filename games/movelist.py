@@ -19,6 +19,17 @@ start from the standard position.  Two spaces part the moves of a line
 braces follows its move.  A file of a match holds many games, each from its
 ``# tui-games NAME`` line.  A game's package subclasses :class:`MoveList`
 with its title and the pattern of one move.
+
+Variations, move marks and NAGs follow the move they concern on its line,
+as in PGN (:mod:`games.variations`)::
+
+    1. 2 0 bottom!? {sharp} (1. 0 0 right 4 4 left)  4 4 left $14
+    2. 0 0 right (2. 1 0 bottom {or} 2... 0 4 top)  1 4 r
+
+A move's first mark (``!``, ``?``, ``!!``, ``??``, ``!?``, ``?!``) is written
+after it, other NAGs as ``$n``; a variation, in parentheses (nested ones
+inside), follows the move it replaces; its moves are numbered ``1.``,
+``1...``.  Files written before variations existed read as before.
 """
 
 from __future__ import annotations
@@ -33,16 +44,21 @@ from .records import (
     RecordFormat,
     RecordHeader,
     RecordNotes,
-    braced,
     describe_outcome,
-    numbered_moves,
+    notes_tree,
     result_token,
+    start_position,
 )
+from .variations import GLYPH_NAGS, MoveTree, Token, TreeError, annotated, read_movetext, variation_tokens
 
 __all__ = ["MoveList"]
 
 _MOVE_NUMBER_RE = re.compile(r"^\s*[0-9]+\.(?:\.\.)?\s*")
-_COMMENT_RE = re.compile(r"\{[^}]*\}")
+#: The tokens of a line besides moves: (kind, pattern), tried in order.
+_TOKENS = (("space", re.compile(r"\s+")), ("comment", re.compile(r"\{[^}]*\}")), ("open", re.compile(r"\(")),
+           ("close", re.compile(r"\)")), ("nag", re.compile(r"\$([0-9]+)")),
+           ("number", re.compile(r"[0-9]+\.(?:\.\.)?(?![0-9])")), ("dots", re.compile(r"\.\.\.")))
+_MARK_RE = re.compile(r"!!|\?\?|!\?|\?!|!|\?")
 
 
 class MoveList(RecordFormat):
@@ -68,7 +84,7 @@ class MoveList(RecordFormat):
             cls.game_start = "^" + re.escape(cls.header)
 
     def write(self, game: Game, header: RecordHeader, notes: RecordNotes) -> str:
-        start, moves = numbered_moves(game)
+        start = start_position(game)
         result = result_token(game, notes.outcome)
         described = header.reason or describe_outcome(game, notes.outcome) or "unfinished"
         first, second = self.player_tags
@@ -79,28 +95,64 @@ class MoveList(RecordFormat):
             tags["Start"] = start_text
         tags.update(notes.tags)  # a tag given replaces the default in its place
         lines = [self.header] + [f"# {name}: {value}" for name, value in tags.items()]
-        if notes.comment:
-            lines.append(f"# Note: {notes.comment}")
+        tree = notes_tree(game, notes)
+        if tree.comment:
+            lines.append(f"# Note: {tree.comment}")
         pairs: dict[int, list[str]] = {}
-        for ply, (number, player, text) in enumerate(moves):
-            pair = pairs.setdefault(number, [])
-            if player == 1 and not pair:
+        for node in tree.mainline():
+            pair = pairs.setdefault(tree.number(node), [])
+            if tree.mover(node) == 1 and not pair:
                 pair.append("...")
-            comment = notes.move_comment(ply)
-            pair.append(f"{text} {braced(comment)}" if comment else text)
+            assert node.parent is not None
+            tokens = annotated(node)
+            for alternative in node.parent.variations[1:]:
+                tokens += variation_tokens(tree, alternative)
+            pair.append(" ".join(tokens))
         lines += [f"{number}. " + "  ".join(pair) for number, pair in pairs.items()]
         return "\n".join(lines) + "\n"
 
-    def moves_of(self, text: str) -> tuple[str | None, list[str]]:
-        """The start position text (``None`` for the standard start) and the move
-        texts of one record.
+    def line_tokens(self, line: str, number: int) -> list[Token]:
+        """The tokens of one numbered line: moves (with their marks), comments,
+        NAGs, parentheses; a RecordError names the line for anything else."""
+        move_re = re.compile(self.move_pattern)
+        tokens: list[Token] = []
+        position = 0
+        while position < len(line):
+            for kind, pattern in _TOKENS:
+                match = pattern.match(line, position)
+                if match:
+                    if kind == "comment":
+                        tokens.append((kind, match.group()[1:-1].strip()))
+                    elif kind in ("open", "close"):
+                        tokens.append((kind, match.group()))
+                    elif kind == "nag":
+                        tokens.append((kind, match.group(1)))
+                    break
+            else:
+                match = move_re.match(line, position)
+                if match is None or match.end() == position:
+                    rest = line[position:]
+                    raise RecordError(f"line {number}: expected moves like '{self.example.split('  ')[0]}', "
+                                      f"got {rest!r}")
+                groups = [group for group in match.groups() if group is not None] or [match.group()]
+                tokens.append(("move", " ".join(groups)))
+                mark = _MARK_RE.match(line, match.end())
+                if mark:
+                    tokens.append(("nag", str(GLYPH_NAGS[mark.group()])))
+                    match = mark
+            position = match.end()
+        return tokens
+
+    def tree_of(self, text: str) -> MoveTree:
+        """Every move of one record, variations, comments and NAGs with them (not
+        yet checked: see :mod:`games.reading`); its start is the ``# Start:`` text.
 
         Raises :class:`~games.records.RecordError` for a line that is neither a
-        comment nor a numbered line of moves.
+        comment nor a numbered line of moves, or parentheses that do not pair up.
         """
-        move_re = re.compile(self.move_pattern)
         start: str | None = None
-        moves: list[str] = []
+        tokens: list[Token] = []
+        places: list[int] = []
         for number, line in enumerate(text.splitlines(), 1):
             stripped = line.strip()
             if not stripped:
@@ -110,18 +162,25 @@ class MoveList(RecordFormat):
                 if key.strip().lower() == "start" and value.strip():
                     start = value.strip()
                 continue
-            match = _MOVE_NUMBER_RE.match(stripped)
-            if match is None:
+            if _MOVE_NUMBER_RE.match(stripped) is None:
                 raise RecordError(f"line {number}: expected a numbered move line like '1. {self.example}', "
                                   f"got {stripped!r}")
-            rest = _COMMENT_RE.sub(" ", stripped[match.end():])
-            found = move_re.findall(rest)
-            leftover = move_re.sub("", rest).replace("...", "").strip()
-            if leftover or not found:
+            found = self.line_tokens(stripped, number)
+            if not any(kind == "move" for kind, _ in found):
                 raise RecordError(f"line {number}: expected moves like '{self.example.split('  ')[0]}', "
-                                  f"got {rest!r}")
-            moves.extend(" ".join(parts) if isinstance(parts, tuple) else parts for parts in found)
-        return start, moves
+                                  f"got {stripped!r}")
+            tokens += found
+            places += [number] * len(found)
+        try:
+            return read_movetext(tokens, MoveTree(start), lambda index: f"line {places[index]}")
+        except TreeError as error:
+            raise RecordError(str(error)) from None
+
+    def moves_of(self, text: str) -> tuple[str | None, list[str]]:
+        """The start position text (``None`` for the standard start) and the main
+        line's move texts of one record (see :meth:`tree_of`)."""
+        tree = self.tree_of(text)
+        return tree.start, [node.move or "" for node in tree.mainline()]
 
     def read(self, text: str) -> list[LoadedGame | RecordError]:
         """One game per header line; a text without one is a single game."""
@@ -140,7 +199,8 @@ class MoveList(RecordFormat):
         return games
 
     def _game(self, text: str) -> LoadedGame:
-        start, moves = self.moves_of(text)
+        tree = self.tree_of(text)
+        main = tree.mainline()
         tags = {}
         for line in text.splitlines():
             key, colon, value = line.strip().lstrip("#").partition(":")
@@ -150,4 +210,5 @@ class MoveList(RecordFormat):
             token, _, described = tags["Result"].partition(" ")
             tags["Result"] = token
             tags["Termination"] = described.strip()
-        return LoadedGame(self.game_name, start, tuple(moves), tags, player_tags=self.player_tags)
+        return LoadedGame(self.game_name, tree.start, tuple(node.move or "" for node in main), tags,
+                          comments=tuple(node.comment for node in main), player_tags=self.player_tags, tree=tree)

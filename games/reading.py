@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import GAME_NAMES, game_class, game_kind
-from .base import Game, ReplayError
+from .base import Game, GameError, ReplayError
 from .files import read_head, user_path
 from .records import (
     LoadedGame,
@@ -28,6 +28,7 @@ from .records import (
     outcome_from_record,
     read_text_file,
 )
+from .variations import MoveNode, MoveTree, start_move_number
 
 __all__ = ["LoadedGame", "MAX_RECORD_BYTES", "RecordSummary", "game_for_path", "index_records",
            "load_record_file", "read_record_text", "read_records", "resaved_record", "scan_records"]
@@ -47,7 +48,39 @@ def _checked(loaded: LoadedGame, index: int) -> LoadedGame:
     declared = None
     if game.outcome() is None:
         declared = outcome_from_record(loaded.tags.get("Result", "*"), loaded.tags.get("Termination", ""))
-    return replace(loaded, moves=tuple(moves), outcome=declared)
+    return replace(loaded, moves=tuple(moves), outcome=declared, tree=_checked_tree(loaded, game))
+
+
+def _checked_tree(loaded: LoadedGame, end: Game) -> MoveTree:
+    """The record's tree (one of its main line where the format keeps none), its
+    moves as the game writes them and numbered from its start.  A variation is
+    cut at a move that is not legal where it stands (records from elsewhere
+    annotate loosely; the main line, replayed before, is checked strictly)."""
+    tree = loaded.tree
+    if tree is None:
+        tree = MoveTree.of_moves(loaded.moves, loaded.start)
+        for node, comment in zip(tree.mainline(), loaded.comments):
+            node.comment = comment
+    game = end.copy()
+    for _ in range(len(game.move_stack)):
+        game.undo()
+    tree.first_mover, tree.first_number = game.turn, start_move_number(game)
+    work: list[tuple[MoveNode, bool]] = [(child, False) for child in reversed(tree.variations)]
+    while work:  # depth first, without recursion: a move is played going in and taken back coming out
+        node, leaving = work.pop()
+        if leaving:
+            game.undo()
+            continue
+        try:
+            move = game.parse_move(node.move or "")
+        except GameError:
+            node.remove()
+            continue
+        node.move = game.format_move(move)
+        game.play(move)
+        work.append((node, True))
+        work.extend((child, False) for child in reversed(node.variations))
+    return tree
 
 
 def scan_records(game_name: str, text: str) -> list[LoadedGame | RecordError]:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from .base import Game, Outcome, Termination
+from .variations import MoveTree, start_move_number
 
 __all__ = [
     "LoadedGame",
@@ -40,6 +41,7 @@ __all__ = [
     "braced",
     "describe_outcome",
     "numbered_moves",
+    "notes_tree",
     "outcome_from_record",
     "read_text_file",
     "result_token",
@@ -126,13 +128,17 @@ class RecordNotes:
     (``""`` for none): evals (``[%eval 0.35]``), clocks (``[%clk 0:04:58]``),
     the report's verdicts; ``tags`` are added to the header (``TimeControl``);
     ``comment`` is a note on the whole game (hints used).  A ``Round`` tag
-    replaces the round (``-``) of PGN and PDN.
+    replaces the round (``-``) of PGN and PDN.  ``tree`` is the game with its
+    variations, comments and NAGs (:mod:`games.variations`): when given, the
+    record writes it (``comments`` are then not used: they are the tree's), and
+    the game written is its main line's end.
     """
 
     outcome: Outcome | None = None
     comments: Sequence[str] = ()
     tags: Mapping[str, str] = field(default_factory=dict)
     comment: str = ""
+    tree: MoveTree | None = field(default=None, compare=False)
 
     def move_comment(self, ply: int) -> str:
         return self.comments[ply] if ply < len(self.comments) else ""
@@ -200,6 +206,23 @@ def numbered_moves(game: Game) -> tuple[Game, list[tuple[int, int, str]]]:
     return start, numbered
 
 
+def notes_tree(game: Game, notes: RecordNotes) -> MoveTree:
+    """The tree a record writes: ``notes.tree``, else the game's moves with the
+    notes' comments; the notes' comment on the whole game joins the tree's."""
+    if notes.tree is not None:
+        tree = notes.tree.copy()
+    else:
+        start, numbered = numbered_moves(game)
+        text = start.to_text()
+        tree = MoveTree.of_moves([text for _, _, text in numbered], None if text == type(game)().to_text() else text,
+                                 start.turn, start_move_number(start))
+        for ply, node in enumerate(tree.mainline()):
+            node.comment = notes.move_comment(ply)
+    if notes.comment and notes.comment not in tree.comment:
+        tree.comment = " ".join(part for part in (tree.comment, notes.comment) if part)
+    return tree
+
+
 # ---------------------------------------------------------------------------
 # What a format reads
 # ---------------------------------------------------------------------------
@@ -226,6 +249,10 @@ class LoadedGame:
     model: Any = field(default=None, compare=False, repr=False)
     #: The tags naming the first and the second player.
     player_tags: tuple[str, str] = field(default=("", ""), compare=False, repr=False)
+    #: Every move the record holds, variations, comments and NAGs with them (see
+    #: :mod:`games.variations`); its main line is ``moves``.  Checked and
+    #: numbered when the game is replayed (:mod:`games.reading`).
+    tree: MoveTree | None = field(default=None, compare=False, repr=False)
 
     @property
     def player_names(self) -> tuple[str, str]:

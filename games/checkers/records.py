@@ -15,10 +15,15 @@ tokens seen in most English checkers databases, scored for the *first*
 player: ``1-0`` means Black won, ``0-1`` White won, ``1/2-1/2`` a draw, ``*``
 an unfinished game.
 
-Read: PDN as programs write it -- move numbers (``1.``, ``1...``), the result
-token, NAGs (``$1``) and move marks (``23-19!``, ``11-15?!``) are read past,
-variations in parentheses (nested too) are skipped, comments in braces are
-kept; a file holds one game per ``[Event`` tag.
+Variations, comments and NAGs are written and read as in PGN: ``5. 9-14
+(5. 1-6 {quieter} 24-20) 22-17 {a trade} 14x21!?`` -- a move's first mark
+(``!``, ``?``, ``!!``, ``??``, ``!?``, ``?!``) after it, other NAGs as
+``$n``, variations in parentheses (nested too) after the move they replace.
+
+Read: PDN as programs write it -- move numbers (``1.``, ``1...``) and the
+result token are read past, move marks and NAGs (``$1``) are the move's,
+variations in parentheses (nested too) and comments in braces are kept (see
+:mod:`games.variations`); a file holds one game per ``[Event`` tag.
 """
 
 from __future__ import annotations
@@ -34,20 +39,17 @@ from ..records import (
     RecordFormat,
     RecordHeader,
     RecordNotes,
-    braced,
-    numbered_moves,
+    notes_tree,
     result_token,
+    start_position,
     tag_line,
     wrap_tokens,
 )
+from ..variations import MoveTree, TreeError, movetext_tokens, pgn_style_tokens, read_movetext
 
-__all__ = ["PDN", "pdn_tags", "read_checkers_record", "read_pdn_game"]
+__all__ = ["PDN", "pdn_tags", "pdn_tree", "read_checkers_record", "read_pdn_game"]
 
 _TAG_RE = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
-_PDN_RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1", "0-0"})
-_PDN_MAIN_TOKEN_RE = re.compile(r"\{[^}]*\}|[()]|[^\s(){}]+")
-_MOVE_NUMBER_RE = re.compile(r"^\s*[0-9]+\.(?:\.\.)?\s*")
-_MOVE_MARKS_RE = re.compile(r"[!?]+$")
 _PDN_GAME_START = re.compile(r"^\s*\[Event\s", re.MULTILINE)
 
 
@@ -61,32 +63,23 @@ def pdn_tags(text: str) -> dict[str, str]:
     return tags
 
 
+def pdn_tree(text: str) -> MoveTree:
+    """Every move of one PDN game, variations, comments and NAGs with them (not yet
+    checked: see :mod:`games.reading`); the ``FEN`` tag is its start.  Raises
+    :class:`~games.records.RecordError` for parentheses that do not pair up."""
+    body = "\n".join(line for line in text.splitlines() if not _TAG_RE.match(line))
+    try:
+        return read_movetext(pgn_style_tokens(body), MoveTree(pdn_tags(text).get("FEN")))
+    except TreeError as error:
+        raise RecordError(str(error)) from None
+
+
 def read_pdn_game(text: str) -> tuple[str | None, list[str], list[str]]:
     """The ``FEN`` tag (``None`` if absent), the main line's move texts and the
     comment after each of them (``""`` for none) of one PDN game."""
-    start = pdn_tags(text).get("FEN")
-    body = "\n".join(line for line in text.splitlines() if not _TAG_RE.match(line))
-    moves: list[str] = []
-    comments: list[str] = []
-    depth = 0
-    for token in _PDN_MAIN_TOKEN_RE.findall(body):
-        if token == "(":
-            depth += 1
-        elif token == ")":
-            depth = max(0, depth - 1)
-        elif depth:
-            continue
-        elif token.startswith("{"):
-            if comments:
-                comments[-1] = " ".join(part for part in (comments[-1], token[1:-1].strip()) if part)
-        elif token in _PDN_RESULTS or token.startswith("$"):
-            continue
-        else:
-            token = _MOVE_MARKS_RE.sub("", _MOVE_NUMBER_RE.sub("", token))
-            if token and token.strip(".") and token != "...":
-                moves.append(token)
-                comments.append("")
-    return start, moves, comments
+    tree = pdn_tree(text)
+    main = tree.mainline()
+    return tree.start, [node.move or "" for node in main], [node.comment for node in main]
 
 
 def read_checkers_record(text: str) -> tuple[str | None, list[str]]:
@@ -113,7 +106,7 @@ class PDN(RecordFormat):
     date_line: ClassVar[str] = r'^\[Date "[^"\n]*"\]$'
 
     def write(self, game: Game, header: RecordHeader, notes: RecordNotes) -> str:
-        start, moves = numbered_moves(game)
+        start = start_position(game)
         result = result_token(game, notes.outcome)
         tags = {"Event": header.event, "Site": SITE, "Date": header.date.strftime("%Y.%m.%d"), "Round": "-",
                 "Black": header.first, "White": header.second, "Result": result, "GameType": "21"}
@@ -123,27 +116,19 @@ class PDN(RecordFormat):
         tags["Termination"] = header.termination(game, notes)
         tags.update(notes.tags)  # a tag given replaces the default in its place (a loaded record's Date ...)
         lines = [tag_line(name, value) for name, value in tags.items()]
-        tokens = [braced(notes.comment)] if notes.comment else []
-        for index, (number, player, text) in enumerate(moves):
-            if player == 0:
-                tokens.append(f"{number}. {text}")
-            elif index == 0 or notes.move_comment(index - 1):
-                tokens.append(f"{number}... {text}")
-            else:
-                tokens.append(text)
-            if notes.move_comment(index):
-                tokens.append(braced(notes.move_comment(index)))
-        tokens.append(result)
+        tokens = movetext_tokens(notes_tree(game, notes)) + [result]
         return "\n".join(lines) + "\n\n" + wrap_tokens(tokens) + "\n"
 
     def read(self, text: str) -> list[LoadedGame | RecordError]:
         games: list[LoadedGame | RecordError] = []
         for index, chunk in enumerate(_pdn_chunks(text)):
             try:
-                start, moves, comments = read_pdn_game(chunk)
+                tree = pdn_tree(chunk)
             except RecordError as error:
                 games.append(RecordError(f"game {index + 1}: {error}"))
                 continue
-            games.append(LoadedGame(self.game_name, start, tuple(moves), pdn_tags(chunk), comments=tuple(comments),
-                                    player_tags=self.player_tags))
+            main = tree.mainline()
+            games.append(LoadedGame(self.game_name, tree.start, tuple(node.move or "" for node in main),
+                                    pdn_tags(chunk), comments=tuple(node.comment for node in main),
+                                    player_tags=self.player_tags, tree=tree))
         return games

@@ -37,14 +37,16 @@ from ..records import (
     RecordNotes,
     RecordSummary,
     describe_outcome,
+    notes_tree,
     result_token,
 )
+from ..variations import MoveNode, MoveTree
 from .openings import opening_of
 
 if TYPE_CHECKING:
     from .game import ChessGame
 
-__all__ = ["PGN"]
+__all__ = ["PGN", "pgn_of_tree", "tree_of_pgn"]
 
 #: The seven-tag roster's values when a PGN game does not give them.
 _UNSET = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?",
@@ -107,6 +109,44 @@ def _main_line_plies(record: str) -> int:
     return len(_SAN_RE.findall(moves))
 
 
+def tree_of_pgn(pgn: chess.pgn.Game) -> MoveTree:
+    """The tree of a game python-chess read: every variation, comment and NAG, the
+    moves in SAN (walked without recursion)."""
+    board = pgn.board()
+    tree = MoveTree(None if board.fen() == chess.STARTING_FEN else board.fen(),
+                    0 if board.turn == chess.WHITE else 1, board.fullmove_number, pgn.comment)
+    work: list[tuple[chess.pgn.GameNode, MoveNode, chess.Board]] = [(pgn, tree, board)]
+    while work:
+        source, node, before = work.pop()
+        for variation in source.variations:
+            made = node.add_variation(before.san(variation.move), variation.comment, sorted(variation.nags))
+            made.starting_comment = variation.starting_comment
+            after = before.copy(stack=False)
+            after.push(variation.move)
+            work.append((variation, made, after))
+    return tree
+
+
+def pgn_of_tree(tree: MoveTree, headers: chess.pgn.Headers | None = None) -> chess.pgn.Game:
+    """A python-chess game of ``tree`` (its SAN moves read on the boards they were
+    played on) with ``headers`` (the start's ``SetUp``/``FEN`` set from the tree)."""
+    pgn = chess.pgn.Game(headers)
+    board = chess.Board(tree.start) if tree.start else chess.Board()
+    pgn.setup(board)
+    pgn.comment = tree.comment
+    work: list[tuple[MoveNode, chess.pgn.GameNode, chess.Board]] = [(tree, pgn, board)]
+    while work:
+        node, target, before = work.pop()
+        for variation in node.variations:
+            move = before.parse_san(variation.move or "")
+            made = target.add_variation(move, comment=variation.comment, nags=variation.nags,
+                                        starting_comment=variation.starting_comment)
+            after = before.copy(stack=False)
+            after.push(move)
+            work.append((variation, made, after))
+    return pgn
+
+
 class PGN(RecordFormat):
     """Portable Game Notation, through python-chess."""
 
@@ -119,10 +159,7 @@ class PGN(RecordFormat):
 
     # -- writing ---------------------------------------------------------------
     def write(self, game: Game, header: RecordHeader, notes: RecordNotes) -> str:
-        pgn = chess.pgn.Game.from_board(_board(game))
-        for ply, node in enumerate(pgn.mainline()):
-            node.comment = notes.move_comment(ply)
-        pgn.comment = notes.comment
+        pgn = pgn_of_tree(notes_tree(game, notes))
         headers = pgn.headers
         headers["Event"] = header.event
         headers["Site"] = SITE
@@ -148,6 +185,8 @@ class PGN(RecordFormat):
         as read (the move text may be re-wrapped)."""
         if loaded.model is None:
             return None
+        if notes.tree is not None:
+            return self._resave_tree(loaded, game, notes)
         outcome = notes.outcome or game.outcome()
         pgn = _copy_of(loaded.model)
         node: chess.pgn.GameNode = pgn
@@ -176,6 +215,24 @@ class PGN(RecordFormat):
             _name_opening(pgn.headers, _board(game))  # a record that named its opening keeps its name
         return pgn.accept(chess.pgn.StringExporter(columns=WRAP)) + "\n"
 
+    def _resave_tree(self, loaded: LoadedGame, game: Game, notes: RecordNotes) -> str:
+        """The record's headers around ``notes.tree`` (the record's own tree, with what
+        the player added, promoted or deleted): the ``Result`` and ``Termination``
+        are said again when the main line no longer ends as the record's did."""
+        tree = notes_tree(game, notes)
+        pgn = pgn_of_tree(tree, loaded.model.headers)
+        main = tuple(node.move for node in tree.mainline())
+        outcome = notes.outcome or game.outcome()
+        if main != loaded.moves or (outcome is not None and pgn.headers.get("Result", "*") == "*"):
+            pgn.headers["Result"] = result_token(game, notes.outcome)
+            if outcome is not None:
+                pgn.headers["Termination"] = describe_outcome(game, notes.outcome) or ""
+            elif "Termination" in pgn.headers:
+                pgn.headers["Termination"] = "unterminated"
+            if "ECO" not in pgn.headers and "Opening" not in pgn.headers:
+                _name_opening(pgn.headers, _board(game))
+        return pgn.accept(chess.pgn.StringExporter(columns=WRAP)) + "\n"
+
     # -- reading ---------------------------------------------------------------
     def _loaded(self, pgn: chess.pgn.Game | None, index: int) -> LoadedGame:
         """A game python-chess read, or RecordError: its errors, or nothing of a game in it."""
@@ -196,7 +253,7 @@ class PGN(RecordFormat):
             moves.append(board.san(move))
             board.push(move)
         return LoadedGame(self.game_name, start, tuple(moves), dict(pgn.headers), model=pgn,
-                          player_tags=self.player_tags)
+                          player_tags=self.player_tags, tree=tree_of_pgn(pgn))
 
     def read(self, text: str) -> list[LoadedGame | RecordError]:
         games: list[LoadedGame | RecordError] = []
