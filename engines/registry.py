@@ -114,12 +114,20 @@ def _alphabeta(engine: type[AlphaBetaEngine] = AlphaBetaEngine,
     return functools.partial(engine, config=SearchConfig(**config))  # type: ignore[arg-type]
 
 
+def _overrides(game_class: type, method: str) -> bool:
+    """Whether the game answers ``method`` itself (a refinement that asks it means something there)."""
+    return getattr(game_class, method, None) is not getattr(Game, method)
+
+
 #: The ``pvs`` refinements, each an option so that a match can measure it (``pvs:null=off``).
 REFINEMENTS = (
-    Option("null", bool, True, "null-move pruning where the game allows a pass (chess, not in zugzwang danger)"),
+    Option("null", bool, True, "null-move pruning: a pass searched shallower proves a position good (where the "
+                               "game allows a pass: chess, not in zugzwang danger)", applies=lambda cls: _overrides(cls, "null_move_ok")),
     Option("lmr", bool, True, "late-move reductions: late quiet moves first searched a ply shallower"),
-    Option("checks", bool, True, "check extension: a side in check is searched a ply deeper"),
-    Option("delta", bool, True, "delta pruning: quiescence skips captures that cannot reach alpha"),
+    Option("checks", bool, True, "check extension: a side in check is searched a ply deeper",
+           applies=lambda cls: _overrides(cls, "in_check")),
+    Option("delta", bool, True, "delta pruning: quiescence skips captures that cannot reach alpha",
+           applies=lambda cls: _overrides(cls, "capture_gain")),
     Option("predict", bool, True, "time: start another depth while its first move is predicted to fit, "
                                   "and keep a better move an unfinished depth proved (off: no depth "
                                   "after half the time)"),
@@ -185,7 +193,7 @@ for _info in (
                _options(_model("mi", "the model (input: the feature vector)", True), SEED),
                functools.partial(PredictEngine, inputs="features")),
     EngineInfo("pvs", "the strongest: iterative deepening, PVS, aspiration, killers, quiescence, "
-                      "null move, LMR, check extension",
+                      "and the refinements the game allows",
                _options(_depth(None), Option("time", float, 1.0, TIME.help, minimum=0.001), NODES,
                         HEURISTIC, SEED, _tt(True), HASH, MULTIPV,
                         Option("workers", int, 1, "processes searching in parallel", minimum=1,
