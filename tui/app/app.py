@@ -46,7 +46,7 @@ class TuiGamesApp(App):
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
     def __init__(self, setup: GameSetup | None = None, *, ascii: bool = False, lab: bool = False,
-                 pick_from: str | None = None, puzzles: Any = None) -> None:
+                 pick_from: str | None = None, puzzles: Any = None, learn: bool = False) -> None:
         super().__init__()
         #: Puzzles to solve at once: the game, the puzzles, where they come from, the order's seed.
         self.initial_puzzles = puzzles
@@ -54,6 +54,8 @@ class TuiGamesApp(App):
         #: A record file whose games are listed, to open one, once the game screen is up.
         self.pick_from = pick_from
         self.initial_lab = lab
+        #: ``tui-games learn``: the course first.
+        self.initial_learn = learn
         #: The player's settings (:mod:`tui.settings`) and what was wrong in their file, if anything.
         self.settings, self.settings_problems = load_settings()
         #: ``--ascii``: letters whatever the settings say.
@@ -70,6 +72,8 @@ class TuiGamesApp(App):
             self.push_screen(PuzzleScreen(game, puzzles, source, seed=seed, ascii=self.ascii))
         elif self.initial_lab:
             self.push_screen(LabScreen())
+        elif self.initial_learn:
+            self.open_learn()
         elif self.initial_setup is None:
             self.push_screen(StartScreen())
         else:

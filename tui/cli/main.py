@@ -47,7 +47,7 @@ from engines import SpecError
 from engines import RunError
 from games import GAME_NAMES, GameError, game_titles
 
-from . import bench, books, lab, learning, match, play, puzzles, rules, search, tree, uci
+from . import bench, books, lab, learn, learning, match, play, puzzles, rules, search, tree, uci
 from .common import PROG, Parser, UsageError, error_text, interrupted_status, one_line, notices_on_stderr, stop_signals
 
 __all__ = ["main", "build_parser", "UsageError"]
@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with no command: draw pieces as letters (for terminals that misrender chess glyphs)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for group in (play, puzzles, rules, search, tree, bench, match, lab, books, learning, uci):
+    for group in (play, learn, puzzles, rules, search, tree, bench, match, lab, books, learning, uci):
         group.add_commands(sub)
     return parser
 
@@ -99,8 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _opens_app(args: argparse.Namespace) -> bool:
-    """Whether the command opens the app (``play``, ``lab``, ``puzzles`` but ``--make``)."""
-    return args.command in ("play", "lab") or (args.command == "puzzles" and args.make is None)
+    """Whether the command opens the app (``play``, ``lab``, ``learn``, ``puzzles`` but ``--make``)."""
+    return args.command in ("play", "lab", "learn") or (args.command == "puzzles" and args.make is None)
 
 
 def _quiet_stdout() -> None:
