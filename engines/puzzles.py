@@ -42,11 +42,12 @@ from typing import Callable, Iterator
 from games import Game, game_class, game_files, game_kind, game_package, new_game
 from games.files import read_text, user_path
 
+from .base import mate_in
 from .registry import create_engine
 
 __all__ = ["Puzzle", "PuzzleError", "WIN_CHANCE", "GAP_CHANCE", "candidate_positions", "judge", "confirm",
            "StockfishJudge", "game_positions", "obvious", "make_puzzles", "blunder_positions", "puzzles_from_blunders", "load_puzzle_file", "read_puzzles", "puzzle_text", "puzzle_line",
-           "parse_puzzle_line", "rating_from_gap", "same_move", "DEFAULT_RATING", "MAX_RATING", "shipped_puzzles", "depth_of", "MAX_BYTES"]
+           "parse_puzzle_line", "rating_from_gap", "same_move", "refutation", "wins_as_clearly", "DEFAULT_RATING", "MAX_RATING", "shipped_puzzles", "depth_of", "MAX_BYTES"]
 
 #: The winning chance the best move must leave, and how much worse every other move must be.
 WIN_CHANCE = 0.8
@@ -310,6 +311,41 @@ def make_puzzles(game_name: str, count: int, seed: int, *, stockfish: bool = Fal
     with StockfishJudge(game_name) as judge_:
         return _kept(game_positions(game_name, seed), game_name, count, stockfish=judge_, progress=progress,
                      found=found)
+
+
+def refutation(game: Game) -> object | None:
+    """The reply our search finds in ``game`` (a wrong move just played): the move that
+    refutes it, by ``pvs`` at the game's puzzle depth; ``None`` when the game is over."""
+    if game.outcome() is not None:
+        return None
+    return create_engine(f"pvs:depth={depth_of(game.NAME)},seed=4", type(game)).search(game).move
+
+
+def wins_as_clearly(game: Game, move: object, expected: object) -> bool:
+    """Whether ``move``, played in ``game`` instead of the solution's last move ``expected``,
+    wins as clearly: the same move; when the solution wins the game (a mate) or forces a win
+    our search sees (at the game's puzzle depth), a move that does too (any mate, in chess);
+    else also one that leaves a winning chance of :data:`WIN_CHANCE` and no less than the
+    solution's less 5%."""
+    if move == expected:
+        return True
+    player, scores = game.turn, game_kind(game.NAME).scores
+    found = []  # (how sure: 2 the game won, 1 a forced win found, 0 a score; the winning chance)
+    for tried in (move, expected):
+        after = game.copy()
+        after.play(tried)
+        outcome = after.outcome()
+        if outcome is not None:
+            won = outcome.result_for(player) == 1.0
+            found.append((2 if won else 0, outcome.result_for(player)))
+            continue
+        result = create_engine(f"pvs:depth={depth_of(game.NAME)},seed=5", type(game)).search(after)
+        mate = mate_in(result.score)
+        found.append((1 if mate is not None and mate < 0 else 0, 1.0 - scores.chance(result.score, mate)))
+    (sure, chance), (sure_expected, chance_expected) = found
+    if sure_expected:  # a mate (a won game) is matched only by a mate: a forced win found at least
+        return sure >= 1
+    return sure >= 1 or (chance >= WIN_CHANCE and chance >= chance_expected - 0.05)
 
 
 #: What the game report writes in the comment of a blunder (see :mod:`engines.review`).

@@ -22,7 +22,7 @@ from engines.puzzles import (
 )
 from games import GAME_NAMES, game_kind, new_game
 from tui.app.app import TuiGamesApp
-from tui.app.screens.puzzles import PuzzleRecord, PuzzleScreen, load_record, puzzle_rating
+from tui.app.screens.puzzles import PuzzleRecord, PuzzleScreen, load_record
 
 from app_pilot import wait_for
 from cli_run import assert_usage_error
@@ -94,16 +94,6 @@ def test_each_shipped_set_reads_and_its_first_puzzles_still_stand(game: str):
         assert again is not None and same_move(puzzle.game(game), again.move, puzzle.move)
 
 
-def test_a_rating_moves_like_elo():
-    record = PuzzleRecord()
-    easy, hard = mate_in_one(rating=1200), mate_in_one(rating=1900)
-    assert puzzle_rating(easy) < puzzle_rating(hard)
-    gain = record.scored(easy, True)
-    assert 0 < gain < 16 and record.streak == 1 and record.solved == record.tried == 1
-    loss = record.scored(easy, False)
-    assert loss < -16 and record.streak == 0 and record.best_streak == 1
-
-
 def test_the_command_refuses_bad_input_in_one_line(tmp_path: Path, capsys):
     assert_usage_error(capsys, ["puzzles", "chess", "--make", "3"], "--make needs --out")
     assert_usage_error(capsys, ["puzzles", "quixo", "--make", "3", "--out", "x.txt", "--stockfish"], "games Stockfish plays")
@@ -151,10 +141,17 @@ async def test_solving_by_typing_and_by_clicks_keeps_a_streak_and_a_rating() -> 
         screen = app.screen
         await pilot.pause()
         box = screen.query_one("#puzzle-input", Input)
+        message = screen.query_one("#puzzle-message", Static)
         box.value = "Qh6"
         await pilot.press("enter")
-        assert "not it: Qxf7# wins" in str(screen.query_one("#puzzle-message", Static).render())
+        await wait_for(pilot, lambda: "refutes it" in str(message.render()), "the refutation")  # the queen taken
+        assert "xh6 refutes it" in str(message.render()) and "Q" not in screen.position.to_text().split()[0]  # on the board
         assert screen.record.streak == 0 and screen.record.tried == 1
+        assert "White to play" in str(screen.query_one("#puzzle-task", Static).render())
+        await pilot.press("enter")  # retry
+        box.value = "Qxf7#"
+        await pilot.press("enter")
+        assert screen.done and screen.record.tried == 1  # solved after a wrong move: rated once, as failed
         await pilot.press("enter")  # next
         box.value = "Qxf7#"
         await pilot.press("enter")
@@ -167,10 +164,12 @@ async def test_solving_by_typing_and_by_clicks_keeps_a_streak_and_a_rating() -> 
         assert screen.record.streak == 2
         await pilot.press("ctrl+n", "ctrl+f")  # a hint: solving now does not count
         assert screen.hinted and board.selected == (7, 3) and (5, 1) in board.targets  # h5 picked up, f7 shown
+        assert "White to play" in str(screen.query_one("#puzzle-task", Static).render())  # the task stays
         await pilot.click(board, offset=board.square_offset((5, 1)))  # one click on the target plays it
-        assert screen.done  # (the set wrapped round to a puzzle seen before: not rated again)
+        assert screen.done
     kept = load_record("chess")
     assert kept.best_streak == 2 and kept.solved == 2 and kept.tried == 3
+    assert list(kept.reviews.values()) == [(1 + 3, 3)]  # the missed one comes back three puzzles later
 
 
 def test_puzzles_from_the_blunders_of_saved_games(tmp_path: Path):
@@ -195,7 +194,7 @@ def test_a_damaged_record_file_is_set_aside_and_nothing_sound_is_lost(text: str)
     path.write_text(text)
     assert load_record("quixo") == PuzzleRecord() or "note" in text
     record = load_record("quixo")
-    record.scored(mate_in_one(rating=1700), True)  # no overflow, whatever was read
+    record.scored("t-1", 1700, ("mateIn1",), True)  # no overflow, whatever was read
     save_record("quixo", record)
     records, sound = load_records()
     assert sound and records["quixo"].solved == 1
@@ -203,9 +202,10 @@ def test_a_damaged_record_file_is_set_aside_and_nothing_sound_is_lost(text: str)
         assert path.with_name("puzzles.toml.bad").read_text() == text
     if "[chess]" in text:
         assert records["chess"].solved == 3  # the sound game's record is kept
+    assert records["quixo"].themes["mateIn1"].deviation < 350  # the themes are kept too
 
 
-async def test_escape_leaves_puzzles_opened_by_the_command_line_and_a_puzzle_is_rated_once() -> None:
+async def test_escape_leaves_puzzles_opened_by_the_command_line_and_a_puzzle_is_rated_once(capsys) -> None:
     app = TuiGamesApp(puzzles=("chess", [mate_in_one()], "one puzzle", 1))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")
@@ -219,6 +219,7 @@ async def test_escape_leaves_puzzles_opened_by_the_command_line_and_a_puzzle_is_
         assert screen.record.solved == 1 and screen.record.tried == 1
         await pilot.press("escape")
         await wait_for(pilot, lambda: not app.is_running, "the app to quit")
+    assert "this session: 1 of 1 solved" in capsys.readouterr().err  # the summary, printed on leaving
 
 
 def test_make_refuses_from_and_file_it_would_not_read(capsys, tmp_path: Path) -> None:
@@ -227,3 +228,46 @@ def test_make_refuses_from_and_file_it_would_not_read(capsys, tmp_path: Path) ->
     for flag in ("--from", "--file"):
         assert_usage_error(capsys, ["puzzles", "chess", "--make", "1", "--out", str(tmp_path / "p.txt"), flag,
                                     "/dev/zero"], "--from and --file go without it")
+
+
+#: A mate in 2 set up by Black's Rc8: 1. Rd8+ Rxd8 2. Rxd8# (2. Qxd8# mates too).
+BACK_RANK = Puzzle("b-1", "6k1/5ppp/8/Q7/8/8/2rR1PPP/3R2K1 b - - 0 1", "c2c8", ("d2d8", "c8d8", "d1d8"), 1600,
+                   ("mateIn2", "backRank"))
+
+
+async def test_a_line_shows_its_setting_up_move_plays_the_reply_and_takes_any_mate_last() -> None:
+    from tui.app.screens import puzzles as screen_module
+
+    app = TuiGamesApp(puzzles=("chess", [BACK_RANK], "a line", 1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")
+        screen = app.screen
+        task = str(screen.query_one("#puzzle-task", Static).render())
+        assert "Black played Rc8" in task and "White to play" in task and "2 moves of yours" in task
+        assert screen.board.selected == (2, 6) and screen.board.targets == {(2, 0)}  # c2 -> c8 marked
+        box = screen.query_one("#puzzle-input", Input)
+        box.value = "Rd8+"
+        await pilot.press("enter")
+        assert screen.busy and screen.step == 1  # the reply is on its way (a timer)
+        await wait_for(pilot, lambda: screen.step == 2 and not screen.busy, "the reply played by itself")
+        assert "they answer Rxd8" in str(screen.query_one("#puzzle-message", Static).render())
+        box.value = "Qxd8#"  # not the solution's Rxd8#, but a mate as well
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.done, "the last move judged")
+        assert screen.record.solved == 1 and screen.record.themes["backRank"].rating > 1500
+    assert screen_module.REPLY_PAUSE > 0
+
+
+async def test_the_solution_is_shown_a_move_at_a_time_after_a_wrong_move() -> None:
+    app = TuiGamesApp(puzzles=("chess", [BACK_RANK], "a line", 1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")
+        screen = app.screen
+        screen.query_one("#puzzle-input", Input).value = "h3"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.retry_from is not None and not screen.busy, "the refutation")
+        for step in (1, 2, 3):
+            await pilot.press("ctrl+s")
+            assert screen.step == step
+        assert screen.done and screen.record.tried == 1 and screen.record.solved == 0
+        assert screen.position.outcome() is not None  # the line played to its mate

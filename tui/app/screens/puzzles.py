@@ -1,21 +1,27 @@
-"""Puzzles: find the move that wins, by typing it or by two clicks; a streak and a rating that persist.
+"""Puzzles: find the line that wins, move by move, by typing or by clicks; a trainer that remembers.
 
-:class:`PuzzleScreen` shows one puzzle (:mod:`engines.puzzles`) at a time: the
-board, whose move it is, and a move box.  A move is judged at once: the
-winning move keeps the streak going and raises the rating, any other ends the
-streak, lowers it and shows the winning move.  ``h`` marks the piece to move (a
-hint: the puzzle then counts as failed), ``n`` goes on to the next puzzle, Esc
-back.  The rating is an Elo rating against the puzzles' own (from how clearly
-the move wins: a smaller margin is a harder puzzle), kept per game with the
-streak in ``puzzles.toml`` beside the settings (:mod:`tui.settings`).
+:class:`PuzzleScreen` shows one puzzle (:mod:`engines.puzzles`) at a time.  The
+opponent's setting-up move is played first and marked on the board (that is why a
+puzzle may start in check); the "to play" line stays above the messages.  The
+player's moves are checked one by one: a right one is played and the opponent's
+reply follows by itself after :data:`REPLY_PAUSE` seconds (a timer); on the last
+move any move that wins as clearly is accepted (:func:`engines.puzzles.wins_as_clearly`,
+any mate in chess).  A wrong move stays on the board with the reply our search
+finds against it (:func:`engines.puzzles.refutation`, in a worker), then ctrl+r
+retries from before it and ctrl+s shows the solution a move at a time.  ctrl+f
+marks the piece to move (a hint), ctrl+n goes on, Esc leaves with a summary of the
+sitting.  A wrong move, a hint, the solution or a skip counts the puzzle as failed.
+
+The trainer (:mod:`engines.puzzle_training`): a Glicko-2 rating per game and per
+theme, the streak, and failed puzzles coming back a few puzzles later, kept per
+game in ``puzzles.toml`` beside the settings (:mod:`tui.settings`).
 """
 
 from __future__ import annotations
 
-import math
+import json
 import os
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from textual import on
@@ -25,8 +31,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from engines.puzzles import Puzzle
-from games import GAME_NAMES
+from engines.puzzle_training import Session, Training
+from engines.puzzles import Puzzle, refutation, wins_as_clearly
+from games import GAME_NAMES, Game
 from games.files import read_toml
 
 from ...settings import Settings, config_dir, keep_aside, write_whole
@@ -34,66 +41,18 @@ from ..picking import MovePicker
 from ..widgets.board import BoardView
 from ..widgets.move_entry import MoveEntry
 
-__all__ = ["PuzzleScreen", "PuzzleRecord", "puzzle_rating", "load_record", "save_record", "K_FACTOR"]
+__all__ = ["PuzzleScreen", "PuzzleRecord", "load_record", "save_record", "read_records", "REPLY_PAUSE"]
 
-#: How fast the rating moves (Elo's K), and where it starts.
-K_FACTOR = 32
-START_RATING = 1500.0
-#: The largest puzzles progress file read (one table of five numbers a game: a few hundred bytes).
-MAX_RECORDS_BYTES = 64 * 1024
-
-
-def puzzle_rating(puzzle: Puzzle) -> float:
-    """A puzzle's own rating (its set's)."""
-    return float(puzzle.rating)
-
-
-@dataclass
-class PuzzleRecord:
-    """A player's puzzles in one game: the rating, the streak and the best streak, the count solved and tried."""
-
-    rating: float = START_RATING
-    streak: int = 0
-    best_streak: int = 0
-    solved: int = 0
-    tried: int = 0
-
-    def scored(self, puzzle: Puzzle, solved: bool) -> float:
-        """Count an attempt; the rating's change."""
-        difference = max(-4000.0, min(4000.0, puzzle_rating(puzzle) - self.rating))
-        expected = 1.0 / (1.0 + 10 ** (difference / 400.0))
-        change = K_FACTOR * ((1.0 if solved else 0.0) - expected)
-        self.rating += change
-        self.tried += 1
-        if solved:
-            self.solved += 1
-            self.streak += 1
-            self.best_streak = max(self.best_streak, self.streak)
-        else:
-            self.streak = 0
-        return change
+#: A player's record in one game (the trainer's model).
+PuzzleRecord = Training
+#: The pause before the opponent's reply is played, in seconds.
+REPLY_PAUSE = 0.6
+#: The largest puzzles progress file read (per game: a few numbers, a rating per theme, the reviews).
+MAX_RECORDS_BYTES = 256 * 1024
 
 
 def _path():  # type: ignore[no-untyped-def]
     return config_dir() / "puzzles.toml"
-
-
-#: The bounds a kept rating is read within (anything else is a damaged file).
-RATING_BOUNDS = (0.0, 4000.0)
-
-
-def _record_of(entry: object) -> PuzzleRecord | None:
-    """A game's record from its table, or ``None`` if any value is missing, of the wrong type or out of range."""
-    if not isinstance(entry, dict):
-        return None
-    rating = entry.get("rating", START_RATING)
-    counts = [entry.get(key, 0) for key in ("streak", "best_streak", "solved", "tried")]
-    if (not isinstance(rating, (int, float)) or isinstance(rating, bool) or not math.isfinite(rating)
-            or not RATING_BOUNDS[0] <= rating <= RATING_BOUNDS[1]):
-        return None
-    if not all(isinstance(count, int) and not isinstance(count, bool) and 0 <= count < 10**9 for count in counts):
-        return None
-    return PuzzleRecord(float(rating), *counts)
 
 
 def read_records() -> tuple[dict[str, PuzzleRecord], str | None]:
@@ -110,7 +69,7 @@ def read_records() -> tuple[dict[str, PuzzleRecord], str | None]:
     records: dict[str, PuzzleRecord] = {}
     damaged = []
     for game, entry in table.items():
-        record = _record_of(entry) if game in GAME_NAMES else None
+        record = Training.from_table(entry) if game in GAME_NAMES else None
         if record is None:
             damaged.append(str(game)[:20])
         else:
@@ -138,32 +97,34 @@ def save_record(game: str, record: PuzzleRecord) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if not sound and (path.exists() or path.is_symlink()):
         keep_aside(path)
-    lines = ["# tui-games puzzles: your rating and streak per game"]
+    lines = ["# tui-games puzzles: your rating, streak and reviews per game"]
     for name in sorted(records):
-        kept = records[name]
-        lines += [f"\n[{name}]", f"rating = {kept.rating:.1f}", f"streak = {kept.streak}",
-                  f"best_streak = {kept.best_streak}", f"solved = {kept.solved}", f"tried = {kept.tried}"]
+        lines += _table_lines(name, records[name].to_table())
     write_whole(path, "\n".join(lines) + "\n")
+
+
+def _table_lines(name: str, table: dict[str, Any]) -> list[str]:
+    """A game's record as TOML: its table, then its themes' and its reviews' (keys quoted)."""
+    lines = [f"\n[{name}]"] + [f"{key} = {value}" for key, value in table.items() if not isinstance(value, dict)]
+    for key, value in table.items():
+        if isinstance(value, dict) and value:
+            lines += [f"\n[{name}.{key}]"] + [f"{json.dumps(sub)} = {json.dumps(item)}" for sub, item in value.items()]
+    return lines
 
 
 class PuzzleScreen(Screen[None]):
     """Puzzles of one game (see the module doc)."""
+
+    CSS_PATH = "puzzles.tcss"
 
     BINDINGS = [
         Binding("escape", "close", "Back"),
         Binding("ctrl+h", "hint", "Hint", show=False),
         Binding("ctrl+n", "next", "Next"),
         Binding("ctrl+f", "hint", "Hint"),
+        Binding("ctrl+r", "retry", "Retry"),
+        Binding("ctrl+s", "solution", "Solution"),
     ]
-
-    DEFAULT_CSS = """
-    PuzzleScreen #puzzle-board { height: 1fr; }
-    PuzzleScreen #puzzle-side { width: 44; padding: 1 2; }
-    PuzzleScreen #puzzle-status { height: auto; }
-    PuzzleScreen #puzzle-message { height: auto; color: $text-muted; }
-    PuzzleScreen #puzzle-message.-error { color: $error; }
-    PuzzleScreen #puzzle-input { margin-top: 1; }
-    """
 
     def __init__(self, game: str, puzzles: list[Puzzle], source: str, *, seed: int | None = None,
                  ascii: bool = False) -> None:
@@ -171,16 +132,31 @@ class PuzzleScreen(Screen[None]):
         self.game_name = game
         self.puzzles = list(puzzles)
         random.Random(seed).shuffle(self.puzzles)
+        self.by_id = {puzzle.id: puzzle for puzzle in self.puzzles}
         self.source = source
         self.ascii = ascii
         self.index = 0
+        #: The puzzle shown (the set's next, or one come back for review).
+        self.current: Puzzle | None = self.puzzles[0] if self.puzzles else None
         records, self.records_problem = read_records()
         self.record = records.get(game, PuzzleRecord())
-        #: Whether the puzzle shown was answered (or given up with a hint).
+        self.session = Session(self.record.rating.rating)
+        #: The position on the board, the index of the player's next move in the solution.
+        self.position: Game | None = None
+        self.step = 0
+        #: Whether the puzzle is over (solved, failed to the end, or the solution shown), counted as
+        #: failed (a wrong move, a hint, the solution), hinted; busy while a reply or a search is on its way.
         self.done = False
+        self.failed = False
         self.hinted = False
-        #: The puzzles answered in this sitting: seen again (the set wraps round), they are not rated again.
+        self.busy = False
+        #: After a wrong move: the position before it (ctrl+r goes back to it).
+        self.retry_from: Game | None = None
+        #: The puzzles answered in this sitting: seen again (the set wraps round), they are not rated
+        #: again unless they come back for review.
         self.rated: set[str] = set()
+        #: The rating's change of the last puzzle rated.
+        self.change = 0.0
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -188,6 +164,7 @@ class PuzzleScreen(Screen[None]):
             yield BoardView(self.game_name, ascii=self.ascii, id="puzzle-board", **settings.board_options())
             with Vertical(id="puzzle-side"):
                 yield Static("", id="puzzle-status")
+                yield Static("", id="puzzle-task")
                 yield Static("", id="puzzle-message")
                 yield MoveEntry(placeholder="your move", id="puzzle-input")
         yield Footer(compact=True)
@@ -199,7 +176,7 @@ class PuzzleScreen(Screen[None]):
         if not self.puzzles:
             self.say(f"no puzzles for {self.game_name} in {self.source}", error=True)
             return
-        self.entry.board = self.query_one("#puzzle-board", BoardView)
+        self.entry.board = self.board
         self.show_puzzle()
         self.entry.focus()
 
@@ -209,34 +186,78 @@ class PuzzleScreen(Screen[None]):
         return self.query_one("#puzzle-input", MoveEntry)
 
     @property
+    def board(self) -> BoardView:
+        return self.query_one("#puzzle-board", BoardView)
+
+    @property
     def picker(self) -> MovePicker | None:
-        """The puzzle position's legal moves by square (the move box's)."""
+        """The position's legal moves by square (the move box's)."""
         return self.entry.picker
 
     @property
     def puzzle(self) -> Puzzle:
-        return self.puzzles[self.index % len(self.puzzles)]
+        assert self.current is not None
+        return self.current
+
+    # -- showing -----------------------------------------------------------------------------------
 
     def show_puzzle(self) -> None:
-        game = self.puzzle.game(self.game_name)
-        board = self.query_one("#puzzle-board", BoardView)
+        """The puzzle from its start: the setting-up move played and marked."""
+        puzzle = self.puzzle
+        start = puzzle.start(self.game_name)
+        game = puzzle.game(self.game_name)
+        board = self.board
         board.flipped = board.painter.flipped_for(game.turn)
-        board.show(game)
-        board.mark(None)
-        self.done = self.hinted = False
-        box = self.entry
-        box.game = game
-        box.value, box.placeholder = "", "your move"
-        self.update_status()
+        self.done = self.failed = self.hinted = self.busy = False
+        self.retry_from = None
+        self.step = 0
+        self.set_position(game)
+        setup = ""
+        if puzzle.setup is not None:
+            move = start.parse_move(puzzle.setup)
+            self.mark_move(start, move)
+            setup = f"{start.PLAYERS[start.turn]} played {start.format_move(move)}. "
         side = game.PLAYERS[game.turn]
-        self.say(f"{side} to play: find the move that wins — type it or click it")
+        plies = len(puzzle.solution)
+        length = "the move that wins" if plies == 1 else f"the line that wins ({plies // 2 + 1} moves of yours)"
+        self.query_one("#puzzle-task", Static).update(f"{setup}[b]{side} to play[/b]: find {length}")
+        self.say("type the move or click it")
+        self.update_status()
+
+    def set_position(self, game: Game) -> None:
+        """Show ``game`` and take moves in it."""
+        self.position = game
+        self.board.show(game)
+        self.board.mark(None)
+        box = self.entry
+        box.game = game.copy()
+        box.value = ""
+        box.placeholder = "your move"
+
+    def mark_move(self, before: Game, move: Any) -> None:
+        """Mark ``move`` (played from ``before``) on the board: where it came from and went."""
+        squares = self.board.painter.move_squares(before, move)
+        if squares is not None:
+            self.board.mark(squares[0], (squares[1],))
+
+    def play_on_board(self, move: Any) -> str:
+        """Play ``move`` in the position shown, mark it; its text."""
+        assert self.position is not None
+        before = self.position.copy()
+        text = before.format_move(move)
+        self.position.play(move)
+        self.set_position(self.position)
+        self.mark_move(before, move)
+        return text
 
     def update_status(self) -> None:
         record = self.record
+        themes = f" · {', '.join(self.puzzle.themes[:4])}" if self.current and self.puzzle.themes else ""
+        rated = f"puzzle rated {self.puzzle.rating}{themes}\n" if self.current else ""
         self.query_one("#puzzle-status", Static).update(
-            f"[b]puzzle {self.index % len(self.puzzles) + 1} of {len(self.puzzles)}[/b] ({self.source})\n"
-            f"rating {record.rating:.0f} · streak {record.streak} (best {record.best_streak})\n"
-            f"solved {record.solved} of {record.tried}")
+            f"[b]puzzle {self.index % max(1, len(self.puzzles)) + 1} of {len(self.puzzles)}[/b] ({self.source})\n"
+            f"{rated}rating {record.rating.rating:.0f} ±{record.rating.deviation:.0f} · streak {record.streak} "
+            f"(best {record.best_streak})\nsolved {record.solved} of {record.tried}")
 
     def say(self, text: str, error: bool = False) -> None:
         message = self.query_one("#puzzle-message", Static)
@@ -248,97 +269,209 @@ class PuzzleScreen(Screen[None]):
     @on(Input.Submitted, "#puzzle-input")
     def typed(self, event: Input.Submitted) -> None:
         text = event.value.strip()
+        if self.busy or not self.puzzles:
+            return
         if self.done:
             self.action_next()
             return
-        if not text or not self.puzzles:
+        if self.retry_from is not None and not text:
+            self.action_retry()  # Enter after a wrong move tries again
             return
-        self.entry.enter(text)
+        if text:
+            self.entry.enter(text)
 
     def on_board_view_square_chosen(self, event: BoardView.SquareChosen) -> None:
+        if self.busy or not self.puzzles:
+            return
         if self.done:
             self.action_next()  # Enter on the board goes on, as in the move box
             return
-        if self.puzzles:
-            self.entry.square_chosen(event.square)
+        if self.retry_from is not None:
+            self.action_retry()
+        self.entry.square_chosen(event.square)
 
     @on(MoveEntry.MoveEntered, "#puzzle-input")
     def move_entered(self, event: MoveEntry.MoveEntered) -> None:
-        if not self.done:  # else answered meanwhile
+        if not (self.done or self.busy) and self.retry_from is None:  # else answered meanwhile
             self.answer(event.move)
 
     def on_move_entry_said(self, event: MoveEntry.Said) -> None:
         self.say(event.text, error=event.error)
 
     def answer(self, move: Any) -> None:
-        """Judge ``move``, count it, and show the winning move played."""
+        """Judge the player's ``move`` at the current step: right, wrong, or (the last move) as good."""
+        assert self.position is not None
+        expected = self.position.parse_move(self.puzzle.solution[self.step])
+        last = self.step == len(self.puzzle.solution) - 1
+        if move == expected:
+            self.right(move)
+        elif last:
+            self.busy = True
+            self.say(f"{self.position.format_move(move)}: looking at it…")
+            self.run_worker(lambda: self._judge_last(self.position.copy(), move, expected), thread=True,
+                            exclusive=True, group="puzzle")
+        else:
+            self.wrong(move)
+
+    def _judge_last(self, game: Game, move: Any, expected: Any) -> None:
+        accepted = wins_as_clearly(game, move, expected)
+        self.app.call_from_thread(self._judged_last, move, accepted)
+
+    def _judged_last(self, move: Any, accepted: bool) -> None:
+        self.busy = False
+        if self.done:
+            return
+        if accepted:
+            self.right(move)
+        else:
+            self.wrong(move)
+
+    def right(self, move: Any) -> None:
+        """A right move: played; the reply follows after a pause, or the puzzle is solved."""
+        text = self.play_on_board(move)
+        self.step += 1
+        if self.step >= len(self.puzzle.solution):
+            self.finish(not self.failed, f"{text} — solved")
+            return
+        self.busy = True
+        self.say(f"{text} — right; the reply comes…")
+        self.set_timer(REPLY_PAUSE, self.play_reply)
+
+    def play_reply(self) -> None:
+        """The opponent's reply of the solution, played for the player."""
+        if self.done or self.position is None:
+            return
+        reply = self.position.parse_move(self.puzzle.solution[self.step])
+        text = self.play_on_board(reply)
+        self.step += 1
+        self.busy = False
+        side = self.position.PLAYERS[self.position.turn]
+        self.say(f"they answer {text} — {side} to play: the next move")
+
+    def wrong(self, move: Any) -> None:
+        """A wrong move: counted, played, and answered by the refutation our search finds."""
+        assert self.position is not None
+        self.count(False)
+        self.retry_from = self.position.copy()
+        text = self.play_on_board(move)
+        self.busy = True
+        self.say(f"{text} is not it — looking for the reply…", error=True)
+        game = self.position.copy()
+        self.run_worker(lambda: self._refute(game, text), thread=True, exclusive=True, group="puzzle")
+
+    def _refute(self, game: Game, text: str) -> None:
+        reply = refutation(game)
+        self.app.call_from_thread(self._refuted, reply, text)
+
+    def _refuted(self, reply: Any, text: str) -> None:
+        self.busy = False
+        if self.retry_from is None or self.position is None:
+            return
+        answer = f": {self.play_on_board(reply)} refutes it" if reply is not None else ""
+        self.say(f"{text} is not it{answer} · ctrl+r (or Enter): retry · ctrl+s: the solution", error=True)
+        self.entry.placeholder = "Enter: retry"
+
+    def action_retry(self) -> None:
+        """Back to the position before the wrong move."""
+        if self.retry_from is None or self.busy:
+            return
+        game, self.retry_from = self.retry_from, None
+        before_text = "try again: " + game.PLAYERS[game.turn] + " to play"
+        self.set_position(game)
+        self.say(before_text)
+
+    def action_solution(self) -> None:
+        """The solution's next move played (from before a wrong move); the puzzle counts as failed."""
+        if self.done or self.busy or not self.puzzles:
+            return
+        if self.retry_from is not None:
+            self.set_position(self.retry_from)
+            self.retry_from = None
+        self.count(False)
+        assert self.position is not None
+        move = self.position.parse_move(self.puzzle.solution[self.step])
+        text = self.play_on_board(move)
+        self.step += 1
+        if self.step >= len(self.puzzle.solution):
+            self.finish(False, f"the solution: {text} — the end")
+            return
+        self.say(f"the solution: {text} · ctrl+s: the next move")
+
+    def count(self, solved: bool) -> None:
+        """Rate the puzzle once (the first failure, or the solve), keep the record, count the sitting."""
+        if solved is False:
+            if self.failed:
+                return
+            self.failed = True
         puzzle = self.puzzle
-        game = puzzle.game(self.game_name)
-        winning = game.parse_move(puzzle.move)
-        text = game.format_move(move)
-        best = game.format_move(winning)
-        solved = move == winning and not self.hinted
-        key = puzzle.id
-        again = key in self.rated
-        self.rated.add(key)
-        change = 0.0 if again else self.record.scored(puzzle, solved)
-        self.done = True
-        box = self.entry
-        box.value, box.placeholder = "", "Enter: the next puzzle"
+        if puzzle.id in self.rated:
+            return
+        self.rated.add(puzzle.id)
+        self.change = self.record.scored(puzzle.id, puzzle.rating, puzzle.themes, solved)
+        self.session.count(puzzle.id, solved, self.record.streak)
         try:
             save_record(self.game_name, self.record)
-            kept = ""
         except OSError as error:
-            kept = f" (not kept: {error.strerror or error})"
-        board = self.query_one("#puzzle-board", BoardView)
-        start_end = board.painter.move_squares(game, winning)
-        game.play(winning)
-        board.show(game)
-        if start_end is not None:
-            board.mark(start_end[0], (start_end[1],))
+            self.notify(f"puzzles progress not kept: {error.strerror or error}", severity="warning")
+        self.update_status()
+
+    def finish(self, solved: bool, text: str) -> None:
+        """The puzzle over: rated (solved, unless failed already), the box ready for the next."""
+        again = self.puzzle.id in self.rated
+        self.change = 0.0
+        if solved:
+            self.count(True)
+        self.done = True
+        self.busy = False
+        box = self.entry
+        box.value, box.placeholder = "", "Enter: the next puzzle"
         if again:
-            self.say(f"{text} {'wins' if move == winning else 'is not it: ' + best + ' wins'} — seen "
-                     "before in this sitting, not rated again · Enter or ctrl+n: next")
+            said = f"{text} — seen before in this sitting, not rated again"
         elif solved:
-            self.say(f"{text} wins — rating {change:+.0f}, streak {self.record.streak}{kept} · Enter or ctrl+n: next")
-        elif move == winning:
-            self.say(f"{text} wins, after the hint: counted as not solved — rating {change:+.0f}, the streak "
-                     f"ends{kept} · Enter or ctrl+n: next")
+            said = f"{text} — rating {self.change:+.0f}, streak {self.record.streak}"
         else:
-            self.say(f"{text} is not it: {best} wins — rating {change:+.0f}, the streak ends{kept} · "
-                     "Enter or ctrl+n: next", error=True)
+            said = f"{text} — counted as not solved{' (the hint)' if self.hinted else ''}, the streak ends"
+        self.say(f"{said} · Enter or ctrl+n: next", error=not solved)
         self.update_status()
 
     def action_hint(self) -> None:
-        if self.done or not self.puzzles:
+        if self.done or self.busy or not self.puzzles:
             return
-        game = self.puzzle.game(self.game_name)
-        board = self.query_one("#puzzle-board", BoardView)
-        squares = board.painter.move_squares(game, game.parse_move(self.puzzle.move))
+        if self.retry_from is not None:
+            self.action_retry()
+        assert self.position is not None
+        game = self.position
+        squares = self.board.painter.move_squares(game, game.parse_move(self.puzzle.solution[self.step]))
         self.hinted = True
+        self.count(False)
         if squares is not None:  # picked up, as a click would: its targets shown, a click on one plays it
-            board.mark(squares[0], self.picker.targets(squares[0]) if self.picker is not None else ())
-            self.say(f"hint: the move starts on {board.painter.square_name(squares[0])} (the puzzle counts as "
-                     "not solved)")
+            self.entry.offer(squares[0])
+            self.say(f"hint: the move starts on {self.board.painter.square_name(squares[0])} (the puzzle counts "
+                     "as not solved)")
 
     def action_next(self) -> None:
         if not self.puzzles:
             return
-        key = self.puzzle.id
-        if not self.done and key not in self.rated:  # skipped: counted as not solved
-            self.rated.add(key)
-            self.record.scored(self.puzzle, False)
-            try:
-                save_record(self.game_name, self.record)
-            except OSError:
-                pass
+        if not self.done:  # skipped: counted as not solved
+            self.count(False)
+        due = [id_ for id_ in self.record.due(self.by_id) if id_ != self.puzzle.id]
         self.index += 1
+        if due:
+            self.rated.discard(due[0])  # come back for review: rated again
+            self.current = self.by_id[due[0]]
+        else:
+            self.current = self.puzzles[self.index % len(self.puzzles)]
         self.show_puzzle()
+        if due:
+            self.say("a puzzle you missed, back for review · type the move or click it")
 
     def action_close(self) -> None:
-        """Back to the start screen it was opened from; opened by the command line, quit."""
+        """Back to the start screen it was opened from, with the sitting's summary; opened by the
+        command line, quit and print it."""
+        summary = self.session.summary(self.record)
         below = self.app.screen_stack[:-1]
         if any(type(screen).__name__ == "StartScreen" for screen in below):
             self.app.pop_screen()
+            self.app.notify(summary, timeout=10)
         else:
-            self.app.exit()
+            self.app.exit(message=summary)
