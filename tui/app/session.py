@@ -130,6 +130,9 @@ class GameSetup:
     names: tuple[str, str] = ("", "")
     #: The record those moves were read from, which a save writes back with what followed.
     record: LoadedGame | None = None
+    #: The moves read are played on at once (the player chose to continue the game), not
+    #: reviewed with the engines paused.
+    continued: bool = False
 
     @classmethod
     def checked(cls, game: str, first: str, second: str, position: str | None = None, *,
@@ -178,7 +181,7 @@ class GameSetup:
 
     def fresh(self) -> GameSetup:
         """The same players, start and clock, without the moves read from a file (a rematch)."""
-        return replace(self, moves=(), source="", outcome=None, names=("", ""), record=None)
+        return replace(self, moves=(), source="", outcome=None, names=("", ""), record=None, continued=False)
 
     def with_record(self, loaded: LoadedGame, source: str) -> GameSetup:
         """This setup replaying a game read from ``source``: its start, moves,
