@@ -297,4 +297,4 @@ async def test_letters_reach_the_material_line_and_an_engines_ticks_do_not_redra
         shown = line._shown
         screen.engines.show_eval(35, None)
         screen.engines.show_eval(35, None)  # the same figures again: nothing to draw
-        assert line._shown != shown and str(line.render()).endswith("eval +0.35")
+        assert line._shown != shown and str(line.render()).endswith("eval +0.3 pawns")

@@ -17,11 +17,13 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from engines.review import CLASSES, MARKS, GameReport, MoveReport
+from games import game_kind
+from games.kind import ScoreScale
 
 from ..widgets.score_chart import ScoreChart
 from .dialogs import Dialog
 
-__all__ = ["ReportDialog", "move_line", "side_summary"]
+__all__ = ["ReportDialog", "eval_reading", "move_line", "side_summary"]
 
 
 def side_summary(report: GameReport, side: int, name: str) -> str:
@@ -32,15 +34,16 @@ def side_summary(report: GameReport, side: int, name: str) -> str:
     return f"{name}: {', '.join(parts)} · average loss {report.average_loss(side):.0%}"
 
 
-def signed_eval(text: str) -> str:
-    """A record's ``[%eval]`` (``0.35``, ``-1.20``, ``#3``) as every view writes scores: ``+0.35``."""
-    if text.startswith(("-", "#", "+")) or text.strip("0.") == "":
-        return text
-    return "+" + text
+def eval_reading(text: str, scores: ScoreScale) -> str:
+    """A record's ``[%eval]`` (``0.35``, ``-1.20``, ``#3``: the first player's, in the record's
+    unit) as every view writes scores, in the game's unit: ``+0.3 pawns``, ``64%``."""
+    if text.startswith("#"):
+        return scores.signed(0.0, int(text[1:]))
+    return scores.signed(float(text) * scores.unit)
 
 
-def move_line(move: MoveReport, number: int, first_of_pair: bool) -> str:
-    """``12... Nf6??  blunder, loses 53% (best g6)``."""
+def move_line(move: MoveReport, number: int, first_of_pair: bool, scores: ScoreScale) -> str:
+    """``12... Nf6??  blunder, loses 53% (best g6)``; a move of no class: ``eval +0.3 pawns``."""
     dots = "." if first_of_pair else "..."
     text = f"{number}{dots} {move.move}{move.mark}".ljust(22)
     if move.label:
@@ -48,7 +51,7 @@ def move_line(move: MoveReport, number: int, first_of_pair: bool) -> str:
         if move.best:
             text += f" (best {move.best})"
     else:
-        text += f"eval {signed_eval(move.eval)}" if move.eval else ""
+        text += f"eval {eval_reading(move.eval, scores)}" if move.eval else ""
     return text
 
 
@@ -77,6 +80,7 @@ class ReportDialog(Dialog[int | None]):
 
     def compose(self) -> ComposeResult:
         report = self.report
+        scores = game_kind(report.game_name).scores
         bounds = ", ".join(f"{MARKS[name]} ≥ {threshold:.0%}" for name, threshold in reversed(CLASSES))
         with Vertical():
             yield Label(f"Game report · pvs at depth {report.depth} · loss of winning chance {bounds}",
@@ -89,7 +93,7 @@ class ReportDialog(Dialog[int | None]):
             for move in report.moves:
                 number = self.first_number + (move.ply + self.first_mover) // 2
                 first_of_pair = (move.ply + self.first_mover) % 2 == 0
-                options.append(Option(move_line(move, number, first_of_pair), id=f"ply-{move.ply}"))
+                options.append(Option(move_line(move, number, first_of_pair, scores), id=f"ply-{move.ply}"))
             yield OptionList(*options, id="report-moves")
             yield Label("Enter: go to the position after the move · Esc: close", classes="summary")
 

@@ -4,20 +4,25 @@ While the engine thinks the panel shows the search statistics (:class:`engines.S
 search process reports them (about ten times a second): nodes, evaluations,
 alpha-beta prunes (and the share cut by the first move), the cutoff engines'
 counters, transposition-table hits, depth, elapsed time, nodes/s, the best move
-so far, the eval (the position for the first player, in the game's one unit:
-``+1.35`` pawns in chess, ``#3`` a mate; said so: "eval (White)") and the
+so far, the eval (the position for the first player, in the game's one unit,
+:meth:`games.kind.ScoreScale.signed`: ``+0.9 pawns`` and ``#3`` in chess, ``+6 discs``
+in Othello, ``64%`` in Quixo; said so: "eval (White)") and the
 principal variation.  Every line fits the panel: the best move and the score
 have lines of their own, so a long move (``15x24x31x22``) never pushes the score
 out at 80 columns.  When the search ends the figures stay until the next one
 (on a short terminal the idle side's panel shrinks to one line of them).
 Underneath, :class:`ScoreTrend` charts the eval after each of the engine's
 moves (for the first player too) on a symmetric scale with 0 in the middle and
-its range labelled, so a drop from +7 to -2 looks like what it is; a move
-taken back takes its point with it.
+its range labelled in the game's unit (``±2 pawns``; ``30-70%`` where scores read
+as a winning chance), so a drop from +7 to -2 looks like what it is; a forced win
+is drawn at the edge of the scale the other scores set, which never goes beyond
+a winning chance of about 99%.  A move taken back takes its point with it, and
+the figures, which were of a later position, go until the next search.
 """
 
 from __future__ import annotations
 
+import math
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -30,10 +35,11 @@ from games.kind import ScoreScale
 
 from ...views.format import CUTOFF_STATS, count_text, first_player_view, line_text
 
-__all__ = ["EnginePanel", "Figures", "SCORE_CLAMP", "ScoreTrend", "trend_scale", "trend_text"]
+__all__ = ["EnginePanel", "Figures", "ScoreTrend", "TREND_MOST", "trend_axis", "trend_scale", "trend_text"]
 
-#: Scores beyond this (mates) are drawn at this height on the sparkline.
-SCORE_CLAMP = 2000
+#: Scores worth more than this many times the game's ``win_scale`` (a winning chance
+#: over 99%) are drawn at the trend's edge, which never goes beyond them.
+TREND_MOST = 5
 
 
 #: A row of figures: two label and value pairs (a value may be styled), or one
@@ -43,9 +49,10 @@ Row = tuple[str, "str | Text", str, "str | Text"] | tuple[str, "str | Text"]
 TREND_BARS = "_▁▂▃▄▅▆▇█"
 
 
-def trend_scale(scores: list[float]) -> float:
-    """The trend's half range: the largest score's size rounded up to 1, 2 or 5 times a power of ten."""
-    largest = max((abs(score) for score in scores), default=0.0)
+def trend_scale(values: list[float], most: float = math.inf) -> float:
+    """The trend's half range: the largest finite value's size rounded up to 1, 2 or 5 times a
+    power of ten, and no more than ``most`` rounded so (a forced win, ``±inf``, counts for none)."""
+    largest = min(max((abs(value) for value in values if math.isfinite(value)), default=0.0), most)
     step = 1.0
     while True:
         for factor in (1, 2, 5):
@@ -54,13 +61,22 @@ def trend_scale(scores: list[float]) -> float:
         step *= 10
 
 
-def trend_text(scores: list[float], width: int) -> Text:
-    """The last scores that fit ``width`` as bars on ``±scale``, the scale written first."""
-    scale = trend_scale(scores)
-    label = f"trend ±{scale:g} "
-    shown = scores[-max(width - len(label), 1):]
-    bars = "".join(TREND_BARS[round((max(-scale, min(scale, score)) / scale + 1) / 2 * 8)]
-                   for score in shown)
+def trend_axis(scale: float, units: ScoreScale) -> str:
+    """The trend's range as a player reads it: ``±2 pawns``, or ``30-70%`` for a winning chance."""
+    if units.reading is None:
+        return f"{50 - scale:g}-{50 + scale:g}%"
+    return f"±{scale:g} {units.reading.many}"
+
+
+def trend_text(values: list[float], width: int, units: ScoreScale) -> Text:
+    """The last values that fit ``width`` as bars (:meth:`games.kind.ScoreScale.plotted`, a forced
+    win ``±inf``) on their scale, the range written first in the game's unit; what goes beyond the
+    scale (a forced win) is drawn at its edge."""
+    scale = trend_scale(values, units.plotted(TREND_MOST * units.win_scale))
+    label = f"trend {trend_axis(scale, units)} "
+    shown = values[-max(width - len(label), 1):]
+    bars = "".join(TREND_BARS[round((max(-scale, min(scale, value)) / scale + 1) / 2 * 8)]
+                   for value in shown)
     text = Text(no_wrap=True, overflow="crop", end="")
     text.append(label, "dim")
     text.append(bars, "bold")
@@ -76,8 +92,9 @@ class ScoreTrend(Widget):
     }
     """
 
-    def __init__(self) -> None:
+    def __init__(self, units: ScoreScale) -> None:
         super().__init__()
+        self.units = units
         self.scores: list[float] = []
 
     def show(self, scores: list[float]) -> None:
@@ -87,7 +104,7 @@ class ScoreTrend(Widget):
     def render(self) -> Text:
         if not self.scores:
             return Text("trend: after the engine's first move", style="dim", end="")
-        return trend_text(self.scores, self.size.width or 40)
+        return trend_text(self.scores, self.size.width or 40, self.units)
 #: What the figures show: rows and the principal variation, or one line (compact).
 FigureContent = tuple[list[Row], str] | Text
 
@@ -200,7 +217,8 @@ class EnginePanel(Vertical):
         self.stats: SearchStats | None = None
         #: How many times the figures were redrawn (tests check the panel ticks).
         self.updates = 0
-        #: The trend's points: the ply of the move and the eval after it (first player, game units).
+        #: The trend's points: the ply of the move and the eval after it (first player, on the
+        #: game's charted scale, :meth:`games.kind.ScoreScale.plotted`; a forced win ``±inf``).
         self.points: list[tuple[int, float]] = []
         self._compact = False
         #: ``title``: what the panel is for when it is not a player's (``analysis``).
@@ -212,7 +230,7 @@ class EnginePanel(Vertical):
     def compose(self) -> ComposeResult:
         yield Figures(self._figures(), classes="figures")
         if self.trend:
-            yield ScoreTrend()
+            yield ScoreTrend(self.units)
 
     @property
     def nodes(self) -> int:
@@ -270,19 +288,17 @@ class EnginePanel(Vertical):
     def record_score(self, score: float, mate: int | None, ply: int) -> None:
         """Add to the trend the eval of the move the engine played at ``ply`` (its score for itself)."""
         score, mate = self.first_view(score, mate)
-        clamp = SCORE_CLAMP / self.units.unit
-        value = score / self.units.unit
-        if mate is not None:
-            value = clamp if mate > 0 else -clamp
-        self.points.append((ply, max(-clamp, min(clamp, value))))
+        value = math.copysign(math.inf, mate) if mate is not None else self.units.plotted(score)
+        self.points.append((ply, value))
         self._draw_trend()
 
     def forget_from(self, ply: int) -> None:
-        """Take out of the trend the moves from ``ply`` on (they were taken back)."""
-        kept = [point for point in self.points if point[0] < ply]
-        if len(kept) != len(self.points):
-            self.points = kept
-            self._draw_trend()
+        """Take out of the trend the moves from ``ply`` on (they were taken back) and forget the
+        last figures: they are of a position no longer on the board."""
+        self.points = [point for point in self.points if point[0] < ply]
+        self._draw_trend()
+        self.stats = None
+        self.query_one(Figures).show(self._figures())
 
     def _draw_trend(self) -> None:
         for trend in self.query(ScoreTrend):

@@ -30,8 +30,27 @@ from ...views.format import illegal_text
 from ..picking import MovePicker
 from ..screens.dialogs import ChoiceDialog
 from .board import BoardView
+from .painting import Square
 
-__all__ = ["LegalMoveSuggester", "MoveEntry"]
+__all__ = ["LegalMoveSuggester", "MoveEntry", "moves_starting"]
+
+
+#: The most moves a refusal lists (the rest are counted).
+LISTED_MOVES = 8
+
+
+def moves_starting(game: Game, text: str) -> str:
+    """The legal moves a typed beginning starts, as a refusal lists them: ``N`` in chess, the knight
+    moves ``Na3, Nc3, Nf3, Nh3``; ``11`` in checkers, ``11-15, 11-16``; '' for none.  Case counts
+    where it matches (chess's ``b`` is a file, ``B`` a bishop), else it is ignored."""
+    typed = " ".join(text.split())
+    if not typed:
+        return ""
+    moves = [game.format_move(move) for move in game.legal_moves()]
+    started = [move for move in moves if move.startswith(typed)] or [
+        move for move in moves if move.lower().startswith(typed.lower())]
+    more = len(started) - LISTED_MOVES
+    return ", ".join(started[:LISTED_MOVES]) + (f" and {more} more" if more > 0 else "")
 
 
 class LegalMoveSuggester(Suggester):
@@ -97,6 +116,9 @@ class MoveEntry(Input):
         self.board: BoardView | None = None
         self._game: Game | None = None
         self._picker: MovePicker | None = None
+        #: The board's marks as the player's own click left them (a piece picked up and its
+        #: targets); marks made otherwise (a hint, a line) are not a piece the player holds.
+        self._picked: tuple[Square | None, frozenset[Square]] | None = None
 
     # -- what the screen tells it ------------------------------------------------------------
 
@@ -109,6 +131,7 @@ class MoveEntry(Input):
     def game(self, game: Game | None) -> None:
         self._game = game
         self._picker = None  # the position may have changed in place
+        self._picked = None
 
     @property
     def picker(self) -> MovePicker | None:
@@ -135,7 +158,12 @@ class MoveEntry(Input):
         try:
             move = self._game.parse_move(text)
         except MoveSyntaxError as error:
-            self.post_message(self.Said(f"not a move: {error}", error=True))
+            started = moves_starting(self._game, text)
+            if started:
+                self.post_message(self.Said(f"{text.strip()} is not a whole move; the legal moves that start so: "
+                                            f"{started}", error=True))
+            else:
+                self.post_message(self.Said(f"not a move: {error}", error=True))
             self.select_all()
             return
         except GameError as error:
@@ -145,14 +173,32 @@ class MoveEntry(Input):
         self.value = ""
         self.post_message(self.MoveEntered(self, move, self._game.format_move(move)))
 
-    def square_chosen(self, square: tuple[int, int]) -> None:
-        """A square clicked or chosen by keys on the board: a piece picked up, a move made or asked for."""
+    def square_chosen(self, square: Square) -> None:
+        """A square clicked or chosen by keys on the board: a piece picked up, a move made or asked for.
+
+        A square marked on the board by a hint (or :meth:`offer`) rather than picked up by the
+        player is picked up when chosen, not put back: the click the hint invites keeps it, and a
+        click on one of its targets makes the move."""
+        self._choose(square, offered=False)
+
+    def offer(self, square: Square) -> None:
+        """Pick up ``square``'s piece for the player (a hint): its targets shown, a click on one
+        plays it, and a click on the piece itself keeps it picked up."""
+        if self.board is not None:
+            self.board.mark(None)
+        self._choose(square, offered=True)
+
+    def _choose(self, square: Square, *, offered: bool) -> None:
         picker, board = self.picker, self.board
         if picker is None or board is None or self._game is None:
             return
         game = self._game
-        pick = picker.choose(board.selected, square)
+        selected = board.selected
+        if selected == square and self._picked != (board.selected, board.targets):
+            selected = None  # marked by a hint, not held by the player: this click picks it up
+        pick = picker.choose(selected, square)
         board.mark(pick.selected, pick.targets)
+        self._picked = None if offered else (board.selected, board.targets)
         if pick.error:
             self.post_message(self.Said(pick.error, error=True))
         elif pick.selected is not None:
