@@ -1,0 +1,40 @@
+"""The course's screen (tui.app.screens.learn): a lesson shown with its tree, an exercise answered
+wrong (the deciding tree shown) and right (the score kept in the settings directory)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from tests.app_pilot import wait_for
+from tui.app.app import TuiGamesApp
+from tui.app.screens.learn import LearnScreen
+
+
+async def test_learn_lesson_then_an_exercise_wrong_then_right() -> None:
+    app = TuiGamesApp(learn=True)
+    app.animation_level = "none"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LearnScreen), "the course")
+        screen = app.screen
+        assert isinstance(screen, LearnScreen)
+        await wait_for(pilot, lambda: screen.setup is not None, "the first lesson's tree")
+        assert "MAX" in str(screen.query_one("#learn-tree").render())
+        screen.seed = 0  # the exercise's position, for a known kind (lesson 1 asks values)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: screen.exercise is not None, "an exercise")
+        exercise = screen.exercise
+        assert exercise is not None and exercise.kind == "value"
+        await pilot.press(*"99999", "enter")
+        await wait_for(pilot, lambda: screen.exercise is None, "the answer graded")
+        assert "what decides it" in str(screen.query_one("#learn-tree").render())
+        await pilot.press("x")
+        await wait_for(pilot, lambda: screen.exercise is not None, "another exercise")
+        second = screen.exercise
+        assert second is not None
+        right = next(str(v) for v in range(-2000, 2000) if second.grade(str(v)).right)
+        await pilot.press(*right, "enter")
+        await wait_for(pilot, lambda: screen.exercise is None, "the answer graded")
+        saved = json.loads((Path(os.environ["TUI_GAMES_CONFIG_DIR"]) / "course.json").read_text())
+        assert saved["scores"]["minimax"] == [1, 2] and "minimax" in saved["done"]
