@@ -105,3 +105,34 @@ def test_lab_screen(snap_compare, size: tuple[int, int]) -> None:
     app = TuiGamesApp(lab=True)
     app.animation_level = "none"
     assert snap_compare(app, terminal_size=size, run_before=steady)
+
+
+async def _lesson_shown(pilot) -> None:
+    from tui.app.screens.learn import LearnScreen
+
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, LearnScreen) and pilot.app.screen.setup is not None,
+                   "the course's first lesson")
+    await steady(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_learn_lesson(snap_compare, size: tuple[int, int]) -> None:
+    app = TuiGamesApp(learn=True)
+    app.animation_level = "none"
+    assert snap_compare(app, terminal_size=size, run_before=_lesson_shown)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_learn_exercise(snap_compare, size: tuple[int, int]) -> None:
+    app = TuiGamesApp(learn=True)
+    app.animation_level = "none"
+
+    async def asked(pilot) -> None:
+        await _lesson_shown(pilot)
+        screen = pilot.app.screen
+        screen.seed = 0  # a known position for the exercise
+        await pilot.press("x")
+        await wait_for(pilot, lambda: screen.exercise is not None, "an exercise")
+        await steady(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=asked)
