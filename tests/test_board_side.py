@@ -89,6 +89,7 @@ async def test_an_engines_eval_reaches_the_bar_and_the_material_line_and_undo_cl
         await pilot.press("ctrl+z")
         await wait_for(pilot, lambda: not screen.moves, "the take-back")
         assert panel.points == []  # the move taken back left the trend
+        assert panel.stats is None and panel.eval_text == "-"  # and its figures, of a later position
 
 
 def test_the_footer_fits_80_columns_and_the_palette_offers_only_ours():
