@@ -24,7 +24,8 @@ text file: the header ``# tui-games puzzles: GAME``, ``#`` comments (how it was 
 then one puzzle a line, six fields separated by tabs: the id (unique in the set), the
 position's text before the setting-up move, that move (``-`` when none), the solution
 (moves separated by spaces; a move's own spaces, as in Quixo's ``0 0 bottom``, written
-``_``), the rating and the themes (separated by spaces; may be empty).  Moves are the
+``_``), the rating and the themes (separated by spaces; may be empty), and a seventh
+when the puzzle says where it comes from (its source: a lichess game's URL...).  Moves are the
 game's move text; chess sets use UCI (``e2e4``, as lichess does), and SAN reads too.
 An old one-move file (position, move, and the gap in winning chance, by tabs) still
 reads: no setting-up move, a one-move solution, a rating from the gap
@@ -47,7 +48,7 @@ from .registry import create_engine
 
 __all__ = ["Puzzle", "PuzzleError", "WIN_CHANCE", "GAP_CHANCE", "candidate_positions", "judge", "confirm",
            "StockfishJudge", "game_positions", "obvious", "make_puzzles", "blunder_positions", "puzzles_from_blunders", "load_puzzle_file", "read_puzzles", "puzzle_text", "puzzle_line",
-           "parse_puzzle_line", "rating_from_gap", "same_move", "refutation", "wins_as_clearly", "DEFAULT_RATING", "MAX_RATING", "shipped_puzzles", "depth_of", "MAX_BYTES"]
+           "parse_puzzle_line", "scan_puzzle_file", "with_line", "rating_from_gap", "same_move", "refutation", "wins_as_clearly", "DEFAULT_RATING", "MAX_RATING", "shipped_puzzles", "depth_of", "MAX_BYTES"]
 
 #: The winning chance the best move must leave, and how much worse every other move must be.
 WIN_CHANCE = 0.8
@@ -348,13 +349,16 @@ def wins_as_clearly(game: Game, move: object, expected: object) -> bool:
     return sure >= 1 or (chance >= WIN_CHANCE and chance >= chance_expected - 0.05)
 
 
-#: What the game report writes in the comment of a blunder (see :mod:`engines.review`).
-BLUNDER_WORD = "blunder"
+#: The words the game report writes in the comment of a move it calls a blunder or a mistake
+#: (see :mod:`engines.review`): the positions before them become puzzles.
+MISTAKE_WORDS = ("blunder", "mistake")
+#: The plies of our search's line a puzzle from a game keeps (at most: the player's moves and the replies).
+LINE_PLIES = 3
 
 
 def blunder_positions(game_name: str, text: str) -> Iterator[Game]:
-    """The positions before every move a record's comments call a blunder (as the game report
-    writes them into a saved game), each game of the record in turn."""
+    """The positions before every move a record's comments call a blunder or a mistake (as
+    the game report writes them into a saved game), each game of the record in turn."""
     from games.reading import scan_records
 
     for loaded in scan_records(game_name, text):
@@ -365,7 +369,8 @@ def blunder_positions(game_name: str, text: str) -> Iterator[Game]:
             comments = [node.comment for node in loaded.model.mainline()]
         game = new_game(game_name, loaded.start)
         for ply, move in enumerate(loaded.moves):
-            if ply < len(comments) and BLUNDER_WORD in comments[ply] and game.outcome() is None:
+            if (ply < len(comments) and any(word in comments[ply] for word in MISTAKE_WORDS)
+                    and game.outcome() is None):
                 yield game.copy()
             try:
                 game.play_text(move)
@@ -373,19 +378,50 @@ def blunder_positions(game_name: str, text: str) -> Iterator[Game]:
                 break
 
 
-def puzzles_from_blunders(game_name: str, text: str,
-                          progress: Callable[[int, int], None] | None = None) -> list[Puzzle]:
-    """The puzzles among the positions before a record's blunders: where the move the player
-    missed wins clearly (judged and checked as any puzzle)."""
-    return _kept(blunder_positions(game_name, text), game_name, 1_000_000, progress=progress, prefix="mine")[0]
+def with_line(puzzle: Puzzle, game_name: str, pv: list[str]) -> Puzzle:
+    """``puzzle`` with the first plies of our search's line ``pv`` as its solution: an odd
+    number, up to :data:`LINE_PLIES`, stopping where the game ends; the puzzle as it is when
+    the line does not start with its move."""
+    game = puzzle.game(game_name)
+    if not pv or not same_move(game, pv[0], puzzle.move):
+        return puzzle
+    line: list[str] = []
+    for text in pv[:LINE_PLIES]:
+        if game.outcome() is not None:
+            break
+        try:
+            game.play_text(text)
+        except ValueError:
+            break
+        line.append(text)
+    if len(line) % 2 == 0:
+        line = line[:-1]
+    return replace(puzzle, solution=tuple(line) or puzzle.solution)
+
+
+def puzzles_from_blunders(game_name: str, text: str, progress: Callable[[int, int], None] | None = None,
+                          source: str = "") -> list[Puzzle]:
+    """The puzzles among the positions before a record's mistakes and blunders: where the move
+    the player missed wins clearly (judged and checked as any puzzle), each with a few plies of
+    the line our search prefers (:func:`with_line`), ids ``mine-0001``..."""
+    found = _kept(blunder_positions(game_name, text), game_name, 1_000_000, progress=progress, prefix="mine")[0]
+    depth = depth_of(game_name)
+    lines = []
+    for puzzle in found:
+        game = puzzle.game(game_name)
+        pv = create_engine(f"pvs:depth={depth},seed=1", type(game)).search(game).stats.pv
+        lines.append(replace(with_line(puzzle, game_name, list(pv) if pv else []), source=source))
+    return lines
 
 
 def puzzle_line(puzzle: Puzzle) -> str:
     """One puzzle's line in a set file: id, position, setup (``-`` when none), solution
-    (space-separated), rating, themes (space-separated), separated by tabs; a move's own
-    spaces are written ``_``."""
-    return "\t".join([puzzle.id, puzzle.position, _token(puzzle.setup) if puzzle.setup else "-",
-                      " ".join(map(_token, puzzle.solution)), str(puzzle.rating), " ".join(puzzle.themes)])
+    (space-separated), rating, themes (space-separated), and the source when there is one,
+    separated by tabs; a move's own spaces are written ``_``."""
+    fields = [puzzle.id, puzzle.position, _token(puzzle.setup) if puzzle.setup else "-",
+              " ".join(map(_token, puzzle.solution)), str(puzzle.rating), " ".join(puzzle.themes)]
+    source = " ".join(puzzle.source.split())
+    return "\t".join(fields + [source] if source else fields)
 
 
 def _token(move: str) -> str:
@@ -415,13 +451,14 @@ def parse_puzzle_line(line: str, game_name: str, number: int) -> Puzzle:
         if not 0.0 <= gap <= 1.0:
             raise ValueError(f"the gap {parts[2][:20]!r} is not a share between 0 and 1")
         puzzle = Puzzle(f"{game_name}-{number:04d}", parts[0], None, (parts[1],), rating_from_gap(gap))
-    elif len(parts) in (5, 6):
+    elif len(parts) in (5, 6, 7):
         try:
             rating = int(parts[4])
         except ValueError:
             raise ValueError(f"the rating {parts[4][:20]!r} is not a whole number") from None
         puzzle = Puzzle(parts[0], parts[1], None if parts[2] in ("", "-") else _move(parts[2]),
-                        tuple(map(_move, parts[3].split())), rating, tuple(parts[5].split()) if len(parts) == 6 else ())
+                        tuple(map(_move, parts[3].split())), rating, tuple(parts[5].split()) if len(parts) > 5 else (),
+                        parts[6].strip() if len(parts) > 6 else "")
     else:
         raise ValueError("expected id, position, setup, solution, rating and themes separated by tabs")
     puzzle.check(game_name)
@@ -461,6 +498,27 @@ def shipped_puzzles(game_name: str) -> list[Puzzle]:
     except (FileNotFoundError, OSError):
         return []
     return read_puzzles(text, game_name, f"{package}/puzzles.txt")
+
+
+def scan_puzzle_file(path: Path, game_name: str) -> Iterator[Puzzle]:
+    """The puzzles of a set file of any size, a line at a time (an imported database may hold
+    millions); :class:`PuzzleError` names the first bad line, or a file that is not a set."""
+    where = str(user_path(path))
+    if not path.is_file():
+        raise PuzzleError(f"{where}: not a regular file" if path.exists() else f"{where}: no such file")
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            first = handle.readline().lstrip("\ufeff")
+            read_puzzles(first, game_name, where)  # the header: the right game
+            for number, line in enumerate(handle, 2):
+                if not line.strip() or line.startswith("#"):
+                    continue
+                try:
+                    yield parse_puzzle_line(line.rstrip("\n"), game_name, number)
+                except ValueError as error:
+                    raise PuzzleError(f"{where}, line {number}: {str(error).splitlines()[0][:120]}") from None
+    except OSError as error:
+        raise PuzzleError(f"{where}: cannot read it ({error.strerror or error})") from None
 
 
 def load_puzzle_file(path: Path, game_name: str) -> list[Puzzle]:

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import os
+import random
+import re
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import IO, Iterable, Iterator
 
 from engines.puzzles import (
     GAP_CHANCE,
+    HEADER,
+    Puzzle,
+    puzzle_line,
+    scan_puzzle_file,
     WIN_CHANCE,
     PuzzleError,
     depth_of,
-    load_puzzle_file,
     make_puzzles,
     puzzle_text,
     puzzles_from_blunders,
@@ -41,6 +49,18 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--make", type=whole(1), metavar="N", help="find N puzzles by search and write them to --out")
     p.add_argument("--out", type=path_arg, metavar="FILE", help="with --make: the file to write (never over one)")
     p.add_argument("--stockfish", action="store_true", help="with --make, chess: keep only puzzles Stockfish agrees on")
+    p.add_argument("--import", dest="import_file", type=path_arg, metavar="FILE",
+                   help="read a lichess puzzle CSV (plain or .zst, any size, a row at a time) into a set of "
+                        "yours named --name; bad rows are reported by line and skipped")
+    p.add_argument("--name", metavar="NAME", help="with --import: the set's name (default: the file's stem)")
+    p.add_argument("--set", dest="set_name", metavar="NAME", help="a set of yours (--import makes them; 'mine' "
+                   "holds the puzzles from your games)")
+    p.add_argument("--theme", metavar="T", help="only the puzzles tagged T (e.g. mateIn2, fork)")
+    p.add_argument("--rating", type=_rating_range, metavar="LO-HI", help="only the puzzles rated LO to HI")
+    p.add_argument("--list", action="store_true", help="print one line per puzzle (id, rating, themes, plies) "
+                   "instead of opening the app")
+    p.add_argument("--export", type=path_arg, metavar="FILE", help="write the puzzles as a lichess CSV "
+                   "(never over a file)")
     p.add_argument("--ascii", action="store_true", help="draw pieces as letters")
     p.set_defaults(run=_cmd_puzzles)
 
@@ -102,26 +122,240 @@ def _cmd_puzzles(args: argparse.Namespace) -> int:
         return 0
     if args.out is not None or args.stockfish:
         raise UsageError(prog, "--out and --stockfish go with --make")
-    if args.file is not None and args.records is not None:
-        raise UsageError(prog, "--file and --from exclude each other")
+    if args.import_file is not None:
+        return _import(prog, args)
+    if args.name is not None:
+        raise UsageError(prog, "--name goes with --import")
+    sources = [flag for flag, value in (("--file", args.file), ("--from", args.records), ("--set", args.set_name))
+               if value is not None]
+    if len(sources) > 1:
+        raise UsageError(prog, f"{' and '.join(sources)} exclude each other")
     try:
         if args.records is not None:
-            from games.reading import read_record_text
-
-            text = read_record_text(Path(args.records).expanduser())
-
-            def found(count: int, tried: int) -> None:
-                print(f"{count} puzzles from {tried} blunders", file=sys.stderr, flush=True)
-
-            puzzles, source = puzzles_from_blunders(args.game, text, found), f"the blunders of {args.records}"
+            puzzles, source = _from_games(args), f"the blunders of {args.records}"
+        elif args.set_name is not None:
+            puzzles, source = scan_puzzle_file(_set_path(prog, args.game, args.set_name), args.game), args.set_name
         elif args.file is not None:
-            puzzles, source = load_puzzle_file(Path(args.file).expanduser(), args.game), args.file
+            puzzles, source = scan_puzzle_file(Path(args.file).expanduser(), args.game), args.file
         else:
-            puzzles, source = shipped_puzzles(args.game), "the shipped set"
+            puzzles, source = iter(shipped_puzzles(args.game)), "the shipped set"
+        chosen = _filtered(puzzles, args.theme, args.rating)
+        if args.list:
+            for puzzle in chosen:
+                print(f"{puzzle.id}\t{puzzle.rating}\t{' '.join(puzzle.themes) or '-'}\t{puzzle.plies}")
+            return 0
+        if args.export is not None:
+            return _export(prog, args, chosen)
+        kept = _sample(chosen, IN_APP, args.seed)
     except (PuzzleError, RecordError) as error:
         raise UsageError(prog, one_line(str(error))) from None
-    if not puzzles:
-        raise UsageError(prog, f"no puzzles for {args.game} in {source}; --make N --out FILE finds some")
+    if not kept:
+        narrowed = " matching --theme/--rating" if args.theme or args.rating else ""
+        raise UsageError(prog, f"no puzzles for {args.game}{narrowed} in {one_line(str(source))}; --make N --out FILE "
+                               "finds some")
     from .play import run_app
 
-    return run_app(ascii=args.ascii, puzzles=(args.game, puzzles, source, args.seed))
+    return run_app(ascii=args.ascii, puzzles=(args.game, kept, source, args.seed))
+
+
+#: The most puzzles taken into the app from one set (a sample, by --seed, of a larger one).
+IN_APP = 5_000
+#: The bad rows of an import told one by one; the rest are counted.
+BAD_TOLD = 20
+#: A set's name: letters, digits, ``.``, ``_`` and ``-`` (not first), at most 60.
+SET_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,59}")
+#: The set the puzzles from your own games go to.
+MINE = "mine"
+
+
+def _rating_range(text: str) -> tuple[int, int]:
+    """An argparse type: ``LO-HI``, two whole ratings, LO at most HI."""
+    match = re.fullmatch(r"\s*(\d{1,4})\s*-\s*(\d{1,4})\s*", text)
+    if match is None or int(match[1]) > int(match[2]):
+        raise argparse.ArgumentTypeError(f"expected LO-HI like 1200-1800, got {one_line(text[:30])!r}")
+    return int(match[1]), int(match[2])
+
+
+def sets_dir(game: str) -> Path:
+    """Where the user's puzzle sets of ``game`` live: ``puzzles/GAME`` in ``TUI_GAMES_DATA_DIR``,
+    else in the user data directory (``~/.local/share/tui-games`` on Linux)."""
+    override = os.environ.get("TUI_GAMES_DATA_DIR")
+    if override:
+        base = Path(override).expanduser()
+    else:
+        import platformdirs
+
+        base = Path(platformdirs.user_data_dir("tui-games", appauthor=False))
+    return base / "puzzles" / game
+
+
+def _set_path(prog: str, game: str, name: str) -> Path:
+    """The file of the set ``name`` (a name refused in one line)."""
+    if SET_NAME.fullmatch(name) is None:
+        raise UsageError(prog, f"bad set name {one_line(name[:60])!r}: letters, digits, '.', '_' and '-', at most 60")
+    return sets_dir(game) / f"{name}.txt"
+
+
+def _filtered(puzzles: Iterable[Puzzle], theme: str | None, rating: tuple[int, int] | None) -> Iterator[Puzzle]:
+    """The puzzles tagged ``theme`` (any case) and rated within ``rating``, as they come."""
+    wanted = theme.lower() if theme else None
+    for puzzle in puzzles:
+        if wanted is not None and wanted not in (tag.lower() for tag in puzzle.themes):
+            continue
+        if rating is not None and not rating[0] <= puzzle.rating <= rating[1]:
+            continue
+        yield puzzle
+
+
+def _sample(puzzles: Iterable[Puzzle], size: int, seed: int | None) -> list[Puzzle]:
+    """At most ``size`` of ``puzzles``, each as likely (a reservoir: a set of millions is never held)."""
+    rng = random.Random(seed)
+    kept: list[Puzzle] = []
+    for seen, puzzle in enumerate(puzzles):
+        if seen < size:
+            kept.append(puzzle)
+        else:
+            slot = rng.randrange(seen + 1)
+            if slot < size:
+                kept[slot] = puzzle
+    return kept
+
+
+def _new_file(prog: str, path: Path, what: str) -> IO[str]:
+    """``path`` created for writing (never over a file), or a one-line refusal."""
+    if path.exists() or path.is_symlink():
+        raise UsageError(prog, f"{path} already exists; {what} is never written over")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return open(path, "x", encoding="utf-8")
+    except OSError as error:
+        raise UsageError(prog, f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _from_games(args: argparse.Namespace) -> Iterator[Puzzle]:
+    """``--from RECORDS``: the puzzles among the positions before the moves the game report called
+    mistakes or blunders, each a few plies of the line our search prefers, added to the set
+    :data:`MINE` (those not there already: its puzzles are never lost); the new ones."""
+    from games.reading import read_record_text
+
+    text = read_record_text(Path(args.records).expanduser())
+
+    def found(count: int, tried: int) -> None:
+        print(f"{count} puzzles from {tried} mistakes", file=sys.stderr, flush=True)
+
+    fresh = puzzles_from_blunders(args.game, text, found, source=f"your game {Path(args.records).name}")
+    path = _set_path(f"{PROG} puzzles", args.game, MINE)
+    kept = list(scan_puzzle_file(path, args.game)) if path.exists() else []
+    seen = {(puzzle.position, puzzle.setup) for puzzle in kept}
+    ids = {puzzle.id for puzzle in kept}
+    added = []
+    for puzzle in fresh:
+        if (puzzle.position, puzzle.setup) in seen:
+            continue
+        number = len(kept) + len(added) + 1
+        while f"{MINE}-{number:04d}" in ids:
+            number += 1
+        ids.add(f"{MINE}-{number:04d}")
+        added.append(replace(puzzle, id=f"{MINE}-{number:04d}"))
+    if added:
+        from ..settings import write_whole
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        how = "Puzzles from your games: the positions before your mistakes and blunders, with the line our search prefers."
+        write_whole(path, puzzle_text(kept + added, args.game, how))
+        print(f"{len(added)} new puzzle{'s' if len(added) != 1 else ''} kept in the set {MINE} ({path}); "
+              f"again later: {PROG} puzzles {args.game} --set {MINE}", file=sys.stderr)
+    return iter(fresh)
+
+
+def _export(prog: str, args: argparse.Namespace, puzzles: Iterable[Puzzle]) -> int:
+    """Write ``puzzles`` to ``--export`` as a lichess CSV."""
+    from engines.puzzle_import import HEADER_LINE, lichess_row
+
+    out = Path(args.export).expanduser()
+    count = 0
+    with _new_file(prog, out, "an export") as handle:
+        handle.write(HEADER_LINE + "\n")
+        for puzzle in puzzles:
+            handle.write(lichess_row(puzzle, args.game) + "\n")
+            count += 1
+    print(f"wrote {out} ({count} puzzle{'s' if count != 1 else ''}, the lichess format)")
+    return 0
+
+
+class _Progress:
+    """How far an import is, on standard error: a bar redrawn in place when it is a terminal
+    (from the bytes read of the file), else a line every :data:`EVERY` rows."""
+
+    EVERY = 100_000
+    WIDTH = 30
+
+    def __init__(self, raw: IO[bytes], total: int) -> None:
+        self.raw, self.total = raw, max(total, 1)
+        self.tty = sys.stderr.isatty()
+        self.drawn = 0.0
+
+    def row(self, count: int) -> None:
+        if self.tty:
+            now = time.monotonic()
+            if now - self.drawn >= 0.2:
+                self.drawn = now
+                share = min(1.0, self.raw.tell() / self.total)
+                bar = "#" * int(share * self.WIDTH)
+                print(f"\r[{bar:<{self.WIDTH}}] {share:4.0%} {count} puzzles", end="", file=sys.stderr, flush=True)
+        elif count % self.EVERY == 0:
+            print(f"{count} puzzles read", file=sys.stderr, flush=True)
+
+    def done(self) -> None:
+        if self.tty:
+            print(file=sys.stderr)
+
+
+def _import(prog: str, args: argparse.Namespace) -> int:
+    """``--import FILE``: a lichess CSV into the set ``--name`` of the user's, a row at a time."""
+    from engines.puzzle_import import read_lichess, text_stream
+
+    for flag, value in (("--make", args.make), ("--file", args.file), ("--from", args.records),
+                        ("--set", args.set_name), ("--export", args.export)):
+        if value is not None:
+            raise UsageError(prog, f"--import and {flag} exclude each other")
+    source = Path(args.import_file).expanduser()
+    name = args.name or source.name.removesuffix(".zst").removesuffix(".csv").removesuffix(".txt")
+    path = _set_path(prog, args.game, name)
+    try:
+        raw = open(source, "rb")
+    except OSError as error:
+        raise UsageError(prog, f"cannot read {one_line(str(source))}: {error.strerror or error}") from None
+    bad_rows = [0]
+
+    def bad(line: int, what: str) -> None:
+        bad_rows[0] += 1
+        if bad_rows[0] <= BAD_TOLD:
+            fresh = "\n" if progress.tty else ""  # below the bar
+            print(f"{fresh}line {line}: {one_line(what)}", file=sys.stderr)
+
+    partial = path.with_name(path.name + ".part")
+    with raw:
+        progress = _Progress(raw, os.fstat(raw.fileno()).st_size)
+        count = 0
+        with _new_file(prog, path, "a set") as _placeholder, _new_file(prog, partial, "a set") as handle:
+            try:
+                handle.write(f"{HEADER}: {args.game}\n# imported from {one_line(source.name)} by {PROG} puzzles "
+                             f"{args.game} --import\n")
+                puzzles = read_lichess(text_stream(raw, source.name), args.game, bad)
+                for puzzle in _filtered(puzzles, args.theme, args.rating):
+                    handle.write(puzzle_line(puzzle) + "\n")
+                    count += 1
+                    progress.row(count)
+            except BaseException:
+                handle.close()
+                partial.unlink(missing_ok=True)
+                path.unlink(missing_ok=True)
+                raise
+        progress.done()
+        os.replace(partial, path)
+    more = f" ({bad_rows[0] - BAD_TOLD} more not told)" if bad_rows[0] > BAD_TOLD else ""
+    skipped = f", {bad_rows[0]} bad row{'s' if bad_rows[0] != 1 else ''} skipped{more}" if bad_rows[0] else ""
+    print(f"imported {count} puzzle{'s' if count != 1 else ''} into the set {name} ({path}){skipped}; "
+          f"play them: {PROG} puzzles {args.game} --set {name}")
+    return 0
