@@ -265,9 +265,12 @@ def test_checkers_numbers_on_every_dark_square(size):
     painter = painter_for("checkers")
     rows = cells_of(painter.paint(new_game("checkers"), width=size[0], height=size[1]))
     assert numbers_in(rows, painter, size) == set(SQUARES)
-    # the corner number sits on the square's first line
-    x, y, _, _ = checkers_box(painter, 12, size)
-    assert "".join(char for char, _ in rows[y][x:x + 2]) == "12"
+    # the number sits on its piece's line, left of it (on a line of its own it read as the square's
+    # above and to the left), and that line is the square's: the rows' label stands beside it
+    x, y, w, h = checkers_box(painter, 12, size)
+    line = "".join(char for char, _ in rows[y + h // 2][x:x + w])
+    assert line.startswith("12") and line.strip().endswith("●")
+    assert "".join(char for char, _ in rows[y + h // 2]).split()[0] == "6"
 
 
 def test_checkers_smallest_size_numbers_only_the_empty_squares():
@@ -289,7 +292,7 @@ def test_checkers_square_1_is_top_left_dark_and_flipped_turns_it_round():
     assert (fx1, fy1) == (x32 + 0, y32) and fy1 > fy32
     lines = lines_of(painter.paint(new_game("checkers"), width=40, height=18, flipped=True))
     assert lines[0].split() == list("hgfedcba")
-    assert "32" in lines[1] and "1" not in lines[1].split()
+    assert "32" in lines[2] and lines[2].split()[0] == "1"  # the number on its row's line
 
 
 def test_checkers_pieces_and_colours():

@@ -15,7 +15,8 @@ dark colour, or its tint's (``FROM``/``TO``/``ALONG``/``TAKEN``/``ALERT``),
 on a light or a dark cell.  A piece is its glyph (or its letter with
 ``ascii=True``) in its side's colour, bold; an empty cell shows the board's
 empty glyph or letter in the neutral colour; a label (a checkers square
-number) goes in the cell's corner.  In ASCII mode the colours stay but the
+number) goes on the piece's line, left of it (in the top corner where it does
+not fit there).  In ASCII mode the colours stay but the
 marks no longer depend on them: the last move's cells are bracketed ``[P]``
 (an empty, labelled square at the smallest size gets a ``*`` after its
 label), a king in check is shown ``!K!`` and the cell of a piece taken ``x``.
@@ -362,7 +363,10 @@ class BoardPainter:
         middle_x, middle_y = x + width // 2, y + height // 2
         label = cell.label
         if label and height >= 2:
-            canvas.put(x, y, label, ground + cell.label_style)
+            # On the piece's line, left of it, where it fits (not under an ASCII mark's brackets):
+            # on a line of its own the number reads as the square's above and to the left.
+            beside = len(label) <= middle_x - x and not (ascii and cell.mark)
+            canvas.put(x, middle_y if beside else y, label, ground + cell.label_style)
         elif label and not cell.glyph:
             # One line per square: the number takes the middle of an empty square.
             start = middle_x - len(label) // 2
