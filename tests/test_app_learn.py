@@ -1,5 +1,6 @@
 """The course's screen (tui.app.screens.learn): a lesson shown with its tree, an exercise answered
-wrong (the deciding tree shown) and right (the score kept in the settings directory)."""
+wrong (the deciding tree shown) and right (the score kept in the settings directory, a broken
+progress file said and kept aside, never written over)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from tui.app.screens.learn import LearnScreen
 
 
 async def test_learn_lesson_then_an_exercise_wrong_then_right() -> None:
+    folder = Path(os.environ["TUI_GAMES_CONFIG_DIR"])
+    (folder / "course.json").write_text('{"done": [')  # broken: said, ignored, kept aside
     app = TuiGamesApp(learn=True)
     app.animation_level = "none"
     async with app.run_test(size=(120, 40)) as pilot:
@@ -36,5 +39,7 @@ async def test_learn_lesson_then_an_exercise_wrong_then_right() -> None:
         right = next(str(v) for v in range(-2000, 2000) if second.grade(str(v)).right)
         await pilot.press(*right, "enter")
         await wait_for(pilot, lambda: screen.exercise is None, "the answer graded")
-        saved = json.loads((Path(os.environ["TUI_GAMES_CONFIG_DIR"]) / "course.json").read_text())
+        saved = json.loads((folder / "course.json").read_text())
         assert saved["scores"]["minimax"] == [1, 2] and "minimax" in saved["done"]
+        assert (folder / "course.json.bad").read_text() == '{"done": ['
+        assert any("course.json is broken" in note.message for note in app._notifications)

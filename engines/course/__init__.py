@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .exercises import EXERCISE_KINDS, Exercise, Verdict, make_exercise
 from .lessons import LESSONS, Lesson, LessonSetup, lesson_setup, pick_game
-from .progress import Progress, load_progress, save_progress
+from .progress import Progress, load_progress
 
 __all__ = ["EXERCISE_KINDS", "Exercise", "Verdict", "make_exercise", "LESSONS", "Lesson", "LessonSetup",
-           "lesson_setup", "pick_game", "Progress", "load_progress", "save_progress"]
+           "lesson_setup", "pick_game", "Progress", "load_progress"]

@@ -76,6 +76,8 @@ class Exercise:
     answer_hint: str
     shown: list[str]
     _grade: Callable[[str], Verdict] = field(repr=False)
+    #: The line of :attr:`shown` the question is about (a viewer scrolls to it).
+    focus: int = 0
 
     def grade(self, answer: str) -> Verdict:
         """Grade ``answer`` (text as typed); an answer that cannot be read is a wrong one, said why."""
@@ -214,9 +216,10 @@ def _value(game: Game, rng: random.Random, seed: int) -> Exercise:
         ok = right is not None and abs(given - right) < 1e-6
         return Verdict(ok, ("right: " if ok else f"not {answer}: ") + said, () if ok else lines)
 
+    focus = next(i for i, node in enumerate(root.walk()) if node is target)  # one line per node, in order
     return Exercise("value", seed, game, f"What value backs up to {where} ({view.role(target)})? "
                     "Leaves show their evaluation from the root player's side; ? is yours to work out.",
-                    "a number", shown, grade)
+                    "a number", shown, grade, focus)
 
 
 def _matching(node: TreeNode, move: Any) -> TreeNode:

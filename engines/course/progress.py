@@ -1,20 +1,17 @@
 """The student's progress: the lessons done and each lesson's exercise score, a small JSON file.
 
-The file lives where the caller says (the app: ``course.json`` in the settings directory).  It is
-written whole to a temporary file beside it and moved over the old one, so a crash never leaves
-half a file; a file that cannot be read is said in one line and ignored (the course starts over,
-and the unreadable file is left as it was until the next save replaces it).
+The file lives where the caller says (the app: ``course.json`` in the settings directory, written
+whole with :func:`tui.settings.write_whole`, an unreadable old file first kept aside as ``.bad``).
+A file that cannot be read is said in one line and ignored: the course starts afresh.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Progress", "load_progress", "save_progress", "PROGRESS_FILE"]
+__all__ = ["Progress", "load_progress", "PROGRESS_FILE"]
 
 #: The file's name in the settings directory.
 PROGRESS_FILE = "course.json"
@@ -58,16 +55,3 @@ def load_progress(path: Path) -> tuple[Progress, str | None]:
     except (ValueError, KeyError, TypeError, IndexError, AttributeError) as error:
         return Progress(), f"the course's progress {path} is broken ({type(error).__name__}); starting afresh"
     return Progress(done, scores), None
-
-
-def save_progress(progress: Progress, path: Path) -> None:
-    """Write ``progress`` to ``path`` whole (a temporary file beside it, then moved over it)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=".course-", suffix=".json", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(progress.to_json())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

@@ -24,14 +24,13 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from engines.course import LESSONS, Exercise, LessonSetup, Progress, lesson_setup, load_progress, make_exercise, \
-    save_progress
+from engines.course import LESSONS, Exercise, LessonSetup, lesson_setup, load_progress, make_exercise
 from engines.course.exercises import EXERCISE_KINDS
 from engines.course.progress import PROGRESS_FILE
 from engines.course.text import VIEWS, tree_lines
 from games import GAME_NAMES
 
-from ...settings import Settings, config_dir
+from ...settings import Settings, config_dir, keep_aside, write_whole
 from ..messages import OpenStart
 from ..widgets.board import BoardView
 
@@ -162,6 +161,7 @@ class LearnScreen(Screen[None]):
                 lines.append(f"root search {number} (depth {root.depth})")
             lines += tree_lines(setup.game, root, self.how)
         self.query_one("#learn-tree", Static).update(_marked("\n".join(lines)))
+        self.query_one("#learn-tree-box", VerticalScroll).scroll_home(animate=False)
 
     def action_switch_view(self) -> None:
         self.how = VIEWS[(VIEWS.index(self.how) + 1) % len(VIEWS)]
@@ -176,7 +176,10 @@ class LearnScreen(Screen[None]):
 
     def _save(self) -> None:
         try:
-            save_progress(self.progress, self.path)
+            if self.problem is not None and (self.path.exists() or self.path.is_symlink()):
+                keep_aside(self.path)  # the file we could not read is kept, never written over
+            self.problem = None
+            write_whole(self.path, self.progress.to_json())
         except OSError as error:
             self.notify(f"the course's progress cannot be saved to {self.path}: {error.strerror or error}",
                         severity="error")
@@ -229,6 +232,10 @@ class LearnScreen(Screen[None]):
         self.query_one("#learn-status", Static).update(f"the exercise's position, {exercise.game.ply} plies "
                                                        f"into a random game")
         self.query_one("#learn-tree", Static).update(_marked("\n".join(exercise.shown)))
+        box = self.query_one("#learn-tree-box", VerticalScroll)
+        box.scroll_home(animate=False)
+        # Once the tree is laid out: its line the question is about, in view.
+        self.call_after_refresh(box.scroll_to, y=max(0, exercise.focus - 1), animate=False)
         self.query_one("#learn-board", BoardView).show(exercise.game)
         answer = self.query_one("#learn-answer", Input)
         answer.value = ""
