@@ -20,6 +20,7 @@ players last chosen (a level or an engine spec).  The file is
 
     [new_game]
     clock = "5+3"
+    advanced = false
 
     [players.chess]
     first = "human"
@@ -43,7 +44,7 @@ from games.clock import TimeControl
 from games.files import read_toml
 
 __all__ = ["Settings", "THEMES", "PIECE_SETS", "VERSION", "config_dir", "settings_path", "load_settings", "save_settings",
-           "settings_text", "write_whole", "problems_text"]
+           "settings_text", "write_whole", "problems_text", "quoted", "keep_aside"]
 
 #: The settings file's format.
 VERSION = 1
@@ -84,6 +85,8 @@ class Settings:
     pieces: str = "solid"
     #: The games whose board the player turned (flip) from where the game would put it.
     turned: frozenset[str] = frozenset()
+    #: Whether the start screen opens with its Advanced part shown (engine specs, position, analysis).
+    advanced: bool = False
 
     def with_players(self, game: str, first: str, second: str) -> Settings:
         return replace(self, players={**self.players, game: (first, second)})
@@ -163,7 +166,9 @@ def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
         problems.append(f"{path}: board.turned: {', '.join(map(repr, strangers[:3]))} "
                         f"{'is not a game' if len(strangers) == 1 else 'are not games'}; ignored")
     coordinates = typed(board, "coordinates", bool, True, "board.coordinates")
-    clock = typed(section("new_game"), "clock", str, "", "new_game.clock")
+    new_game = section("new_game")
+    clock = typed(new_game, "clock", str, "", "new_game.clock")
+    advanced = typed(new_game, "advanced", bool, False, "new_game.advanced")
     if clock:
         try:
             TimeControl.parse(str(clock))
@@ -179,7 +184,8 @@ def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
         second = typed(chosen, "second", str, None, f"players.{game}.second")
         if isinstance(first, str) and isinstance(second, str):
             players[game] = (first, second)
-    return Settings(str(theme), bool(ascii), bool(coordinates), str(clock), players, str(pieces), turned), problems
+    return (Settings(str(theme), bool(ascii), bool(coordinates), str(clock), players, str(pieces), turned,
+                     bool(advanced)), problems)
 
 
 def problems_text(problems: list[str]) -> str:
@@ -189,20 +195,20 @@ def problems_text(problems: list[str]) -> str:
     return f"settings: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
 
 
-def _quoted(text: str) -> str:
+def quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def settings_text(settings: Settings) -> str:
     """The TOML file of ``settings``."""
     lines = ["# tui-games settings (the app writes this file; see docs/app.md)", f"version = {VERSION}", "",
-             "[board]", f"theme = {_quoted(settings.theme)}", f"pieces = {_quoted(settings.pieces)}",
+             "[board]", f"theme = {quoted(settings.theme)}", f"pieces = {quoted(settings.pieces)}",
              f"ascii = {str(settings.ascii).lower()}", f"coordinates = {str(settings.coordinates).lower()}",
-             "turned = [" + ", ".join(_quoted(game) for game in sorted(settings.turned)) + "]", "", "[new_game]",
-             f"clock = {_quoted(settings.clock)}"]
+             "turned = [" + ", ".join(quoted(game) for game in sorted(settings.turned)) + "]", "", "[new_game]",
+             f"clock = {quoted(settings.clock)}", f"advanced = {str(settings.advanced).lower()}"]
     for game in sorted(settings.players):
         first, second = settings.players[game]
-        lines += ["", f"[players.{game}]", f"first = {_quoted(first)}", f"second = {_quoted(second)}"]
+        lines += ["", f"[players.{game}]", f"first = {quoted(first)}", f"second = {quoted(second)}"]
     return "\n".join(lines) + "\n"
 
 

@@ -23,7 +23,9 @@ from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from engines import notices
+from games import GameError
 
+from ..autosave import Autosave, AutosaveError, autosave_path, clear_autosave, latest_autosave, load_autosave, write_autosave
 from ..settings import Settings, load_settings, problems_text, save_settings
 from .engine_link import EngineLink
 from .screens.dialogs import ConfirmDialog, GuardedDialog
@@ -31,9 +33,10 @@ from .screens.game import GameScreen
 from .screens.lab import LabScreen
 from .screens.puzzles import PuzzleScreen
 from .screens.start import StartScreen
-from .messages import OpenFriend, OpenGame, OpenLab, OpenLearn, OpenPuzzles, OpenStart, ReviewGame
+from .messages import ContinueGame, OpenFriend, OpenGame, OpenLab, OpenLearn, OpenPuzzles, OpenStart, ReviewGame
 from .search_service import SearchService
-from .session import GameSetup
+from .keymap import key_named
+from .session import GameSetup, SetupError
 
 __all__ = ["TuiGamesApp"]
 
@@ -75,7 +78,7 @@ class TuiGamesApp(App):
         elif self.initial_learn:
             self.open_learn()
         elif self.initial_setup is None:
-            self.push_screen(StartScreen())
+            self.push_screen(self._start_screen())
         else:
             screen = self._game_screen(self.initial_setup)
             self.push_screen(screen)
@@ -98,9 +101,64 @@ class TuiGamesApp(App):
 
     # -- what the screens ask for (messages up) -------------------------------------------
 
+    def _start_screen(self, setup: GameSetup | None = None) -> StartScreen:
+        """The start screen, with Continue when a game was left unfinished (a slot that cannot be
+        read is said in its notice line)."""
+        saved, problem = latest_autosave()
+        if problem:
+            self.settings_problems = [*self.settings_problems, problem]
+        return StartScreen(setup, saved)
+
+    def autosave(self) -> None:
+        """Keep the game being left, if it is unfinished and a human plays in it, in its game's slot
+        (:mod:`tui.autosave`); a continued game that has ended empties its slot.  A slot that cannot
+        be written is said, and the app goes on."""
+        screen = self._game_screen_below()
+        if screen is None or screen.back_to_lab or not any(screen.controller.setup.is_human(side) for side in (0, 1)):
+            return
+        controller = screen.controller
+        setup = controller.setup
+        try:
+            if controller.outcome() is not None:
+                if getattr(screen, "continued", False):
+                    clear_autosave(setup.game)
+                return
+            if not controller.moves:
+                return
+            clock = controller.clock
+            write_autosave(Autosave(
+                setup.game, setup.players, setup.position or "", tuple(controller.moves),
+                "" if setup.clock is None else str(setup.clock),
+                tuple(clock.history) if clock is not None else (), setup.analysis or ""))
+        except OSError as error:
+            self.notify(f"the game could not be kept for Continue: {error.strerror or error}", severity="warning")
+
+    @on(ContinueGame)
+    def continue_game(self, message: ContinueGame) -> None:
+        """The game left unfinished in ``message.game``'s slot, played on at once: its players, clocks
+        as they stood and analysis (a slot that cannot be read or set up is said in one line)."""
+        try:
+            saved = load_autosave(autosave_path(message.game))
+            setup = GameSetup.checked(saved.game, *saved.players, saved.position or None,
+                                      clock=saved.clock or None, analysis=saved.analysis or None)
+            setup = replace(setup, moves=saved.moves)
+            screen = self._game_screen(setup)
+        except (AutosaveError, SetupError, GameError) as error:
+            self.notify(f"cannot continue: {str(error).splitlines()[0]}", severity="error")
+            return
+        screen.controller.paused = False  # the engine to move answers at once
+        clock = screen.controller.clock
+        if clock is not None and len(saved.left) == len(saved.moves) + 1:
+            clock.history = [tuple(pair) for pair in saved.left]  # type: ignore[misc]
+            clock.back_to(len(saved.moves))
+        screen.continued = True  # type: ignore[attr-defined]
+        self.engine_link.reset()
+        self.switch_screen(screen)
+
     @on(OpenGame)
     def open_game(self, message: OpenGame) -> None:
         """Replace the current screen by a new game of the message's setup."""
+        self.autosave()
         self.engine_link.reset()
         self.switch_screen(self._game_screen(message.setup))
 
@@ -114,12 +172,14 @@ class TuiGamesApp(App):
     @on(OpenStart)
     def open_start(self, message: OpenStart) -> None:
         """Back to the start screen, filled in with the message's setup."""
+        self.autosave()
         self.engine_link.cancel()
-        self.switch_screen(StartScreen(message.setup))
+        self.switch_screen(self._start_screen(message.setup))
 
     @on(OpenLab)
     def open_lab(self, message: OpenLab | None = None) -> None:
         """The lab screen (experiments and tournaments) in place of this one (the palette calls it bare)."""
+        self.autosave()
         self.engine_link.cancel()
         self.switch_screen(LabScreen())
 
@@ -178,10 +238,13 @@ class TuiGamesApp(App):
         if isinstance(screen, GameScreen):
             yield from screen.palette_commands()
         if isinstance(screen, StartScreen):
-            yield SystemCommand("Lab", "experiments and tournaments: run, watch, stop, resume (ctrl+l)",
-                                self.open_lab)
+            if screen.autosave is not None:
+                yield SystemCommand("Continue", "play on the game left unfinished", screen.action_continue)
+            yield SystemCommand("Learn", "the course in game search", screen.action_learn)
+            yield SystemCommand("Play a friend", "host or join a game over the network", screen.action_friend)
+            yield SystemCommand("Lab", "experiments and tournaments: run, watch, stop, resume", self.open_lab)
             yield SystemCommand("Settings", "the board's theme, letters, coordinates, a new game's clock and "
-                                "players, kept between runs (f2)", screen.action_settings)
+                                f"players, kept between runs ({key_named('settings').shown})", screen.action_settings)
         yield SystemCommand("Quit", "leave tui-games; an unsaved game is offered to be saved first (ctrl+q)",
                             self.action_quit)
 
@@ -206,6 +269,11 @@ class TuiGamesApp(App):
             self.exit()
             return
         game.commands.guard_unsaved("quitting", self.exit)
+
+    def exit(self, *args: Any, **kwargs: Any) -> None:
+        """End the app, keeping an unfinished game for Continue first."""
+        self.autosave()
+        super().exit(*args, **kwargs)
 
     def on_unmount(self) -> None:
         self._stop_notices()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
@@ -21,6 +20,7 @@ from games import GAME_NAMES
 from games.clock import TimeControl
 
 from ...settings import THEMES, Settings, save_settings, settings_path
+from ..keymap import screen_bindings
 from ..session import DEFAULT_PLAYERS, SetupError, resolve_player
 
 __all__ = ["SettingsScreen"]
@@ -33,10 +33,7 @@ PIECE_CHOICES = [("solid glyphs", "solid"), ("outlined glyphs (hollow white)", "
 class SettingsScreen(Screen[Settings | None]):
     """Edit the settings; dismissed with the saved settings, or ``None`` (see the module doc)."""
 
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save"),
-        Binding("escape", "cancel", "Back"),
-    ]
+    BINDINGS = screen_bindings("SettingsScreen", back="cancel")
 
     DEFAULT_CSS = """
     SettingsScreen #settings { padding: 1 2 0 2; }
@@ -120,7 +117,7 @@ class SettingsScreen(Screen[Settings | None]):
         pieces = str(self.query_one("#settings-pieces", Select).value)
         ascii = pieces == "letters"
         return Settings(str(theme), ascii, self.query_one("#settings-coordinates", Checkbox).value, clock, players,
-                        self.settings.pieces if ascii else pieces, self.settings.turned)
+                        self.settings.pieces if ascii else pieces, self.settings.turned, self.settings.advanced)
 
     def action_save(self) -> None:
         error = self.query_one("#settings-error", Static)

@@ -1,49 +1,124 @@
-"""The start screen: pick the game, who plays each side, and where to start.
+"""The start screen: the game, whom to play against, your colour and the clock.
 
-Each side is a preset (Human, or an engine with its usual options) copied into
-a spec box that can be edited freely (``alphabeta:depth=5,heuristic=material``);
-the line under it lists the engine's options and their defaults.  A clock
-(``5+3``) and an analysis engine are optional.  Start (or
-Enter in any box) checks everything and opens the game, or says in one line
-what is wrong.
+A player sees four choices: the game; the opponent -- the game's levels by
+name with their rating rounded (``Club · ~1500``), or Human, a friend at the
+same keyboard; the colour (the game's first or second side, or random); and a
+clock preset (``5+3``: five minutes, three seconds a move).  The middle level is
+the first run's opponent, and Start has the focus: Enter plays.
+
+The **Advanced** part, shown or hidden by its checkbox (remembered in the
+settings), holds what the lab user wants: each side's engine from a list of
+presets copied into a spec box that can be edited freely
+(``alphabeta:depth=5,heuristic=material``) with the engine's words and options
+for this game under it, a start position, any clock (``MIN+INC``) and an
+analysis engine.  The two parts are one form: the choices above write the spec
+and clock boxes, and what is typed there shows above (a spec that is no level
+leaves the opponent "custom").
+
+**Continue** (shown when a game was left unfinished, :mod:`tui.autosave`) asks
+the app to play that game on.  Learn, Play a friend, Puzzles, Lab, Settings and
+Quit sit in the button row under the form, which stays on screen whatever the
+terminal's height.  Start (or Enter in any box) checks everything and opens the
+game, or says in one line what is wrong.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
-from games import GAME_NAMES, game_kind, game_titles
+from engines import ENGINES
+from engines.registry import REFINEMENTS
+from engines.levels import Level, levels_for, scale
+from games import GAME_NAMES, game_class, game_kind, game_titles
 
+from ...autosave import Autosave
+from ...views.format import default_text
 from ...settings import Settings, problems_text
-from ..messages import OpenGame, OpenLab, OpenPuzzles
-from ..session import HUMAN, GameSetup, SetupError, engine_summary, level_summary, presets_for, side_names
+from ..keymap import screen_bindings
+from ..messages import ContinueGame, OpenFriend, OpenGame, OpenLab, OpenLearn, OpenPuzzles
+from ..session import HUMAN, GameSetup, SetupError, level_summary, presets_for, side_names
 
-__all__ = ["StartScreen"]
+__all__ = ["CLOCK_PRESETS", "StartScreen", "engine_words", "level_choices"]
+
+#: The clock presets (the value is the time control as typed; ``none``: no clock).
+CLOCK_PRESETS: tuple[tuple[str, str], ...] = (
+    ("no clock", "none"), ("1+0 bullet", "1+0"), ("3+2 blitz", "3+2"), ("5+3 blitz", "5+3"),
+    ("10+5 rapid", "10+5"), ("15+10 rapid", "15+10"),
+)
+
+#: The colour choices: the game's first side, its second, or either by chance.
+COLOURS = ("first", "second", "random")
+
+#: The ``pvs`` refinements' options, named in the words under a spec when they apply to the game.
+REFINEMENT_NAMES = frozenset(option.name for option in REFINEMENTS if option.name != "predict")
+
+#: What a human player does, in the opponent list and under a side's spec.
+HUMAN_WORDS = "type or click moves"
+
+
+def rounded(level: Level) -> str:
+    """A level's rating as a player reads it: ``~1500`` (to the hundred), or ``unrated``."""
+    return "unrated" if level.elo is None else f"~{round(level.elo, -2):.0f}"
+
+
+def level_choices(game: str) -> list[tuple[str, str]]:
+    """The opponents offered for ``game``: its levels, weakest first (``Club · ~1500``), then Human."""
+    choices = [(f"{level.name.capitalize()} · {rounded(level)}", level.name) for level in levels_for(game)]
+    return choices + [(f"Human · a friend here, both {HUMAN_WORDS}", HUMAN)]
+
+
+def level_of(game: str, spec: str) -> Level | None:
+    """The level ``spec`` is, by name (``club``) or by its spec (``pvs:nodes=3000``); ``None``: none."""
+    text = spec.strip().lower()
+    for level in levels_for(game):
+        if text in (level.name, level.spec):
+            return level
+    return None
+
+
+def middle_level(game: str) -> str:
+    """The first run's opponent: ``game``'s middle level."""
+    levels = levels_for(game)
+    return levels[len(levels) // 2].name
+
+
+def engine_words(spec: str, game: str) -> str:
+    """What the engine ``spec`` names is, in ``game``'s words: its summary, the refinements that mean
+    something in this game (no check extension where nothing is ever in check), and its options."""
+    name = spec.split(":", 1)[0].strip().lower()
+    info = ENGINES.get(name)
+    if info is None:
+        return ""
+    options = [option for option in info.options.values() if option.applies_to(game_class(game))]
+    refinements = [option.help.split(":")[0] for option in options if option.name in REFINEMENT_NAMES]
+    summary = info.summary + (f" ({', '.join(refinements)})" if refinements else "")
+    listed = ", ".join(option.name if option.default is None else f"{option.name}={default_text(option)}"
+                       for option in options)
+    return f"{summary}\noptions: {listed}"
+
 
 class StartScreen(Screen):
-    """Choose a game and its players; Start opens the game screen."""
+    """Choose a game and its players; Start opens the game screen (see the module doc)."""
 
-    BINDINGS = [
-        Binding("f10", "start", "Start"),
-        Binding("ctrl+s", "start", "Start", show=False),
-        Binding("ctrl+l", "lab", "Lab"),
-        Binding("f2", "settings", "Settings"),
-    ]
+    CSS_PATH = "start.tcss"
+    BINDINGS = screen_bindings("StartScreen", new="start")
 
-    def __init__(self, setup: GameSetup | None = None) -> None:
+    def __init__(self, setup: GameSetup | None = None, autosave: Autosave | None = None) -> None:
         super().__init__()
         #: The form's first contents: a game's own (a rematch, New), else the settings' (on mount).
         self.given = setup is not None
-        self.setup = setup or GameSetup(GAME_NAMES[0])
+        self.setup = setup or GameSetup(GAME_NAMES[0], (HUMAN, middle_level(GAME_NAMES[0])))
         #: The game the form is filled in for (a change of game refills it).
         self._game_shown = self.setup.game
+        #: The game left unfinished that Continue plays on (``None``: no Continue).
+        self.autosave = autosave
 
     def compose(self) -> ComposeResult:
         clock = "" if self.setup.clock is None else str(self.setup.clock)
@@ -51,21 +126,34 @@ class StartScreen(Screen):
         if not self.given and settings is not None:  # a first screen: the players and clock last chosen
             self.setup = replace(self.setup, players=settings.players.get(self.setup.game, self.setup.players))
             clock = settings.clock
+        advanced = settings is not None and settings.advanced
+        game = self.setup.game
         with VerticalScroll(id="start", can_focus=False):
-            yield Static(f"[b]tui-games[/b] — {game_titles()} against minimax engines "
-                         "whose search you can watch.  [dim]Tab moves between the fields; Enter "
-                         "starts.[/dim]", id="title")
-            with Grid(id="start-form"):
+            yield Static(f"[b]tui-games[/b] — {game_titles()}.  [dim]Tab moves between the fields; "
+                         "Enter starts.[/dim]", id="title")
+            with Grid(id="start-plain"):
                 yield Label("Game")
                 yield Select([(name.capitalize(), name) for name in GAME_NAMES],
-                             value=self.setup.game, allow_blank=False, id="game", compact=True)
+                             value=game, allow_blank=False, id="game", compact=True)
+                yield Label("Play against")
+                yield Select(level_choices(game), allow_blank=True, prompt="custom (Advanced)",
+                             id="opponent", compact=True)
+                yield Label("You play")
+                yield Select(self._colour_choices(game), value="first", allow_blank=False, id="colour",
+                             compact=True)
+                yield Label("Clock")
+                yield Select(CLOCK_PRESETS, allow_blank=True, prompt="custom (Advanced)", id="clock-preset",
+                             compact=True)
+            yield Static("", id="opponent-about", classes="about")
+            yield Checkbox("Advanced: engines and their options, a start position, analysis", advanced,
+                           id="advanced", compact=True)
+            with Grid(id="start-form", classes="" if advanced else "-hidden"):
                 for side in (0, 1):
                     yield Label("", id=f"side-label-{side}")
                     with Vertical(classes="player"):
                         with Horizontal(classes="player-row"):
                             yield Select(
-                                presets_for(self.setup.game),
-                                value=self._preset_for(self.setup.game, self.setup.players[side]),
+                                presets_for(game), value=self._preset_for(game, self.setup.players[side]),
                                 allow_blank=True, prompt="custom", id=f"preset-{side}", compact=True,
                             )
                             yield Input(self.setup.players[side], id=f"spec-{side}",
@@ -78,19 +166,41 @@ class StartScreen(Screen):
                     yield Static("", id="position-hint", classes="about")
                 yield Label("Clock, analysis")
                 with Horizontal(classes="player-row"):
-                    yield Input(clock, id="clock",
-                                placeholder="clock: none, or MIN+INC: 5+3", compact=True)
+                    yield Input(clock, id="clock", placeholder="clock: none, or MIN+INC: 5+3", compact=True)
                     yield Input(self.setup.analysis or "", id="analysis",
                                 placeholder="analysis: off, or an engine (pvs)", compact=True)
+        with Vertical(id="start-bottom"):
             yield Static("", id="start-error", markup=False)
             yield Static("", id="start-notice", markup=False, classes="about")
+            if self.autosave is not None:
+                yield Button(self._continue_label(self.autosave), id="continue-button", compact=True)
             with Horizontal(id="start-buttons"):
                 yield Button("Start", id="start-button", variant="primary", compact=True)
+                yield Button("Learn", id="learn-button", compact=True)
+                yield Button("Play a friend", id="friend-button", compact=True)
                 yield Button("Puzzles", id="puzzles-button", compact=True)
-                yield Button("Settings", id="settings-button", compact=True)
                 yield Button("Lab", id="lab-button", compact=True)
+                yield Button("Settings", id="settings-button", compact=True)
                 yield Button("Quit", id="quit-button", compact=True)
         yield Footer(compact=True)
+
+    @staticmethod
+    def _colour_choices(game: str) -> list[tuple[str, str]]:
+        first, second = side_names(game)
+        return [(f"{first} (moves first)", "first"), (second, "second"), ("random", "random")]
+
+    @staticmethod
+    def _continue_label(saved: Autosave) -> str:
+        humans = [side for side in (0, 1) if saved.players[side] == HUMAN]
+        names = side_names(saved.game)
+        if len(humans) == 2:
+            against = "a friend"
+        else:
+            level = level_of(saved.game, saved.players[1 - humans[0]])
+            against = level.name.capitalize() if level is not None else saved.players[1 - humans[0]]
+        colour = f" as {names[humans[0]]}" if len(humans) == 1 else ""
+        return (f"Continue: {game_kind(saved.game).title} against {against}{colour}, "
+                f"{len(saved.moves)} moves played")
 
     @staticmethod
     def _preset_for(game: str, spec: str) -> str | object:
@@ -104,7 +214,10 @@ class StartScreen(Screen):
         self.sub_title = "new game"
         problems = getattr(self.app, "settings_problems", [])
         self._describe()
+        self._plain_from_specs()
+        self._plain_clock()
         self._notice(problems_text(problems))
+        self.query_one("#start", VerticalScroll).scroll_home(animate=False)
         self.query_one("#start-button", Button).focus()
 
     def _notice(self, text: str) -> None:
@@ -132,20 +245,36 @@ class StartScreen(Screen):
     def game(self) -> str:
         return str(self.query_one("#game", Select).value)
 
+    def _specs(self) -> tuple[str, str]:
+        return (self.query_one("#spec-0", Input).value.strip(), self.query_one("#spec-1", Input).value.strip())
+
     def _describe(self) -> None:
         names = side_names(self.game)
         first = ("first", "second")
         for side in (0, 1):
             self.query_one(f"#side-label-{side}", Label).update(f"{names[side]} ({first[side]})")
-            spec = self.query_one(f"#spec-{side}", Input).value.strip()
+            spec = self._specs()[side]
             if spec.lower() == HUMAN:
-                about = "types moves on the keyboard"
+                about = HUMAN_WORDS
             else:
                 level = level_summary(self.game, spec)
-                summary = engine_summary(spec, self.game)
+                summary = engine_words(spec, self.game)
                 about = summary if level is None else f"{level}\n{summary}"
             self.query_one(f"#about-{side}", Static).update(about)
         self.query_one("#position-hint", Static).update(game_kind(self.game).position_hint)
+        self.query_one("#opponent-about", Static).update(self._opponent_words())
+
+    def _opponent_words(self) -> str:
+        """One line under the opponent: the level's rating and its scale, or what a human does."""
+        opponent = self.query_one("#opponent", Select).value
+        if opponent == HUMAN:
+            return f"two players at this keyboard: each {HUMAN_WORDS} in turn"
+        if opponent is Select.NULL:
+            return "an engine of your own: see Advanced"
+        level = level_of(self.game, str(opponent))
+        if level is None or level.elo is None:
+            return ""
+        return f"{level.name.capitalize()}: rated {level.elo} ± {level.margin} ({scale(self.game)})"
 
     @on(Select.Changed, "#game")
     def _game_changed(self, event: Select.Changed) -> None:
@@ -156,7 +285,11 @@ class StartScreen(Screen):
             self._game_shown = str(event.value)
             self.query_one("#position", Input).value = ""
             self._fill_from_settings(clock=False)
+        with self.prevent(Select.Changed):
+            self.query_one("#opponent", Select).set_options(level_choices(self.game))
+            self.query_one("#colour", Select).set_options(self._colour_choices(self.game))
         self._offer_presets()
+        self._plain_from_specs()
         self._form_changed()
 
     @on(Select.Changed, "#preset-0, #preset-1")
@@ -169,6 +302,75 @@ class StartScreen(Screen):
             if spec_box.value != event.value:
                 spec_box.value = str(event.value)
         self._form_changed()
+
+    @on(Select.Changed, "#opponent, #colour")
+    def _plain_changed(self, event: Select.Changed) -> None:
+        """The opponent or colour picked: the spec boxes say the same."""
+        if event.select.has_focus:
+            self.query_one("#start-button", Button).focus()
+        opponent = self.query_one("#opponent", Select).value
+        if opponent is Select.NULL:
+            return  # custom: the spec boxes are the Advanced part's
+        human = 1 if self.query_one("#colour", Select).value == "second" else 0
+        specs = [HUMAN, HUMAN]
+        specs[1 - human] = str(opponent)
+        for side in (0, 1):
+            box = self.query_one(f"#spec-{side}", Input)
+            if level_of(self.game, box.value) != level_of(self.game, specs[side]) or (
+                    box.value.strip().lower() == HUMAN) != (specs[side] == HUMAN):
+                box.value = specs[side]
+        self._form_changed()
+
+    def _plain_from_specs(self) -> None:
+        """The opponent and colour the spec boxes amount to (a spec that is no level: custom)."""
+        specs = self._specs()
+        humans = [side for side in (0, 1) if specs[side].lower() == HUMAN]
+        opponent_box, colour_box = self.query_one("#opponent", Select), self.query_one("#colour", Select)
+        opponent: object = Select.NULL
+        colour = colour_box.value
+        if len(humans) == 2:
+            opponent = HUMAN
+        elif len(humans) == 1:
+            level = level_of(self.game, specs[1 - humans[0]])
+            if level is not None:
+                opponent = level.name
+                if not (colour == "random" and humans[0] == 0):
+                    colour = COLOURS[humans[0]]
+        with self.prevent(Select.Changed):
+            if opponent_box.value != opponent:
+                opponent_box.value = opponent
+            if colour_box.value != colour:
+                colour_box.value = colour
+
+    def _plain_clock(self) -> None:
+        """The clock preset the clock box is (none: custom)."""
+        text = self.query_one("#clock", Input).value.strip() or "none"
+        preset: object = text if any(value == text for _label, value in CLOCK_PRESETS) else Select.NULL
+        box = self.query_one("#clock-preset", Select)
+        if box.value != preset:
+            with self.prevent(Select.Changed):
+                box.value = preset
+
+    @on(Select.Changed, "#clock-preset")
+    def _clock_preset_changed(self, event: Select.Changed) -> None:
+        if event.select.has_focus:
+            self.query_one("#start-button", Button).focus()
+        if event.value is not Select.NULL:
+            text = "" if event.value == "none" else str(event.value)
+            clock = self.query_one("#clock", Input)
+            if clock.value.strip() != text:
+                clock.value = text
+
+    @on(Checkbox.Changed, "#advanced")
+    def _advanced_changed(self, event: Checkbox.Changed) -> None:
+        """Show or hide the Advanced part, and remember which for the next time."""
+        self.query_one("#start-form", Grid).set_class(not event.value, "-hidden")
+        keep = getattr(self.app, "keep", None)
+        settings = getattr(self.app, "settings", None)
+        if keep is not None and settings is not None:
+            problem = keep(replace(settings, advanced=event.value))
+            if problem:
+                self._notice(problem)
 
     def _form_changed(self) -> None:
         self.query_one("#start-error", Static).update("")  # the error was about the old form
@@ -190,6 +392,11 @@ class StartScreen(Screen):
         value = self._preset_for(self.game, event.value.strip())
         if preset.value != value:
             preset.value = value
+        self._plain_from_specs()
+
+    @on(Input.Changed, "#clock")
+    def _clock_changed(self) -> None:
+        self._plain_clock()
 
     @on(Input.Changed)
     def _text_changed(self) -> None:
@@ -199,18 +406,34 @@ class StartScreen(Screen):
         event.stop()
         self.action_start()
 
+    # -- the buttons -------------------------------------------------------------
+
     @on(Button.Pressed, "#start-button")
     def _start_pressed(self) -> None:
         self.action_start()
 
+    @on(Button.Pressed, "#continue-button")
+    def action_continue(self) -> None:
+        """Play on the game left unfinished."""
+        if self.autosave is not None:
+            self.post_message(ContinueGame(self.autosave.game))
+
+    @on(Button.Pressed, "#learn-button")
+    def action_learn(self) -> None:
+        """The course in game search."""
+        self.post_message(OpenLearn())
+
+    @on(Button.Pressed, "#friend-button")
+    def action_friend(self) -> None:
+        """A game with a friend over the network."""
+        self.post_message(OpenFriend())
+
     @on(Button.Pressed, "#lab-button")
-    def _lab_pressed(self) -> None:
-        self.action_lab()
+    def action_lab(self) -> None:
+        """The lab: experiments and tournaments."""
+        self.post_message(OpenLab())
 
     @on(Button.Pressed, "#puzzles-button")
-    def _puzzles_pressed(self) -> None:
-        self.action_puzzles()
-
     def action_puzzles(self) -> None:
         """The puzzles of the game picked (its shipped set)."""
         from engines.puzzles import PuzzleError, shipped_puzzles
@@ -226,9 +449,6 @@ class StartScreen(Screen):
         self.post_message(OpenPuzzles(self.game, puzzles, "the shipped set"))
 
     @on(Button.Pressed, "#settings-button")
-    def _settings_pressed(self) -> None:
-        self.action_settings()
-
     def action_settings(self) -> None:
         """The settings screen; what it saves fills this form."""
         from .settings import SettingsScreen
@@ -248,25 +468,22 @@ class StartScreen(Screen):
     def _quit_pressed(self) -> None:
         self.app.exit()
 
-    def action_lab(self) -> None:
-        """The lab: experiments and tournaments."""
-        self.post_message(OpenLab())
-
     # -- start -------------------------------------------------------------------
 
     def action_start(self) -> None:
+        typed = self._specs()
+        played = typed
+        if self.query_one("#colour", Select).value == "random" and typed[0].lower() == HUMAN \
+                and random.random() < 0.5:
+            played = (typed[1], typed[0])  # the human plays the second side this time
         try:
             setup = GameSetup.checked(
-                self.game,
-                self.query_one("#spec-0", Input).value,
-                self.query_one("#spec-1", Input).value,
-                self.query_one("#position", Input).value,
+                self.game, played[0], played[1], self.query_one("#position", Input).value,
                 clock=self.query_one("#clock", Input).value,
                 analysis=self.query_one("#analysis", Input).value.strip() or None,
             )
         except SetupError as error:
             self.query_one("#start-error", Static).update(str(error))
             return
-        typed = (self.query_one("#spec-0", Input).value.strip(), self.query_one("#spec-1", Input).value.strip())
         self.app.remember_game(setup.game, typed, self.query_one("#clock", Input).value.strip())  # type: ignore[attr-defined]
         self.post_message(OpenGame(setup))
