@@ -152,6 +152,7 @@ async def test_solving_by_typing_and_by_clicks_keeps_a_streak_and_a_rating() -> 
         box.value = "Qxf7#"
         await pilot.press("enter")
         assert screen.done and screen.record.tried == 1  # solved after a wrong move: rated once, as failed
+        assert "Qxf7# — right — counted as not solved (a move missed)" in str(message.render())
         await pilot.press("enter")  # next
         box.value = "Qxf7#"
         await pilot.press("enter")

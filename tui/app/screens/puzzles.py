@@ -150,6 +150,8 @@ class PuzzleScreen(Screen[None]):
         self.failed = False
         self.hinted = False
         self.busy = False
+        #: Whether the puzzle shown was rated before in this sitting (it is not rated again).
+        self.seen_before = False
         #: After a wrong move: the position before it (ctrl+r goes back to it).
         self.retry_from: Game | None = None
         #: The puzzles answered in this sitting: seen again (the set wraps round), they are not rated
@@ -209,6 +211,7 @@ class PuzzleScreen(Screen[None]):
         board = self.board
         board.flipped = board.painter.flipped_for(game.turn)
         self.done = self.failed = self.hinted = self.busy = False
+        self.seen_before = puzzle.id in self.rated
         self.retry_from = None
         self.step = 0
         self.set_position(game)
@@ -331,7 +334,7 @@ class PuzzleScreen(Screen[None]):
         text = self.play_on_board(move)
         self.step += 1
         if self.step >= len(self.puzzle.solution):
-            self.finish(not self.failed, f"{text} — solved")
+            self.finish(not self.failed, f"{text} — solved" if not self.failed else f"{text} — right")
             return
         self.busy = True
         self.say(f"{text} — right; the reply comes…")
@@ -417,7 +420,6 @@ class PuzzleScreen(Screen[None]):
 
     def finish(self, solved: bool, text: str) -> None:
         """The puzzle over: rated (solved, unless failed already), the box ready for the next."""
-        again = self.puzzle.id in self.rated
         self.change = 0.0
         if solved:
             self.count(True)
@@ -425,12 +427,13 @@ class PuzzleScreen(Screen[None]):
         self.busy = False
         box = self.entry
         box.value, box.placeholder = "", "Enter: the next puzzle"
-        if again:
+        if self.seen_before:
             said = f"{text} — seen before in this sitting, not rated again"
         elif solved:
             said = f"{text} — rating {self.change:+.0f}, streak {self.record.streak}"
         else:
-            said = f"{text} — counted as not solved{' (the hint)' if self.hinted else ''}, the streak ends"
+            why = "the hint" if self.hinted else "a move missed" if self.failed else "the solution"
+            said = f"{text} — counted as not solved ({why}), the streak ends"
         self.say(f"{said} · Enter or ctrl+n: next", error=not solved)
         self.update_status()
 
