@@ -3,18 +3,24 @@ here with MAX and MIN nodes told apart by whose turn it is (nothing shared with 
 
 from __future__ import annotations
 
+import json
 import random
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engines import create_engine
 from engines.tree import record_tree
+from engines.tree.stats import minimax_nodes
 from engines.tree.views import (ALPHA_CUT, BETA_CUT, MAX, MIN, MINIMAX, NEGAMAX, check_view, node_view,
                                 root_bound, root_window)
 from games import GAME_NAMES, WIN, Game, new_game
+
+from cli_run import run
 
 Line = tuple[Any, ...]
 
@@ -50,12 +56,12 @@ def _random_position(name: str, seed: int) -> Game | None:
     return None if game.outcome() is not None else game
 
 
-def _recorded_and_plain(spec: str, game: Game) -> tuple[Any, dict[Line, float]]:
-    """The tree ``spec`` records to depth 2 on ``game``, and plain minimax's value of every line."""
-    _, tree = record_tree(spec, game)
+def _recorded_and_plain(spec: str, game: Game, depth: int = 2) -> tuple[Any, dict[Line, float]]:
+    """The tree ``spec`` records to ``depth`` on ``game``, and plain minimax's value of every line."""
+    _, tree = record_tree(f"{spec},depth={depth}", game)
     evaluate = game.heuristic(create_engine(spec, type(game)).heuristic_name)
     values: dict[Line, float] = {}
-    plain_minimax(game.copy(), 2, 0, game.turn, evaluate, values)
+    plain_minimax(game.copy(), depth, 0, game.turn, evaluate, values)
     return tree, values
 
 
@@ -77,7 +83,7 @@ def test_the_minimax_view_is_plain_minimax(seed, name):
     game = _random_position(name, seed)
     if game is None:
         return
-    tree, values = _recorded_and_plain("minimax:depth=2", game)
+    tree, values = _recorded_and_plain("minimax:tt=off", game)
     for node, line in _nodes(tree.root):
         seen = node_view(node, MINIMAX)
         assert seen.value == values[line], line
@@ -100,7 +106,9 @@ def test_alpha_beta_cuts_agree_with_the_window_in_the_minimax_view(seed, name, e
     game = _random_position(name, seed)
     if game is None:
         return
-    tree, values = _recorded_and_plain(f"{engine}:depth=2,tt=off", game)
+    # three plies where plain minimax stays small (β-cuts need a MAX node below the root), else two
+    depth = 3 if minimax_nodes(game, 3, cap=12_000) is not None else 2
+    tree, values = _recorded_and_plain(f"{engine}:tt=off", game, depth)
     for node, line in _nodes(tree.root):
         seen = node_view(node, MINIMAX)
         assert seen.alpha <= seen.beta
@@ -131,3 +139,48 @@ def test_the_negamax_view_is_the_recorders_and_the_window_turns_at_min_nodes():
     assert "≤ v ≤" in node_view(child, MINIMAX).window_text and "≤" not in negamax.window_text
     with pytest.raises(ValueError, match="negamax or minimax"):
         check_view("maximin")
+
+
+def _walk(item: dict[str, Any]):
+    yield item
+    for child in item["children"]:
+        yield from _walk(child)
+
+
+@given(st.integers(0, 2**32 - 1), st.sampled_from(GAME_NAMES))
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_the_tree_command_writes_the_minimax_view(capsys, seed, name):
+    """``tree GAME --engine minimax:depth=2 --view minimax --out t.json``: each inner MAX node's value
+    is its children's largest, each MIN node's their smallest; with alpha-beta, each cut node's value
+    and bound agree with its window in that view (β-cuts at MAX nodes, α-cuts at MIN nodes)."""
+    game = _random_position(name, seed)
+    if game is None:
+        return
+    moves: list[str] = []
+    replay = new_game(name)
+    for move in game.move_stack:
+        moves.append(replay.format_move(move))
+        replay.play(move)
+    with tempfile.TemporaryDirectory() as folder:
+        for engine, depth in (("minimax", 2), ("alphabeta", 3)):
+            out = Path(folder) / f"{engine}.json"
+            code, text, err = run(capsys, "tree", name, "--engine", f"{engine}:depth={depth}", "--view", "minimax",
+                                  "--out", str(out), *(["--moves", *moves] if moves else []))
+            assert code == 0, err
+            assert "for the root player (MAX)" in text
+            document = json.loads(out.read_text(encoding="utf-8"))
+            assert document["view"] == "minimax" and document["root"]["role"] == MAX
+            for item in _walk(document["root"]):
+                children = item["children"]
+                assert all(child["role"] != item["role"] for child in children)
+                if engine == "minimax":
+                    assert item["bound"] == "exact" and "cut" not in item
+                    if children:
+                        values = [child["value"] for child in children]
+                        assert item["value"] == (max(values) if item["role"] == MAX else min(values))
+                elif item.get("cut") == BETA_CUT:
+                    assert item["role"] == MAX and item["bound"] == "lower" and item["value"] >= item["beta"]
+                elif item.get("cut") == ALPHA_CUT:
+                    assert item["role"] == MIN and item["bound"] == "upper" and item["value"] <= item["alpha"]
+                else:
+                    assert item["end"] not in ("cutoff", "null-move")

@@ -21,7 +21,14 @@ why the node ended (:data:`~engines.search.recorder.ENDS`).  Optional keys:
 legal moves and those its selector kept), ``lookahead`` (nodes of the
 selector's own searches), ``null``, ``quiescence`` and ``research`` (true).
 
-The drawing (:func:`tree_dot`) shows each node with its move, value and bound;
+The document's ``view`` says how its values read (:mod:`.views`): ``negamax``
+(the default, as above) or ``minimax``, where every ``value``, window and
+``bound`` is the root player's, each node has a ``role`` (``MAX`` where the
+root player moves, ``MIN`` elsewhere) and a cut node its ``cut`` (``β-cut`` at a
+MAX node, ``α-cut`` at a MIN node); ``alpha ≤ beta`` in both views.
+
+The drawing (:func:`tree_dot`) shows each node with its move, value and bound
+(in the minimax view, its role and the kind of its cutoff too);
 the principal variation is bold, and the moves a node never searched -- those
 after a cutoff and those a selector dropped -- are one faint box per node.
 """
@@ -32,9 +39,10 @@ from typing import Any, Callable, Sequence
 
 from games import Game
 
-from ..base import COUNTERS, MATE_BOUND, SearchResult, mate_in
+from ..base import COUNTERS, SearchResult
 from ..search.core import INF
 from ..search.recorder import SearchTree, TreeNode
+from .views import NEGAMAX, View, node_view, value_text
 
 __all__ = ["FORMAT", "NULL_MOVE", "tree_document", "node_document", "tree_dot", "walk_positions",
            "value_text", "pv_nodes", "unsearched_moves", "line_position"]
@@ -50,24 +58,6 @@ def _number(value: float | None) -> float | int | None:
     if value is None or abs(value) >= INF:
         return None
     return int(value) if float(value).is_integer() else round(float(value), 4)
-
-
-def value_text(value: float | None, ply: int = 0) -> str:
-    """``31``, ``-inf``, ``inf``, ``?`` (a node stopped before it returned), or a forced
-    result from the point of view of the side to move at a node ``ply`` plies from the
-    root: ``#3`` mates in 3 moves, ``#-2`` is mated in 2, ``won``/``lost`` on the spot."""
-    if value is None:
-        return "?"
-    if value >= INF:
-        return "inf"
-    if value <= -INF:
-        return "-inf"
-    if abs(value) >= MATE_BOUND:  # a win or loss counted from the root: shift it to this node
-        moves = mate_in(value + ply if value > 0 else value - ply)
-        if not moves:
-            return "won" if value > 0 else "lost"
-        return f"#{moves}"
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
 def walk_positions(game: Game, node: TreeNode,
@@ -92,17 +82,23 @@ def walk_positions(game: Game, node: TreeNode,
     down(node, None)
 
 
-def node_document(game: Game, root: TreeNode) -> dict[str, Any]:
-    """``root`` and the nodes below it as JSON-ready objects (``game`` at ``root``'s position)."""
+def node_document(game: Game, root: TreeNode, view: View = NEGAMAX) -> dict[str, Any]:
+    """``root`` and the nodes below it as JSON-ready objects (``game`` at ``root``'s position),
+    their values, windows and bounds in ``view``."""
     made: dict[int, dict[str, Any]] = {}
 
     def visit(_: Game, node: TreeNode, text: str | None) -> None:
+        seen = node_view(node, view, root.ply)
         item: dict[str, Any] = {
             "move": text, "depth": node.depth, "ply": node.ply,
-            "alpha": _number(node.alpha), "beta": _number(node.beta),
-            "value": _number(node.value) if node.value is not None else None,
-            "bound": node.bound, "end": node.end,
+            "alpha": _number(seen.alpha), "beta": _number(seen.beta),
+            "value": _number(seen.value) if seen.value is not None else None,
+            "bound": seen.bound, "end": node.end,
         }
+        if view != NEGAMAX:
+            item["role"] = seen.role
+            if seen.cut is not None:
+                item["cut"] = seen.cut
         if node.cut_at is not None:
             item["cut_at"] = node.cut_at
         if node.legal is not None:
@@ -123,13 +119,15 @@ def node_document(game: Game, root: TreeNode) -> dict[str, Any]:
     return made[id(root)]
 
 
-def tree_document(game: Game, tree: SearchTree, result: SearchResult, engine: str) -> dict[str, Any]:
+def tree_document(game: Game, tree: SearchTree, result: SearchResult, engine: str,
+                  view: View = NEGAMAX) -> dict[str, Any]:
     """The whole recording as one JSON-ready object (see the module doc); ``game`` is
-    the position searched."""
+    the position searched, the nodes' values are in ``view``."""
     stats = result.stats
     counters = {name: stats[name] for name in COUNTERS}
     return {
         "format": FORMAT,
+        "view": view,
         "game": game.NAME,
         "position": game.to_text(),
         "engine": engine,
@@ -142,8 +140,8 @@ def tree_document(game: Game, tree: SearchTree, result: SearchResult, engine: st
         "recorded": tree.size(),
         "unrecorded": tree.unrecorded,
         "counters": counters,
-        "root": node_document(game, tree.root) if tree.root is not None else None,
-        "other_roots": [dict(node_document(game, root), pv_line=root.pv_line, order=order)
+        "root": node_document(game, tree.root, view) if tree.root is not None else None,
+        "other_roots": [dict(node_document(game, root, view), pv_line=root.pv_line, order=order)
                         for order, root in enumerate(tree.roots) if root is not tree.root],
     }
 
@@ -175,10 +173,11 @@ def _dot_label(text: str) -> str:
 
 
 def tree_dot(game: Game, tree: SearchTree, engine: str, *, marked: set[int] | None = None,
-             mark_label: str = "") -> str:
-    """The last root search as a Graphviz digraph (see the module doc).  Nodes whose
-    ``id`` is in ``marked`` are filled (``--compare``: the nodes the other engine never
-    visited), and the legend says ``mark_label``."""
+             mark_label: str = "", view: View = NEGAMAX) -> str:
+    """The last root search as a Graphviz digraph (see the module doc), its values in
+    ``view`` (minimax: each node labelled MAX or MIN, its cutoff α-cut or β-cut).  Nodes
+    whose ``id`` is in ``marked`` are filled (``--compare``: the nodes the other engine
+    never visited), and the legend says ``mark_label``."""
     root = tree.root
     lines = ["digraph search {", "  rankdir=TB;", '  node [shape=box, fontname="monospace", fontsize=10];',
              f'  label="{_dot_label(engine)} on {_dot_label(game.to_text())}'
@@ -193,8 +192,11 @@ def tree_dot(game: Game, tree: SearchTree, engine: str, *, marked: set[int] | No
     def visit(_: Game, node: TreeNode, text: str | None) -> None:
         name = f"n{len(names)}"
         names[id(node)] = name
-        parts = (text or "root", f"{value_text(node.value, node.ply)} {node.bound or ''}"
-                 + (" again" if node.research else ""), node.end)
+        seen = node_view(node, view, root.ply)
+        role = f"{seen.role} " if view != NEGAMAX else ""
+        cut = f" ({seen.cut})" if seen.cut and view != NEGAMAX else ""
+        parts = (role + (text or "root"), f"{seen.value_text} {seen.bound or ''}"
+                 + (" again" if node.research else ""), node.end + cut)
         label = "\\n".join(_dot_label(part) for part in parts)
         style = ["bold"] if id(node) in bold else []
         if marked is not None and id(node) in marked:

@@ -26,12 +26,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ..base import MATE_BOUND, mate_in
+from ..search.core import INF
 from ..search.recorder import TreeNode
-from .export import value_text
 
 __all__ = ["VIEWS", "NEGAMAX", "MINIMAX", "MAX", "MIN", "ALPHA_CUT", "BETA_CUT", "View", "NodeView",
            "role", "side", "root_value", "root_window", "root_bound", "cut_kind", "node_view",
-           "view_window_text", "check_view"]
+           "view_window_text", "check_view", "value_text"]
 
 View = Literal["negamax", "minimax"]
 NEGAMAX: View = "negamax"
@@ -46,6 +47,24 @@ BETA_CUT = "β-cut"
 
 #: The ends that are cutoffs (a child's value reached beta; a pass did).
 CUT_ENDS = frozenset({"cutoff", "null-move"})
+
+
+def value_text(value: float | None, ply: int = 0) -> str:
+    """``31``, ``-inf``, ``inf``, ``?`` (a node stopped before it returned), or a forced
+    result from the point of view of the side to move at a node ``ply`` plies from the
+    root: ``#3`` mates in 3 moves, ``#-2`` is mated in 2, ``won``/``lost`` on the spot."""
+    if value is None:
+        return "?"
+    if value >= INF:
+        return "inf"
+    if value <= -INF:
+        return "-inf"
+    if abs(value) >= MATE_BOUND:  # a win or loss counted from the root: shift it to this node
+        moves = mate_in(value + ply if value > 0 else value - ply)
+        if not moves:
+            return "won" if value > 0 else "lost"
+        return f"#{moves}"
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
 def check_view(view: str) -> View:

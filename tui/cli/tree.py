@@ -15,6 +15,7 @@ from engines.tree import DEFAULT_BUDGET, ENDS, MAX_BUDGET, SearchTree, TreeNode,
 from engines.tree.compare import Comparison, compare_trees
 from engines.tree.export import tree_document, tree_dot, value_text
 from engines.tree.stats import CUT_BINS, cutoff_counts, effective_branching, ply_stats
+from engines.tree.views import NEGAMAX, VIEWS, View, node_view
 from games import Game
 
 from ..views.format import bar, counted, line_text, score_text
@@ -36,7 +37,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                     "on entry, the value and bound returned, the children in the order searched and why "
                     "the node ended.  Prints the tree's counts per ply; --out writes the whole tree as "
                     "JSON (.json) or Graphviz (.dot); --compare records a second engine on the same "
-                    "position and tells the two trees apart.",
+                    "position and tells the two trees apart; --view minimax gives every value from the "
+                    "root player's side, with MAX and MIN nodes and alpha- and beta-cuts named.",
     )
     p.add_argument("game", type=game_name, metavar="GAME")
     p.add_argument("--engine", default=DEFAULT_ENGINE, metavar="SPEC",
@@ -52,6 +54,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--compare", metavar="SPEC2",
                    help="also record SPEC2 on the position and compare: the lines only one engine visited "
                         "(with their values) and those both visited with different values")
+    p.add_argument("--view", choices=VIEWS, default=NEGAMAX,
+                   help="how values read: negamax (the default: each for the side to move there, as the "
+                        "search computes them) or minimax (each for the root player, nodes labelled MAX "
+                        "or MIN, the window as alpha <= value <= beta, cutoffs named alpha-cut or beta-cut)")
     p.set_defaults(run=_cmd_tree)
 
 
@@ -99,9 +105,10 @@ def _discard(path: Path) -> None:
         pass
 
 
-def tree_summary(game: Game, tree: SearchTree, engine: str, result: SearchResult | None = None) -> list[str]:
+def tree_summary(game: Game, tree: SearchTree, engine: str, result: SearchResult | None = None,
+                 view: View = NEGAMAX) -> list[str]:
     """The counts ``tree`` prints: the engine's answer, the tree's size, how nodes ended,
-    per ply, cutoffs by move."""
+    per ply, cutoffs by move (the root's value read in ``view``)."""
     root = tree.root
     lines = [f"engine     {engine}", f"position   {game.to_text()}"]
     if result is not None:
@@ -127,7 +134,8 @@ def tree_summary(game: Game, tree: SearchTree, engine: str, result: SearchResult
     if root.value is None:
         lines.append("value      none: the search was stopped inside this root search")
     else:
-        lines.append(f"value      {value_text(root.value)} ({root.bound}) for the side to move")
+        whose = "for the side to move" if view == NEGAMAX else "for the root player (MAX)"
+        lines.append(f"value      {value_text(root.value)} ({root.bound}) {whose}")
     ebf = effective_branching(root)
     if ebf is not None:
         lines.append(f"branching  {ebf:.2f} effective ({size:,} nodes ^ 1/{root.depth})")
@@ -152,7 +160,7 @@ def tree_summary(game: Game, tree: SearchTree, engine: str, result: SearchResult
     return lines
 
 
-def comparison_lines(result: Comparison, name_a: str, name_b: str) -> list[str]:
+def comparison_lines(result: Comparison, name_a: str, name_b: str, view: View = NEGAMAX) -> list[str]:
     """What ``--compare`` prints: per ply the lines each engine visited, then examples."""
     lines = ["", f"compare    A = {name_a}, B = {name_b}",
              f"{'ply':>3} {'A':>8} {'B':>8} {'both':>8} {'only A':>8} {'only B':>8}"]
@@ -167,34 +175,37 @@ def comparison_lines(result: Comparison, name_a: str, name_b: str) -> list[str]:
             lines.append(f"  {' '.join(line) or '(the root)':<32} {describe(line)}")
 
     def one(index: dict[tuple[str, ...], TreeNode]):
-        return lambda line: f"{_valued(index[line])}, {index[line].end}"
+        return lambda line: f"{_valued(index[line], view)}, {index[line].end}"
 
     show("only A visited", result.only_a, one(result.a))
     show("only B visited", result.only_b, one(result.b))
     show("both, with other values", result.differ,
-         lambda line: f"A {_valued(result.a[line])} · B {_valued(result.b[line])}")
+         lambda line: f"A {_valued(result.a[line], view)} · B {_valued(result.b[line], view)}")
     if not result.only_a and not result.only_b and not result.differ:
         lines.append("the two trees visit the same lines with the same values")
     return lines
 
 
-def _valued(node: TreeNode) -> str:
-    """``-20 (lower)``, or ``stopped`` for a node without a value."""
-    return "stopped" if node.value is None else f"{value_text(node.value, node.ply)} ({node.bound})"
+def _valued(node: TreeNode, view: View = NEGAMAX) -> str:
+    """``-20 (lower)`` (minimax view: ``MIN 20 (upper)``), or ``stopped`` for a node without a value."""
+    if node.value is None:
+        return "stopped"
+    seen = node_view(node, view)
+    return f"{seen.role + ' ' if view != NEGAMAX else ''}{seen.value_text} ({seen.bound})"
 
 
 def _print_trees(args: argparse.Namespace, game: Game, result: SearchResult, tree: SearchTree,
                  other: tuple[SearchResult, SearchTree] | None) -> Comparison | None:
     """Print the tree's summary (and the compared one's, and the comparison); the comparison."""
-    print("\n".join(tree_summary(game, tree, args.engine, result)))
+    print("\n".join(tree_summary(game, tree, args.engine, result, args.view)))
     if other is None:
         return None
     print()
-    print("\n".join(tree_summary(game, other[1], args.compare, other[0])))
+    print("\n".join(tree_summary(game, other[1], args.compare, other[0], args.view)))
     if tree.root is None or other[1].root is None:
         return None
     comparison = compare_trees(game, tree.root, other[1].root)
-    print("\n".join(comparison_lines(comparison, args.engine, args.compare)))
+    print("\n".join(comparison_lines(comparison, args.engine, args.compare, args.view)))
     return comparison
 
 
@@ -202,9 +213,9 @@ def _tree_text(args: argparse.Namespace, game: Game, result: SearchResult, tree:
                other: tuple[SearchResult, SearchTree] | None, comparison: Comparison | None) -> str:
     """What ``--out`` holds: the tree as JSON (``.json``) or for Graphviz (``.dot``)."""
     if Path(args.out).suffix.lower() == ".json":
-        document = tree_document(game, tree, result, args.engine)
+        document = tree_document(game, tree, result, args.engine, args.view)
         if other is not None:
-            document["compare"] = tree_document(game, other[1], other[0], args.compare)
+            document["compare"] = tree_document(game, other[1], other[0], args.compare, args.view)
             if comparison is not None:
                 document["only_a"] = [list(line) for line in comparison.only_a]
                 document["only_b"] = [list(line) for line in comparison.only_b]
@@ -215,7 +226,7 @@ def _tree_text(args: argparse.Namespace, game: Game, result: SearchResult, tree:
     if comparison is not None:
         marked = {id(comparison.a[line]) for line in comparison.only_a}
         label = f"filled: lines {args.compare} never visited"
-    return tree_dot(game, tree, args.engine, marked=marked, mark_label=label)
+    return tree_dot(game, tree, args.engine, marked=marked, mark_label=label, view=args.view)
 
 
 def _cmd_tree(args: argparse.Namespace) -> int:

@@ -1,8 +1,10 @@
 """A recorded search tree in words: node labels, a node's details, per-ply figures, a step.
 
 Shared by the app's tree explorer; no Textual here.  Values are the side to
-move's at each node (negamax).  Bounds read as ``=31`` (exact), ``≥31`` (at
-least: a cutoff) and ``≤31`` (at most: no move reached alpha).
+move's at each node (negamax) or, in the minimax view
+(:mod:`engines.tree.views`), the root player's with each node's role (MAX or
+MIN) and its cutoff named α-cut or β-cut.  Bounds read as ``=31`` (exact),
+``≥31`` (at least) and ``≤31`` (at most).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from engines.tree import ENDS, TreeNode
 from engines.tree.export import value_text
 from engines.tree.stats import CUT_BINS, PlyStats, cutoff_counts, effective_branching, ply_stats
-from engines.tree.steps import window_text
+from engines.tree.views import NEGAMAX, View, node_view
 
 from .format import bar
 
@@ -20,19 +22,22 @@ __all__ = ["BOUND_MARKS", "node_label", "node_details", "stats_lines", "unsearch
 BOUND_MARKS = {"exact": "=", "lower": "≥", "upper": "≤", None: ""}
 
 
-def node_label(node: TreeNode, move: str | None) -> str:
-    """``e4  ≥31  cut@2`` -- a node as one line of the tree."""
+def node_label(node: TreeNode, move: str | None, view: View = NEGAMAX, root_ply: int = 0) -> str:
+    """``e4  ≥31  ✂ 2`` -- a node as one line of the tree (minimax view: ``e4  MIN ≤-31  ✂ 2 α-cut``)."""
+    seen = node_view(node, view, root_ply)
     if move is not None:
         name = move
     else:
         name = f"root, depth {node.depth}" + (f", line {node.pv_line}" if node.pv_line > 1 else "")
-    parts = [name, f"{BOUND_MARKS[node.bound]}{value_text(node.value, node.ply)}"]
+    value = f"{BOUND_MARKS[seen.bound]}{seen.value_text}"
+    parts = [name, f"{seen.role} {value}" if view != NEGAMAX else value]
+    cut = f" {seen.cut}" if view != NEGAMAX and seen.cut else ""
     if node.end == "cutoff":
-        parts.append(f"✂ {node.cut_at}")
+        parts.append(f"✂ {node.cut_at}{cut}")
     elif node.end == "tt":
         parts.append("TT")
     elif node.end == "null-move":
-        parts.append("✂ null")
+        parts.append(f"✂ null{cut}")
     elif node.end == "stopped":
         parts.append("stopped")
     if node.quiescence and (node.move is not None or node.null):
@@ -52,20 +57,29 @@ def unsearched_label(node: TreeNode) -> str | None:
     return f"… {rest} move{'s' if rest != 1 else ''} not searched ({why})"
 
 
-def node_details(node: TreeNode, line: list[str]) -> list[str]:
-    """What the details panel says of ``node``, reached by the moves ``line``."""
+def node_details(node: TreeNode, line: list[str], view: View = NEGAMAX, root_ply: int = 0) -> list[str]:
+    """What the details panel says of ``node``, reached by the moves ``line``, in ``view``."""
+    seen = node_view(node, view, root_ply)
+    role = f" · {seen.role} ({'the root player' if seen.role == 'MAX' else 'the opponent'} moves)" \
+        if view != NEGAMAX else ""
     lines = [f"line   {' '.join(line) if line else '(the root)'}",
-             f"ply {node.ply} · depth left {node.depth}" + (" · quiescence" if node.quiescence else ""),
-             f"window on entry  {window_text(node)}"]
-    if node.value is None:
+             f"ply {node.ply} · depth left {node.depth}" + (" · quiescence" if node.quiescence else "") + role,
+             f"window on entry  {seen.window_text}"]
+    if seen.value is None:
         lines.append("value  none: the search was stopped here")
     else:
         meaning = {"exact": "exact", "lower": "at least (beta reached)", "upper": "at most (alpha not reached)"}
-        lines.append(f"value  {value_text(node.value, node.ply)}, {meaning[node.bound or 'exact']}, "
-                     "for the side to move")
+        if view != NEGAMAX:
+            meaning = {"exact": "exact", "lower": "at least", "upper": "at most"}
+        whose = "for the root player" if view != NEGAMAX else "for the side to move"
+        lines.append(f"value  {seen.value_text}, {meaning[seen.bound or 'exact']}, {whose}")
     end = f"end    {node.end}: {ENDS[node.end]}"
     if node.end == "cutoff":
         end = f"end    cutoff by move {node.cut_at}: {ENDS['cutoff']}"
+    if seen.cut is not None and view != NEGAMAX:
+        reached = "reached β: MIN above will not allow it" if seen.cut == "β-cut" else \
+            "fell to α: MAX above has better already"
+        end += f" — a {seen.cut}: the value {reached}"
     lines.append(end)
     counts = []
     if node.legal is not None:
