@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 from tests.app_pilot import wait_for
+from tests.cli_run import assert_usage_error
 from tui.app.app import TuiGamesApp
 from tui.app.screens.learn import LearnScreen
 
@@ -43,3 +44,9 @@ async def test_learn_lesson_then_an_exercise_wrong_then_right() -> None:
         assert saved["scores"]["minimax"] == [1, 2] and "minimax" in saved["done"]
         assert (folder / "course.json.bad").read_text() == '{"done": ['
         assert any("course.json is broken" in note.message for note in app._notifications)
+
+
+def test_learn_is_a_command_and_needs_a_terminal(capsys) -> None:
+    """``tui-games learn`` opens the app (under pytest stdin is no terminal: refused in one line)."""
+    assert_usage_error(capsys, ["learn"], "the app needs a terminal")
+    assert_usage_error(capsys, ["learn", "--no-such-flag"], "--no-such-flag")

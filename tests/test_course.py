@@ -105,23 +105,25 @@ def test_the_cut_exercise_names_the_first_child_past_the_window(seed: int) -> No
     _, pruned = record_tree(ALPHABETA.format(depth=3), exercise.game.copy())
     _, full = record_tree(MINIMAX.format(depth=3), exercise.game.copy())
     assert pruned.root is not None and full.root is not None
-    answers = []
     for node in pruned.root.walk():
-        if node.end != "cutoff" or node.ply < 1:
+        line = _line(pruned.root, node)
+        where = " ".join(line_position(exercise.game, line)[1])
+        if node.end != "cutoff" or node.ply < 1 or f"searches {where}." not in exercise.question:
             continue
         same = full.root
-        for step in _line(pruned.root, node):
+        for step in line:
             same = next(child for child in same.children if child.move == step.move)
         maximizing = node.ply % 2 == 0
         # The window from the root player's side; the cut child is the first whose minimax value crosses it.
         low, high = (node.alpha, node.beta) if maximizing else (-node.beta, -node.alpha)
         values = [plain_minimax(child, not maximizing) for child in same.children]
         first = next(i for i, v in enumerate(values, 1) if (v >= high if maximizing else v <= low))
-        answers.append(f"{first} {'β' if maximizing else 'α'}")
-    right = [answer for answer in answers if exercise.grade(answer).right]
-    assert len(right) >= 1
-    number, letter = right[0].split()
-    assert not exercise.grade(f"{number} {'α' if letter == 'β' else 'β'}").right
+        right, wrong = ("β", "α") if maximizing else ("α", "β")
+        assert exercise.grade(f"{first} {right}").right
+        assert not exercise.grade(f"{first} {wrong}").right
+        assert not exercise.grade(f"{first % len(values) + 1} {right}").right or len(values) == 1
+        return
+    raise AssertionError(exercise.question)
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -114,8 +114,9 @@ LESSONS: tuple[Lesson, ...] = (
         "tree).\n\n"
         "Both need depth to spare (three plies or more left below the node), so a tree small enough to "
         "read has none: here you see the strongest engine at depth 2, its null-window searches and their "
-        "re-searches.  `tui-games tree` with pvs:depth=5 on this game shows null and again nodes by the "
-        "hundred."), plies=6, exercises=("cut",)),
+        "re-searches.  `tui-games tree` with pvs:depth=4 or more shows them, in trees of thousands of "
+        "nodes: null where a pass was tried (null-move where it cut), again where a reduced move was "
+        "searched anew."), plies=6, exercises=("cut",)),
     Lesson("pvs", "9. Principal variation search", "fewest", "pvs:depth=3", (
         "Once the first move has a value v, principal variation search asks of every other move only "
         "whether it beats v, with a null window (v, v+1): a search that cannot return an exact value, "
