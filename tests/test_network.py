@@ -1,0 +1,304 @@
+"""Network play without the app: a live host (the referee) and clients over a real 127.0.0.1 socket.
+
+Full games of every registered game from its samples, the refusals of docs/network.md (the code,
+turns, plies, replays, the shape, size and rate of lines), the clock (paused by a dropped guest), the
+offers, and a guest killed mid-game that comes back with its code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from games import GAME_NAMES, game_kind, new_game
+from tui.net.client import ConnectError, parse_address
+from tui.net.host import Bounds
+from tui.net.protocol import MAX_LINE, ProtocolError, decode, encode
+from tui.net.referee import GUEST, HOST
+
+from netplay import TIMEOUT, Guest, raw, start_host
+
+
+@pytest.fixture
+def hosted():
+    """Start hosts through this; each is stopped after the test."""
+    servers = []
+
+    def start(*args, **kwargs):
+        server = start_host(*args, **kwargs)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+def play_line(server, guest: Guest, moves, host_side: int = 0) -> dict:
+    """Play ``moves`` alternately from both seats, each through its own path; the last state."""
+    state = guest.client.state
+    for text in moves:
+        ply = state["ply"]
+        if state["turn"] != state["you"]:
+            assert server.act("move", move=text) is None
+        else:
+            guest.client.move(text)
+        state = guest.state_at(ply + 1)
+    return state
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_full_game_of_each_game_over_the_socket(hosted, name):
+    start, moves = game_kind(name).samples.ended
+    server = hosted(name, start, clock="5+3")
+    guest = Guest(server.port, server.code)
+    state = play_line(server, guest, moves)
+    reference = new_game(name, start)
+    for text in moves:
+        reference.play(reference.parse_move(text))
+    assert state["outcome"] is not None and state["outcome"]["winner"] == reference.outcome().winner
+    assert state["moves"] == server.state()["moves"]
+    assert state["clock"]["running"] is None  # stopped at the end
+
+
+def test_the_wrong_code_is_closed_after_one_line(hosted):
+    server = hosted(GAME_NAMES[0])
+    hello = {"type": "hello", "v": 1, "code": server.code + "x", "role": "play"}
+    answer = raw(server.port, encode(hello) + encode({"type": "ping"}))
+    lines = answer.splitlines()
+    assert len(lines) == 1 and json.loads(lines[0]) == {"type": "error", "reason": "wrong code"}
+    # The watch code does not seat a player, nor the player code a spectator's role.
+    assert b"wrong code" in raw(server.port, encode({**hello, "code": server.watch_code}))
+    with pytest.raises(ConnectError, match="wrong code"):
+        Guest(server.port, server.code, role="watch")
+    for first in (b"GET / HTTP/1.1\r\n\r\n", b"\xff\xfe\n", encode({"type": "move", "seq": 1, "ply": 0, "move": "x"})):
+        assert len(raw(server.port, first).splitlines()) == 1
+    assert not server.guest_present()
+
+
+def test_the_host_compares_codes_in_constant_time():
+    import inspect
+
+    from tui.net import host
+    assert "hmac.compare_digest" in inspect.getsource(host.HostServer._hello)
+
+
+def test_refusals_change_nothing(hosted):
+    name = GAME_NAMES[0]
+    samples = game_kind(name).samples
+    server = hosted(name, clock="5+0")
+    guest = Guest(server.port, server.code)
+    client = guest.client
+    first = samples.line[0]
+    before = server.state()
+    # moving for the other side (the host plays first here)
+    client.move(first)
+    assert "not your turn" in guest.error()
+    assert server.act("move", move=samples.illegal_move).startswith("move: ")
+    assert server.act("move", move=first) is None
+    guest.state_at(1)
+    # the host moving twice
+    assert "not your turn" in server.act("move", move=samples.line[1])
+    # an illegal move, a message for another ply, a replayed number, a clock field
+    client.move("?")
+    assert guest.error().startswith("move: ")
+    client.move(samples.line[1])
+    guest.state_at(2)
+    replay = {"type": "move", "seq": client._seq, "ply": 1, "move": samples.line[1]}
+    client._write(replay)
+    assert "replayed" in guest.error()
+    client._write({**replay, "seq": 50})
+    assert "the game is at ply 2" in guest.error()
+    client._write({"type": "move", "seq": 51, "ply": 2, "move": samples.line[1], "clock": [999, 999]})
+    assert "unknown field 'clock'" in guest.error()
+    client._write({"type": "clock", "seq": 52, "left": [999, 999]})
+    assert "unknown type" in guest.error()
+    client._write({"type": "answer", "seq": 53, "ply": 2, "what": "draw", "accept": True})
+    assert "no draw offer" in guest.error()
+    after = server.state()
+    assert after["moves"] == list(samples.line[:2]) and after["outcome"] is None and after["ply"] == 2
+    assert after["clock"]["left"][1] <= before["clock"]["left"][1]  # only time passing changed it
+
+
+@pytest.mark.parametrize("line, words", [
+    (b"not json", "not JSON"),
+    (b"[1, 2]", "not a JSON object"),
+    (b'{"type": "move", "seq": 1.5, "ply": 0, "move": "a"}', "no fractions"),
+    (b'{"type": "move", "seq": true, "ply": 0, "move": "a"}', "must be int"),
+    (b'{"type": "move", "seq": -1, "ply": 0, "move": "a"}', "out of range"),
+    (b'{"type": "move", "seq": 1, "ply": 0}', "missing field"),
+    (b'{"type": "move", "seq": 1, "ply": 0, "move": NaN}', "not JSON"),
+    (b'{"type": "move", "seq": 1, "ply": 0, "move": "' + b"a" * 300 + b'"}', "at most 200"),
+    (b"[" * 3000 + b"]" * 3000, "line too long"),
+    (b"\xc3\x28", "not UTF-8"),
+])
+def test_malformed_lines_are_refused_in_one_line(line, words):
+    with pytest.raises(ProtocolError, match=words):
+        decode(line)
+
+
+def test_malformed_oversized_and_hostile_lines_over_the_socket(hosted):
+    name = GAME_NAMES[0]
+    server = hosted(name)
+    guest = Guest(server.port, server.code)
+    sock = guest.client._socket
+    sock.sendall(b"x" * (MAX_LINE * 3) + b"\n")
+    assert "line too long" in guest.error()
+    sock.sendall(b"{\n")
+    assert guest.error() == "not JSON"
+    sock.sendall(encode({"type": "hello", "v": 1, "code": server.code, "role": "play"}))
+    assert "already said" in guest.error()
+    guest.client.move(game_kind(name).samples.line[1])  # still the host's turn
+    assert "not your turn" in guest.error()
+    assert server.state()["moves"] == [] and server.guest_present()
+
+
+def test_a_spectator_watches_with_its_own_code_and_cannot_play(hosted):
+    name = GAME_NAMES[0]
+    server = hosted(name)
+    guest = Guest(server.port, server.code)
+    watcher = Guest(server.port, server.watch_code, role="watch")
+    assert watcher.client.state["you"] is None
+    watcher.client.move(game_kind(name).samples.line[0])
+    assert "spectators only watch" in watcher.error()
+    assert server.act("move", move=game_kind(name).samples.line[0]) is None
+    assert watcher.state_at(1)["moves"] == guest.state_at(1)["moves"]
+
+
+def test_the_rate_the_idle_time_and_the_connections_are_bounded(hosted):
+    server = hosted(GAME_NAMES[0], bounds=Bounds(rate=5, burst=5, strikes=3, idle=0.5, hello=0.5, connections=3))
+    guest = Guest(server.port, server.code)
+    guest.client._socket.sendall(encode({"type": "ping"}) * 12)
+    assert "too many messages" in guest.error()
+    assert guest.client.closed.wait(TIMEOUT) and "too many messages" in guest.client.close_reason
+    # a silent connection (no hello) is closed after the hello's time, an idle guest after the idle time
+    started = time.monotonic()
+    assert b"idle" in raw(server.port, b"")
+    assert time.monotonic() - started < TIMEOUT
+    # connections beyond the bound are closed at once
+    import socket
+    held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(3)]
+    try:
+        assert b"too many connections" in raw(server.port, b"")
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_the_host_listens_on_localhost_unless_public(hosted):
+    from games.clock import TimeControl  # noqa: F401  (the constructor's arguments)
+    from tui.net.host import HostServer
+    from tui.net.referee import Referee
+    server = hosted(GAME_NAMES[0])
+    assert server.bind == "127.0.0.1"
+    public = HostServer(Referee(GAME_NAMES[0], now=time.monotonic), public=True)
+    assert public.bind == "0.0.0.0"
+
+
+def test_the_clock_runs_with_both_players_and_pauses_without_the_guest(hosted):
+    name = GAME_NAMES[0]
+    clock = [100.0]
+    server = hosted(name, clock="1+0", now=lambda: clock[0])
+    assert server.state()["clock"]["running"] is None and server.state()["paused"]
+    guest = Guest(server.port, server.code)
+    assert server.state()["clock"]["running"] == 0
+    clock[0] += 10
+    guest.client.close()
+    guest.client.closed.wait(TIMEOUT)
+    deadline = time.monotonic() + TIMEOUT
+    while server.guest_present() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    clock[0] += 1000  # the paused game's clocks do not move
+    state = server.state()
+    assert state["paused"] and state["clock"]["running"] is None
+    assert state["clock"]["left"] == [50.0, 60.0] and state["outcome"] is None
+    assert "paused" in server.act("move", move=game_kind(name).samples.line[0])
+    again = Guest(server.port, server.code)
+    clock[0] += 60  # the host's flag falls
+    again.wait(lambda m: m["type"] == "state" and m["outcome"] is not None, "the flag")
+    assert server.state()["outcome"]["reason"] == "time"
+
+
+def test_draw_takeback_resign_and_rematch_go_through_both_players(hosted):
+    name = GAME_NAMES[0]
+    line = game_kind(name).samples.line
+    server = hosted(name)
+    guest = Guest(server.port, server.code)
+    play_line(server, guest, line[:3])
+    # the host (who moved last) asks to take its move back; the guest declines, then accepts
+    assert server.act("offer", what="takeback") is None
+    assert guest.wait(lambda m: m["type"] == "state" and m["offer"], "the offer")["offer"] == {"what": "takeback", "by": 0}
+    assert "the other player answers" in server.act("answer", what="takeback", accept=True)
+    guest.client.send("answer", what="takeback", accept=True)
+    assert guest.state_at(2)["moves"] == server.state()["moves"] == list(line[:2])
+    # a draw offered by the guest out of turn, accepted by the host
+    guest.client.send("offer", what="draw")
+    guest.wait(lambda m: m["type"] == "state" and m["offer"], "the draw offer")
+    assert "no rematch offer" in server.act("answer", what="rematch", accept=True)
+    assert server.act("answer", what="draw", accept=True) is None
+    assert server.state()["outcome"]["reason"] == "agreement"
+    assert "the game is over" in server.act("resign")
+    # a rematch: the sides change over and the moves start again
+    guest.client.send("offer", what="rematch")
+    guest.wait(lambda m: m["type"] == "state" and m["offer"], "the rematch offer")
+    assert server.act("answer", what="rematch", accept=True) is None
+    state = guest.wait(lambda m: m["type"] == "state" and m["number"] == 2, "the rematch")
+    assert state["you"] == 0 and state["moves"] == [] and state["outcome"] is None
+    guest.client.send("resign")
+    assert guest.wait(lambda m: m["type"] == "state" and m["outcome"], "the resignation")["outcome"]["winner"] == 1
+
+
+GUEST_SCRIPT = """
+import sys, time
+from tui.net.client import Client
+client = Client(("127.0.0.1", int(sys.argv[1])), sys.argv[2])
+state = client.connect()
+client.move(sys.argv[3])
+while client.state["ply"] == state["ply"]:
+    time.sleep(0.01)
+print("moved", flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_guest_killed_mid_game_reconnects_with_its_code_and_the_game_resumes(hosted):
+    name = GAME_NAMES[0]
+    line = game_kind(name).samples.line
+    server = hosted(name, clock="5+0", host_side=1)
+    process = subprocess.Popen([sys.executable, "-c", GUEST_SCRIPT, str(server.port), server.code, line[0]],
+                               stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline().strip() == "moved"
+    finally:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+    deadline = time.monotonic() + TIMEOUT
+    while server.guest_present():
+        assert time.monotonic() < deadline, "the host never saw the guest go"
+        time.sleep(0.02)
+    paused = server.state()
+    assert paused["paused"] and paused["moves"] == list(line[:1]) and paused["clock"]["running"] is None
+    guest = Guest(server.port, server.code)
+    assert guest.client.state["moves"] == list(line[:1]) and not guest.client.state["paused"]
+    assert guest.client.state["seq"] == 1  # the numbering goes on from the killed client's
+    play_line(server, guest, line[1:5])
+    assert server.state()["moves"] == list(line[:5])
+
+
+def test_a_second_guest_cannot_take_a_connected_guests_seat(hosted):
+    server = hosted(GAME_NAMES[0])
+    Guest(server.port, server.code)
+    with pytest.raises(ConnectError, match="seat is taken"):
+        Guest(server.port, server.code)
+
+
+@pytest.mark.parametrize("text", ["127.0.0.1", "host:0", "host:x", ":7", "a:99999"])
+def test_bad_addresses_are_one_line(text):
+    with pytest.raises(ValueError, match="expected HOST:PORT"):
+        parse_address(text)
