@@ -57,6 +57,9 @@ class ScoreUnit:
     mate_sign: str = ""
     #: The most the unit can say, where it has a bound (Othello: 64 discs); ``None``: no bound.
     most: float | None = None
+    #: What a score in the unit says, for the help (Othello: ``the final disc difference it
+    #: predicts``); '' says just the unit.
+    means: str = ""
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,21 @@ class ScoreScale:
         if not unit:
             return number
         return f"{number} {reading.one if abs(value) == 1 and reading.decimals == 0 else reading.many}"
+
+    def legend(self) -> str:
+        """What the scores say, in a sentence for the help: the unit, an example each way, and
+        how a forced win reads."""
+        reading, first = self.reading, "the first player"
+        if reading is None:
+            text = (f"{first}'s winning chance: {self.signed(self.win_scale)}, {first} wins about three games "
+                    f"in four; {self.signed(0)} even; {self.signed(-self.win_scale)}, the other side is better")
+        else:
+            better = reading.per * (1.5 if reading.decimals else 6)
+            text = (f"{first}'s advantage in {reading.many}" + (f", {reading.means}" if reading.means else "")
+                    + f": {self.signed(better)}, {first} is better by {self.signed(better, unit=False)[1:]}; "
+                    f"{self.signed(-better, unit=False)}, the other side is")
+        win, loss = self.signed(0, 3), self.signed(0, -3)
+        return f"{text}; {win}: {first} forces a win in 3 moves, {loss}: a loss in 3"
 
     def plotted(self, score: float) -> float:
         """A score on the scale it is charted on: in the unit (pawns) or, where the game has

@@ -57,6 +57,14 @@ def test_a_forced_win_reads_in_moves(game: str) -> None:
     assert not any(character in win + loss for character in ".%")  # no score: moves
 
 
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_the_help_says_the_unit(game: str) -> None:
+    scores = game_kind(game).scores
+    legend = scores.legend()
+    assert (scores.reading.many if scores.reading is not None else "winning chance") in legend
+    assert scores.signed(0, 3) in legend and scores.signed(0, -3) in legend
+
+
 def test_a_game_that_names_no_unit_reads_as_a_winning_chance() -> None:
     """A plug-in's ScoreScale needs no unit: its scores read as the winning chance."""
     scores = ScoreScale(unit=1.0, unit_name="", win_scale=100.0, report_depth=2, puzzle_depth=2, draw_min_plies=10)
@@ -123,6 +131,13 @@ async def test_the_hinted_piece_clicked_is_picked_up_and_a_typed_letter_lists_it
     app = make_app("chess", "human", "human")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
+        from tui.app.screens.help import HelpDialog
+
+        app.push_screen(HelpDialog("chess"))  # the help says the game's unit
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpDialog) and app.screen.query("Static"), "the help")
+        assert game_kind("chess").scores.legend() in str(app.screen.query_one("Static").render())
+        app.pop_screen()
+        await wait_for(pilot, lambda: app.screen is screen, "the game again")
         await type_move(pilot, "N")
         await wait_for(pilot, lambda: "Nf3" in screen.message_text, "the knight moves listed")
         assert "not a whole move" in screen.message_text and screen.moves == []

@@ -25,7 +25,8 @@ KIND: GameKind[Othello] = GameKind(
     scores=ScoreScale(unit=1.0, unit_name="", win_scale=200.0, report_depth=4, puzzle_depth=5,
                       draw_min_plies=30, balanced=36.0,
                       # Read as the final disc difference it predicts: 10 discs are worth 73% (win_scale).
-                      reading=ScoreUnit(20.0, "disc", "discs", decimals=0, most=64)),
+                      reading=ScoreUnit(20.0, "disc", "discs", decimals=0, most=64,
+                                        means="the final disc difference it predicts")),
     levels=LevelPlan(
         noise=(100, 40), casual_sees="",
         ratings=((300, 136), (787, 308), (1280, 411), (1545, 438), (1562, 462)),

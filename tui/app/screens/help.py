@@ -25,10 +25,11 @@ PANEL_LEGEND = (
     ("tt hits", "positions found in the transposition table"),
     ("h0/hl/hr", "the cutoff engines' evaluations and the children they dropped"),
     ("best", "the move the engine plays if stopped now; pv: the line it expects"),
-    ("eval (X)", "the position for the first player, in one unit everywhere: +1.35 a pawn and a third "
-                 "up (chess; checkers: men), #3 mate in 3, −: the other side is better; the bar beside "
-                 "the board is that eval's winning chance"),
-    ("trend", "the eval after each of its moves, on a fixed ± scale with 0 in the middle"),
+    ("eval (X)", "the position for the first player, in the game's one unit everywhere (the panel, the "
+                 "line beside the board, the trend, the hint, the report); the bar beside the board is its "
+                 "winning chance"),
+    ("trend", "the eval after each of its moves, on a ± scale with 0 in the middle, its range in the "
+              "game's unit; a forced win at the edge"),
 )
 
 
@@ -76,6 +77,7 @@ class HelpDialog(_ScrollDialog):
         lines += [f"  [b]{'ctrl+p':<16}[/b] the command palette", f"  [b]{'ctrl+q':<16}[/b] quit",
                   "", "[b]The engine panel[/b]"]
         lines += [f"  [b]{name:<12}[/b] {meaning}" for name, meaning in PANEL_LEGEND]
+        lines += [f"  [b]{'scores':<12}[/b] {game_kind(self.game).scores.legend()}"]
         lines += ["", "Escape closes this help."]
         with VerticalScroll():
             yield Static("\n".join(lines))
