@@ -167,6 +167,13 @@ class Clock:
         self._left[side] += self.control.increment
         self.history.append((self._left[0], self._left[1]))
 
+    def set(self, left: tuple[float, float], running: int | None, now: float) -> None:
+        """Show the times another keeps (a network game's host): ``left`` at ``now``, ``running``'s
+        clock running from then (the history is not touched)."""
+        self._left = [max(0.0, float(left[0])), max(0.0, float(left[1]))]
+        self.running = running
+        self._since = now
+
     def flagged(self, side: int, now: float) -> bool:
         """Whether ``side`` has run out of time."""
         return self.left(side, now) <= 0.0
