@@ -50,3 +50,15 @@ def test_learn_is_a_command_and_needs_a_terminal(capsys) -> None:
     """``tui-games learn`` opens the app (under pytest stdin is no terminal: refused in one line)."""
     assert_usage_error(capsys, ["learn"], "the app needs a terminal")
     assert_usage_error(capsys, ["learn", "--no-such-flag"], "--no-such-flag")
+
+
+async def test_progress_goes_to_a_settings_directory_not_made_yet(monkeypatch, tmp_path) -> None:
+    folder = tmp_path / "not" / "yet"
+    monkeypatch.setenv("TUI_GAMES_CONFIG_DIR", str(folder))
+    app = TuiGamesApp(learn=True)
+    app.animation_level = "none"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LearnScreen), "the course")
+        await pilot.press("d")  # the first lesson marked done
+        await wait_for(pilot, lambda: (folder / "course.json").exists(), "the progress saved")
+    assert json.loads((folder / "course.json").read_text())["done"] == ["minimax"]

@@ -44,6 +44,8 @@ def node_text(node: TreeNode, move: str | None, how: str = "minimax", *, value: 
         parts.append(f"✂ {node.cut_at}")
     elif node.end == "tt":
         parts.append("TT")
+    if node.research:
+        parts.append("again")
     if node.quiescence:
         parts.append("q")
     return " ".join(parts)

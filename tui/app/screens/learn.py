@@ -176,6 +176,7 @@ class LearnScreen(Screen[None]):
 
     def _save(self) -> None:
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             if self.problem is not None and (self.path.exists() or self.path.is_symlink()):
                 keep_aside(self.path)  # the file we could not read is kept, never written over
             self.problem = None
