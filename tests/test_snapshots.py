@@ -1,5 +1,5 @@
 """Snapshots (pytest-textual-snapshot) of every game's screens at 80x24 and 120x40:
-the start screen, a game in progress, a review, the result dialog, the board's side
+the start screen (plain and Advanced), a game in progress, a review, the result dialog, the board's side
 (material, the eval bar); and the lab screen.
 
 Human players only, so nothing depends on a search's timing.  After a
@@ -55,6 +55,22 @@ def test_start_screen(snap_compare, game: str, size: tuple[int, int]) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_start_screen_advanced(snap_compare, size: tuple[int, int]) -> None:
+    """The Advanced part open: each side's engine and its words, the position, clock and analysis."""
+    app = TuiGamesApp()
+    app.animation_level = "none"
+
+    async def advanced(pilot) -> None:
+        from textual.widgets import Checkbox
+
+        pilot.app.screen.query_one("#advanced", Checkbox).value = True
+        await wait_for(pilot, lambda: bool(pilot.app.screen.query_one("#start-form").display), "the Advanced part")
+        await steady(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=advanced)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
 @pytest.mark.parametrize("game", SHOWN)
 def test_game_in_progress(snap_compare, game: str, size: tuple[int, int]) -> None:
     assert snap_compare(app_for(game, game_kind(game).samples.middle), terminal_size=size, run_before=steady)
@@ -98,6 +114,37 @@ def test_board_side(snap_compare, game: str, size: tuple[int, int]) -> None:
         await pilot.pause()
 
     assert snap_compare(app_for(game, moves), terminal_size=size, run_before=evaluated)
+
+
+@pytest.mark.parametrize("game", SHOWN)
+def test_eval_in_units(snap_compare, game: str) -> None:
+    """The score in the game's unit in the engine panel, its trend and the line beside the eval bar:
+    an engine's figures given to its panel (the engine is not to move, so nothing searches)."""
+    kind = game_kind(game)
+    moves = kind.samples.middle
+    engine = 1 - len(moves) % 2  # the side that has just moved
+    players = ("pvs:depth=1", "human") if engine == 0 else ("human", "pvs:depth=1")
+    setup = GameSetup.checked(game, *players)
+    app = TuiGamesApp(GameSetup(setup.game, setup.players, setup.position, moves=moves))
+    app.animation_level = "none"
+    first = kind.scores.win_scale / 2  # the first player's view: better by about 62%
+    own = first if engine == 0 else -first
+
+    async def evaluated(pilot) -> None:
+        from engines import SearchStats
+
+        await steady(pilot)
+        screen = pilot.app.screen
+        panel = screen.panel(engine)
+        panel.show_stats(SearchStats(nodes=48213, evals=30117, prunes=9120, tt_hits=4210, depth=7, time_s=0.8,
+                                     nps=60266, score=round(own), best=moves[-1], pv=list(moves[-1:]),
+                                     first_cutoffs=8000), mover=engine)
+        panel.record_score(own / 3, None, len(moves) - 1)
+        panel.record_score(own, None, len(moves) - 1)
+        screen.engines.show_eval(first, None)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=evaluated)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")

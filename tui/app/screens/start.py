@@ -204,6 +204,9 @@ class StartScreen(Screen):
 
     @staticmethod
     def _preset_for(game: str, spec: str) -> str | object:
+        level = level_of(game, spec)  # a level by name is its preset
+        if level is not None:
+            spec = level.spec
         for _label, preset in presets_for(game):
             if preset == spec:
                 return preset
@@ -254,12 +257,13 @@ class StartScreen(Screen):
         for side in (0, 1):
             self.query_one(f"#side-label-{side}", Label).update(f"{names[side]} ({first[side]})")
             spec = self._specs()[side]
+            level = level_of(self.game, spec)
             if spec.lower() == HUMAN:
                 about = HUMAN_WORDS
+            elif level is not None:
+                about = f"{level_summary(self.game, level.spec)}\n{engine_words(level.spec, self.game)}"
             else:
-                level = level_summary(self.game, spec)
-                summary = engine_words(spec, self.game)
-                about = summary if level is None else f"{level}\n{summary}"
+                about = engine_words(spec, self.game)
             self.query_one(f"#about-{side}", Static).update(about)
         self.query_one("#position-hint", Static).update(game_kind(self.game).position_hint)
         self.query_one("#opponent-about", Static).update(self._opponent_words())
@@ -299,7 +303,7 @@ class StartScreen(Screen):
         if event.value is not Select.NULL:
             side = (event.select.id or "").removeprefix("preset-")
             spec_box = self.query_one(f"#spec-{side}", Input)
-            if spec_box.value != event.value:
+            if spec_box.value != event.value and self._preset_for(self.game, spec_box.value) != event.value:
                 spec_box.value = str(event.value)
         self._form_changed()
 
