@@ -233,6 +233,7 @@ class Session:
         """One line: what this sitting did, the rating's change, what comes back for review."""
         tried = self.solved + self.failed
         change = training.rating.rating - self.start_rating
-        back = f"; {self.failed} will come back for review" if self.failed else ""
+        waiting = len({id_ for id_ in self.failed_ids if id_ in training.reviews})
+        back = f"; {waiting} will come back for review" if waiting else ""
         return (f"this session: {self.solved} of {tried} solved, best streak {self.best_streak}, rating "
                 f"{training.rating.rating:.0f} ({change:+.0f}, ±{training.rating.deviation:.0f}){back}")
