@@ -33,7 +33,7 @@ from .screens.game import GameScreen
 from .screens.lab import LabScreen
 from .screens.puzzles import PuzzleScreen
 from .screens.start import StartScreen
-from .messages import ContinueGame, OpenFriend, OpenGame, OpenLab, OpenLearn, OpenPuzzles, OpenStart, ReviewGame
+from .messages import ContinueGame, OpenFriend, OpenGame, OpenLab, OpenLearn, OpenNetworkGame, OpenPuzzles, OpenStart, ReviewGame
 from .search_service import SearchService
 from .keymap import key_named
 from .session import GameSetup, SetupError
@@ -49,7 +49,7 @@ class TuiGamesApp(App):
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
     def __init__(self, setup: GameSetup | None = None, *, ascii: bool = False, lab: bool = False,
-                 pick_from: str | None = None, puzzles: Any = None, learn: bool = False) -> None:
+                 pick_from: str | None = None, puzzles: Any = None, learn: bool = False, friend: Any = None) -> None:
         super().__init__()
         #: Puzzles to solve at once: the game, the puzzles, where they come from, the order's seed.
         self.initial_puzzles = puzzles
@@ -57,6 +57,8 @@ class TuiGamesApp(App):
         #: A record file whose games are listed, to open one, once the game screen is up.
         self.pick_from = pick_from
         self.initial_lab = lab
+        #: A network game to open at once (``tui-games host`` / ``join``): its link.
+        self.initial_friend = friend
         #: ``tui-games learn``: the course first.
         self.initial_learn = learn
         #: The player's settings (:mod:`tui.settings`) and what was wrong in their file, if anything.
@@ -70,7 +72,9 @@ class TuiGamesApp(App):
         self.read_engine_events()
         # What an engine does differently from its spec (a clamp), once, under the board.
         self._stop_notices = notices.listen(lambda text: self.notify(text, severity="warning", timeout=10))
-        if self.initial_puzzles is not None:
+        if self.initial_friend is not None:
+            self.open_network_game(OpenNetworkGame(self.initial_friend))
+        elif self.initial_puzzles is not None:
             game, puzzles, source, seed = self.initial_puzzles
             self.push_screen(PuzzleScreen(game, puzzles, source, seed=seed, ascii=self.ascii))
         elif self.initial_lab:
@@ -201,6 +205,17 @@ class TuiGamesApp(App):
         from .screens.friend import FriendScreen  # the network's screen, loaded when first asked for
 
         self.push_screen(FriendScreen())
+
+    @on(OpenNetworkGame)
+    def open_network_game(self, message: OpenNetworkGame) -> None:
+        """A network game (hosted or joined) in place of the current screen (pushed when there is none)."""
+        from .screens.network_game import NetworkGameScreen  # loaded when first asked for
+
+        screen = NetworkGameScreen(message.link, self.engine_link, ascii=self.ascii)
+        if len(self.screen_stack) > 1:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
 
     @property
     def ascii(self) -> bool:

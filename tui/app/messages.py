@@ -15,7 +15,7 @@ from textual.message import Message
 
 from .session import GameSetup
 
-__all__ = ["ContinueGame", "OpenFriend", "OpenGame", "OpenLab", "OpenLearn", "OpenPuzzles", "OpenStart", "ReviewGame"]
+__all__ = ["ContinueGame", "OpenFriend", "OpenGame", "OpenLab", "OpenLearn", "OpenNetworkGame", "OpenPuzzles", "OpenStart", "ReviewGame"]
 
 
 class OpenGame(Message):
@@ -71,3 +71,12 @@ class ContinueGame(Message):
     def __init__(self, game: str) -> None:
         super().__init__()
         self.game = game
+
+
+class OpenNetworkGame(Message):
+    """The network game of ``link`` (a :class:`tui.net.link.Link`: hosted here or joined) in place of
+    the current screen."""
+
+    def __init__(self, link: Any) -> None:
+        super().__init__()
+        self.link = link

@@ -84,10 +84,11 @@ def _players(args: argparse.Namespace) -> tuple[str, str]:
 
 
 def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False, pick_from: str | None = None,
-            puzzles: Any = None, learn: bool = False) -> int:
+            puzzles: Any = None, learn: bool = False, friend: Any = None) -> int:
     """Open the Textual app (imported only here: the other commands never load Textual);
     ``pick_from``: a record file whose games the app lists to pick one; ``puzzles``: a game,
-    its puzzles, where they come from and their order's seed, to solve; ``learn``: the course.  Refused in one line
+    its puzzles, where they come from and their order's seed, to solve; ``learn``: the course; ``friend``: a
+    network game's link (``host``, ``join``).  Refused in one line
     when standard input or output is not a terminal (``play chess </dev/null`` would wait for
     keys that never come)."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
@@ -95,7 +96,7 @@ def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False, pick_f
         raise UsageError(PROG, f"the app needs a terminal: its standard {which} is not one")
     from ..app.app import TuiGamesApp
 
-    TuiGamesApp(setup, ascii=ascii, lab=lab, pick_from=pick_from, puzzles=puzzles, learn=learn).run()
+    TuiGamesApp(setup, ascii=ascii, lab=lab, pick_from=pick_from, puzzles=puzzles, learn=learn, friend=friend).run()
     return 0
 
 
