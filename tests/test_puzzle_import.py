@@ -100,3 +100,26 @@ async def test_an_imported_set_opens_in_the_app(data: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")
         assert "Black played Rbb8" in str(app.screen.query_one("#puzzle-task").render())
+
+
+def test_your_mistakes_become_lines_kept_once_in_your_set(data: Path, capsys) -> None:
+    record = data / "mine.pgn"
+    record.write_text('[Event "x"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Nc3 { [%eval -0.5] mistake (loses 12%); '
+                      'best Qxf7# } Nxh5 *\n')
+    code, out, err = run(capsys, "puzzles", "chess", "--from", str(record), "--list")
+    assert code == 0 and [line.split("\t")[::2] for line in out.splitlines()] == [["mine-0001", "-"]]
+    assert "1 new puzzle kept in the set mine" in err
+    code, out, err = run(capsys, "puzzles", "chess", "--from", str(record), "--list")
+    assert "new puzzle" not in err  # already there: not added twice
+    kept = list(scan_puzzle_file(data / "data/puzzles/chess/mine.txt", "chess"))
+    assert [(p.id, p.solution, p.source) for p in kept] == [("mine-0001", ("Qxf7#",), "your game mine.pgn")]
+
+
+def test_a_line_takes_the_first_plies_of_the_search_line_ending_on_the_players_move() -> None:
+    from engines.puzzles import with_line
+
+    puzzle = Puzzle("p", "6k1/5ppp/8/Q7/8/8/2rR1PPP/3R2K1 b - - 0 1", "c2c8", ("d2d8",))
+    line = with_line(puzzle, "chess", ["d2d8", "c8d8", "d1d8", "g8h8"])
+    assert line.solution == ("d2d8", "c8d8", "d1d8")
+    assert with_line(puzzle, "chess", ["a5a6", "h7h6", "d2d8"]) == puzzle  # another first move: kept as it was
+    assert with_line(puzzle, "chess", ["d2d8", "c8d8"]).solution == ("d2d8",)
