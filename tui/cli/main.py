@@ -19,6 +19,9 @@ Commands::
                       [--explore P] [--max-plies M] [--heuristic NAME] [--label search|stockfish[:OPTS]]
                       --out FILE.csv
     tui-games uci [--engine SPEC]
+    tui-games host GAME [--port P] [--clock 5+3] [--as white|black|random] [--public] [--position TEXT]
+    tui-games join HOST:PORT CODE [--watch]
+    tui-games serve [--port P] [--host ADDRESS]
     tui-games train GAME --data FILE --model rf|mlp [--inputs features|h0] [--grid] [--test-size F]
                     [--seed S] [--jobs J] [--cv K] --out MODEL.npz
     tui-games models [GAME] [--json]  |  tui-games models --check PATH --game GAME
@@ -47,7 +50,7 @@ from engines import SpecError
 from engines import RunError
 from games import GAME_NAMES, GameError, game_titles
 
-from . import bench, books, lab, learn, learning, match, play, puzzles, rules, search, tree, uci
+from . import bench, books, lab, learn, learning, match, network, play, puzzles, rules, search, tree, uci
 from .common import PROG, Parser, UsageError, error_text, interrupted_status, one_line, notices_on_stderr, stop_signals
 
 __all__ = ["main", "build_parser", "UsageError"]
@@ -64,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with no command: draw pieces as letters (for terminals that misrender chess glyphs)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for group in (play, learn, puzzles, rules, search, tree, bench, match, lab, books, learning, uci):
+    for group in (play, learn, network, puzzles, rules, search, tree, bench, match, lab, books, learning, uci):
         group.add_commands(sub)
     return parser
 
@@ -99,8 +102,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _opens_app(args: argparse.Namespace) -> bool:
-    """Whether the command opens the app (``play``, ``lab``, ``learn``, ``puzzles`` but ``--make``)."""
-    return args.command in ("play", "lab", "learn") or (args.command == "puzzles" and args.make is None)
+    """Whether the command opens the app (``play``, ``lab``, ``learn``, ``host``, ``join``, ``serve``'s
+    server, ``puzzles`` but ``--make``)."""
+    return args.command in ("play", "lab", "learn", "host", "join", "serve") or (args.command == "puzzles" and args.make is None)
 
 
 def _quiet_stdout() -> None:

@@ -214,7 +214,8 @@ class Referee:
             now = self.now()
             clock = {"base": self.control.base, "increment": self.control.increment,
                      "left": [round(self.clock.left(side, now), 3) for side in (0, 1)],
-                     "running": self.clock.running}
+                     "running": self.clock.running,
+                     "history": [[round(a, 3), round(b, 3)] for a, b in self.clock.history]}
         return {
             "type": "state", "game": self.name, "start": self.position, "number": self.number,
             "moves": list(self.moves), "ply": self.game.ply, "turn": self.game.turn,

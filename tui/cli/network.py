@@ -1,0 +1,107 @@
+"""``host``, ``join`` and ``serve``: play a friend over the network, and the app in a web browser.
+
+``host`` starts the referee (:class:`tui.net.link.HostLink`) before the app opens, so a taken port
+or a bad clock is one line and exit 2; it prints the address and the join and watch codes, and the
+app shows them too.  ``join`` connects first (a wrong code, nobody listening: one line, exit 2).
+Both open the app on the game through :func:`.play.run_app`.  ``serve`` runs the whole app in a web
+browser with textual-serve: each browser tab gets its own ``tui-games`` in a terminal of the server's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shlex
+import sys
+
+from games import GAME_NAMES
+from games.clock import ClockError, TimeControl
+
+from .common import PROG, UsageError, add_position, game_name, whole
+from .play import run_app
+
+#: Which side the host plays: the game's first player's, second's, or either at random.
+SIDE_WORDS = ("white", "black", "first", "second", "random")
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    h = sub.add_parser("host", help="host a game for a friend over the network (you are the referee)",
+                       description="Open GAME in the app and wait for a friend: prints the address and a join "
+                                   "code (and a spectators' code). Listens on 127.0.0.1 unless --public.")
+    h.add_argument("game", type=game_name, metavar="GAME", help=f"one of: {', '.join(GAME_NAMES)}")
+    h.add_argument("--port", type=whole(0), default=0, help="the port to listen on (0, the default: any free one)")
+    h.add_argument("--clock", default=None, metavar="MIN+INC", help="a clock for both, e.g. 5+3 (the host keeps it)")
+    h.add_argument("--as", dest="side", choices=SIDE_WORDS, default="first",
+                   help="the side you play: white/first (the default), black/second or random")
+    h.add_argument("--public", action="store_true", help="listen on every interface, not only 127.0.0.1")
+    add_position(h)
+    h.add_argument("--ascii", action="store_true", help="draw pieces as letters")
+    h.set_defaults(run=_cmd_host)
+
+    j = sub.add_parser("join", help="join a friend's hosted game", description="Join the game at HOST:PORT with "
+                       "the host's code (the board turned to your side); --watch with the spectators' code.")
+    j.add_argument("address", metavar="HOST:PORT")
+    j.add_argument("code", metavar="CODE")
+    j.add_argument("--watch", action="store_true", help="watch the game (the spectators' code)")
+    j.add_argument("--ascii", action="store_true", help="draw pieces as letters")
+    j.set_defaults(run=_cmd_join)
+
+    s = sub.add_parser("serve", help="serve the app to a web browser (textual-serve)",
+                       description="Serve the whole app at http://HOST:PORT: each browser tab runs its own tui-games.")
+    s.add_argument("--port", type=whole(1), default=8000, help="the port (default 8000)")
+    s.add_argument("--host", default="127.0.0.1", help="the interface to listen on (default 127.0.0.1)")
+    s.set_defaults(run=_cmd_serve)
+
+
+def _cmd_host(args: argparse.Namespace) -> int:
+    from tui.net.link import HostLink
+
+    try:
+        control = TimeControl.parse(args.clock) if args.clock is not None else None
+    except ClockError as error:
+        raise UsageError(f"{PROG} host", str(error)) from None
+    side = random.randrange(2) if args.side == "random" else (0 if args.side in ("white", "first") else 1)
+    position = args.position.strip() if args.position else None
+    if position:
+        from games import game_class
+        game_class(args.game).from_user_text(position)  # a bad one is a GameError: one line
+    if not 0 <= args.port < 65536:
+        raise UsageError(f"{PROG} host", f"bad port {args.port}: 0 to 65535")
+    try:
+        link = HostLink(args.game, position, host_side=side, control=control, port=args.port, public=args.public)
+    except OSError as error:
+        raise UsageError(f"{PROG} host", f"cannot listen on port {args.port}: {error.strerror or error}") from None
+    for line in link.where:
+        print(line, flush=True)
+    try:
+        return run_app(ascii=args.ascii, friend=link)
+    finally:
+        link.close()
+
+
+def _cmd_join(args: argparse.Namespace) -> int:
+    from tui.net.client import ConnectError, parse_address
+    from tui.net.link import GuestLink
+
+    try:
+        address = parse_address(args.address)
+        link = GuestLink(address, args.code, watch=args.watch)
+    except (ValueError, ConnectError) as error:
+        raise UsageError(f"{PROG} join", str(error)) from None
+    try:
+        return run_app(ascii=args.ascii, friend=link)
+    finally:
+        link.close()
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        raise UsageError(f"{PROG} serve", "textual-serve is not installed: pip install textual-serve") from None
+    if args.port >= 65536:
+        raise UsageError(f"{PROG} serve", f"bad port {args.port}: 1 to 65535")
+    command = f"{shlex.quote(sys.executable)} -m tui.launch"
+    print(f"serving tui-games at http://{args.host}:{args.port} (Ctrl-C stops)", flush=True)
+    Server(command, host=args.host, port=args.port, title="tui-games").serve()
+    return 0

@@ -1,0 +1,119 @@
+"""One face for both ends of a network game: :class:`HostLink` (the referee is here) and
+:class:`GuestLink` (it is over the socket), so the app's remote player does not ask which it has.
+
+Each link calls ``listener`` (set with :meth:`Link.listen`) from its own thread with ``("state",
+state)``, ``("error", reason)`` or ``("closed", reason)``; the app posts these on as messages.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from games.clock import TimeControl
+
+from .client import Client
+from .host import HostServer
+from .referee import Referee
+
+__all__ = ["Link", "HostLink", "GuestLink", "Listener"]
+
+Listener = Callable[[str, Any], None]
+
+
+class Link:
+    """What the app's remote player needs of either end."""
+
+    #: Whether this end can play (a spectator cannot).
+    plays = True
+    #: The lines that tell the user where the game is (the address, the codes).
+    where: tuple[str, ...] = ()
+
+    def __init__(self) -> None:
+        self._listener: Listener | None = None
+
+    def listen(self, listener: Listener | None) -> None:
+        self._listener = listener
+
+    def _hear(self, kind: str, value: Any) -> None:
+        if self._listener is not None:
+            self._listener(kind, value)
+
+    def state(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def act(self, kind: str, **fields: Any) -> None:
+        """Do ``kind`` (a move, an offer, an answer, resign); a refusal comes as an ``error``."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+
+class HostLink(Link):
+    """The host's end: the referee served on ``port`` (see :class:`HostServer`)."""
+
+    def __init__(self, game: str, position: str | None = None, *, host_side: int = 0,
+                 control: TimeControl | None = None, port: int = 0, public: bool = False) -> None:
+        super().__init__()
+        self.server = HostServer(Referee(game, position, host_side=host_side, control=control,
+                                         now=time.monotonic),
+                                 port=port, public=public, on_change=lambda state: self._hear("state", state))
+        self.server.start()
+        shown = "every interface" if public else "127.0.0.1"
+        at = f"THIS-MACHINE:{self.server.port}" if public else f"127.0.0.1:{self.server.port}"
+        self.where = (f"hosting on {shown} port {self.server.port}",
+                      f"join: tui-games join {at} {self.server.code}",
+                      f"watch: tui-games join {at} {self.server.watch_code} --watch")
+
+    @property
+    def address(self) -> str:
+        return f"{self.server.bind}:{self.server.port}"
+
+    def state(self) -> dict[str, Any]:
+        return self.server.state()
+
+    def act(self, kind: str, **fields: Any) -> None:
+        refusal = self.server.act(kind, **fields)
+        if refusal is not None:
+            self._hear("error", refusal)
+
+    def close(self) -> None:
+        self.server.stop()
+
+
+class GuestLink(Link):
+    """The guest's (or a spectator's) end: a client connected to ``address`` with ``code``."""
+
+    def __init__(self, address: tuple[str, int], code: str, *, watch: bool = False, timeout: float = 10.0) -> None:
+        super().__init__()
+        self.address = address
+        self.code = code
+        self.plays = not watch
+        self.where = (f"{'watching' if watch else 'playing'} at {address[0]}:{address[1]}",)
+        self.client = self._connect(timeout)
+
+    def _connect(self, timeout: float) -> Client:
+        client = Client(self.address, self.code, "play" if self.plays else "watch",
+                        on_message=self._message, on_closed=lambda reason: self._hear("closed", reason))
+        client.connect(timeout)
+        return client
+
+    def _message(self, message: dict[str, Any]) -> None:
+        if message["type"] in ("state", "error"):
+            self._hear(message["type"], message if message["type"] == "state" else str(message.get("reason")))
+
+    def reconnect(self, timeout: float = 10.0) -> None:
+        """Join again with the same code after the line dropped (:class:`ConnectError` if refused)."""
+        self.client.close()
+        self.client = self._connect(timeout)
+        self._hear("state", self.client.state)
+
+    def state(self) -> dict[str, Any]:
+        return self.client.state
+
+    def act(self, kind: str, **fields: Any) -> None:
+        self.client.send(kind, **fields)
+
+    def close(self) -> None:
+        self.client.close()
