@@ -52,17 +52,17 @@ async def test_an_experiment_runs_stops_resumes_and_opens_a_game(tmp_path: Path)
         await _shown(pilot, "#experiment-about", "Quixo minimax")
         await _set(pilot, "#experiment-games", "3")
         await _set(pilot, "#experiment-out", str(out))
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+b")
         await wait_for(pilot, lambda: screen.running, "the run to start")
         await wait_for(pilot, lambda: len(screen.run.results) >= 1, "a first game", TIMEOUT)
-        await pilot.press("ctrl+t")
+        await pilot.press("ctrl+b")
         await wait_for(pilot, lambda: not screen.query_one("#run").disabled, "the run to stop", TIMEOUT)
         kept = len((out / "games.jsonl").read_text().splitlines())
         assert 1 <= kept <= 12
         if kept < 12:
             assert "stopped after" in _text(pilot.app, "#lab-message")
         # Run again: it resumes, and plays only the games still missing.
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+b")
         await wait_for(pilot, lambda: "finished: 12 of 12" in _text(pilot.app, "#lab-message"), "the end",
                        TIMEOUT)
         records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
@@ -99,16 +99,16 @@ async def test_a_tournament_runs_and_bad_input_is_one_line(tmp_path: Path) -> No
         await pilot.pause()
         await _set(pilot, "#tournament-engines", "random; alphabeta:depth=1; nonsense")
         await _set(pilot, "#tournament-out", str(tmp_path / "t.jsonl"))
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+b")
         assert "nonsense" in _text(pilot.app, "#lab-message") and not screen.running
         await _set(pilot, "#tournament-engines", "random; alphabeta:depth=1")
         await _set(pilot, "#jobs", "x")
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+b")
         assert "worker processes must be a whole number" in _text(pilot.app, "#lab-message")
         await _set(pilot, "#jobs", "2")
         await _set(pilot, "#tournament-games", "2")
         screen.query_one("#gauntlet", Checkbox).value = True
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+b")
         await wait_for(pilot, lambda: "finished: 2 of 2" in _text(pilot.app, "#lab-message"), "the tournament",
                        TIMEOUT)
         assert len((tmp_path / "t.jsonl").read_text().splitlines()) == 2
@@ -126,13 +126,13 @@ async def test_an_experiment_file_runs_and_the_charts_cycle(tmp_path: Path) -> N
         await _set(pilot, "#experiment-file", str(source))
         await _shown(pilot, "#experiment-about", "tiny")
         await _set(pilot, "#experiment-out", str(tmp_path / "out"))
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+b")
         await wait_for(pilot, lambda: "finished: 4 of 4" in _text(pilot.app, "#lab-message"), "the run",
                        TIMEOUT)
         assert "score %" in _text(pilot.app, "#lab-chart")
-        await pilot.press("ctrl+g")
+        await pilot.press("ctrl+j")
         assert "ms per move" in _text(pilot.app, "#lab-chart")
-        await pilot.press("ctrl+g")
+        await pilot.press("ctrl+j")
         assert "nodes per move" in _text(pilot.app, "#lab-chart")
         assert (tmp_path / "out" / "summary.json").exists()
 
@@ -147,12 +147,12 @@ async def test_a_refused_run_says_what_to_do_in_the_screens_words(tmp_path: Path
         screen.query_one("#tournament-game", Select).value = "quixo"
         await pilot.pause()
         await _set(pilot, "#tournament-out", str(other))
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+b")
         message = _text(pilot.app, "#lab-message")
         assert "a game of another match" in message and "choose another results file" in message
         assert "--out" not in message and not screen.running
         await _set(pilot, "#tournament-out", str(tmp_path / "t.txt"))  # Quixo's records would go there too
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+b")
         message = _text(pilot.app, "#lab-message")
         assert "would hold both" in message and "give the results file a .jsonl name" in message
         assert "--records" not in message
@@ -170,7 +170,7 @@ async def test_quitting_during_a_run_stops_it_and_ends_cleanly(tmp_path: Path) -
         await _set(pilot, "#tournament-engines", "pvs:time=0.3; pvs:time=0.2")
         await _set(pilot, "#tournament-games", "8")
         await _set(pilot, "#tournament-out", str(tmp_path / "t.jsonl"))
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+b")
         await wait_for(pilot, lambda: screen.running, "the run to start")
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: not app.is_running, "the app to end")

@@ -5,7 +5,7 @@ file's path, or lay out a tournament
 (engines separated by ``;``), then Run: the games are played in worker
 processes (a thread of this screen waits for them), each finished game is
 kept in the results folder or file at once, and the progress bar, the table
-(or crosstable) and the chart (ctrl+g: score, time, nodes) follow.  Stop kills the workers (the games at
+(or crosstable) and the chart (ctrl+j: score, time, nodes) follow.  Stop kills the workers (the games at
 hand are lost; every finished one is kept); Run again resumes from the
 files.  A finished game can be opened for review by its number.
 """
@@ -19,7 +19,6 @@ from rich.console import Group
 from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import (
@@ -29,6 +28,7 @@ from textual.worker import get_current_worker
 
 from games import GAME_NAMES
 
+from ..keymap import screen_bindings
 from ..messages import OpenStart, ReviewGame
 
 __all__ = ["LabScreen"]
@@ -59,12 +59,7 @@ class LabScreen(Screen):
     """Experiments and tournaments, run and watched (see the module doc)."""
 
     CSS_PATH = "lab.tcss"
-    BINDINGS = [
-        Binding("ctrl+r", "run", "Run/resume"),
-        Binding("ctrl+t", "stop", "Stop"),
-        Binding("ctrl+g", "next_chart", "Chart"),
-        Binding("escape", "back", "Back"),
-    ]
+    BINDINGS = screen_bindings("LabScreen", pause="run_or_stop", chart="next_chart")
 
     def __init__(self) -> None:
         super().__init__()
@@ -306,6 +301,13 @@ class LabScreen(Screen):
         else:
             self._say(f"finished: {done}" + (f"; results in {self.folder.path}" if self.folder else ""))
 
+    def action_run_or_stop(self) -> None:
+        """The keymap's pause key: stop the run going on, or run (resume) when none is."""
+        if self.running:
+            self.action_stop()
+        else:
+            self.action_run()
+
     def action_stop(self) -> None:
         """Stop the run: its worker processes are killed; finished games are kept."""
         if not self.running:
@@ -322,7 +324,7 @@ class LabScreen(Screen):
 
     def action_back(self) -> None:
         if self.running:
-            self._say("a run is going on; stop it first (ctrl+t)")
+            self._say("a run is going on; stop it first (ctrl+b)")
             return
         self.post_message(OpenStart())
 
