@@ -91,7 +91,9 @@ def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False, pick_f
     network game's link (``host``, ``join``).  Refused in one line
     when standard input or output is not a terminal (``play chess </dev/null`` would wait for
     keys that never come)."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    # textual-serve (tui-games serve) runs the app on pipes, drawn by its web driver in the browser.
+    served = os.environ.get("TEXTUAL_DRIVER", "").startswith("textual.drivers.web_driver")
+    if not served and not (sys.stdin.isatty() and sys.stdout.isatty()):
         which = "input" if not sys.stdin.isatty() else "output"
         raise UsageError(PROG, f"the app needs a terminal: its standard {which} is not one")
     from ..app.app import TuiGamesApp
