@@ -20,10 +20,10 @@ from games import Game
 from ..search.recorder import TreeNode
 
 __all__ = ["PlyStats", "ply_stats", "cutoff_counts", "effective_branching", "CUT_BINS", "minimax_nodes",
-           "main_nodes", "MINIMAX_CAP"]
+           "main_nodes", "visit_order", "MINIMAX_CAP"]
 
-#: The most nodes :func:`minimax_nodes` counts before it gives up (a second or two in Python).
-MINIMAX_CAP = 200_000
+#: The most nodes :func:`minimax_nodes` counts before it gives up (about a second in Python).
+MINIMAX_CAP = 100_000
 
 #: Cutoffs are counted by the move that cut, 1 to ``CUT_BINS``; the last bin takes the later ones.
 CUT_BINS = 6
@@ -127,3 +127,17 @@ def main_nodes(root: TreeNode) -> int:
         if not node.quiescence:
             stack.extend(node.children)
     return count
+
+
+def visit_order(root: TreeNode) -> dict[int, int]:
+    """Per node (by ``id``), how many nodes of the main search (those :func:`main_nodes` counts)
+    the search had entered when it entered that node: 1 for ``root``."""
+    order: dict[int, int] = {}
+    count = 0
+    stack: list[tuple[TreeNode, bool]] = [(root, True)]
+    while stack:
+        node, main = stack.pop()
+        count += main
+        order[id(node)] = count
+        stack.extend((child, main and not node.quiescence) for child in reversed(node.children))
+    return order

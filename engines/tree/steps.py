@@ -25,7 +25,7 @@ from .export import NULL_MOVE, pv_nodes
 from .views import NEGAMAX, View, node_view
 
 __all__ = ["Step", "StepFilter", "ALL_STEPS", "JUMPS", "steps", "step_text", "window_text", "next_step",
-           "find_line", "folded"]
+           "find_line", "folded", "shown_children"]
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,9 @@ def folded(node: TreeNode) -> list[TreeNode]:
             if not (i + 1 < len(children) and children[i + 1].research)]
 
 
-def _children(node: TreeNode, shown: StepFilter, principal: set[int]) -> list[TreeNode]:
+def shown_children(node: TreeNode, shown: StepFilter, principal: set[int]) -> list[TreeNode]:
+    """The children of ``node`` that ``shown`` keeps, in the order searched; ``principal`` holds the
+    ``id`` of each node of the principal variations (:func:`~engines.tree.export.pv_nodes`)."""
     if node.quiescence and not shown.quiescence:
         return []  # the horizon node stays, the quiescence search below it goes
     children = node.children if shown.researches else folded(node)
@@ -98,7 +100,7 @@ def steps(root: TreeNode, shown: StepFilter = ALL_STEPS) -> list[Step]:
         events.append(Step(node, line, leaving, len(events)))
         if not leaving:
             stack.append((node, line, True))
-            for child in reversed(_children(node, shown, principal)):
+            for child in reversed(shown_children(node, shown, principal)):
                 stack.append((child, line + (child,), False))
     return events
 

@@ -9,14 +9,15 @@ MIN) and its cutoff named α-cut or β-cut.  Bounds read as ``=31`` (exact),
 
 from __future__ import annotations
 
+from engines import SpecError, parse_engine_spec
 from engines.tree import ENDS, TreeNode
 from engines.tree.export import value_text
-from engines.tree.stats import CUT_BINS, PlyStats, cutoff_counts, effective_branching, ply_stats
+from engines.tree.stats import CUT_BINS, MINIMAX_CAP, PlyStats, cutoff_counts, effective_branching, ply_stats
 from engines.tree.views import NEGAMAX, View, node_view
 
 from .format import bar
 
-__all__ = ["BOUND_MARKS", "node_label", "node_details", "stats_lines", "unsearched_label"]
+__all__ = ["BOUND_MARKS", "node_label", "node_details", "stats_lines", "unsearched_label", "saving_text", "played_reason"]
 
 #: How a value's bound is marked before it.
 BOUND_MARKS = {"exact": "=", "lower": "≥", "upper": "≤", None: ""}
@@ -79,7 +80,8 @@ def node_details(node: TreeNode, line: list[str], view: View = NEGAMAX, root_ply
     if seen.cut is not None and view != NEGAMAX:
         reached = "reached β: MIN above will not allow it" if seen.cut == "β-cut" else \
             "fell to α: MAX above has better already"
-        end += f" — a {seen.cut}: the value {reached}"
+        end = (f"end    {seen.cut} by move {node.cut_at}: the value {reached}; the remaining children "
+               "were not searched" if node.end == "cutoff" else f"end    {seen.cut}: {ENDS[node.end]}")
     lines.append(end)
     counts = []
     if node.legal is not None:
@@ -118,3 +120,37 @@ def stats_lines(root: TreeNode, width: int = 20) -> list[str]:
             label = f"{k}{'+' if k == CUT_BINS else ' '}"
             lines.append(f" {label} {bar(cuts[k] / top, width)} {cuts[k] / total:4.0%}")
     return lines
+
+
+def saving_text(total: int, entered: int | None, depth: int, minimax: int | None, *, counted: bool = True) -> str:
+    """What alpha-beta saved against plain minimax on the same position to the same ``depth``:
+    ``node 12 of 296 · minimax to depth 2: 1,881 nodes · saved 1,585 (84%)``.  ``total`` are the
+    search's nodes without quiescence, ``entered`` those entered so far (``None``: the whole
+    search), ``minimax`` plain minimax's count (``None``: past what is counted); ``counted``
+    false while it is being counted."""
+    head = f"node {entered:,} of {total:,}" if entered is not None else f"{total:,} nodes without quiescence"
+    if not counted:
+        return f"{head} · plain minimax to depth {depth}: counting…"
+    if minimax is None:
+        return f"{head} · plain minimax to depth {depth}: more than {MINIMAX_CAP:,} nodes"
+    saved = minimax - total
+    share = f" ({saved / minimax:.0%})" if minimax else ""
+    return f"{head} · plain minimax to depth {depth}: {minimax:,} nodes · saved {saved:,}{share}"
+
+
+def played_reason(engine: str, spec: str) -> str:
+    """Why the game's engine (``engine``) may have played another move than the best of the tree
+    ``spec`` recorded: another engine, its noise (``jitter``), or a warm table and its clock."""
+    try:
+        jitter = parse_engine_spec(engine).options.get("jitter") or 0
+    except SpecError:
+        jitter = 0
+    reasons = []
+    if spec != engine:
+        reasons.append(f"this tree is {spec}'s, not the game's engine's ({engine})")
+    if jitter:
+        reasons.append(f"the game's engine adds random noise to every evaluation (jitter={jitter}), "
+                       "new in each search")
+    elif spec == engine:
+        reasons.append("a table warm from its earlier moves, or its clock, led it elsewhere")
+    return "; ".join(reasons)
