@@ -178,7 +178,7 @@ def resaved_record(loaded: LoadedGame, game: Game, notes: RecordNotes) -> str:
     return records.text(game, first_player=first or "?", second_player=second or "?",
                         event=loaded.tags.get("Event", "?"), result_reason=reason,
                         notes=RecordNotes(outcome=notes.outcome, comments=comments, tags=kept,
-                                          comment=notes.comment))
+                                          comment=notes.comment, tree=notes.tree))
 
 
 def index_records(path: str | Path, game_name: str, *, progress: Progress | None = None) -> list[RecordSummary]:

@@ -22,7 +22,7 @@ import re
 from typing import Any, Callable, Iterable, Iterator
 
 __all__ = ["GLYPH_NAGS", "MoveNode", "MoveTree", "NAG_GLYPHS", "Token", "TreeError", "annotated", "movetext_tokens", "nag_text",
-           "pgn_style_tokens", "read_movetext", "start_move_number", "variation_tokens"]
+           "pgn_style_tokens", "read_movetext", "start_move_number", "variation_parts", "variation_tokens"]
 
 #: The move marks of the six NAGs every reader knows.
 NAG_GLYPHS = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
@@ -258,33 +258,44 @@ def annotated(node: MoveNode, *, glyphs: bool = True) -> list[str]:
     return tokens
 
 
-def _move_tokens(tree: MoveTree, node: MoveNode, numbered: bool, glyphs: bool) -> list[str]:
-    tokens = [_braced(node.starting_comment)] if node.starting_comment else []
+#: A token of move text and the node it writes (``None``: a comment).
+Part = tuple[str, "MoveNode | None"]
+
+
+def _move_parts(tree: MoveTree, node: MoveNode, numbered: bool, glyphs: bool) -> list[Part]:
+    parts: list[Part] = [(_braced(node.starting_comment), None)] if node.starting_comment else []
     label = tree.label(node, numbered=numbered or bool(node.starting_comment))
     move, *rest = annotated(node, glyphs=glyphs)
-    return tokens + [f"{label} {move}" if label else move] + rest
+    parts.append((f"{label} {move}" if label else move, node))
+    return parts + [(token, None if token.startswith("{") else node) for token in rest]
+
+
+def _line_parts(tree: MoveTree, node: MoveNode, numbered: bool, glyphs: bool) -> list[Part]:
+    """The tokens of ``node``'s continuation with its variations (recursive in the
+    nesting of variations only: a long main line is a loop)."""
+    parts: list[Part] = []
+    while node.variations:
+        main = node.variations[0]
+        parts += _move_parts(tree, main, numbered, glyphs)
+        for alternative in node.variations[1:]:
+            parts += variation_parts(tree, alternative, glyphs=glyphs)
+        numbered = bool(main.comment) or len(node.variations) > 1
+        node = main
+    return parts
+
+
+def variation_parts(tree: MoveTree, node: MoveNode, *, glyphs: bool = True) -> list[Part]:
+    """``(2...`` ``d6``, ``3. d4)``, each with its node: the variation that starts with
+    ``node``, its own ones nested."""
+    inner = _move_parts(tree, node, True, glyphs) + _line_parts(tree, node, bool(node.comment), glyphs)
+    inner[0] = ("(" + inner[0][0], inner[0][1])
+    inner[-1] = (inner[-1][0] + ")", inner[-1][1])
+    return inner
 
 
 def variation_tokens(tree: MoveTree, node: MoveNode, *, glyphs: bool = True) -> list[str]:
     """``(2...``, ``d6``, ``3. d4)``: the variation that starts with ``node``, its own ones nested."""
-    inner = _move_tokens(tree, node, True, glyphs) + _line_tokens(tree, node, bool(node.comment), glyphs)
-    inner[0] = "(" + inner[0]
-    inner[-1] += ")"
-    return inner
-
-
-def _line_tokens(tree: MoveTree, node: MoveNode, numbered: bool, glyphs: bool) -> list[str]:
-    """The tokens of ``node``'s continuation with its variations (recursive in the
-    nesting of variations only: a long main line is a loop)."""
-    tokens: list[str] = []
-    while node.variations:
-        main = node.variations[0]
-        tokens += _move_tokens(tree, main, numbered, glyphs)
-        for alternative in node.variations[1:]:
-            tokens += variation_tokens(tree, alternative, glyphs=glyphs)
-        numbered = bool(main.comment) or len(node.variations) > 1
-        node = main
-    return tokens
+    return [text for text, _ in variation_parts(tree, node, glyphs=glyphs)]
 
 
 def movetext_tokens(tree: MoveTree, *, glyphs: bool = True) -> list[str]:
@@ -292,7 +303,7 @@ def movetext_tokens(tree: MoveTree, *, glyphs: bool = True) -> list[str]:
     ``(2... d6 3. d4)`` (a variation's parentheses joined to its first and last tokens),
     a move's first mark written after it when ``glyphs`` (``$n`` otherwise and for the rest)."""
     tokens = [_braced(tree.comment)] if tree.comment else []
-    return tokens + _line_tokens(tree, tree, True, glyphs)
+    return tokens + [text for text, _ in _line_parts(tree, tree, True, glyphs)]
 
 
 _RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1", "0-0"})

@@ -196,21 +196,25 @@ async def test_review_and_play_from_here() -> None:
         assert screen.review == 0 and not screen.board.game.move_stack
         await pilot.press("right", "right")
         assert screen.review == 2
-        await type_move(pilot, "d4")  # no move while reviewing
-        assert "reviewing" in screen.message_text and len(screen.moves) == 4
+        await type_move(pilot, "d4")  # a move made in review starts a variation: nothing is cut
+        assert screen.moves == ["e4", "e5", "d4"] and screen.review is None
+        assert screen.message_text == "a new variation: 2. d4"
+        assert [node.move for node in screen.played.tree.mainline()[1].variations] == ["Nf3", "d4"]
         screen.move_list.focus()
+        await pilot.press("up")  # the other alternative to 2. d4: the main line again, shown at 2. Nf3
+        await wait_for(pilot, lambda: screen.moves == ["e4", "e5", "Nf3", "Nc6"], "the main line followed")
+        assert screen.review == 3
         await pilot.press("end")
         assert screen.review is None and screen.board.game.key() == live
-        # click a move in the list, then play from there
+        # play from a reviewed position: the later moves stay in the tree
         await pilot.press("up")
         await pilot.press("left", "left")
         assert screen.review == 1
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the question")
-        assert app.screen.query_one("#keep").has_focus
-        await pilot.click("#drop")
-        await wait_for(pilot, lambda: screen.moves == ["e4"], "the later moves dropped")
-        assert screen.review is None and screen.game.turn == 1
+        await wait_for(pilot, lambda: screen.moves == ["e4"], "the game back at 1. e4")
+        assert screen.review is None and screen.game.turn == 1 and "stay in the list" in screen.message_text
+        await type_move(pilot, "e5")  # the line's own move is followed, not added again
+        assert screen.moves == ["e4", "e5"] and len(screen.played.tree.mainline()) == 4
 
 
 async def test_the_move_list_is_clickable() -> None:
@@ -255,6 +259,9 @@ async def test_save_then_open_gives_back_the_same_game(game: str, played_to: str
         await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog), "the open dialog")
         app.screen.query_one("#open-path", Input).value = str(path)
         await pilot.press("enter")
+        if played_to == "line":  # an unfinished game: continue, review or analyse it
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the question")
+            await pilot.click("#review")
         await wait_for(pilot, lambda: game_screen(app) is not screen, "the opened game")
         opened = game_screen(app)
         assert opened.game.key() == key and opened.moves == played and not opened.played.unsaved

@@ -29,6 +29,7 @@ from engines import Limits, parse_engine_spec
 from engines.timing import time_for_move
 from games import Game, Outcome, Termination
 from games.clock import Clock
+from games.variations import MoveNode
 
 from .screens.played import PlayedGame
 from .session import GameSetup
@@ -102,8 +103,8 @@ class GameController:
         #: The game, its moves as texts, the result off the board, the position reviewed.
         self.played = PlayedGame(setup)
         self.clock: Clock | None = None if setup.clock is None else Clock(setup.clock, len(self.played.moves))
-        #: A loaded game waits for the player before an engine moves.
-        self.paused = bool(setup.moves) and bool(setup.engine_sides)
+        #: A loaded game waits for the player before an engine moves, unless it is continued.
+        self.paused = bool(setup.moves) and bool(setup.engine_sides) and not setup.continued
         #: One engine move is played while paused (then it pauses again).
         self.stepping = False
         #: The move queued while an engine thinks (``None``: none), and the square of one begun by a click.
@@ -195,10 +196,11 @@ class GameController:
             self.stepping = False
             self.paused = True
 
-    def undo_one(self) -> None:
-        """Take back the last move (the premove goes, the clock goes back with it)."""
+    def undo_one(self, *, forget: bool = True) -> None:
+        """Take back the last move (the premove goes, the clock goes back with it); ``forget``:
+        it leaves the tree of moves too (see :meth:`PlayedGame.undo`)."""
         self.drop_premove()
-        self.played.undo()
+        self.played.undo(forget=forget)
         if self.clock is not None:
             self.clock.back_to(len(self.moves))
 
@@ -219,13 +221,26 @@ class GameController:
         return before - len(self.moves)
 
     def back_to(self, ply: int) -> int:
-        """Drop every move after ``ply`` (playing on from a reviewed position); how many went."""
+        """Play on from the position after ``ply`` moves (a reviewed one): the moves after it
+        stay in the tree, as the line a different move becomes a variation of; how many
+        moves the game went back."""
         dropped = len(self.moves) - ply
         for _ in range(dropped):
-            self.undo_one()
+            self.undo_one(forget=False)
         self.played.verdict = None
         self.played.review = None
         return dropped
+
+    def follow_line(self, node: MoveNode) -> int | None:
+        """Make the line through ``node`` the game's (to its end), showing ``node``: the
+        ply reviewed (``None``: ``node`` is the line's end, the game itself)."""
+        self.drop_premove()
+        ply = self.played.follow_line(node)
+        if self.clock is not None:
+            self.clock.back_to(min(len(self.moves), len(self.clock.history) - 1))
+        self.played.verdict = None
+        self.played.review = None if ply == len(self.moves) else ply
+        return self.played.review
 
     def end(self, outcome: Outcome, now: float) -> None:
         """The game ends off the board (a resignation, an agreed draw, a flag fall): the clocks stop."""

@@ -22,7 +22,11 @@ three plain objects, each in its own module, and tells them what happened:
   line, the threat, the hint's marks).
 
 Moves typed in the move box or clicked on the board come from the
-:class:`~tui.app.widgets.move_entry.MoveEntry` as one message.  After every
+:class:`~tui.app.widgets.move_entry.MoveEntry` as one message.  The screen is
+an analysis board too: the move list shows the game's tree (variations,
+comments, NAGs), and a move made while an earlier position is shown plays on
+from there -- it follows the variation that plays it or starts a new one,
+nothing is cut.  After every
 change :meth:`GameScreen.next_turn` does what the controller's turn says -- the
 result dialog when the game is over, the move box for a human, a search for an
 engine -- and tells the coach which position to analyse and the clocks which
@@ -166,7 +170,11 @@ class GameScreen(Screen):
             self.say(self.engines.unread_notice, error=True)
         elif setup.source:
             resume = " — ctrl+b lets the engines play on" if self.controller.paused and self.outcome() is None else ""
-            self.say(f"read {plies_text(len(self.moves))} from {setup.source}; ↑ reviews them{resume}")
+            variations = sum(len(node.variations) - 1 for node in self.played.tree.walk() if node.variations)
+            held = f" and {variations} variation{'s' if variations != 1 else ''}" if variations else ""
+            self.say(f"read {plies_text(len(self.moves))}{held} from {setup.source}; ↑ reviews them{resume}")
+            if self.outcome() is not None:  # a finished game opens for review, not on its result dialog
+                self.commands.result_shown = True
         self.next_turn()
 
     def on_unmount(self) -> None:
@@ -205,7 +213,7 @@ class GameScreen(Screen):
         self.move_input.game = self.game  # the position moves are made in, changed in place
         self.board.mark(None)
         self.board.show(self.game)
-        self.move_list.show_moves(self.moves, self.played.first_mover, self.played.first_number)
+        self.move_list.show_tree(self.played.tree, self.played.node.path(), self.review)
         # Suggestions only on a human's turn: while an engine thinks, what you type is your next move.
         self.move_input.set_moves(self.game.legal_move_texts() if self.controller.human_to_move else [])
         self.update_status()
@@ -377,7 +385,11 @@ class GameScreen(Screen):
 
     @on(MoveEntry.MoveEntered, "#move-input")
     def move_entered(self, event: MoveEntry.MoveEntered) -> None:
-        """A move typed or clicked: played, unless the game moved on meanwhile."""
+        """A move typed or clicked: played, unless the game moved on meanwhile; made in a
+        reviewed position it plays on from there, as a variation (or the one that plays it)."""
+        if self.review is not None and event.entry.game is not self.game:
+            self.commands.play_in_review(event.text)
+            return
         if not self.controller.human_to_move or self.review is not None:
             self.board.mark(None)
             self.say("no move made")
@@ -404,3 +416,9 @@ class GameScreen(Screen):
 
     def on_move_list_play_here(self, event: MoveList.PlayHere) -> None:
         self.commands.play_from_here()
+
+    def on_move_list_node_selected(self, event: MoveList.NodeSelected) -> None:
+        self.commands.follow_line(event.node)
+
+    def on_move_list_edit(self, event: MoveList.Edit) -> None:
+        self.commands.edit_move(event.node, event.what)

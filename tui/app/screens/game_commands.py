@@ -22,18 +22,24 @@ quitting.
 from __future__ import annotations
 
 import datetime
+import time
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable
 
-from games import Outcome, Termination, game_kind
+from games import Game, Outcome, Termination, game_class, game_kind
+from engines.levels import levels_for
 from games.clock import clk_text
 from games.reading import resaved_record
 from games.records import RecordNotes, describe_outcome, result_token
+from games.variations import NAG_GLYPHS, MoveNode
 
 from ...views.format import counted, plies_text
 from ..messages import OpenGame, OpenStart
-from ..session import GameSetup
+from ..session import DEFAULT_PLAYERS, HUMAN, GameSetup, side_names
+from .coach import HINT_SPEC
 from ..widgets.eval_bar import EvalBar
 from .commands import DELAYS
+from .annotate import CommentDialog, MarkDialog
 from .dialogs import ConfirmDialog, ResultDialog
 from .files import OpenDialog, SaveDialog
 from .help import HelpDialog, MovesDialog
@@ -44,10 +50,30 @@ if TYPE_CHECKING:
     from .engine_turns import EngineTurns
     from .host import GameHost
 
-__all__ = ["GameCommands", "RESULT_CHOICES"]
+__all__ = ["GameCommands", "RESULT_CHOICES", "level_name", "opened_game_choices"]
 
 #: What the result dialog's buttons ask for, beside looking at the board.
 RESULT_CHOICES = {"rematch": "rematch", "swap": "swap", "new": "new_game", "save": "save", "report": "report"}
+
+
+def level_name(game: str, spec: str) -> str:
+    """A level's name for an engine spec (``Club``), else the spec itself."""
+    return next((level.name for level in levels_for(game) if level.spec == spec), spec)
+
+
+def opened_game_choices(setup: GameSetup, to_move: int) -> dict[str, GameSetup]:
+    """What an unfinished game read into ``setup`` can be opened as: ``continue`` (the
+    player takes the side ``to_move``, the setup's engine -- or the default one -- the
+    other, playing on at once), ``review`` (as read: the engines wait) and ``analyse``
+    (both sides the player's, the analysis engine on)."""
+    engine = next((spec for spec in setup.players if spec != HUMAN), DEFAULT_PLAYERS[1])
+    players = [engine, engine]
+    players[to_move] = HUMAN
+    return {
+        "continue": replace(setup, players=(players[0], players[1]), notices=("", ""), continued=True),
+        "review": setup,
+        "analyse": replace(setup, players=(HUMAN, HUMAN), notices=("", ""), analysis=setup.analysis or HINT_SPEC),
+    }
 
 
 class GameCommands:
@@ -77,12 +103,15 @@ class GameCommands:
         return not (name in ("hint", "offer_draw", "resign") and not any(map(setup.is_human, (0, 1))))
 
     def refuse_move(self) -> bool:
-        """Say why no move can be made now (reviewing, game over, an engine's turn)."""
+        """Say why no move can be made now (game over, an engine's turn); in a reviewed
+        position a move is made: it plays on from there (:meth:`play_in_review`)."""
         screen = self.screen
         if screen.review is not None:
-            screen.say("you are reviewing an earlier position: Esc or End returns to the game, "
-                       "Enter in the move list plays from here", error=True)
-        elif screen.outcome() is not None:
+            if screen.played.shown_game().outcome() is not None:
+                screen.say("the game is over in the position shown: ← or ↑ picks another one", error=True)
+                return True
+            return False
+        if screen.outcome() is not None:
             screen.say("the game is over — ctrl+z takes a move back, ctrl+n starts a new game", error=True)
         elif not screen.controller.setup.is_human(screen.game.turn):
             screen.say(f"it is {screen.sides[screen.game.turn]}'s turn and an engine plays it; wait, "
@@ -125,8 +154,11 @@ class GameCommands:
         if screen.review is None:
             self.engines.cancel()
         screen.played.review = ply
+        shown = screen.played.shown_game()
         screen.board.mark(None)
-        screen.board.show(screen.played.shown_game())
+        screen.board.show(shown)
+        screen.move_input.game = shown  # a move made here plays on from here, as a variation
+        screen.move_input.set_moves(shown.legal_move_texts() if shown.outcome() is None else [])
         screen.update_status()
         screen.update_analysis()
 
@@ -253,56 +285,158 @@ class GameCommands:
         self.screen.move_list.select_ply(len(self.screen.moves) - 1 if self.screen.review is None else self.screen.review)
 
     def play_from_here(self) -> None:
+        """Play on from the position reviewed: the later moves stay, as the line a different
+        move makes a variation of."""
         if self.screen.review is None:
             self.screen.say("review first (↑, or click a move in the list), then play from that position",
-                     error=True)
+                            error=True)
             return
-        ply = self.screen.review
-        dropped = len(self.screen.moves) - ply
+        later = len(self.screen.moves) - self.screen.review
+        self._back_to(self.screen.review)
+        self.screen.say(f"playing from here: the {counted(later, 'later move')} stay in the list; "
+                        "a different move starts a variation")
+        self.screen.move_input.focus()
+        self.screen.next_turn()
 
-        def answered(choice: str | None) -> None:
-            if choice != "drop" or self.screen.review != ply:
-                self.screen.say("kept every move")
+    def _back_to(self, ply: int) -> None:
+        """The game goes back to the position after ``ply`` moves, keeping the later ones in the tree."""
+        self.engines.cancel()
+        self.screen.controller.back_to(ply)
+        self._forget_taken_back()
+        self.result_shown = False
+
+    def play_in_review(self, text: str) -> None:
+        """A move made in the position reviewed: the game plays on from there, following the
+        variation that plays it or starting a new one."""
+        screen = self.screen
+        if screen.review is None:
+            return
+        ply = screen.review
+        self._back_to(ply)
+        known = any(node.move == text for node in screen.played.node.variations)
+        screen.controller.play(screen.game.parse_move(text), time.monotonic())
+        node = screen.played.node
+        where = "the line's" if known else "a new variation:"
+        screen.say(f"{where} {screen.played.tree.label(node, numbered=True)} {text}")
+        screen.move_input.focus()
+        screen.next_turn()
+
+    def follow_line(self, node: MoveNode) -> None:
+        """Show ``node``, in its own line: that line becomes the game's (to its end)."""
+        screen = self.screen
+        self.engines.cancel()
+        review = screen.controller.follow_line(node)
+        self._forget_taken_back()
+        self.result_shown = screen.outcome() is not None  # a line that ends does not ask again
+        screen.refresh_position()
+        if review is None:
+            screen.next_turn()
+        else:
+            self.show_ply(review)
+        screen.move_list.focus()
+
+    def edit_move(self, node: MoveNode, what: str) -> None:
+        """Change the tree at ``node``: promote or delete its variation, comment or mark it."""
+        screen = self.screen
+        label = f"{screen.played.tree.label(node, numbered=True)} {node.move}"
+        if what == "promote":
+            target = next((step for step in reversed(node.path()) if not step.is_main_line()
+                           and step.parent is not None and step.parent.variations[0] is not step), None)
+            if target is None:
+                screen.say(f"{label} is on the main line already")
                 return
-            self.engines.cancel()
-            self.screen.controller.back_to(ply)
-            self._forget_taken_back()
-            self.result_shown = False
-            self.screen.say(f"playing from here: {dropped} later move{'s' if dropped != 1 else ''} dropped")
-            self.screen.move_input.focus()
-            self.screen.next_turn()
+            target.promote()
+            screen.say(f"promoted the variation of {label}" + (" — it is the main line now" if node.is_main_line() else ""))
+            self._tree_changed()
+        elif what == "delete":
+            self._delete(node, label)
+        elif what == "comment":
+            def commented(text: str | None) -> None:
+                if text is None:
+                    return
+                node.comment = text
+                screen.say(f"comment on {label} {'kept' if text else 'removed'}")
+                self._tree_changed()
 
-        self.screen.app.push_screen(ConfirmDialog(
-            f"Play on from here? The {dropped} later move{'s' if dropped != 1 else ''} will be dropped.",
-            [("keep", "Keep them"), ("drop", "Drop them and play")],
-            detail="" if not self.screen.played.unsaved else "The game is not saved: save it first (ctrl+s) to keep them.",
-        ), answered)
+            screen.app.push_screen(CommentDialog(label, node.comment), commented)
+        elif what == "nag":
+            def marked(choice: str | None) -> None:
+                if not choice or not choice.isdigit():
+                    return
+                nag = int(choice)
+                node.nags = ([nag] if nag else []) + [old for old in node.nags if old not in NAG_GLYPHS]
+                screen.say(f"{label} marked {NAG_GLYPHS[nag]}" if nag else f"{label}: mark removed")
+                self._tree_changed()
+
+            screen.app.push_screen(MarkDialog(label), marked)
+
+    def _delete(self, node: MoveNode, label: str) -> None:
+        """Delete the variation ``node`` is in (on the main line: ``node`` and what follows)."""
+        screen = self.screen
+        target = next((step for step in reversed(node.path())
+                       if step.parent is not None and step.parent.variations[0] is not step), node)
+        parent = target.parent
+        assert parent is not None
+        path = screen.played.node.path()
+        if target in path:  # the game is in it: back to where it branched off
+            self._back_to(target.ply - 1)
+        gone = sum(1 for _ in target.walk())
+        target.remove()
+        screen.say(f"deleted {counted(gone, 'move')} from {label}" if target is node
+                   else f"deleted the variation of {label} ({counted(gone, 'move')})")
+        self._tree_changed()
+
+    def _tree_changed(self) -> None:
+        """The tree was edited: the list shows it again, the position stays."""
+        screen = self.screen
+        review = screen.review
+        screen.refresh_position()
+        if review is not None:
+            self.show_ply(review)
+        screen.move_list.focus()
 
     # -- files -----------------------------------------------------------------------------
 
     def save(self, then: Callable[[], Any] | None = None) -> None:
         now = datetime.datetime.now()
-        records = game_kind(self.screen.controller.setup.game).records
-        if self.screen.controller.setup.record is not None:  # a game read from a file: keep all it held
-            text = resaved_record(self.screen.controller.setup.record, self.screen.game, self.record_notes())
+        setup = self.screen.controller.setup
+        records = game_kind(setup.game).records
+        notes, main = self.tree_notes()
+        if setup.record is not None:  # a game read from a file: keep all it held
+            text = resaved_record(setup.record, main, notes)
         else:
-            text = records.text(
-                self.screen.game, first_player=self.screen.controller.setup.record_name(0), second_player=self.screen.controller.setup.record_name(1),
-                date=now.date(), notes=self.record_notes(),
-            )
+            text = records.text(main, first_player=setup.record_name(0), second_player=setup.record_name(1),
+                                date=now.date(), notes=notes)
         what = f"{records.name} (.{records.extension})"
-        moves = list(self.screen.moves)
+        key = self.screen.played.tree.key()
 
         def saved(path: Any) -> None:
             if path is None:
                 self.screen.say("not saved")
                 return
-            self.screen.played.saved_moves = moves
+            self.screen.played.mark_saved(key)
             self.screen.say(f"saved to {path}")
             if then is not None:
                 then()
 
         self.screen.app.push_screen(SaveDialog(records.filename(now), text, what), saved)
+
+    def tree_notes(self) -> tuple[RecordNotes, Game]:
+        """What a save writes: the tree of moves (the app's comments of :meth:`record_notes`
+        added to the game's moves in it), and the game at the end of its main line, which
+        the result is of (the result off the board only when that is the game itself)."""
+        played = self.screen.played
+        notes = self.record_notes()
+        tree = played.tree.copy()
+        for ply, node in enumerate(tree.find(played.node.path()).path()):
+            comment = notes.move_comment(ply)
+            if comment and comment not in node.comment:
+                node.comment = " ".join(part for part in (node.comment, comment) if part)
+        main = [node.move or "" for node in tree.mainline()]
+        if main == played.moves:
+            return replace(notes, comments=(), tree=tree), played.game
+        game, _ = type(played.game).replay(tree.start, main)
+        return replace(notes, comments=(), tree=tree, outcome=None), game
 
     def record_notes(self) -> RecordNotes:
         """What the record holds beyond the moves: the result off the board, the
@@ -325,6 +459,8 @@ class GameCommands:
         return RecordNotes(outcome=self.screen.played.verdict, comments=comments, tags=tags, comment=comment)
 
     def open(self, path: str = "") -> None:
+        """Open a record file's game: a finished one is reviewed; for an unfinished one the
+        player chooses to continue it against a level, review it, or analyse it."""
         def opened(result: Any) -> None:
             if result is None:
                 return
@@ -332,7 +468,27 @@ class GameCommands:
             # Another game's file keeps that game's default players.
             setup = self.screen.controller.setup if loaded.game_name == self.screen.controller.setup.game else GameSetup(loaded.game_name)
             new = setup.with_record(loaded, str(path))
-            self.guard_unsaved("opening another game", lambda: self.screen.post_message(OpenGame(new)))
+            end = game_class(loaded.game_name).replay(loaded.start, loaded.moves)[0]
+            if loaded.outcome is not None or end.outcome() is not None:
+                self.guard_unsaved("opening another game", lambda: self.screen.post_message(OpenGame(new)))
+                return
+            choices = opened_game_choices(new, end.turn)
+
+            def chosen(choice: str | None) -> None:
+                if choice in choices:
+                    self.guard_unsaved("opening another game",
+                                       lambda: self.screen.post_message(OpenGame(choices[choice])))
+                else:
+                    self.screen.say("not opened")
+
+            engine = choices["continue"].players[1 - end.turn]
+            self.screen.app.push_screen(ConfirmDialog(
+                f"{path} holds an unfinished game: continue it, review it or analyse it?",
+                [("continue", f"Continue against {level_name(loaded.game_name, engine)}"),
+                 ("review", "Review"), ("analyse", "Analyse"), ("cancel", "Cancel")],
+                detail=f"{plies_text(len(loaded.moves))}; {side_names(loaded.game_name)[end.turn]} to move: "
+                       "continuing, you play that side",
+                topic="opening a game"), chosen)
 
         self.screen.app.push_screen(OpenDialog(self.screen.controller.setup.game, path), opened)
 

@@ -2,9 +2,18 @@
 
 :class:`PlayedGame` holds the :class:`~games.Game`, its moves as texts (what
 the search process replays and the records write), the result decided off the
-board (a resignation, an agreed draw, a flag fall), the ply reviewed and the
-moves last saved; it numbers the moves as the records do (a chess FEN's
+board (a resignation, an agreed draw, a flag fall), the ply reviewed and what
+was last saved; it numbers the moves as the records do (a chess FEN's
 full-move number) and says whether moves were played that no file holds.
+
+Beside the game it keeps the tree of every move tried, with the variations,
+comments and NAGs a record brought (:class:`games.variations.MoveTree`):
+:attr:`PlayedGame.node` is the game's position in it, and the game's moves are
+the path to that node.  A move played follows the variation that already
+plays it or starts a new one, so nothing is cut: playing on from a reviewed
+position (:meth:`PlayedGame.back_to`) keeps the later moves as a line of the
+tree, and :meth:`PlayedGame.follow_line` makes another line the game's.  Only
+taking a move back (:meth:`PlayedGame.undo`) forgets it, when nothing hangs on it.
 """
 
 from __future__ import annotations
@@ -12,16 +21,11 @@ from __future__ import annotations
 from typing import Any
 
 from games import Game, Outcome, new_game
+from games.variations import MoveNode, MoveTree, start_move_number
 
 from ..session import GameSetup, side_names
 
 __all__ = ["PlayedGame", "start_move_number"]
-
-
-def start_move_number(game: Game) -> int:
-    """The move number of a game's start position (a chess FEN's full-move number, else 1)."""
-    board = getattr(game, "board", None)
-    return int(getattr(board, "fullmove_number", 1)) if board is not None else 1
 
 
 class PlayedGame:
@@ -31,6 +35,11 @@ class PlayedGame:
         self.sides = side_names(setup.game)
         self.game: Game = new_game(setup.game, setup.position)
         self.first_number = start_move_number(self.game)
+        #: Every move tried, with the record's variations, comments and NAGs; the game's node in it.
+        record = setup.record.tree if setup.record is not None else None
+        self.tree = record.copy() if record is not None else MoveTree(setup.position, self.game.turn,
+                                                                       self.first_number)
+        self.node: MoveNode = self.tree
         #: The moves played, as texts.
         self.moves: list[str] = []
         for text in setup.moves:
@@ -39,19 +48,42 @@ class PlayedGame:
         self.first_mover = (self.game.turn + len(self.moves)) % 2
         #: A result decided off the board: resignation, agreed draw, time.
         self.verdict: Outcome | None = setup.outcome
-        #: The moves as last saved (or read from a file); ``None``: never saved.
-        self.saved_moves: list[str] | None = list(self.moves) if setup.source else None
+        #: The tree as last saved (or read from a file); ``None``: never saved.
+        self.saved: tuple[object, ...] | None = self.tree.key() if setup.source else None
         #: The position reviewed (after this many moves); ``None``: the game itself.
         self.review: int | None = None
 
     def play(self, move: Any) -> None:
-        self.moves.append(self.game.format_move(move))
+        """Play ``move``: the tree's variation that plays it is followed, or a new one starts."""
+        text = self.game.format_move(move)
+        self.moves.append(text)
         self.game.play(move)
+        self.node = self.node.follow(text)
 
-    def undo(self) -> None:
-        """Take back the last move."""
+    def undo(self, *, forget: bool = True) -> None:
+        """Take back the last move; ``forget``: it leaves the tree too, unless moves,
+        a comment or a mark hang on it."""
         self.game.undo()
         self.moves.pop()
+        node, self.node = self.node, self.node.parent or self.tree
+        if forget and not (node.variations or node.comment or node.nags or node.starting_comment):
+            node.remove()
+
+    def follow_line(self, node: MoveNode) -> int:
+        """Make the line through ``node`` (to its end) the game's; returns ``node``'s ply."""
+        target, current = node.line(), self.node.path()
+        common = 0
+        while common < min(len(target), len(current)) and target[common] is current[common]:
+            common += 1
+        while len(self.moves) > common:
+            self.undo(forget=False)
+        for step in target[common:]:
+            self.play(self.game.parse_move(step.move or ""))
+        return node.ply
+
+    def mark_saved(self, key: tuple[object, ...] | None = None) -> None:
+        """What the game held (``key``: the tree's key then; ``None``: now) is in a file."""
+        self.saved = self.tree.key() if key is None else key
 
     def outcome(self) -> Outcome | None:
         """How the game ended: off the board or on it; ``None`` while it goes on."""
@@ -59,8 +91,8 @@ class PlayedGame:
 
     @property
     def unsaved(self) -> bool:
-        """Moves were played that no file holds."""
-        return bool(self.moves) and self.moves != self.saved_moves
+        """Moves were played (or annotated) that no file holds."""
+        return bool(self.tree.variations) and self.tree.key() != self.saved
 
     def shown_game(self) -> Game:
         """The position to show: the game's, or the one reviewed."""

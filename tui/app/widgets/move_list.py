@@ -1,20 +1,41 @@
-"""The move list: the game so far, one row per move number, one column per side.
+"""The move list: the game with its variations, comments and NAGs -- an analysis board's list.
 
-It is also how a game is reviewed: click a move, or with the list focused use
-← → (a move), ↑ ↓ (a move number), Home (the start) and End (the last move);
-the list posts :class:`MoveList.PlySelected` and the game screen shows that
-position.  Enter asks to play on from it, Escape goes back to the game.
+The main line reads one row per move number, one column per side; a move's
+marks follow it (``e5!?``), and its comment and the variations that replace
+it (``(2... dxc4 3. e4)``, nested ones inside) come on their own indented
+lines under its row, as lichess shows them.  The line the board follows (the
+game's moves, :attr:`MoveList.line`) is bright, the other variations dim; the
+cursor is on the move whose position the board shows.
+
+It is also how a game is reviewed and analysed: with the list focused ← →
+walk the line (a move), Home and End go to its start and its end, ↑ ↓ choose
+among the alternatives to the move shown, a click picks any move.  The list
+posts :class:`MoveList.PlySelected` (a position of its line) or
+:class:`MoveList.NodeSelected` (a move of another line, which becomes the line
+followed); Enter asks to play on from the position shown, Escape goes back to
+the game.  ``p`` promotes the move's variation to the main line, Delete
+deletes it, ``c`` comments the move and ``n`` gives it a mark
+(:class:`MoveList.Edit`: the game screen asks and changes the tree).
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
+from rich.text import Text
+from textual import events
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.message import Message
-from textual.widgets import DataTable
+from textual.widgets import Static
+
+from games.variations import NAG_GLYPHS, MoveNode, MoveTree, variation_parts
 
 __all__ = ["MoveList", "move_rows"]
+
+#: The width of a move's cell in a main-line row, and of the row's number.
+CELL = 10
+NUMBER = 5
 
 
 def move_rows(moves: Sequence[str], first_mover: int, first_number: int = 1) -> list[tuple[str, str, str]]:
@@ -33,8 +54,55 @@ def move_rows(moves: Sequence[str], first_mover: int, first_number: int = 1) -> 
     return rows
 
 
-class MoveList(DataTable):
-    """The moves played; the cursor is on the move whose position the board shows."""
+def marked(node: MoveNode) -> str:
+    """A move with its first mark: ``e5!?``."""
+    marks = [NAG_GLYPHS[nag] for nag in node.nags if nag in NAG_GLYPHS][:1]
+    return f"{node.move}{''.join(marks)}"
+
+
+class _Lines:
+    """Lines of text being laid out, and which node each stretch of them shows."""
+
+    def __init__(self, width: int) -> None:
+        self.width = max(width, 12)
+        self.text = Text(no_wrap=True, overflow="crop")
+        self.places: list[list[tuple[int, int, MoveNode]]] = []
+        self.x = 0
+        self.lines = 0
+
+    def newline(self) -> None:
+        if self.lines:
+            self.text.append("\n")
+        self.places.append([])
+        self.lines += 1
+        self.x = 0
+
+    def add(self, text: str, style: str = "", node: MoveNode | None = None) -> None:
+        if not self.lines:
+            self.newline()
+        if node is not None:
+            self.places[-1].append((self.x, self.x + len(text), node))
+        self.text.append(text, style=style)
+        self.x += len(text)
+
+    def flow(self, parts: list[tuple[str, MoveNode | None]], indent: int, style_of) -> None:
+        """Words wrapped at the width, each line indented by ``indent``."""
+        self.newline()
+        self.add(" " * indent)
+        for index, (word, node) in enumerate(parts):
+            words = [word] if node is not None else word.split(" ")  # a comment may wrap inside
+            for piece_index, piece in enumerate(words):
+                gap = 0 if (index == 0 and piece_index == 0) else 1
+                if self.x + gap + len(piece) > self.width and self.x > indent:
+                    self.newline()
+                    self.add(" " * indent)
+                    gap = 0
+                self.add(" " * gap)
+                self.add(piece, style_of(node), node)
+
+
+class MoveList(VerticalScroll, can_focus=True):
+    """The game's tree of moves; the cursor is on the move whose position the board shows."""
 
     DEFAULT_CSS = """
     MoveList {
@@ -42,29 +110,52 @@ class MoveList(DataTable):
         min-height: 3;
         border: round $primary-darken-2;
         border-title-color: $text-muted;
+        scrollbar-size-vertical: 1;
     }
     MoveList:focus {
         border: round $accent;
+    }
+    MoveList > #move-text {
+        width: 1fr;
     }
     """
 
     BINDINGS = [
         Binding("left", "step(-1)", "Back", show=False),
         Binding("right", "step(1)", "Forward", show=False),
-        Binding("up", "step(-2)", "Back a move number", show=False),
-        Binding("down", "step(2)", "Forward a move number", show=False),
+        Binding("up", "alternative(-1)", "Previous variation", show=False),
+        Binding("down", "alternative(1)", "Next variation", show=False),
         Binding("home", "to_start", "Start", show=False),
-        Binding("end", "to_end", "Last move", show=False),
+        Binding("end", "to_end", "End of the line", show=False),
         Binding("enter", "play_here", "Play from here", show=False),
         Binding("escape", "leave", "Back to the game", show=False),
+        Binding("p", "edit('promote')", "Promote"),
+        Binding("delete", "edit('delete')", "Delete"),
+        Binding("c", "edit('comment')", "Comment"),
+        Binding("n", "edit('nag')", "Mark"),
     ]
 
     class PlySelected(Message):
-        """The player picked the position after ``ply`` moves (0: the start)."""
+        """The player picked the position after ``ply`` moves of the line (0: the start)."""
 
         def __init__(self, ply: int) -> None:
             super().__init__()
             self.ply = ply
+
+    class NodeSelected(Message):
+        """The player picked a move off the line: its line becomes the one followed."""
+
+        def __init__(self, node: MoveNode) -> None:
+            super().__init__()
+            self.node = node
+
+    class Edit(Message):
+        """Change the move shown: ``what`` is ``promote``, ``delete``, ``comment`` or ``nag``."""
+
+        def __init__(self, node: MoveNode, what: str) -> None:
+            super().__init__()
+            self.node = node
+            self.what = what
 
     class PlayHere(Message):
         """Enter: play on from the position shown."""
@@ -74,77 +165,177 @@ class MoveList(DataTable):
 
     def __init__(self, players: tuple[str, str], *, id: str | None = None,
                  classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes, cursor_type="cell", zebra_stripes=True,
-                         show_cursor=True)
+        super().__init__(id=id, classes=classes)
         self.players = players
         self.border_title = "moves"
-        self.moves: list[str] = []
+        self.game_tree = MoveTree()
+        #: The line followed: the game's moves, as nodes of the tree.
+        self.line: list[MoveNode] = []
         self.first_mover = 0
-        #: The position shown: after this many moves.
+        #: The position shown: after this many moves of the line.
         self.ply = 0
+        self._places: list[list[tuple[int, int, MoveNode]]] = []
+        self._cursor_line = 0
+        self._on_line: set[MoveNode] = set()
 
-    def on_mount(self) -> None:
-        self.add_column("#", key="number", width=5)
-        self.add_column(self.players[0], key="first", width=14)
-        self.add_column(self.players[1], key="second", width=14)
+    def compose(self):
+        yield Static(id="move-text", markup=False)
 
-    # -- plies and cells ---------------------------------------------------------------
+    @property
+    def moves(self) -> list[str]:
+        """The texts of the line's moves."""
+        return [node.move or "" for node in self.line]
 
-    def _cell_of(self, ply: int) -> tuple[int, int]:
-        """Table row and column of the move that leads to ``ply`` (the number for 0)."""
-        if ply == 0:
-            return 0, 0
-        index = ply - 1 + self.first_mover
-        return index // 2, 1 + index % 2
+    # -- what is shown ---------------------------------------------------------------
 
-    def _ply_of(self, row: int, column: int) -> int:
-        if column == 0:
-            return max(2 * row - self.first_mover, 0)
-        return min(max(2 * row + column - self.first_mover, 0), len(self.moves))
+    def show_tree(self, tree: MoveTree, line: Sequence[MoveNode], ply: int | None = None) -> None:
+        """Show ``tree`` with ``line`` followed, the cursor after ``ply`` moves (``None``: its last)."""
+        self.game_tree = tree
+        self.line = list(line)
+        self.first_mover = tree.first_mover
+        self.ply = len(self.line) if ply is None else min(max(ply, 0), len(self.line))
+        self._lay_out()
+        self._scroll_to_cursor()
 
     def show_moves(self, moves: Sequence[str], first_mover: int, first_number: int = 1) -> None:
-        """Replace the list by ``moves`` (texts, in order), the last one selected."""
-        self.moves = list(moves)
-        self.first_mover = first_mover if moves else 0
-        with self.prevent(DataTable.CellHighlighted):
-            self.clear()
-            for row in move_rows(moves, first_mover, first_number):
-                self.add_row(*row)
-            self._put_cursor(len(self.moves))
-        self.scroll_end(animate=False)
+        """Show one line of ``moves`` (texts, in order), the last one selected."""
+        tree = MoveTree.of_moves(moves, None, first_mover, first_number)
+        self.show_tree(tree, tree.mainline())
 
-    def _put_cursor(self, ply: int) -> None:
-        self.ply = ply
-        if self.row_count:
-            row, column = self._cell_of(ply)
-            self.move_cursor(row=row, column=column, scroll=True)
+    def get_row_at(self, row: int) -> tuple[str, str, str]:
+        """The number and the two moves of the main line's row ``row``."""
+        main = [marked(node) for node in self.game_tree.mainline()]
+        return move_rows(main, self.game_tree.first_mover, self.game_tree.first_number)[row]
+
+    def _shown(self) -> MoveNode | None:
+        return self.line[self.ply - 1] if self.ply else None
+
+    def _style(self, node: MoveNode | None) -> str:
+        if node is None:
+            return "italic green"
+        if node is self._shown():
+            return "reverse bold"
+        return "bold" if node in self._on_line else "dim"
+
+    def _lay_out(self) -> None:
+        width = self.scrollable_content_region.width or 30
+        lines = _Lines(width)
+        tree = self.game_tree
+        self._on_line = set(self.line)
+        lines.add(" " * NUMBER + f"{self.players[0][:CELL - 1]:<{CELL}}{self.players[1][:CELL - 1]}", "underline")
+        if tree.comment:
+            lines.flow([(tree.comment, None)], 1, self._style)
+        cursor_line = 0
+        row_open = False
+        for node in tree.mainline():
+            assert node.parent is not None
+            mover = tree.mover(node)
+            if mover == 0 or not row_open:
+                lines.newline()
+                lines.add(f"{tree.number(node)}.".rjust(NUMBER - 1) + " ")
+                if mover == 1:
+                    lines.add("…".ljust(CELL))
+            text = marked(node)
+            lines.add(text, self._style(node), node)
+            if node is self._shown():
+                cursor_line = lines.lines - 1
+            lines.add(" " * max(CELL - len(text), 1))
+            row_open = mover == 0
+            alternatives = node.parent.variations[1:]
+            if node.comment or alternatives:
+                if node.comment:
+                    lines.flow([(node.comment, None)], 2, self._style)
+                for alternative in alternatives:
+                    lines.flow(variation_parts(tree, alternative), 2, self._style)
+                    if any(shown is self._shown() for shown in alternative.walk()):
+                        cursor_line = next(index for index, places in enumerate(lines.places)
+                                           if any(place[2] is self._shown() for place in places))
+                row_open = False
+        self._places = lines.places
+        self._cursor_line = cursor_line
+        self.query_one("#move-text", Static).update(lines.text)
+
+    def _scroll_to_cursor(self) -> None:
+        self.call_after_refresh(self._scroll_now)
+
+    def _scroll_now(self) -> None:
+        if self.ply == len(self.line):
+            self.scroll_end(animate=False)
+        else:
+            self.scroll_to(y=max(self._cursor_line - 2, 0), animate=False)
+
+    def on_resize(self) -> None:
+        self._lay_out()
+
+    # -- the cursor ---------------------------------------------------------------------
 
     def select_ply(self, ply: int) -> None:
-        """Show the position after ``ply`` moves and tell the screen."""
-        ply = min(max(ply, 0), len(self.moves))
-        with self.prevent(DataTable.CellHighlighted):
-            self._put_cursor(ply)
-        self.post_message(self.PlySelected(ply))
+        """Show the position after ``ply`` moves of the line and tell the screen."""
+        self.ply = min(max(ply, 0), len(self.line))
+        self._lay_out()
+        self._scroll_to_cursor()
+        self.post_message(self.PlySelected(self.ply))
+
+    def select_node(self, node: MoveNode) -> None:
+        """Show ``node``: a position of the line, or the line through it."""
+        if node in self.line:
+            self.select_ply(self.line.index(node) + 1)
+        else:
+            self.post_message(self.NodeSelected(node))
 
     # -- input ---------------------------------------------------------------------------
 
-    def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
+    def on_click(self, event: events.Click) -> None:
+        text = self.query_one("#move-text", Static)
+        offset = event.get_content_offset(text)
+        if offset is None or not 0 <= offset.y < len(self._places):
+            return
         event.stop()
-        ply = self._ply_of(event.coordinate.row, event.coordinate.column)
-        if ply != self.ply:
-            self.select_ply(ply)
+        self.focus()
+        for start, end, node in self._places[offset.y]:
+            if start <= offset.x < end:
+                self.select_node(node)
+                return
 
     def action_step(self, plies: int) -> None:
-        self.select_ply(self.ply + plies)
+        ply = self.ply + plies
+        if ply > len(self.line) and self.line and self.line[-1].variations:
+            self.select_node(self.line[-1].variations[0])  # the line goes on past the game's last move
+        elif ply > len(self.line) and not self.line and self.game_tree.variations:
+            self.select_node(self.game_tree.variations[0])
+        else:
+            self.select_ply(ply)
+
+    def action_alternative(self, step: int) -> None:
+        """The previous or next alternative to the move shown, else to the move after it."""
+        shown = self._shown()
+        following = self.line[self.ply] if self.ply < len(self.line) else None
+        for move in (shown, following):
+            if move is not None and len(move.siblings()) > 1:
+                siblings = move.siblings()
+                self.select_node(siblings[(siblings.index(move) + step) % len(siblings)])
+                return
+        self.app.bell()
 
     def action_to_start(self) -> None:
         self.select_ply(0)
 
     def action_to_end(self) -> None:
-        self.select_ply(len(self.moves))
+        end = self.line[-1].end() if self.line else self.game_tree.end()
+        if end is not (self.line[-1] if self.line else self.game_tree):
+            self.select_node(end)
+        else:
+            self.select_ply(len(self.line))
 
     def action_play_here(self) -> None:
         self.post_message(self.PlayHere())
 
     def action_leave(self) -> None:
         self.post_message(self.Leave())
+
+    def action_edit(self, what: str) -> None:
+        shown = self._shown()
+        if shown is None:
+            self.app.bell()
+            return
+        self.post_message(self.Edit(shown, what))
