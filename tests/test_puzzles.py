@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -117,18 +118,18 @@ def test_a_run_stopped_by_ctrl_c_writes_the_puzzles_found_and_how_to_make_them_a
         progress(1, 57)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(command, "make_puzzles", found_one_then_ctrl_c)
+    monkeypatch.setattr(command, "make_lines", found_one_then_ctrl_c)
     out = tmp_path / "kept.txt"
     code, stdout, _ = run(capsys, "puzzles", "chess", "--make", "30", "--seed", "4", "--out", str(out))
     assert code == 0 and "wrote" in stdout
     text = out.read_text()
-    assert read_puzzles(text, "chess") == [mate_in_one()]
+    assert read_puzzles(text, "chess") == [replace(mate_in_one(), themes=("oneMove", "mateIn1"))]  # tagged
     assert "--make 1 --seed 4" in text and "57 candidate positions" in text and "stopped: the same as --make 1" in text
 
     def nothing_then_ctrl_c(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(command, "make_puzzles", nothing_then_ctrl_c)
+    monkeypatch.setattr(command, "make_lines", nothing_then_ctrl_c)
     code, _, stderr = run(capsys, "puzzles", "chess", "--make", "3", "--out", str(tmp_path / "none.txt"))
     assert code == 130 and "nothing written" in stderr and not (tmp_path / "none.txt").exists()
 

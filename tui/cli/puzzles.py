@@ -21,12 +21,13 @@ from engines.puzzles import (
     WIN_CHANCE,
     PuzzleError,
     depth_of,
-    make_puzzles,
     puzzle_text,
     puzzles_from_blunders,
     shipped_puzzles,
 )
 
+from engines.puzzle_lines import FOLLOW_DEPTH, SCREEN_DEPTH, SLIP_SHARE, VERIFY_DEPTH, make_lines
+from engines.puzzle_themes import tag
 from engines.stockfish import UCI_GAME
 from games.records import RecordError
 
@@ -81,45 +82,7 @@ def _cmd_puzzles(args: argparse.Namespace) -> int:
             raise UsageError(prog, "--make finds puzzles in games of its own; --from and --file go without it "
                                    "(to solve the puzzles of your games or of a file)")
 
-        looked = [0]
-
-        def progress(found: int, tried: int) -> None:
-            looked[0] = tried
-            print(f"{found} puzzles from {tried} positions", file=sys.stderr, flush=True)
-
-        seed = args.seed or 0
-        started = time.perf_counter()
-        puzzles: list = []
-        stopped = ""
-        try:
-            _, tried = make_puzzles(args.game, args.make, seed, stockfish=args.stockfish, progress=progress,
-                                    found=puzzles)
-        except KeyboardInterrupt:  # keep what was found: hours of search
-            tried = looked[0]
-            stopped = f" (a run for {args.make} stopped: the same as --make {len(puzzles)})"
-            if not puzzles:
-                print("stopped before a puzzle was found; nothing written", file=sys.stderr)
-                return 130
-        depth = depth_of(args.game)
-        how = (f"Made by: {PROG} puzzles {args.game} --make {len(puzzles) if stopped else args.make} --seed {seed}"
-               + (" --stockfish" if args.stockfish else "") + "\n"
-               + (f"{tried} candidate positions, every one 6 plies or more into 80-ply games" if args.stockfish
-                  else f"{tried} candidate positions")
-               + " from seeded games of two noisy pvs players (pvs:nodes=400,jitter=30,\n"
-               "15% random moves); " + ("screened by Stockfish at depth 10, then " if args.stockfish else "")
-               + f"kept where pvs:depth={depth},multipv=2 leaves the side to move a winning\n"
-               f"chance of {WIN_CHANCE:.0%} or more and every other move {GAP_CHANCE:.0%} worse, and "
-               f"pvs:depth={depth + 2} picks the same move"
-               + ("; and pvs:depth=1 does not find it, and Stockfish at depth 14\nfinds the same move with the same gap"
-                  if args.stockfish else "")
-               + f".\n{len(puzzles)} puzzles in {time.perf_counter() - started:.0f} s{stopped}.")
-        try:
-            with open(out, "x", encoding="utf-8") as handle:
-                handle.write(puzzle_text(puzzles, args.game, how))
-        except OSError as error:
-            raise UsageError(prog, f"cannot write {out}: {error.strerror or error}") from None
-        print(f"wrote {out} ({len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''})")
-        return 0
+        return _make(args, prog, out)
     if args.out is not None or args.stockfish:
         raise UsageError(prog, "--out and --stockfish go with --make")
     if args.import_file is not None:
@@ -358,4 +321,50 @@ def _import(prog: str, args: argparse.Namespace) -> int:
     skipped = f", {bad_rows[0]} bad row{'s' if bad_rows[0] != 1 else ''} skipped{more}" if bad_rows[0] else ""
     print(f"imported {count} puzzle{'s' if count != 1 else ''} into the set {name} ({path}){skipped}; "
           f"play them: {PROG} puzzles {args.game} --set {name}")
+    return 0
+
+def _make(args: argparse.Namespace, prog: str, out: Path) -> int:
+    """``--make``: find line puzzles (engines.puzzle_lines), tag their themes, write them to ``out``
+    (a run stopped by Ctrl-C writes what it found)."""
+
+    looked = [0]
+
+    def progress(found: int, tried: int) -> None:
+        looked[0] = tried
+        print(f"{found} puzzles from {tried} positions", file=sys.stderr, flush=True)
+
+    seed = args.seed or 0
+    started = time.perf_counter()
+    puzzles: list = []
+    stopped = ""
+    try:
+        _, tried = make_lines(args.game, args.make, seed, stockfish=args.stockfish, progress=progress,
+                              found=puzzles)
+    except KeyboardInterrupt:  # keep what was found: hours of search
+        tried = looked[0]
+        stopped = f" (a run for {args.make} stopped: the same as --make {len(puzzles)})"
+        if not puzzles:
+            print("stopped before a puzzle was found; nothing written", file=sys.stderr)
+            return 130
+    puzzles = tag(args.game, puzzles)
+    depth = depth_of(args.game)
+    source = (f"seeded games of Stockfish at depth {SCREEN_DEPTH} with {SLIP_SHARE:.0%} random moves; the positions "
+              f"after a random move,\nscreened by Stockfish (two lines, depth {SCREEN_DEPTH}); lines followed by "
+              f"Stockfish at depth {FOLLOW_DEPTH}, each move\nof the player's found by pvs:depth={depth},multipv=2 and "
+              f"by Stockfish at depth {VERIFY_DEPTH}" if args.stockfish else
+              f"seeded games of two noisy pvs players (pvs:nodes=400,jitter=30, 15% random moves);\nlines found by "
+              f"pvs:depth={depth},multipv=2 (replies pvs:depth={depth + 2}), each of the player's moves found again "
+              f"by\npvs:depth={depth + 2}")
+    how = (f"Made by: {PROG} puzzles {args.game} --make {len(puzzles) if stopped else args.make} --seed {seed}"
+           + (" --stockfish" if args.stockfish else "") + f"\n{tried} candidate positions from " + source
+           + f";\nevery move of the player's wins ({WIN_CHANCE:.0%} or more) and the second best is "
+           f"{GAP_CHANCE:.0%} worse (the last move of a\nwin: any winning move); the position before the setting-up "
+           f"move was not won; near-duplicates dropped.\n{len(puzzles)} puzzles in {time.perf_counter() - started:.0f} s"
+           f"{stopped}.\nColumns: id, position (before the setting-up move), setting-up move, solution, rating, themes.")
+    try:
+        with open(out, "x", encoding="utf-8") as handle:
+            handle.write(puzzle_text(puzzles, args.game, how))
+    except OSError as error:
+        raise UsageError(prog, f"cannot write {out}: {error.strerror or error}") from None
+    print(f"wrote {out} ({len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''})")
     return 0
