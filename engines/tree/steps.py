@@ -122,34 +122,52 @@ def next_step(trail: Sequence[Step], index: int, jump: str) -> int | None:
 def find_line(game: Game, root: TreeNode, path: str) -> tuple[TreeNode, ...]:
     """The nodes a path of moves (``"e4 e5 Nf3"``, in any of the game's notations, moves
     apart by spaces or commas; ``--`` a null move) leads to from ``root``, ``game`` at
-    ``root``'s position; each move's last search where it was searched again.  A move
-    written in words (Quixo's ``0 0 bottom``) is read as the fewest words that make a
-    legal move.  :class:`ValueError` in one line: a move that is not legal, or one the
-    search never made there."""
+    ``root``'s position: where a move was searched more than once, its last search that
+    goes on along the path.  A move written in words (Quixo's ``0 0 bottom``) is read as
+    the fewest words that make a legal move.  :class:`ValueError` in one line: a move that
+    is not legal, or a line the search never played."""
     words = path.replace(",", " ").split()
     position = game.copy()
-    node = root
-    line: list[TreeNode] = []
-    done: list[str] = []
+    moves: list[object] = []  # None: a null move
+    texts: list[str] = []
     start = 0
     while start < len(words):
-        where = " ".join(done) or "the root"
+        where = " ".join(texts) or "the root"
         if words[start] == NULL_MOVE:
             text, move = NULL_MOVE, None
-        else:
-            text, move = _read_move(position, words, start, where)
-        found = [child for child in node.children
-                 if (child.null if move is None else not child.null and child.move == move)]
-        if not found:
-            raise ValueError(f"the search never played {text} after {where}")
-        if move is None:
             position.play_null()
         else:
+            text, move = _read_move(position, words, start, where)
             position.play(move)
-        node = found[-1]
-        line.append(node)
-        done.append(text)
+        moves.append(move)
+        texts.append(text)
         start += len(text.split())
+
+    def follow(node: TreeNode, at: int) -> list[TreeNode] | None:
+        if at == len(moves):
+            return []
+        move = moves[at]
+        for child in reversed(node.children):
+            if child.null if move is None else not child.null and child.move == move:
+                rest = follow(child, at + 1)
+                if rest is not None:
+                    return [child, *rest]
+        return None
+
+    line = follow(root, 0)
+    if line is None:
+        longest = 0
+        node = root
+        while longest < len(moves):  # how far the search went along the path, for the message
+            found = [child for child in node.children
+                     if (child.null if moves[longest] is None else child.move == moves[longest])]
+            if not found:
+                break
+            node = found[-1]
+            longest += 1
+        after = " ".join(texts[:longest]) or "the root"
+        raise ValueError(f"the search never played {texts[longest] if longest < len(texts) else texts[-1]} "
+                         f"after {after}")
     return tuple(line)
 
 

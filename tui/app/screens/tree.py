@@ -140,6 +140,8 @@ class TreeScreen(Screen[None]):
         self.trail: list[Step] | None = None
         #: Search nodes the screen itself is moving the cursor to (their highlights are not the player's).
         self._selecting: set[int] = set()
+        #: Whether the tree widget is being refilled (a filter changed): its highlights until ours are not the player's.
+        self._settling = False
         self.step_index = 0
         self.view = NEGAMAX
         self.filter = StepFilter()
@@ -282,6 +284,9 @@ class TreeScreen(Screen[None]):
         ours = entry.node is not None and id(entry.node) in self._selecting
         if ours:
             self._selecting.discard(id(entry.node))
+            self._settling = False
+        elif self._settling:
+            pass  # the tree is being built again under the cursor: not the player's move
         elif self.trail is not None and entry.node is not self.trail[self.step_index].node:
             self._leave_steps("step mode off: you moved in the tree (s starts it again)")
         if entry.root != self.current_root:
@@ -446,6 +451,7 @@ class TreeScreen(Screen[None]):
         else:
             self.filter = StepFilter(self.filter.quiescence, on_now, self.filter.principal)
         step = self.trail[self.step_index] if self.trail is not None else None
+        self._settling = True
         for widget in reversed(self.query(SearchTreeView)):  # the compared tree's, then the tree's cursor
             widget.shown_filter = self.filter
             item = widget.reload()
