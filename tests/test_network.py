@@ -302,3 +302,66 @@ def test_a_second_guest_cannot_take_a_connected_guests_seat(hosted):
 def test_bad_addresses_are_one_line(text):
     with pytest.raises(ValueError, match="expected HOST:PORT"):
         parse_address(text)
+
+
+# -- two apps over the socket -----------------------------------------------------------------------
+
+
+def app_of(link):
+    from tui.app.app import TuiGamesApp
+
+    app = TuiGamesApp(friend=link)
+    app.animation_level = "none"
+    return app
+
+
+def network_screen(app):
+    from tui.app.screens.network_game import NetworkGameScreen
+
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, NetworkGameScreen):
+            return screen
+    return None
+
+
+def saved_text(app) -> str:
+    """The record the game screen's save writes (as :meth:`GameCommands.save` makes it; the dialog
+    itself is not opened: two apps in one process share Textual's notion of the active app)."""
+    import datetime
+
+    screen = network_screen(app)
+    setup = screen.controller.setup
+    notes, main = screen.commands.tree_notes()
+    return game_kind(setup.game).records.text(main, first_player=setup.record_name(0),
+                                              second_player=setup.record_name(1),
+                                              date=datetime.date(2026, 1, 1), notes=notes)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", GAME_NAMES)
+async def test_two_apps_play_a_full_game_and_save_the_same_record(name):
+    """The host's app and the guest's over 127.0.0.1: moves typed on either side reach the other,
+    the board is turned to the guest, the game ends the same on both, and both save one record."""
+    from app_pilot import wait_for
+    from tui.net.link import GuestLink, HostLink
+    from games.clock import TimeControl
+
+    start, moves = game_kind(name).samples.ended
+    host_link = HostLink(name, start, host_side=0, control=TimeControl.parse("5+0"))
+    guest_link = GuestLink(("127.0.0.1", host_link.server.port), host_link.server.code)
+    host, guest = app_of(host_link), app_of(guest_link)
+    async with host.run_test(size=(120, 40)) as hp, guest.run_test(size=(120, 40)) as gp:
+        await wait_for(hp, lambda: network_screen(host) is not None, "the host's game")
+        await wait_for(gp, lambda: network_screen(guest) is not None, "the guest's game")
+        hs, gs = network_screen(host), network_screen(guest)
+        assert gs.remote.you == 1
+        await wait_for(gp, lambda: gs.board.side_at_bottom(1) == gs.clocks.bottom == 1, "the guest's side at the bottom")
+        for ply, text in enumerate(moves, start=len(hs.moves)):
+            pilot, screen = (hp, hs) if hs.game.turn == hs.remote.you else (gp, gs)
+            screen.move_input.value = text
+            screen.move_input.focus()
+            await pilot.press("enter")
+            await wait_for(hp, lambda: len(hs.moves) > ply, f"the host to see move {text}")
+            await wait_for(gp, lambda: len(gs.moves) > ply, f"the guest to see move {text}")
+        assert hs.moves == gs.moves and hs.outcome() == gs.outcome() is not None
+        assert saved_text(host) == saved_text(guest)

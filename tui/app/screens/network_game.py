@@ -84,18 +84,22 @@ class NetworkGameScreen(GameScreen):
         self.handed_over = False
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # Textual runs GameScreen's own on_mount after this one (handlers go up the classes):
+        # the board is turned to this side once it has.
+        self.call_later(self._joined)
+
+    def _joined(self) -> None:
         you = self.remote.you
         side = 0 if you is None else you
         self.board.flipped = self.board.painter.flipped_for(side)
-        self.clocks.bottom = self.board.side_at_bottom(side)
+        self.clocks.bottom = side
         self.sub_title = " · ".join(self.network.where)
         self.remote.sync(self.remote.state)
         self.next_turn()
         self.say(" · ".join(self.network.where[1:]) or self.network.where[0])
 
     def on_unmount(self) -> None:
-        super().on_unmount()
+        # GameScreen's on_unmount runs too (it stops the engines and the coach).
         if not self.handed_over:
             self.remote.close()
 
@@ -115,8 +119,8 @@ class NetworkGameScreen(GameScreen):
         self.say(f"you played {text}")
 
     def on_game_clocks_flagged(self, message: GameClocks.Flagged) -> None:
-        """The host's clock decides a flag fall; this one only shows it."""
-        message.stop()
+        """The host's clock decides a flag fall; this one only shows it (GameScreen's handler is skipped)."""
+        message.prevent_default()
 
     def update_status(self) -> None:
         super().update_status()
