@@ -121,7 +121,7 @@ def test_eval_in_units(snap_compare, game: str) -> None:
     """The score in the game's unit in the engine panel, its trend and the line beside the eval bar:
     an engine's figures given to its panel (the engine is not to move, so nothing searches)."""
     kind = game_kind(game)
-    moves = kind.samples.middle
+    moves = kind.samples.line  # pieces of both sides moved
     engine = 1 - len(moves) % 2  # the side that has just moved
     players = ("pvs:depth=1", "human") if engine == 0 else ("human", "pvs:depth=1")
     setup = GameSetup.checked(game, *players)
@@ -142,6 +142,8 @@ def test_eval_in_units(snap_compare, game: str) -> None:
         panel.record_score(own / 3, None, len(moves) - 1)
         panel.record_score(own, None, len(moves) - 1)
         screen.engines.show_eval(first, None)
+        screen.set_focus(None)  # no cursor, which may be caught half-way through its blink
+        await wait_for(pilot, lambda: screen.focused is None, "no focus")
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=evaluated)
