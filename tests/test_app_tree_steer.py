@@ -94,7 +94,7 @@ async def test_the_engine_list_and_two_trees_side_by_side() -> None:
         assert compared.display and compared.roots == [screen.other[1].root]
         only = len(compared.marked)
         assert only == screen.other[1].root.size() - screen.recorded.root.size() > 0  # minimax's extra nodes
-        assert f"{MARK} {only:,} only here" in _text(screen, "#compare-title")
+        assert f"{MARK} {only:,} it alone visited" in _text(screen, "#compare-title")
         assert not screen.tree_view.marked  # alpha-beta visits nothing minimax does not
         await pilot.press("x")
         assert screen.other is None and not screen.query_one("#compare-box").display

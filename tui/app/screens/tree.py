@@ -542,8 +542,12 @@ class TreeScreen(Screen[None]):
         self.tree_view.relabel()
         pane.show(self.game, spec, tree.root, comparison, self.view, self.filter)
         self.say(f"side by side: {self.spec} ({self.recorded.root.size():,} nodes, {MARK} "
-                 f"{len(comparison.only_a):,} only there) and {spec} · x closes")
+                 f"{len(comparison.only_a):,} it alone visited) and {spec} ({MARK} {len(comparison.only_b):,}) "
+                 "· x closes")
         self.tree_view.focus()
+        entry = self._selected()
+        if entry is not None:
+            self._follow_in_compared(entry)
 
     def _follow_in_compared(self, entry: Entry) -> None:
         """Put the compared tree's cursor on the same line, where it has one."""

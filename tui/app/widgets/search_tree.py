@@ -186,7 +186,7 @@ class ComparedTree(Vertical):
         widget.marked = {id(comparison.b[line]) for line in comparison.only_b}
         widget.select(widget.load(game, [root], 0))
         self.query_one("#compare-title", Static).update(
-            f"{spec}: {root.size():,} nodes, {MARK} {len(comparison.only_b):,} only here")
+            f"{spec}: {root.size():,} nodes, {MARK} {len(comparison.only_b):,} it alone visited")
 
     def follow(self, texts: Sequence[str]) -> None:
         """Put the cursor on the line of moves ``texts`` (as far down as this tree has it)."""
