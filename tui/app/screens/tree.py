@@ -524,6 +524,7 @@ class TreeScreen(Screen[None]):
             pane.display = False
             self.tree_view.marked = set()
             self.tree_view.relabel()
+            self.tree_view.focus()
             self.say("side by side off")
             return
         self.action_ask("compare")
