@@ -49,10 +49,11 @@ Row = tuple[str, "str | Text", str, "str | Text"] | tuple[str, "str | Text"]
 TREND_BARS = "_▁▂▃▄▅▆▇█"
 
 
-def trend_scale(values: list[float], most: float = math.inf) -> float:
+def trend_scale(values: list[float], most: float = math.inf, least: float = 0.0) -> float:
     """The trend's half range: the largest finite value's size rounded up to 1, 2 or 5 times a
-    power of ten, and no more than ``most`` rounded so (a forced win, ``±inf``, counts for none)."""
-    largest = min(max((abs(value) for value in values if math.isfinite(value)), default=0.0), most)
+    power of ten, no less than ``least`` and no more than ``most`` rounded so (a forced win,
+    ``±inf``, counts for none)."""
+    largest = min(max([least] + [abs(value) for value in values if math.isfinite(value)]), most)
     step = 1.0
     while True:
         for factor in (1, 2, 5):
@@ -72,7 +73,8 @@ def trend_text(values: list[float], width: int, units: ScoreScale) -> Text:
     """The last values that fit ``width`` as bars (:meth:`games.kind.ScoreScale.plotted`, a forced
     win ``±inf``) on their scale, the range written first in the game's unit; what goes beyond the
     scale (a forced win) is drawn at its edge."""
-    scale = trend_scale(values, units.plotted(TREND_MOST * units.win_scale))
+    # a winning chance's scale is 40-60% at the least: a point either side of 50% is noise
+    scale = trend_scale(values, units.plotted(TREND_MOST * units.win_scale), 10.0 if units.reading is None else 0.0)
     label = f"trend {trend_axis(scale, units)} "
     shown = values[-max(width - len(label), 1):]
     bars = "".join(TREND_BARS[round((max(-scale, min(scale, value)) / scale + 1) / 2 * 8)]
