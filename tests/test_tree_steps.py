@@ -84,6 +84,8 @@ def test_find_line_reads_moves_of_several_words_and_refuses_in_one_line() -> Non
         first = tree.root.children[0]
         text = game.format_move(first.move)
         assert find_line(game, tree.root, text) == (first,)
+        principal = tuple(pv_nodes(tree.root)[:2])  # two moves apart by a space only, words and all
+        assert find_line(game, tree.root, " ".join(line_position(game, principal)[1])) == principal
         with pytest.raises(ValueError) as refused:
             find_line(game, tree.root, f"{text} {text} {text}")
         assert "\n" not in str(refused.value) and str(refused.value)
