@@ -63,10 +63,10 @@ def trend_scale(values: list[float], most: float = math.inf, least: float = 0.0)
 
 
 def trend_axis(scale: float, units: ScoreScale) -> str:
-    """The trend's range as a player reads it: ``±2 pawns``, or ``30-70%`` for a winning chance."""
+    """The trend's range as a player reads it: ``±2 pawns``, ``±1 pawn``, or ``30-70%`` for a winning chance."""
     if units.reading is None:
         return f"{50 - scale:g}-{50 + scale:g}%"
-    return f"±{scale:g} {units.reading.many}"
+    return f"±{scale:g} {units.reading.one if scale == 1 else units.reading.many}"
 
 
 def trend_text(values: list[float], width: int, units: ScoreScale) -> Text:
