@@ -357,11 +357,67 @@ async def test_two_apps_play_a_full_game_and_save_the_same_record(name):
         assert gs.remote.you == 1
         await wait_for(gp, lambda: gs.board.side_at_bottom(1) == gs.clocks.bottom == 1, "the guest's side at the bottom")
         for ply, text in enumerate(moves, start=len(hs.moves)):
-            pilot, screen = (hp, hs) if hs.game.turn == hs.remote.you else (gp, gs)
-            screen.move_input.value = text
-            screen.move_input.focus()
-            await pilot.press("enter")
+            screen = hs if hs.game.turn == hs.remote.you else gs
+            screen.move_input.enter(text)  # as the move box does on Enter (a key press is tested below)
             await wait_for(hp, lambda: len(hs.moves) > ply, f"the host to see move {text}")
             await wait_for(gp, lambda: len(gs.moves) > ply, f"the guest to see move {text}")
         assert hs.moves == gs.moves and hs.outcome() == gs.outcome() is not None
         assert saved_text(host) == saved_text(guest)
+
+
+async def test_the_friend_screen_hosts_and_the_host_asks_before_quitting_with_unsaved_moves():
+    """Play a friend → Host opens the game with the join code shown; a host with unsaved moves is asked
+    before quitting, as for any game."""
+    from app_pilot import wait_for
+    from textual.widgets import Button
+    from tui.app.app import TuiGamesApp
+    from tui.app.messages import OpenFriend
+    from tui.app.screens.dialogs import ConfirmDialog
+    from tui.app.screens.friend import FriendScreen
+
+    app = TuiGamesApp()
+    app.animation_level = "none"
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.post_message(OpenFriend())
+        await wait_for(pilot, lambda: isinstance(app.screen, FriendScreen), "the friend screen")
+        app.screen.query_one("#friend-host-button", Button).press()
+        await wait_for(pilot, lambda: network_screen(app) is not None, "the hosted game")
+        screen = network_screen(app)
+        await wait_for(pilot, lambda: "join: tui-games join 127.0.0.1:" in screen.message_text, "the join code")
+        server = screen.network.server
+        assert server.code in screen.message_text and server.watch_code in screen.message_text
+        guest = Guest(server.port, server.code)
+        line = game_kind(screen.controller.setup.game).samples.line
+        screen.move_input.value = line[0]
+        screen.move_input.focus()
+        await pilot.press("enter")
+        guest.state_at(1)
+        await wait_for(pilot, lambda: len(screen.moves) == 1, "the host's move on its board")
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the question before quitting")
+        assert app.screen.topic == "quitting" and app.is_running
+
+
+async def test_a_dropped_guest_app_joins_again_by_itself_and_the_game_goes_on(hosted):
+    from app_pilot import wait_for
+    from tui.net.link import GuestLink
+
+    name = GAME_NAMES[0]
+    line = game_kind(name).samples.line
+    server = hosted(name, clock="5+0")
+    app = app_of(GuestLink(("127.0.0.1", server.port), server.code))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: network_screen(app) is not None, "the guest's game")
+        screen = network_screen(app)
+        assert server.act("move", move=line[0]) is None
+        await wait_for(pilot, lambda: len(screen.moves) == 1, "the host's move")
+        # the host drops the guest's connection (as a lost network would)
+        server._call(lambda: [server._close(peer, None) for peer in list(server.peers)])
+        await wait_for(pilot, lambda: not server.guest_present(), "the host to see the guest gone")
+        await wait_for(pilot, lambda: "joining again" in screen.message_text, "the guest to say it joins again")
+        await wait_for(pilot, lambda: server.guest_present(), "the guest to join again")
+        screen.move_input.value = line[1]
+        screen.move_input.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(screen.moves) == 2, "the guest's move after joining again")
+        assert server.state()["moves"] == list(line[:2]) and not server.state()["paused"]

@@ -89,6 +89,7 @@ class Client:
             if message["type"] == "state":
                 self.state = message
         self._seq = int(self.state.get("seq") or 0)
+        sock.settimeout(1.0)  # the reader wakes up each second to ping when nothing was sent for a while
         self._thread = threading.Thread(target=self._reader, name="tui-games client", daemon=True)
         self._thread.start()
         return self.state
@@ -145,7 +146,6 @@ class Client:
 
     def _reader(self) -> None:
         assert self._socket is not None
-        self._socket.settimeout(1.0)
         while not self.closed.is_set():
             try:
                 message = self._read()
