@@ -210,7 +210,10 @@ async def test_review_and_play_from_here() -> None:
         await pilot.press("up")
         await pilot.press("left", "left")
         assert screen.review == 1
-        await pilot.press("enter")
+        await pilot.press("enter")  # both sides human: here, or a new game against a level
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the question")
+        assert app.screen.query_one("#here").has_focus
+        await pilot.click("#here")
         await wait_for(pilot, lambda: screen.moves == ["e4"], "the game back at 1. e4")
         assert screen.review is None and screen.game.turn == 1 and "stay in the list" in screen.message_text
         await type_move(pilot, "e5")  # the line's own move is followed, not added again

@@ -281,7 +281,10 @@ class GameScreen(Screen):
     def on_screen_resume(self) -> None:
         """The dialog closed: the game goes on where it was."""
         if self.is_mounted and self.engines.request is None and self.review is None:
+            listed = isinstance(self.focused, MoveList)  # a move list dialog (a comment, a mark) closed
             self.next_turn()
+            if listed:
+                self.move_list.focus()
         elif self.is_mounted:
             self.update_status()
             self.update_analysis()

@@ -291,8 +291,34 @@ class GameCommands:
             self.screen.say("review first (↑, or click a move in the list), then play from that position",
                             error=True)
             return
-        later = len(self.screen.moves) - self.screen.review
-        self._back_to(self.screen.review)
+        setup = self.screen.controller.setup
+        if not setup.engine_sides:  # an analysis board: go on analysing, or play a level from here
+            shown = self.screen.played.shown_game()
+            engine = DEFAULT_PLAYERS[1]
+            players = [engine, engine]
+            players[shown.turn] = HUMAN
+            level = replace(setup.fresh(), players=(players[0], players[1]), position=shown.to_text(),
+                            notices=("", ""))
+            ply = self.screen.review
+
+            def chosen(choice: str | None) -> None:
+                if choice == "level":
+                    self.guard_unsaved("a new game", lambda: self.screen.post_message(OpenGame(level)))
+                elif choice == "here" and self.screen.review == ply:
+                    self._play_on_here()
+
+            self.screen.app.push_screen(ConfirmDialog(
+                "Play from this position?",
+                [("here", "Here, both sides yours"),
+                 ("level", f"New game against {level_name(setup.game, engine)}"), ("cancel", "Cancel")],
+                detail=f"against {level_name(setup.game, engine)} you play {self.screen.sides[shown.turn]}",
+                topic="playing from here"), chosen)
+            return
+        self._play_on_here()
+
+    def _play_on_here(self) -> None:
+        later = len(self.screen.moves) - (self.screen.review or 0)
+        self._back_to(self.screen.review or 0)
         self.screen.say(f"playing from here: the {counted(later, 'later move')} stay in the list; "
                         "a different move starts a variation")
         self.screen.move_input.focus()

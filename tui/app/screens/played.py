@@ -115,4 +115,5 @@ class PlayedGame:
         else:
             dots = "." if (ply - 1 + self.first_mover) % 2 == 0 else "..."
             where = f"after {self.move_number(ply - 1)}{dots} {self.moves[ply - 1]}"
-        return f"reviewing {where} ({ply}/{len(self.moves)}) — ←→ Home End, Enter plays from here, Esc returns"
+        return (f"reviewing {where} ({ply}/{len(self.moves)}) — ←→ ↑↓ Home End; a move made here adds a "
+                "variation; Enter plays from here, Esc returns")

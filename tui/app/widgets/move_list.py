@@ -129,8 +129,8 @@ class MoveList(VerticalScroll, can_focus=True):
         Binding("end", "to_end", "End of the line", show=False),
         Binding("enter", "play_here", "Play from here", show=False),
         Binding("escape", "leave", "Back to the game", show=False),
-        Binding("p", "edit('promote')", "Promote"),
-        Binding("delete", "edit('delete')", "Delete"),
+        Binding("p", "edit('promote')", "Promote", show=False),
+        Binding("delete", "edit('delete')", "Delete", show=False),
         Binding("c", "edit('comment')", "Comment"),
         Binding("n", "edit('nag')", "Mark"),
     ]
