@@ -38,7 +38,7 @@ import math
 import random
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 
 from games import Game, game_class, game_files, game_kind, game_package, new_game
 from games.files import read_text, user_path
@@ -48,7 +48,7 @@ from .registry import create_engine
 
 __all__ = ["Puzzle", "PuzzleError", "WIN_CHANCE", "GAP_CHANCE", "candidate_positions", "judge", "confirm",
            "StockfishJudge", "game_positions", "obvious", "make_puzzles", "blunder_positions", "puzzles_from_blunders", "load_puzzle_file", "read_puzzles", "puzzle_text", "puzzle_line",
-           "parse_puzzle_line", "scan_puzzle_file", "with_line", "rating_from_gap", "same_move", "refutation", "wins_as_clearly", "DEFAULT_RATING", "MAX_RATING", "shipped_puzzles", "depth_of", "MAX_BYTES"]
+           "parse_puzzle_line", "scan_puzzle_file", "with_line", "report_positions", "puzzles_from_positions", "rating_from_gap", "same_move", "refutation", "wins_as_clearly", "DEFAULT_RATING", "MAX_RATING", "shipped_puzzles", "depth_of", "MAX_BYTES"]
 
 #: The winning chance the best move must leave, and how much worse every other move must be.
 WIN_CHANCE = 0.8
@@ -401,10 +401,27 @@ def with_line(puzzle: Puzzle, game_name: str, pv: list[str]) -> Puzzle:
 
 def puzzles_from_blunders(game_name: str, text: str, progress: Callable[[int, int], None] | None = None,
                           source: str = "") -> list[Puzzle]:
-    """The puzzles among the positions before a record's mistakes and blunders: where the move
-    the player missed wins clearly (judged and checked as any puzzle), each with a few plies of
-    the line our search prefers (:func:`with_line`), ids ``mine-0001``..."""
-    found = _kept(blunder_positions(game_name, text), game_name, 1_000_000, progress=progress, prefix="mine")[0]
+    """The puzzles among the positions before a record's mistakes and blunders (see
+    :func:`puzzles_from_positions`)."""
+    return puzzles_from_positions(game_name, blunder_positions(game_name, text), progress, source)
+
+
+def report_positions(game_name: str, start: str | None, moves: Sequence[str], labels: Sequence[str]) -> Iterator[Game]:
+    """The positions before the moves of a game a report labels (``labels[ply]``, see
+    :mod:`engines.review`) a mistake or a blunder."""
+    game = new_game(game_name, start)
+    for move, label in zip(moves, labels):
+        if label in MISTAKE_WORDS and game.outcome() is None:
+            yield game.copy()
+        game.play_text(move)
+
+
+def puzzles_from_positions(game_name: str, positions: Iterable[Game],
+                           progress: Callable[[int, int], None] | None = None, source: str = "") -> list[Puzzle]:
+    """The puzzles among ``positions`` (before a player's mistakes): where the move the player
+    missed wins clearly (judged and checked as any puzzle), each with a few plies of the line
+    our search prefers (:func:`with_line`), ids ``mine-0001``..., ``source`` saying where from."""
+    found = _kept(iter(positions), game_name, 1_000_000, progress=progress, prefix="mine")[0]
     depth = depth_of(game_name)
     lines = []
     for puzzle in found:
@@ -441,10 +458,12 @@ def puzzle_text(puzzles: list[Puzzle], game_name: str, how: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def parse_puzzle_line(line: str, game_name: str, number: int) -> Puzzle:
+def parse_puzzle_line(line: str, game_name: str, number: int, check: bool = True) -> Puzzle:
     """The puzzle of one line of a set file (:func:`puzzle_line`), or of an old one-move file
     (position, move, gap: no setting-up move, a one-move solution, the rating from the gap,
-    the id ``GAME-NUMBER``); checked (:meth:`Puzzle.check`).  :class:`ValueError` if bad."""
+    the id ``GAME-NUMBER``); checked (:meth:`Puzzle.check`) unless ``check`` is false (the
+    fields only: a set of millions is scanned fast, the puzzles taken checked after).
+    :class:`ValueError` if bad."""
     parts = line.rstrip("\r").split("\t")
     if len(parts) == 3:
         gap = float(parts[2])
@@ -461,7 +480,8 @@ def parse_puzzle_line(line: str, game_name: str, number: int) -> Puzzle:
                         parts[6].strip() if len(parts) > 6 else "")
     else:
         raise ValueError("expected id, position, setup, solution, rating and themes separated by tabs")
-    puzzle.check(game_name)
+    if check:
+        puzzle.check(game_name)
     return puzzle
 
 
@@ -500,9 +520,10 @@ def shipped_puzzles(game_name: str) -> list[Puzzle]:
     return read_puzzles(text, game_name, f"{package}/puzzles.txt")
 
 
-def scan_puzzle_file(path: Path, game_name: str) -> Iterator[Puzzle]:
+def scan_puzzle_file(path: Path, game_name: str, check: bool = True) -> Iterator[Puzzle]:
     """The puzzles of a set file of any size, a line at a time (an imported database may hold
-    millions); :class:`PuzzleError` names the first bad line, or a file that is not a set."""
+    millions); :class:`PuzzleError` names the first bad line, or a file that is not a set.
+    ``check``: each puzzle's moves are played through (else the fields only are read)."""
     where = str(user_path(path))
     if not path.is_file():
         raise PuzzleError(f"{where}: not a regular file" if path.exists() else f"{where}: no such file")
@@ -514,7 +535,7 @@ def scan_puzzle_file(path: Path, game_name: str) -> Iterator[Puzzle]:
                 if not line.strip() or line.startswith("#"):
                     continue
                 try:
-                    yield parse_puzzle_line(line.rstrip("\n"), game_name, number)
+                    yield parse_puzzle_line(line.rstrip("\n"), game_name, number, check)
                 except ValueError as error:
                     raise PuzzleError(f"{where}, line {number}: {str(error).splitlines()[0][:120]}") from None
     except OSError as error:

@@ -123,3 +123,27 @@ def test_a_line_takes_the_first_plies_of_the_search_line_ending_on_the_players_m
     assert line.solution == ("d2d8", "c8d8", "d1d8")
     assert with_line(puzzle, "chess", ["a5a6", "h7h6", "d2d8"]) == puzzle  # another first move: kept as it was
     assert with_line(puzzle, "chess", ["d2d8", "c8d8"]).solution == ("d2d8",)
+
+
+async def test_the_game_reports_mistakes_become_puzzles_in_the_app(data: Path) -> None:
+    from engines.review import GameReport, PositionScore
+    from tui.app.app import TuiGamesApp
+    from tui.app.screens.puzzles import PuzzleScreen
+    from tui.app.screens.report import ReportDialog
+
+    from app_pilot import wait_for
+
+    moves = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Nc3", "Nxh5"]  # 4. Nc3?? missed Qxf7#
+    scores = [PositionScore(0, 0.5)] * 6 + [PositionScore(0, 1.0), PositionScore(0, 0.9), PositionScore(0, 0.1)]
+    report = GameReport.build("chess", 0, moves, scores, 4)
+    assert [move.label for move in report.moves][6] == "blunder"
+    app = TuiGamesApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.push_screen(ReportDialog(report, ("White", "Black"), 1, 0))
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportDialog), "the report")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles of the mistakes", timeout=30)
+        assert [puzzle.move for puzzle in app.screen.puzzles] == ["Qxf7#"]
+    kept = list(scan_puzzle_file(data / "data/puzzles/chess/mine.txt", "chess"))
+    assert [(p.id, p.source) for p in kept] == [("mine-0001", "your game (its report)")]

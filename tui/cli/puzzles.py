@@ -8,7 +8,6 @@ import random
 import re
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import IO, Iterable, Iterator
 
@@ -31,6 +30,7 @@ from engines.puzzle_themes import tag
 from engines.stockfish import UCI_GAME
 from games.records import RecordError
 
+from ..puzzle_sets import MINE, add_to_mine, set_path
 from .common import PROG, UsageError, game_name, one_line, path_arg, whole
 
 
@@ -97,9 +97,10 @@ def _cmd_puzzles(args: argparse.Namespace) -> int:
         if args.records is not None:
             puzzles, source = _from_games(args), f"the blunders of {args.records}"
         elif args.set_name is not None:
-            puzzles, source = scan_puzzle_file(_set_path(prog, args.game, args.set_name), args.game), args.set_name
+            path = _set_path(prog, args.game, args.set_name)
+            puzzles, source = scan_puzzle_file(path, args.game, check=False), args.set_name
         elif args.file is not None:
-            puzzles, source = scan_puzzle_file(Path(args.file).expanduser(), args.game), args.file
+            puzzles, source = scan_puzzle_file(Path(args.file).expanduser(), args.game, check=False), args.file
         else:
             puzzles, source = iter(shipped_puzzles(args.game)), "the shipped set"
         chosen = _filtered(puzzles, args.theme, args.rating)
@@ -109,7 +110,7 @@ def _cmd_puzzles(args: argparse.Namespace) -> int:
             return 0
         if args.export is not None:
             return _export(prog, args, chosen)
-        kept = _sample(chosen, IN_APP, args.seed)
+        kept = _checked(_sample(chosen, IN_APP, args.seed), args.game, source)
     except (PuzzleError, RecordError) as error:
         raise UsageError(prog, one_line(str(error))) from None
     if not kept:
@@ -125,12 +126,6 @@ def _cmd_puzzles(args: argparse.Namespace) -> int:
 IN_APP = 5_000
 #: The bad rows of an import told one by one; the rest are counted.
 BAD_TOLD = 20
-#: A set's name: letters, digits, ``.``, ``_`` and ``-`` (not first), at most 60.
-SET_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,59}")
-#: The set the puzzles from your own games go to.
-MINE = "mine"
-
-
 def _rating_range(text: str) -> tuple[int, int]:
     """An argparse type: ``LO-HI``, two whole ratings, LO at most HI."""
     match = re.fullmatch(r"\s*(\d{1,4})\s*-\s*(\d{1,4})\s*", text)
@@ -139,24 +134,12 @@ def _rating_range(text: str) -> tuple[int, int]:
     return int(match[1]), int(match[2])
 
 
-def sets_dir(game: str) -> Path:
-    """Where the user's puzzle sets of ``game`` live: ``puzzles/GAME`` in ``TUI_GAMES_DATA_DIR``,
-    else in the user data directory (``~/.local/share/tui-games`` on Linux)."""
-    override = os.environ.get("TUI_GAMES_DATA_DIR")
-    if override:
-        base = Path(override).expanduser()
-    else:
-        import platformdirs
-
-        base = Path(platformdirs.user_data_dir("tui-games", appauthor=False))
-    return base / "puzzles" / game
-
-
 def _set_path(prog: str, game: str, name: str) -> Path:
     """The file of the set ``name`` (a name refused in one line)."""
-    if SET_NAME.fullmatch(name) is None:
-        raise UsageError(prog, f"bad set name {one_line(name[:60])!r}: letters, digits, '.', '_' and '-', at most 60")
-    return sets_dir(game) / f"{name}.txt"
+    try:
+        return set_path(game, name)
+    except ValueError as error:
+        raise UsageError(prog, one_line(str(error))) from None
 
 
 def _filtered(puzzles: Iterable[Puzzle], theme: str | None, rating: tuple[int, int] | None) -> Iterator[Puzzle]:
@@ -184,6 +167,17 @@ def _sample(puzzles: Iterable[Puzzle], size: int, seed: int | None) -> list[Puzz
     return kept
 
 
+def _checked(puzzles: list[Puzzle], game: str, source: str) -> list[Puzzle]:
+    """``puzzles`` (read without their moves played through), each checked now:
+    :class:`PuzzleError` names the first that is not a puzzle."""
+    for puzzle in puzzles:
+        try:
+            puzzle.check(game)
+        except ValueError as error:
+            raise PuzzleError(f"{source}: puzzle {puzzle.id[:40]}: {str(error).splitlines()[0][:120]}") from None
+    return puzzles
+
+
 def _new_file(prog: str, path: Path, what: str) -> IO[str]:
     """``path`` created for writing (never over a file), or a one-line refusal."""
     if path.exists() or path.is_symlink():
@@ -207,25 +201,12 @@ def _from_games(args: argparse.Namespace) -> Iterator[Puzzle]:
         print(f"{count} puzzles from {tried} mistakes", file=sys.stderr, flush=True)
 
     fresh = puzzles_from_blunders(args.game, text, found, source=f"your game {Path(args.records).name}")
-    path = _set_path(f"{PROG} puzzles", args.game, MINE)
-    kept = list(scan_puzzle_file(path, args.game)) if path.exists() else []
-    seen = {(puzzle.position, puzzle.setup) for puzzle in kept}
-    ids = {puzzle.id for puzzle in kept}
-    added = []
-    for puzzle in fresh:
-        if (puzzle.position, puzzle.setup) in seen:
-            continue
-        number = len(kept) + len(added) + 1
-        while f"{MINE}-{number:04d}" in ids:
-            number += 1
-        ids.add(f"{MINE}-{number:04d}")
-        added.append(replace(puzzle, id=f"{MINE}-{number:04d}"))
+    try:
+        added, path = add_to_mine(args.game, fresh)
+    except OSError as error:
+        raise UsageError(f"{PROG} puzzles", f"cannot keep the puzzles in your set {MINE}: "
+                                            f"{error.strerror or error}") from None
     if added:
-        from ..settings import write_whole
-
-        path.parent.mkdir(parents=True, exist_ok=True)
-        how = "Puzzles from your games: the positions before your mistakes and blunders, with the line our search prefers."
-        write_whole(path, puzzle_text(kept + added, args.game, how))
         print(f"{len(added)} new puzzle{'s' if len(added) != 1 else ''} kept in the set {MINE} ({path}); "
               f"again later: {PROG} puzzles {args.game} --set {MINE}", file=sys.stderr)
     return iter(fresh)
@@ -322,6 +303,7 @@ def _import(prog: str, args: argparse.Namespace) -> int:
     print(f"imported {count} puzzle{'s' if count != 1 else ''} into the set {name} ({path}){skipped}; "
           f"play them: {PROG} puzzles {args.game} --set {name}")
     return 0
+
 
 def _make(args: argparse.Namespace, prog: str, out: Path) -> int:
     """``--make``: find line puzzles (engines.puzzle_lines), tag their themes, write them to ``out``

@@ -322,7 +322,8 @@ class Coach(Vertical):
             if isinstance(ply, int) and 0 <= ply <= moves:
                 self.post_message(self.ShowPly(ply))
 
-        self.app.push_screen(ReportDialog(self.report, self.sides, self.first_number, self.first_mover), chosen)
+        self.app.push_screen(ReportDialog(self.report, self.sides, self.first_number, self.first_mover,
+                                          start=self.start), chosen)
 
     # -- resign and draw -------------------------------------------------------------------------
 

@@ -5,7 +5,10 @@ inaccuracies, mistakes and blunders and the average loss; the chart of the
 first player's winning chance (:class:`~tui.app.widgets.score_chart.ScoreChart`);
 and the moves, each with its class, what it cost and the engine's choice.
 Enter (or a click) on a move closes the dialog on the position after it;
-Escape closes it where the game was.
+Escape closes it where the game was.  ``p`` (given the game's start) turns the
+mistakes and blunders into puzzles, in a worker: those where the move missed wins
+clearly, with the line our search prefers, are added to your set ``mine``
+(:mod:`tui.puzzle_sets`) and opened.
 """
 
 from __future__ import annotations
@@ -69,10 +72,13 @@ class ReportDialog(Dialog[int | None]):
     ReportDialog ScoreChart { height: 10; margin: 1 0 0 0; }
     ReportDialog OptionList { height: 1fr; }
     """
-    BINDINGS = [Binding("escape,q,ctrl+k", "close", "Close")]
+    BINDINGS = [Binding("escape,q,ctrl+k", "close", "Close"), Binding("p", "puzzles", "Puzzles of the mistakes")]
 
-    def __init__(self, report: GameReport, sides: tuple[str, str], first_number: int, first_mover: int) -> None:
+    def __init__(self, report: GameReport, sides: tuple[str, str], first_number: int, first_mover: int,
+                 start: str | None = None) -> None:
         super().__init__()
+        #: The game's start position (``None``: the game's usual start), for the puzzles of its mistakes.
+        self.start = start
         self.report = report
         self.sides = sides
         self.first_number = first_number
@@ -95,7 +101,8 @@ class ReportDialog(Dialog[int | None]):
                 first_of_pair = (move.ply + self.first_mover) % 2 == 0
                 options.append(Option(move_line(move, number, first_of_pair, scores), id=f"ply-{move.ply}"))
             yield OptionList(*options, id="report-moves")
-            yield Label("Enter: go to the position after the move · Esc: close", classes="summary")
+            yield Label("Enter: go to the position after the move · p: puzzles of the mistakes · Esc: close",
+                        classes="summary")
 
     def on_mount(self) -> None:
         moves = self.query_one(OptionList)
@@ -109,3 +116,40 @@ class ReportDialog(Dialog[int | None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_puzzles(self) -> None:
+        """The mistakes and blunders as puzzles (a worker: a few searches each)."""
+        from engines.puzzles import MISTAKE_WORDS
+
+        report = self.report
+        labels = [move.label for move in report.moves]
+        if not any(label in MISTAKE_WORDS for label in labels):
+            self.notify("no mistake or blunder in this game to make a puzzle of")
+            return
+        self.notify("puzzles of the mistakes: searching…")
+        self.run_worker(lambda: self._make_puzzles(labels), thread=True, exclusive=True, group="report-puzzles")
+
+    def _make_puzzles(self, labels: list[str]) -> None:
+        from engines.puzzles import PuzzleError, puzzles_from_positions, report_positions
+
+        from ...puzzle_sets import MINE, add_to_mine
+
+        game_name = self.report.game_name
+        moves = [move.move for move in self.report.moves]
+        puzzles = puzzles_from_positions(game_name, report_positions(game_name, self.start, moves, labels),
+                                         source="your game (its report)")
+        problem = ""
+        try:
+            add_to_mine(game_name, puzzles)
+        except (OSError, PuzzleError) as error:
+            problem = f" (not kept in your set {MINE}: {getattr(error, 'strerror', None) or error})"
+        self.app.call_from_thread(self._puzzles_made, puzzles, problem)
+
+    def _puzzles_made(self, puzzles: list, problem: str) -> None:
+        from ..messages import OpenPuzzles
+
+        if not puzzles:
+            self.notify(f"none of the mistakes leaves a move that wins clearly: no puzzle{problem}")
+            return
+        self.dismiss(None)
+        self.app.post_message(OpenPuzzles(self.report.game_name, puzzles, f"your mistakes{problem}"))
