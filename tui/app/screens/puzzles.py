@@ -150,6 +150,8 @@ class PuzzleScreen(Screen[None]):
         self.failed = False
         self.hinted = False
         self.busy = False
+        #: Bumped by every puzzle shown: a reply or a search answering an earlier one is dropped.
+        self.serial = 0
         #: Whether the puzzle shown was rated before in this sitting (it is not rated again).
         self.seen_before = False
         #: After a wrong move: the position before it (ctrl+r goes back to it).
@@ -211,6 +213,7 @@ class PuzzleScreen(Screen[None]):
         board = self.board
         board.flipped = board.painter.flipped_for(game.turn)
         self.done = self.failed = self.hinted = self.busy = False
+        self.serial += 1
         self.seen_before = puzzle.id in self.rated
         self.retry_from = None
         self.step = 0
@@ -311,19 +314,20 @@ class PuzzleScreen(Screen[None]):
         elif last:
             self.busy = True
             self.say(f"{self.position.format_move(move)}: looking at it…")
-            self.run_worker(lambda: self._judge_last(self.position.copy(), move, expected), thread=True,
+            game, serial = self.position.copy(), self.serial
+            self.run_worker(lambda: self._judge_last(game, move, expected, serial), thread=True,
                             exclusive=True, group="puzzle")
         else:
             self.wrong(move)
 
-    def _judge_last(self, game: Game, move: Any, expected: Any) -> None:
+    def _judge_last(self, game: Game, move: Any, expected: Any, serial: int) -> None:
         accepted = wins_as_clearly(game, move, expected)
-        self.app.call_from_thread(self._judged_last, move, accepted)
+        self.app.call_from_thread(self._judged_last, move, accepted, serial)
 
-    def _judged_last(self, move: Any, accepted: bool) -> None:
-        self.busy = False
-        if self.done:
+    def _judged_last(self, move: Any, accepted: bool, serial: int) -> None:
+        if serial != self.serial or self.done:  # another puzzle meanwhile
             return
+        self.busy = False
         if accepted:
             self.right(move)
         else:
@@ -338,11 +342,12 @@ class PuzzleScreen(Screen[None]):
             return
         self.busy = True
         self.say(f"{text} — right; the reply comes…")
-        self.set_timer(REPLY_PAUSE, self.play_reply)
+        serial = self.serial
+        self.set_timer(REPLY_PAUSE, lambda: self.play_reply(serial))
 
-    def play_reply(self) -> None:
-        """The opponent's reply of the solution, played for the player."""
-        if self.done or self.position is None:
+    def play_reply(self, serial: int) -> None:
+        """The opponent's reply of the solution, played for the player (unless another puzzle came meanwhile)."""
+        if serial != self.serial or self.done or self.position is None:
             return
         reply = self.position.parse_move(self.puzzle.solution[self.step])
         text = self.play_on_board(reply)
@@ -360,16 +365,17 @@ class PuzzleScreen(Screen[None]):
         self.busy = True
         self.say(f"{text} is not it — looking for the reply…", error=True)
         game = self.position.copy()
-        self.run_worker(lambda: self._refute(game, text), thread=True, exclusive=True, group="puzzle")
+        serial = self.serial
+        self.run_worker(lambda: self._refute(game, text, serial), thread=True, exclusive=True, group="puzzle")
 
-    def _refute(self, game: Game, text: str) -> None:
+    def _refute(self, game: Game, text: str, serial: int) -> None:
         reply = refutation(game)
-        self.app.call_from_thread(self._refuted, reply, text)
+        self.app.call_from_thread(self._refuted, reply, text, serial)
 
-    def _refuted(self, reply: Any, text: str) -> None:
-        self.busy = False
-        if self.retry_from is None or self.position is None:
+    def _refuted(self, reply: Any, text: str, serial: int) -> None:
+        if serial != self.serial or self.retry_from is None or self.position is None:
             return
+        self.busy = False
         answer = f": {self.play_on_board(reply)} refutes it" if reply is not None else ""
         self.say(f"{text} is not it{answer} · ctrl+r (or Enter): retry · ctrl+s: the solution", error=True)
         self.entry.placeholder = "Enter: retry"
