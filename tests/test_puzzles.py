@@ -269,7 +269,7 @@ async def test_the_solution_is_shown_a_move_at_a_time_after_a_wrong_move() -> No
         await pilot.press("enter")
         await wait_for(pilot, lambda: screen.retry_from is not None and not screen.busy, "the refutation")
         for step in (1, 2, 3):
-            await pilot.press("ctrl+s")
+            await pilot.press("ctrl+w")
             assert screen.step == step
         assert screen.done and screen.record.tried == 1 and screen.record.solved == 0
         assert screen.position.outcome() is not None  # the line played to its mate

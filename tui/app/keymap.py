@@ -155,11 +155,13 @@ def table_rows(rows: tuple[Key, ...] = KEYS) -> list[str]:
     return [f"| {row.shown} | {row.does} |" for row in rows]
 
 
-def screen_bindings(screen: str, **actions: str) -> list[Binding]:
+def screen_bindings(screen: str, priority: tuple[str, ...] = (), **actions: str) -> list[Binding]:
     """The bindings of ``screen`` (a class name): for each row that names it, its keys running the
-    action given by the row's name (default: the row's name), its label in the footer."""
+    action given by the row's name (default: the row's name), its label in the footer.  The rows named
+    in ``priority`` come before a focused text box's own use of the key (ctrl+w deletes a word)."""
     result = []
     for key in KEYS:
         if screen in key.screens:
-            result.append(Binding(key.keys, actions.get(key.name, key.name), key.label, show=key.footer))
+            result.append(Binding(key.keys, actions.get(key.name, key.name), key.label, show=key.footer,
+                                  priority=key.name in priority))
     return result

@@ -7,8 +7,8 @@ player's moves are checked one by one: a right one is played and the opponent's
 reply follows by itself after :data:`REPLY_PAUSE` seconds (a timer); on the last
 move any move that wins as clearly is accepted (:func:`engines.puzzles.wins_as_clearly`,
 any mate in chess).  A wrong move stays on the board with the reply our search
-finds against it (:func:`engines.puzzles.refutation`, in a worker), then ctrl+r
-retries from before it and ctrl+s shows the solution a move at a time.  ctrl+f
+finds against it (:func:`engines.puzzles.refutation`, in a worker), then ctrl+z
+retries from before it and ctrl+w shows the solution a move at a time.  ctrl+f
 marks the piece to move (a hint), ctrl+n goes on, Esc leaves with a summary of the
 sitting.  A wrong move, a hint, the solution or a skip counts the puzzle as failed.
 
@@ -26,7 +26,6 @@ from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
@@ -37,6 +36,7 @@ from games import GAME_NAMES, Game
 from games.files import read_toml
 
 from ...settings import Settings, config_dir, keep_aside, write_whole
+from ..keymap import screen_bindings
 from ..picking import MovePicker
 from ..widgets.board import BoardView
 from ..widgets.move_entry import MoveEntry
@@ -117,14 +117,10 @@ class PuzzleScreen(Screen[None]):
 
     CSS_PATH = "puzzles.tcss"
 
-    BINDINGS = [
-        Binding("escape", "close", "Back"),
-        Binding("ctrl+h", "hint", "Hint", show=False),
-        Binding("ctrl+n", "next", "Next"),
-        Binding("ctrl+f", "hint", "Hint"),
-        Binding("ctrl+r", "retry", "Retry"),
-        Binding("ctrl+s", "solution", "Solution"),
-    ]
+    #: The keymap's meanings here: new is the next puzzle, undo retries, the best line is the solution
+    #: (before the move box's own ctrl+w).
+    BINDINGS = screen_bindings("PuzzleScreen", ("best_line",), back="close", new_game="next", undo="retry",
+                               best_line="solution")
 
     def __init__(self, game: str, puzzles: list[Puzzle], source: str, *, seed: int | None = None,
                  ascii: bool = False) -> None:
@@ -154,7 +150,7 @@ class PuzzleScreen(Screen[None]):
         self.serial = 0
         #: Whether the puzzle shown was rated before in this sitting (it is not rated again).
         self.seen_before = False
-        #: After a wrong move: the position before it (ctrl+r goes back to it).
+        #: After a wrong move: the position before it (ctrl+z goes back to it).
         self.retry_from: Game | None = None
         #: The puzzles answered in this sitting: seen again (the set wraps round), they are not rated
         #: again unless they come back for review.
@@ -377,7 +373,7 @@ class PuzzleScreen(Screen[None]):
             return
         self.busy = False
         answer = f": {self.play_on_board(reply)} refutes it" if reply is not None else ""
-        self.say(f"{text} is not it{answer} · ctrl+r (or Enter): retry · ctrl+s: the solution", error=True)
+        self.say(f"{text} is not it{answer} · ctrl+z (or Enter): retry · ctrl+w: the solution", error=True)
         self.entry.placeholder = "Enter: retry"
 
     def action_retry(self) -> None:
@@ -404,7 +400,7 @@ class PuzzleScreen(Screen[None]):
         if self.step >= len(self.puzzle.solution):
             self.finish(False, f"the solution: {text} — the end")
             return
-        self.say(f"the solution: {text} · ctrl+s: the next move")
+        self.say(f"the solution: {text} · ctrl+w: the next move")
 
     def count(self, solved: bool) -> None:
         """Rate the puzzle once (the first failure, or the solve), keep the record, count the sitting."""
