@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from textual.widgets import Input
-
 from engines.puzzles import Puzzle
 from tui.app.app import TuiGamesApp
 from tui.app.screens.puzzles import PuzzleScreen
@@ -15,15 +13,18 @@ LINES = [Puzzle(f"b-{n}", f"6k1/5ppp/8/Q7/8/{third}/2rR1PPP/3R2K1 b - - 0 1", "c
          for n, third in enumerate(("8", "P7"))]
 
 
-async def test_a_reply_on_its_way_is_dropped_when_the_player_goes_on() -> None:
+async def test_a_reply_on_its_way_is_dropped_when_the_player_goes_on(monkeypatch) -> None:
+    from tui.app.screens import puzzles as screen_module
+
+    monkeypatch.setattr(screen_module, "REPLY_PAUSE", 60.0)  # the reply waits while the test looks
     app = TuiGamesApp(puzzles=("chess", LINES, "two lines", 1))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")
         screen = app.screen
         first = screen.puzzle.id
-        screen.query_one("#puzzle-input", Input).value = "Rd8+"
-        await pilot.press("enter")
-        assert screen.busy  # the reply waits for its timer
+        await wait_for(pilot, lambda: screen.entry.game is not None, "the puzzle's position")
+        screen.entry.enter("Rd8+")
+        await wait_for(pilot, lambda: screen.busy and screen.step == 1, "the move played")  # the reply waits
         screen.action_next()
         assert screen.puzzle.id != first and not screen.busy
         start = screen.position.to_text()
