@@ -421,3 +421,31 @@ async def test_a_dropped_guest_app_joins_again_by_itself_and_the_game_goes_on(ho
         await pilot.press("enter")
         await wait_for(pilot, lambda: len(screen.moves) == 2, "the guest's move after joining again")
         assert server.state()["moves"] == list(line[:2]) and not server.state()["paused"]
+
+
+@pytest.mark.skipif(__import__("shutil").which("openssl") is None, reason="no openssl to make a certificate")
+def test_tls_with_the_fingerprint_both_sides_show():
+    from tui.net.link import GuestLink, HostLink
+
+    name = GAME_NAMES[0]
+    line = game_kind(name).samples.line
+    host = HostLink(name, tls=True)
+    try:
+        assert any(host.fingerprint in where for where in host.where) and len(host.fingerprint) == 95
+        port, code = host.server.port, host.server.code
+        guest = GuestLink(("127.0.0.1", port), code, tls=True, fingerprint=host.fingerprint.lower())
+        assert guest.fingerprint == host.fingerprint and any(host.fingerprint in w for w in guest.where)
+        host.act("move", move=line[0])
+        deadline = time.monotonic() + TIMEOUT
+        while guest.state().get("ply") != 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        guest.close()
+        wrong = ":".join(["00"] * 32)
+        with pytest.raises(ConnectError, match="someone may be in the middle"):
+            GuestLink(("127.0.0.1", port), code, tls=True, fingerprint=wrong)
+        with pytest.raises(ConnectError):  # plain text to a TLS host
+            GuestLink(("127.0.0.1", port), code, timeout=3)
+        assert host.state()["moves"] == [line[0]]
+    finally:
+        host.close()

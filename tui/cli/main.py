@@ -19,8 +19,8 @@ Commands::
                       [--explore P] [--max-plies M] [--heuristic NAME] [--label search|stockfish[:OPTS]]
                       --out FILE.csv
     tui-games uci [--engine SPEC]
-    tui-games host GAME [--port P] [--clock 5+3] [--as white|black|random] [--public] [--position TEXT]
-    tui-games join HOST:PORT CODE [--watch]
+    tui-games host GAME [--port P] [--clock 5+3] [--as white|black|random] [--public] [--tls] [--position TEXT]
+    tui-games join HOST:PORT CODE [--watch] [--tls] [--fingerprint AB:CD:...]
     tui-games serve [--port P] [--host ADDRESS]
     tui-games train GAME --data FILE --model rf|mlp [--inputs features|h0] [--grid] [--test-size F]
                     [--seed S] [--jobs J] [--cv K] --out MODEL.npz

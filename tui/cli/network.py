@@ -34,6 +34,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     h.add_argument("--as", dest="side", choices=SIDE_WORDS, default="first",
                    help="the side you play: white/first (the default), black/second or random")
     h.add_argument("--public", action="store_true", help="listen on every interface, not only 127.0.0.1")
+    h.add_argument("--tls", action="store_true",
+                   help="TLS with a certificate made for this game: compare its fingerprint with your friend's")
     add_position(h)
     h.add_argument("--ascii", action="store_true", help="draw pieces as letters")
     h.set_defaults(run=_cmd_host)
@@ -43,6 +45,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     j.add_argument("address", metavar="HOST:PORT")
     j.add_argument("code", metavar="CODE")
     j.add_argument("--watch", action="store_true", help="watch the game (the spectators' code)")
+    j.add_argument("--tls", action="store_true", help="the host uses TLS (tui-games host --tls)")
+    j.add_argument("--fingerprint", metavar="AB:CD:...", default=None,
+                   help="refuse the host unless its certificate has this fingerprint (implies --tls)")
     j.add_argument("--ascii", action="store_true", help="draw pieces as letters")
     j.set_defaults(run=_cmd_join)
 
@@ -55,6 +60,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
 def _cmd_host(args: argparse.Namespace) -> int:
     from tui.net.link import HostLink
+    from tui.net.tls import TlsError
 
     try:
         control = TimeControl.parse(args.clock) if args.clock is not None else None
@@ -68,7 +74,10 @@ def _cmd_host(args: argparse.Namespace) -> int:
     if not 0 <= args.port < 65536:
         raise UsageError(f"{PROG} host", f"bad port {args.port}: 0 to 65535")
     try:
-        link = HostLink(args.game, position, host_side=side, control=control, port=args.port, public=args.public)
+        link = HostLink(args.game, position, host_side=side, control=control, port=args.port, public=args.public,
+                        tls=args.tls)
+    except TlsError as error:
+        raise UsageError(f"{PROG} host", str(error)) from None
     except OSError as error:
         raise UsageError(f"{PROG} host", f"cannot listen on port {args.port}: {error.strerror or error}") from None
     for line in link.where:
@@ -85,7 +94,8 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
     try:
         address = parse_address(args.address)
-        link = GuestLink(address, args.code, watch=args.watch)
+        link = GuestLink(address, args.code, watch=args.watch, tls=args.tls or args.fingerprint is not None,
+                         fingerprint=args.fingerprint)
     except (ValueError, ConnectError) as error:
         raise UsageError(f"{PROG} join", str(error)) from None
     try:

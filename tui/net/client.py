@@ -19,6 +19,7 @@ import time
 from typing import Any, Callable
 
 from .protocol import HOST_TYPES, VERSION, encode
+from .tls import TlsError, check_fingerprint, client_context, fingerprint as fingerprint_of
 
 __all__ = ["Client", "ConnectError", "MAX_HOST_LINE", "PING_EVERY", "parse_address"]
 
@@ -46,8 +47,13 @@ class Client:
 
     def __init__(self, address: tuple[str, int], code: str, role: str = "play", *,
                  on_message: Callable[[dict[str, Any]], None] | None = None,
-                 on_closed: Callable[[str], None] | None = None) -> None:
+                 on_closed: Callable[[str], None] | None = None, tls: bool = False,
+                 fingerprint: str | None = None) -> None:
         self.address = address
+        #: TLS: whether to use it, the host's fingerprint expected (``None``: any) and the one got.
+        self.tls = tls
+        self.expected = fingerprint
+        self.fingerprint: str | None = None
         self.code = code
         self.role = role
         self.on_message = on_message
@@ -72,6 +78,19 @@ class Client:
         except OSError as error:
             raise ConnectError(f"cannot reach {self.address[0]}:{self.address[1]}: "
                                f"{error.strerror or error}") from None
+        if self.tls:
+            try:
+                sock = client_context().wrap_socket(sock)
+                der = sock.getpeercert(binary_form=True) or b""
+            except (OSError, ValueError) as error:
+                sock.close()
+                raise ConnectError(f"no TLS with {self.address[0]}:{self.address[1]}: {error}") from None
+            self.fingerprint = fingerprint_of(der)
+            try:
+                check_fingerprint(self.fingerprint, self.expected)
+            except TlsError as error:
+                sock.close()
+                raise ConnectError(str(error)) from None
         self._socket = sock
         self._write({"type": "hello", "v": VERSION, "code": self.code, "role": self.role})
         deadline = time.monotonic() + timeout

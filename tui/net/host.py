@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import secrets
+import ssl
 import threading
 import time
 from dataclasses import dataclass, field
@@ -69,8 +70,11 @@ class HostServer:
 
     def __init__(self, referee: Referee, *, port: int = 0, public: bool = False, code: str | None = None,
                  watch_code: str | None = None, bounds: Bounds = Bounds(),
-                 on_change: Callable[[dict[str, Any]], None] | None = None) -> None:
+                 on_change: Callable[[dict[str, Any]], None] | None = None,
+                 tls: ssl.SSLContext | None = None) -> None:
         self.referee = referee
+        #: The TLS context (``None``: plain TCP).
+        self.tls = tls
         self.port = port
         self.bind = "0.0.0.0" if public else "127.0.0.1"
         self.code = code or new_code()
@@ -97,7 +101,8 @@ class HostServer:
             self._loop = loop
             try:
                 self._server = loop.run_until_complete(
-                    asyncio.start_server(self._serve, self.bind, self.port, limit=MAX_LINE * 2))
+                    asyncio.start_server(self._serve, self.bind, self.port, limit=MAX_LINE * 2, ssl=self.tls,
+                                         ssl_handshake_timeout=self.bounds.hello if self.tls else None))
                 self.port = self._server.sockets[0].getsockname()[1]
                 ticker = loop.create_task(self._tick())
             except BaseException as error:  # the port is taken, say: the caller says it

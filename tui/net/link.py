@@ -7,6 +7,7 @@ state)``, ``("error", reason)`` or ``("closed", reason)``; the app posts these o
 
 from __future__ import annotations
 
+import ssl
 import time
 from typing import Any, Callable
 
@@ -15,6 +16,7 @@ from games.clock import TimeControl
 from .client import Client
 from .host import HostServer
 from .referee import Referee
+from .tls import host_context
 
 __all__ = ["Link", "HostLink", "GuestLink", "Listener"]
 
@@ -54,17 +56,26 @@ class HostLink(Link):
     """The host's end: the referee served on ``port`` (see :class:`HostServer`)."""
 
     def __init__(self, game: str, position: str | None = None, *, host_side: int = 0,
-                 control: TimeControl | None = None, port: int = 0, public: bool = False) -> None:
+                 control: TimeControl | None = None, port: int = 0, public: bool = False,
+                 tls: bool = False) -> None:
         super().__init__()
+        context: ssl.SSLContext | None = None
+        #: The certificate's fingerprint, shown on both sides (``None``: no TLS).
+        self.fingerprint: str | None = None
+        if tls:
+            context, self.fingerprint = host_context()
         self.server = HostServer(Referee(game, position, host_side=host_side, control=control,
                                          now=time.monotonic),
-                                 port=port, public=public, on_change=lambda state: self._hear("state", state))
+                                 port=port, public=public, on_change=lambda state: self._hear("state", state),
+                                 tls=context)
         self.server.start()
         shown = "every interface" if public else "127.0.0.1"
         at = f"THIS-MACHINE:{self.server.port}" if public else f"127.0.0.1:{self.server.port}"
-        self.where = (f"hosting on {shown} port {self.server.port}",
-                      f"join: tui-games join {at} {self.server.code}",
-                      f"watch: tui-games join {at} {self.server.watch_code} --watch")
+        flag = " --tls" if tls else ""
+        self.where = (f"hosting on {shown} port {self.server.port}{' with TLS' if tls else ''}",
+                      f"join: tui-games join {at} {self.server.code}{flag}",
+                      f"watch: tui-games join {at} {self.server.watch_code} --watch{flag}",
+                      *((f"fingerprint: {self.fingerprint}",) if self.fingerprint else ()))
 
     @property
     def address(self) -> str:
@@ -85,17 +96,24 @@ class HostLink(Link):
 class GuestLink(Link):
     """The guest's (or a spectator's) end: a client connected to ``address`` with ``code``."""
 
-    def __init__(self, address: tuple[str, int], code: str, *, watch: bool = False, timeout: float = 10.0) -> None:
+    def __init__(self, address: tuple[str, int], code: str, *, watch: bool = False, timeout: float = 10.0,
+                 tls: bool = False, fingerprint: str | None = None) -> None:
         super().__init__()
         self.address = address
         self.code = code
         self.plays = not watch
-        self.where = (f"{'watching' if watch else 'playing'} at {address[0]}:{address[1]}",)
+        self.tls = tls
+        #: The host's fingerprint: the one given (checked), then the one got (a reconnection checks it).
+        self.fingerprint = fingerprint
         self.client = self._connect(timeout)
+        self.fingerprint = self.client.fingerprint
+        self.where = (f"{'watching' if watch else 'playing'} at {address[0]}:{address[1]}",
+                      *((f"host's fingerprint: {self.fingerprint}",) if self.fingerprint else ()))
 
     def _connect(self, timeout: float) -> Client:
         client = Client(self.address, self.code, "play" if self.plays else "watch",
-                        on_message=self._message, on_closed=lambda reason: self._hear("closed", reason))
+                        on_message=self._message, on_closed=lambda reason: self._hear("closed", reason),
+                        tls=self.tls, fingerprint=self.fingerprint)
         client.connect(timeout)
         return client
 
