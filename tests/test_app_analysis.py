@@ -150,16 +150,16 @@ async def test_the_move_list_keys_mark_comment_promote_and_delete() -> None:
         tree = screen.played.tree
         e4 = tree.mainline()[0]
         screen.move_list.focus()
-        await pilot.press("n")
+        await pilot.press("exclamation_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, MarkDialog), "the mark dialog")
         await pilot.click("#nag-5")
         await wait_for(pilot, lambda: e4.variations[1].nags == [5], "the mark")
-        await pilot.press("c")
+        await pilot.press("n")
         await wait_for(pilot, lambda: isinstance(app.screen, CommentDialog), "the comment dialog")
         await pilot.press(*"Sicilian", "enter")
         await wait_for(pilot, lambda: e4.variations[1].comment == "Sicilian", "the comment")
         assert "c5!? {Sicilian}" in _shown(screen) or "c5!?" in _shown(screen) and "Sicilian" in _shown(screen)
-        await pilot.press("p")  # the variation becomes the main line
+        await pilot.press("u")  # the variation becomes the main line
         assert [node.move for node in e4.variations] == ["c5", "e5"] and screen.played.unsaved
         await pilot.press("down")  # the other answer to 1. e4: the old main line, followed to its end
         await wait_for(pilot, lambda: screen.moves == ["e4", "e5", "Nf3"], "the other line")

@@ -13,8 +13,9 @@ among the alternatives to the move shown, a click picks any move.  The list
 posts :class:`MoveList.PlySelected` (a position of its line) or
 :class:`MoveList.NodeSelected` (a move of another line, which becomes the line
 followed); Enter asks to play on from the position shown, Escape goes back to
-the game.  ``p`` promotes the move's variation to the main line, Delete
-deletes it, ``c`` comments the move and ``n`` gives it a mark
+the game.  ``u`` promotes the move's variation (up, toward the main line),
+Delete deletes it, ``n`` writes a note (the comment) on the move and ``!``
+gives it a mark
 (:class:`MoveList.Edit`: the game screen asks and changes the tree).
 """
 
@@ -129,10 +130,10 @@ class MoveList(VerticalScroll, can_focus=True):
         Binding("end", "to_end", "End of the line", show=False),
         Binding("enter", "play_here", "Play from here", show=False),
         Binding("escape", "leave", "Back to the game", show=False),
-        Binding("p", "edit('promote')", "Promote", show=False),
+        Binding("u", "edit('promote')", "Promote", show=False),
         Binding("delete", "edit('delete')", "Delete", show=False),
-        Binding("c", "edit('comment')", "Comment"),
-        Binding("n", "edit('nag')", "Mark"),
+        Binding("n", "edit('comment')", "Note"),
+        Binding("exclamation_mark", "edit('nag')", "Mark"),
     ]
 
     class PlySelected(Message):
