@@ -119,9 +119,9 @@ KEYS: tuple[Key, ...] = (
     # -- the lab ---------------------------------------------------------------------------------
     Key("ctrl+j", "chart", "Chart", "lab: the next chart (score, time per move, nodes per move)", ("LabScreen",)),
     # -- the course ------------------------------------------------------------------------------
-    Key("g", "exercise", "Exercise", "course: the lesson's exercise", ("LearnScreen",)),
+    Key("n", "exercise", "Exercise", "course: a new exercise of the lesson", ("LearnScreen",)),
     Key("d", "done", "Done", "course: the exercise answered", ("LearnScreen",)),
-    Key("r", "lesson_text", "Lesson", "course: the lesson's text", ("LearnScreen",)),
+    Key("r", "lesson_text", "Lesson", "course: read the lesson's text again", ("LearnScreen",)),
     Key("l", "lessons", "Lessons", "course: the list of lessons", ("LearnScreen",)),
     Key("v", "switch_view", "Minimax/negamax", "the tree drawn as minimax (MAX and MIN) or negamax",
         ("LearnScreen", "TreeScreen")),

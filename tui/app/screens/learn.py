@@ -4,7 +4,7 @@
 exercise score beside each).  Choosing one sets it up in a worker thread
 (:func:`engines.course.lesson_setup`: its game, a seeded position, its recorded tree) and shows
 its text, the game and why it was picked, the position on the board and the tree as text, in the
-minimax view (MAX/MIN, the root player's values) or the negamax one (``v`` switches).  ``x``
+minimax view (MAX/MIN, the root player's values) or the negamax one (``v`` switches).  ``n``
 makes one of the lesson's exercises on a fresh position (a new seed each time, in a worker):
 the question and the tree as the student sees it, an answer box; Enter grades it, and a wrong
 answer shows the part of the tree that decides it.  ``d`` marks the lesson done; a right
@@ -18,7 +18,6 @@ import random
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
@@ -31,6 +30,7 @@ from engines.course.text import VIEWS, tree_lines
 from games import GAME_NAMES
 
 from ...settings import Settings, config_dir, keep_aside, write_whole
+from ..keymap import screen_bindings
 from ..messages import OpenStart
 from ..widgets.board import BoardView
 
@@ -41,14 +41,7 @@ class LearnScreen(Screen[None]):
     """The course (see the module doc)."""
 
     CSS_PATH = "learn.tcss"
-    BINDINGS = [
-        Binding("escape", "close", "Back"),
-        Binding("x", "exercise", "Exercise"),
-        Binding("d", "done", "Done"),
-        Binding("v", "switch_view", "MAX/MIN"),
-        Binding("t", "lesson_text", "Lesson"),
-        Binding("l", "lessons", "Lessons"),
-    ]
+    BINDINGS = screen_bindings("LearnScreen", back="close")
 
     def __init__(self) -> None:
         super().__init__()
@@ -229,7 +222,7 @@ class LearnScreen(Screen[None]):
         self.query_one("#learn-text").display = False
         self.query_one("#learn-question", Static).update(Text.assemble(
             ("Exercise: ", "bold"), exercise.question, "\n", (f"answer: {exercise.answer_hint}; the tree is "
-                                                              "beside, t goes back to the lesson", "dim")))
+                                                              "beside, r goes back to the lesson", "dim")))
         self.query_one("#learn-status", Static).update(f"the exercise's position, {exercise.game.ply} plies "
                                                        f"into a random game")
         self.query_one("#learn-tree", Static).update(_marked("\n".join(exercise.shown)))
@@ -261,7 +254,7 @@ class LearnScreen(Screen[None]):
             tree = Text("what decides it:\n", style="bold")
             tree.append_text(_marked("\n".join(verdict.lines)))
             self.query_one("#learn-tree", Static).update(tree)
-        text.append(f"\nscore {self.progress.score_text(key)} · x: another exercise · t: the lesson", style="dim")
+        text.append(f"\nscore {self.progress.score_text(key)} · n: another exercise · r: the lesson", style="dim")
         self.query_one("#learn-verdict", Static).update(text)
         event.input.display = False
         self.exercise = None
