@@ -365,6 +365,7 @@ async def test_two_apps_play_a_full_game_and_save_the_same_record(name):
         assert saved_text(host) == saved_text(guest)
 
 
+@pytest.mark.slow
 async def test_the_friend_screen_hosts_and_the_host_asks_before_quitting_with_unsaved_moves():
     """Play a friend → Host opens the game with the join code shown; a host with unsaved moves is asked
     before quitting, as for any game."""
@@ -398,6 +399,7 @@ async def test_the_friend_screen_hosts_and_the_host_asks_before_quitting_with_un
         assert app.screen.topic == "quitting" and app.is_running
 
 
+@pytest.mark.slow
 async def test_a_dropped_guest_app_joins_again_by_itself_and_the_game_goes_on(hosted):
     from app_pilot import wait_for
     from tui.net.link import GuestLink
