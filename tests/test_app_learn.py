@@ -26,14 +26,14 @@ async def test_learn_lesson_then_an_exercise_wrong_then_right() -> None:
         await wait_for(pilot, lambda: screen.setup is not None, "the first lesson's tree")
         assert "MAX" in str(screen.query_one("#learn-tree").render())
         screen.seed = 0  # the exercise's position, for a known kind (lesson 1 asks values)
-        await pilot.press("n")
+        await pilot.press("g")
         await wait_for(pilot, lambda: screen.exercise is not None, "an exercise")
         exercise = screen.exercise
         assert exercise is not None and exercise.kind == "value"
         await pilot.press(*"99999", "enter")
         await wait_for(pilot, lambda: screen.exercise is None, "the answer graded")
         assert "what decides it" in str(screen.query_one("#learn-tree").render())
-        await pilot.press("n")
+        await pilot.press("g")
         await wait_for(pilot, lambda: screen.exercise is not None, "another exercise")
         second = screen.exercise
         assert second is not None

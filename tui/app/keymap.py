@@ -47,13 +47,14 @@ class Key:
 
 #: Keys whose Textual names are not how a player reads them.
 _WRITTEN = {"up": "↑", "down": "↓", "left": "←", "right": "→", "minus": "-", "slash": "/",
-            "ctrl+backslash": "ctrl+\\", "escape": "Esc", "enter": "Enter"}
+            "ctrl+backslash": "ctrl+\\", "escape": "Esc", "enter": "Enter",
+            "home": "Home", "end": "End", "space": "Space", "tab": "Tab", "delete": "Delete", "exclamation_mark": "!"}
 
 
 #: The screens that close with Escape (their back or cancel action).
 _CLOSING = ("GameScreen", "SettingsScreen", "PuzzleScreen", "LabScreen", "TreeScreen", "LearnScreen", "FriendScreen",
             "GuardedDialog", "SaveDialog", "OpenDialog", "_ScrollDialog", "HelpDialog", "ReportDialog",
-            "CommentDialog")
+            "CommentDialog", "MoveList")
 
 
 def _tree(keys: str, name: str, label: str, does: str) -> Key:
@@ -91,14 +92,30 @@ KEYS: tuple[Key, ...] = (
     Key("q", "close", "Close", "close a dialog that only shows something (help, legal moves, the report)",
         ("_ScrollDialog", "HelpDialog", "ReportDialog")),
     Key("enter", "choose", "Choose", "play the move typed, choose what has the focus, start the game "
-        "(start screen), close a dialog that only shows something", ("_ScrollDialog",)),
-    Key("up", "review", "Review", "into review, a move number back (game); the previous button (dialogs)",
-        ("GameScreen", "GuardedDialog"), footer=False),
-    Key("down", "down", "Down", "the next button (dialogs)", ("GuardedDialog",), footer=False),
+        "(start screen), close a dialog that only shows something, play on from the move shown (move list)",
+        ("_ScrollDialog", "MoveList", "BoardView"), footer=False),
+    Key("up", "review", "Review", "into review (game); the previous alternative to the move shown (move list); "
+        "the previous button (dialogs); the cursor (board)", ("GameScreen", "GuardedDialog", "MoveList", "BoardView"),
+        footer=False),
+    Key("down", "down", "Down", "the next alternative to the move shown (move list); the next button (dialogs); "
+        "the cursor (board)", ("GuardedDialog", "MoveList", "BoardView"), footer=False),
     Key("left", "left", "Prev", "a step back: a move (review), a search step (tree), the previous button "
-        "(dialogs)", ("GuardedDialog", "TreeScreen")),
+        "(dialogs), the cursor (board)", ("GuardedDialog", "TreeScreen", "MoveList", "BoardView")),
     Key("right", "right", "Next", "a step on: a move (review), a search step (tree), the next button "
-        "(dialogs)", ("GuardedDialog", "TreeScreen")),
+        "(dialogs), the cursor (board)", ("GuardedDialog", "TreeScreen", "MoveList", "BoardView")),
+    Key("home,end", "ends", "Ends", "the start, the end of the line shown (move list; the move box: its ends)",
+        ("MoveList",), footer=False),
+    Key("space", "choose_square", "Choose", "pick up or put down at the board's cursor (Enter too)",
+        ("BoardView",), footer=False),
+    Key("tab", "complete", "Complete", "the next field; in a file's path, complete it", ("PathInput",),
+        footer=False),
+    Key("u", "promote", "Promote", "move list: promote the variation of the move shown", ("MoveList",),
+        footer=False),
+    Key("delete", "delete", "Delete", "move list: delete the variation of the move shown (the move box: delete "
+        "a character)", ("MoveList",), footer=False),
+    Key("n", "note", "Note", "move list: a note (comment) on the move shown", ("MoveList",)),
+    Key("exclamation_mark", "mark", "Mark", "move list: a mark (`!`, `?`, `!!`, `??`, `!?`, `?!`) on the move "
+        "shown", ("MoveList",)),
     # -- the start screen ------------------------------------------------------------------------
     Key("f2", "settings", "Settings", "the settings: board, pieces, coordinates, a new game's clock and players",
         ("StartScreen",)),
@@ -119,7 +136,7 @@ KEYS: tuple[Key, ...] = (
     # -- the lab ---------------------------------------------------------------------------------
     Key("ctrl+j", "chart", "Chart", "lab: the next chart (score, time per move, nodes per move)", ("LabScreen",)),
     # -- the course ------------------------------------------------------------------------------
-    Key("n", "exercise", "Exercise", "course: a new exercise of the lesson", ("LearnScreen",)),
+    Key("g", "exercise", "Exercise", "course: a new exercise of the lesson", ("LearnScreen",)),
     Key("d", "done", "Done", "course: the exercise answered", ("LearnScreen",)),
     Key("r", "lesson_text", "Lesson", "course: read the lesson's text again", ("LearnScreen",)),
     Key("l", "lessons", "Lessons", "course: the list of lessons", ("LearnScreen",)),

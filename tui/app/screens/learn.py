@@ -4,7 +4,7 @@
 exercise score beside each).  Choosing one sets it up in a worker thread
 (:func:`engines.course.lesson_setup`: its game, a seeded position, its recorded tree) and shows
 its text, the game and why it was picked, the position on the board and the tree as text, in the
-minimax view (MAX/MIN, the root player's values) or the negamax one (``v`` switches).  ``n``
+minimax view (MAX/MIN, the root player's values) or the negamax one (``v`` switches).  ``g``
 makes one of the lesson's exercises on a fresh position (a new seed each time, in a worker):
 the question and the tree as the student sees it, an answer box; Enter grades it, and a wrong
 answer shows the part of the tree that decides it.  ``d`` marks the lesson done; a right
@@ -254,7 +254,7 @@ class LearnScreen(Screen[None]):
             tree = Text("what decides it:\n", style="bold")
             tree.append_text(_marked("\n".join(verdict.lines)))
             self.query_one("#learn-tree", Static).update(tree)
-        text.append(f"\nscore {self.progress.score_text(key)} · n: another exercise · r: the lesson", style="dim")
+        text.append(f"\nscore {self.progress.score_text(key)} · g: another exercise · r: the lesson", style="dim")
         self.query_one("#learn-verdict", Static).update(text)
         event.input.display = False
         self.exercise = None
