@@ -292,6 +292,7 @@ def _import(prog: str, args: argparse.Namespace) -> int:
                     count += 1
                     progress.row(count)
             except BaseException:
+                progress.done()  # what is said next starts on a line of its own
                 handle.close()
                 partial.unlink(missing_ok=True)
                 path.unlink(missing_ok=True)
