@@ -147,3 +147,13 @@ async def test_the_game_reports_mistakes_become_puzzles_in_the_app(data: Path) -
         assert [puzzle.move for puzzle in app.screen.puzzles] == ["Qxf7#"]
     kept = list(scan_puzzle_file(data / "data/puzzles/chess/mine.txt", "chess"))
     assert [(p.id, p.source) for p in kept] == [("mine-0001", "your game (its report)")]
+
+
+def test_an_import_not_on_a_terminal_counts_as_it_goes(data: Path, capsys, monkeypatch) -> None:
+    import tui.cli.puzzles as command
+
+    monkeypatch.setattr(command._Progress, "EVERY", 1)
+    source = data / "two.csv"
+    source.write_text("\n".join(ROWS) + "\n")
+    code, _, err = run(capsys, "puzzles", "chess", "--import", str(source), "--name", "counted")
+    assert code == 0 and "1 puzzles read\n" in err and "2 puzzles read\n" in err and "[#" not in err
