@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 __all__ = ["KEYS", "Key", "key_named", "screen_bindings", "table_rows"]
 
@@ -172,11 +172,11 @@ def table_rows(rows: tuple[Key, ...] = KEYS) -> list[str]:
     return [f"| {row.shown} | {row.does} |" for row in rows]
 
 
-def screen_bindings(screen: str, priority: tuple[str, ...] = (), **actions: str) -> list[Binding]:
+def screen_bindings(screen: str, priority: tuple[str, ...] = (), **actions: str) -> list[BindingType]:
     """The bindings of ``screen`` (a class name): for each row that names it, its keys running the
     action given by the row's name (default: the row's name), its label in the footer.  The rows named
     in ``priority`` come before a focused text box's own use of the key (ctrl+w deletes a word)."""
-    result = []
+    result: list[BindingType] = []
     for key in KEYS:
         if screen in key.screens:
             result.append(Binding(key.keys, actions.get(key.name, key.name), key.label, show=key.footer,
