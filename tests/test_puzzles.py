@@ -250,7 +250,7 @@ async def test_a_line_shows_its_setting_up_move_plays_the_reply_and_takes_any_ma
         box = screen.query_one("#puzzle-input", Input)
         box.value = "Rd8+"
         await pilot.press("enter")
-        assert screen.busy and screen.step == 1  # the reply is on its way (a timer)
+        assert screen.step >= 1  # played; the reply follows on a timer (a loaded machine may have played it already)
         await wait_for(pilot, lambda: screen.step == 2 and not screen.busy, "the reply played by itself")
         assert "they answer Rxd8" in str(screen.query_one("#puzzle-message", Static).render())
         box.value = "Qxd8#"  # not the solution's Rxd8#, but a mate as well
