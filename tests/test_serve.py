@@ -47,6 +47,30 @@ def wait_for_port(port: int, deadline: float) -> None:
             time.sleep(0.1)
 
 
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as file:
+                    fields = file.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting for its new parent to reap it does not count)."""
+    try:
+        with open(f"/proc/{pid}/stat") as file:
+            return file.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def group(command: list[str], **kwargs) -> subprocess.Popen:
     """A process in a group of its own (killed whole at the end)."""
     return subprocess.Popen(command, start_new_session=True, **kwargs)
@@ -133,6 +157,15 @@ def test_serve_shows_the_start_screen_in_headless_chromium(tmp_path):
         for word in START_WORDS:
             assert word.encode() in text, f"the page's terminal never showed {word!r}"
         assert os.path.getsize(screenshot) > 0
+        # the tab's app is the server's child, and ends with it when the server is killed
+        apps = children(serve.pid)
+        assert apps, "the server started no app for the page"
+        os.kill(serve.pid, signal.SIGKILL)
+        serve.wait(10)
+        end = time.monotonic() + 5
+        while any(alive(pid) for pid in apps):
+            assert time.monotonic() < end, f"the page's app outlived the server: {apps}"
+            time.sleep(0.1)
     finally:
         if browser is not None:
             kill_group(browser)

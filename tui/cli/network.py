@@ -111,7 +111,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"{PROG} serve", "textual-serve is not installed: pip install textual-serve") from None
     if args.port >= 65536:
         raise UsageError(f"{PROG} serve", f"bad port {args.port}: 1 to 65535")
-    command = f"{shlex.quote(sys.executable)} -m tui.launch"
+    # exec: each tab's app is the server's own child, and ends with it (run_app watches its parent)
+    command = f"exec {shlex.quote(sys.executable)} -m tui.launch"
     print(f"serving tui-games at http://{args.host}:{args.port} (Ctrl-C stops)", flush=True)
     Server(command, host=args.host, port=args.port, title="tui-games").serve()
     return 0

@@ -93,7 +93,11 @@ def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False, pick_f
     keys that never come)."""
     # textual-serve (tui-games serve) runs the app on pipes, drawn by its web driver in the browser.
     served = os.environ.get("TEXTUAL_DRIVER", "").startswith("textual.drivers.web_driver")
-    if not served and not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if served:  # a browser tab's app ends with the server that started it, however it ends
+        from engines.lifetime import exit_with_parent
+
+        exit_with_parent()
+    elif not (sys.stdin.isatty() and sys.stdout.isatty()):
         which = "input" if not sys.stdin.isatty() else "output"
         raise UsageError(PROG, f"the app needs a terminal: its standard {which} is not one")
     from ..app.app import TuiGamesApp
