@@ -40,7 +40,6 @@ import threading
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Select, Static
@@ -59,6 +58,7 @@ from games import Game, GameError
 
 from ...settings import Settings
 from ...views.tree_text import node_details, played_reason, saving_text, stats_lines, unsearched_label
+from ..keymap import screen_bindings
 from ..widgets.board import BoardView
 from ..widgets.search_tree import MARK, ComparedTree, Entry, SearchTreeView
 
@@ -100,27 +100,14 @@ class TreeScreen(Screen[None]):
     """The recorded search of one position (see the module doc)."""
 
     CSS_PATH = "tree.tcss"
-    BINDINGS = [
-        Binding("escape", "close", "Game"),
-        Binding("p", "follow_pv", "PV"),
-        Binding("c", "jump('cutoff')", "Next cut"),
-        Binding("t", "jump('table answer')", "Next TT"),
-        Binding("a", "jump('re-search')", "Next again"),
-        Binding("minus", "collapse", "Collapse"),
-        Binding("s", "step_mode", "Steps"),
-        # Priority: the tree would scroll sideways with them.
-        Binding("right", "step(1)", "Next", priority=True),
-        Binding("left", "step(-1)", "Prev", priority=True),
-        Binding("v", "toggle_view", "Minimax/negamax"),
-        Binding("1", "toggle_filter('quiescence')", "Hide q"),
-        Binding("2", "toggle_filter('researches')", "Fold again"),
-        Binding("3", "toggle_filter('principal')", "PV only"),
-        Binding("slash", "ask('path')", "Find path"),
-        Binding("e", "edit_engine", "Engine"),
-        Binding("m", "presets", "Engines"),
-        Binding("x", "compare", "Side by side"),
-        Binding("f", "flip", "Flip", show=False),
-    ]
+    #: The keymap's rows of the search tree (letters: it has no text box), each running its action here;
+    #: the arrows come first, or the tree would scroll sideways with them.
+    BINDINGS = screen_bindings(
+        "TreeScreen", ("left", "right"), back="close", next_cut="jump('cutoff')", next_tt="jump('table answer')",
+        next_again="jump('re-search')", right="step(1)", left="step(-1)", switch_view="toggle_view",
+        hide_quiescence="toggle_filter('quiescence')", fold_researches="toggle_filter('researches')",
+        principal_only="toggle_filter('principal')", find_path="ask('path')",
+    )
 
     def __init__(self, game: Game, spec: str, *, about: str = "", played: str | None = None,
                  ascii: bool = False, flipped: bool = False) -> None:
