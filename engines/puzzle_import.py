@@ -53,7 +53,7 @@ def text_stream(raw: IO[bytes], name: str) -> IO[str]:
     if name.endswith(".zst"):
         import zstandard
 
-        stream: IO[bytes] = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)  # type: ignore[assignment]
+        stream: IO[bytes] = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
         return io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline="")
     return io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="")
 

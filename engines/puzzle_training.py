@@ -193,7 +193,8 @@ class Training:
             if not (isinstance(value, list) and len(value) == 2 and all(map(_count, value)) and len(id_) <= 100):
                 return None
             reviews[id_] = (value[0], value[1])
-        return cls(rating, themes, *counts, reviews=reviews)
+        streak, best_streak, solved, tried = counts
+        return cls(rating, themes, streak, best_streak, solved, tried, reviews)
 
 
 def _count(value: object) -> bool:

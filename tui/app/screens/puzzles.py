@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from pathlib import Path
 from typing import Any
 
 from textual import on
@@ -51,7 +52,7 @@ REPLY_PAUSE = 0.6
 MAX_RECORDS_BYTES = 256 * 1024
 
 
-def _path():  # type: ignore[no-untyped-def]
+def _path() -> Path:
     return config_dir() / "puzzles.toml"
 
 
