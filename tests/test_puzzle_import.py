@@ -142,7 +142,7 @@ async def test_the_game_reports_mistakes_become_puzzles_in_the_app(data: Path) -
         await pilot.pause()
         app.push_screen(ReportDialog(report, ("White", "Black"), 1, 0))
         await wait_for(pilot, lambda: isinstance(app.screen, ReportDialog), "the report")
-        await pilot.press("p")
+        await pilot.press("b")
         await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles of the mistakes", timeout=30)
         assert [puzzle.move for puzzle in app.screen.puzzles] == ["Qxf7#"]
     kept = list(scan_puzzle_file(data / "data/puzzles/chess/mine.txt", "chess"))

@@ -133,6 +133,9 @@ KEYS: tuple[Key, ...] = (
     Key("ctrl+d", "offer_draw", "Draw", "offer a draw (an engine answers at once; a human opponent is asked)",
         ("GameScreen",), footer=False),
     Key("ctrl+x", "resign", "Resign", "resign (asks first)", ("GameScreen",), footer=False),
+    # -- the game report -------------------------------------------------------------------------
+    Key("b", "mistakes", "Puzzles of the mistakes", "report: puzzles of the game's mistakes (the positions before "
+        "the blunders)", ("ReportDialog",)),
     # -- the lab ---------------------------------------------------------------------------------
     Key("ctrl+j", "chart", "Chart", "lab: the next chart (score, time per move, nodes per move)", ("LabScreen",)),
     # -- the course ------------------------------------------------------------------------------

@@ -14,7 +14,6 @@ clearly, with the line our search prefers, are added to your set ``mine``
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
@@ -23,6 +22,7 @@ from engines.review import CLASSES, MARKS, GameReport, MoveReport
 from games import game_kind
 from games.kind import ScoreScale
 
+from ..keymap import screen_bindings
 from ..widgets.score_chart import ScoreChart
 from .dialogs import Dialog
 
@@ -72,7 +72,8 @@ class ReportDialog(Dialog[int | None]):
     ReportDialog ScoreChart { height: 10; margin: 1 0 0 0; }
     ReportDialog OptionList { height: 1fr; }
     """
-    BINDINGS = [Binding("escape,q,ctrl+k", "close", "Close"), Binding("p", "puzzles", "Puzzles of the mistakes")]
+    #: The keymap's rows: Esc, q and the report's own key close it; b makes puzzles of the mistakes.
+    BINDINGS = screen_bindings("ReportDialog", back="close", close="close", report="close", mistakes="puzzles")
 
     def __init__(self, report: GameReport, sides: tuple[str, str], first_number: int, first_mover: int,
                  start: str | None = None) -> None:
@@ -101,7 +102,7 @@ class ReportDialog(Dialog[int | None]):
                 first_of_pair = (move.ply + self.first_mover) % 2 == 0
                 options.append(Option(move_line(move, number, first_of_pair, scores), id=f"ply-{move.ply}"))
             yield OptionList(*options, id="report-moves")
-            yield Label("Enter: go to the position after the move · p: puzzles of the mistakes · Esc: close",
+            yield Label("Enter: go to the position after the move · b: puzzles of the mistakes · Esc: close",
                         classes="summary")
 
     def on_mount(self) -> None:
