@@ -312,6 +312,8 @@ class HostServer:
                     continue
                 if message["type"] != "ping":
                     self._broadcast()
+        except asyncio.CancelledError:  # the host stops: the connection ends quietly
+            return
         except Exception as error:  # never let one connection end the host  # noqa: BLE001
             self._refuse(peer, f"internal error: {type(error).__name__}")
         finally:

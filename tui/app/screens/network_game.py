@@ -30,8 +30,9 @@ from .remote_turns import RemoteClosed, RemoteRefused, RemoteState, RemoteTurns
 
 __all__ = ["NetworkGameScreen", "NetworkCommands", "network_setup"]
 
-#: The words for what may be offered.
-OFFER_WORDS = {"draw": "a draw", "takeback": "to take back a move", "rematch": "a rematch"}
+#: What the other player's offer says, by what is offered.
+OFFER_WORDS = {"draw": "offers a draw", "takeback": "asks to take back their last move",
+               "rematch": "asks for a rematch"}
 
 
 def network_setup(state: dict[str, Any]) -> GameSetup:
@@ -164,7 +165,7 @@ class NetworkGameScreen(GameScreen):
         def answered(answer: str | None) -> None:
             self.remote.send("answer", what=what, accept=answer == "accept")
 
-        self.app.push_screen(ConfirmDialog(f"Your friend asks for {OFFER_WORDS.get(what, what)}.",
+        self.app.push_screen(ConfirmDialog(f"Your friend {OFFER_WORDS.get(what, what)}.",
                                            [("decline", "Decline"), ("accept", "Accept")]), answered)
 
     @on(RemoteRefused)
