@@ -180,7 +180,7 @@ def test_learn_exercise(snap_compare, size: tuple[int, int]) -> None:
         await _lesson_shown(pilot)
         screen = pilot.app.screen
         screen.seed = 0  # a known position for the exercise
-        await pilot.press("x")
+        await pilot.press("g")
         await wait_for(pilot, lambda: screen.exercise is not None, "an exercise")
         await steady(pilot)
 
