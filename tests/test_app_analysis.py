@@ -14,7 +14,7 @@ from app_pilot import game_screen, make_app, ready, type_move, wait_for
 from games.reading import read_records
 from tui.app.app import TuiGamesApp
 from tui.app.screens.annotate import CommentDialog, MarkDialog
-from tui.app.screens.dialogs import ConfirmDialog
+from tui.app.screens.dialogs import ConfirmDialog, ResultDialog
 from tui.app.screens.files import OpenDialog, SaveDialog
 from tui.app.session import GameSetup
 
@@ -189,16 +189,17 @@ async def test_a_finished_game_opens_for_review_without_a_question(tmp_path: Pat
     app = make_app("chess", "human", "pvs:time=1")
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot)
-        screen = await _open(pilot, path)
-        await pilot.pause()
-        assert app.screen is screen and screen.outcome() is not None  # no result dialog over it
+        screen = await _open(pilot, path)  # no question: straight to its result, then the board
+        await wait_for(pilot, lambda: isinstance(app.screen, ResultDialog), "the result")
+        app.screen.dismiss("review")
+        await wait_for(pilot, lambda: app.screen is screen, "the board")
         await pilot.press("up")
         await wait_for(pilot, lambda: screen.review == 3, "the review")
 
 
 @pytest.mark.parametrize("choice, players", [("review", ("human", "pvs:time=1")), ("analyse", ("human", "human"))])
 def test_the_choices_for_an_unfinished_game(choice: str, players: tuple[str, str]) -> None:
-    from tui.app.screens.game_commands import opened_game_choices
+    from tui.app.screens.analysis import opened_game_choices
 
     (loaded,) = read_records("chess", '[Event "x"]\n\n1. e4 *\n')
     setup = GameSetup.checked("chess", "human", "pvs:time=1").with_record(loaded, "x.pgn")

@@ -173,8 +173,6 @@ class GameScreen(Screen):
             variations = sum(len(node.variations) - 1 for node in self.played.tree.walk() if node.variations)
             held = f" and {variations} variation{'s' if variations != 1 else ''}" if variations else ""
             self.say(f"read {plies_text(len(self.moves))}{held} from {setup.source}; ↑ reviews them{resume}")
-            if self.outcome() is not None:  # a finished game opens for review, not on its result dialog
-                self.commands.result_shown = True
         self.next_turn()
 
     def on_unmount(self) -> None:
@@ -391,7 +389,7 @@ class GameScreen(Screen):
         """A move typed or clicked: played, unless the game moved on meanwhile; made in a
         reviewed position it plays on from there, as a variation (or the one that plays it)."""
         if self.review is not None and event.entry.game is not self.game:
-            self.commands.play_in_review(event.text)
+            self.commands.analysis.play_in_review(event.text)
             return
         if not self.controller.human_to_move or self.review is not None:
             self.board.mark(None)
@@ -417,11 +415,15 @@ class GameScreen(Screen):
         self.commands.show_ply(len(self.moves))
         self.move_input.focus()
 
-    def on_move_list_play_here(self, event: MoveList.PlayHere) -> None:
-        self.commands.play_from_here()
-
-    def on_move_list_node_selected(self, event: MoveList.NodeSelected) -> None:
-        self.commands.follow_line(event.node)
-
-    def on_move_list_edit(self, event: MoveList.Edit) -> None:
-        self.commands.edit_move(event.node, event.what)
+    @on(MoveList.PlayHere)
+    @on(MoveList.NodeSelected)
+    @on(MoveList.Edit)
+    def move_list_asked(self, message: MoveList.PlayHere | MoveList.NodeSelected | MoveList.Edit) -> None:
+        """The analysis board's requests: play from here, another line, an edit of the move shown."""
+        analysis = self.commands.analysis
+        if isinstance(message, MoveList.NodeSelected):
+            analysis.follow_line(message.node)
+        elif isinstance(message, MoveList.Edit):
+            analysis.edit_move(message.node, message.what)
+        else:
+            analysis.play_from_here()

@@ -9,7 +9,9 @@ given and asks the component that does the work (the controller, the coach,
 the clocks, the board aids, the engines' turns) with explicit arguments: help, the legal moves,
 flip, undo, pause, step, delay, review, play from here, save, open, new game,
 rematch, swap, hint, analysis, the report, the search tree, the best line,
-the threat, resignation and a draw offer.  The result dialog (shown once per
+the threat, resignation and a draw offer.  The analysis board's part (moves in
+review, lines followed, the tree edited, an opened game's question) is its
+:class:`~tui.app.screens.analysis.AnalysisBoard`.  The result dialog (shown once per
 game end, its buttons run commands), the position shown while reviewing, and
 why a move cannot be made now are its too.  It types the screen by what it
 uses (:class:`~tui.app.screens.host.GameHost`) and is given the board aids and
@@ -22,24 +24,20 @@ quitting.
 from __future__ import annotations
 
 import datetime
-import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable
 
-from games import Game, Outcome, Termination, game_class, game_kind
-from engines.levels import levels_for
+from games import Game, Outcome, Termination, game_kind
 from games.clock import clk_text
 from games.reading import resaved_record
 from games.records import RecordNotes, describe_outcome, result_token
-from games.variations import NAG_GLYPHS, MoveNode
 
 from ...views.format import counted, plies_text
 from ..messages import OpenGame, OpenStart
-from ..session import DEFAULT_PLAYERS, HUMAN, GameSetup, side_names
-from .coach import HINT_SPEC
+from ..session import GameSetup
 from ..widgets.eval_bar import EvalBar
+from .analysis import AnalysisBoard
 from .commands import DELAYS
-from .annotate import CommentDialog, MarkDialog
 from .dialogs import ConfirmDialog, ResultDialog
 from .files import OpenDialog, SaveDialog
 from .help import HelpDialog, MovesDialog
@@ -50,30 +48,10 @@ if TYPE_CHECKING:
     from .engine_turns import EngineTurns
     from .host import GameHost
 
-__all__ = ["GameCommands", "RESULT_CHOICES", "level_name", "opened_game_choices"]
+__all__ = ["GameCommands", "RESULT_CHOICES"]
 
 #: What the result dialog's buttons ask for, beside looking at the board.
 RESULT_CHOICES = {"rematch": "rematch", "swap": "swap", "new": "new_game", "save": "save", "report": "report"}
-
-
-def level_name(game: str, spec: str) -> str:
-    """A level's name for an engine spec (``Club``), else the spec itself."""
-    return next((level.name for level in levels_for(game) if level.spec == spec), spec)
-
-
-def opened_game_choices(setup: GameSetup, to_move: int) -> dict[str, GameSetup]:
-    """What an unfinished game read into ``setup`` can be opened as: ``continue`` (the
-    player takes the side ``to_move``, the setup's engine -- or the default one -- the
-    other, playing on at once), ``review`` (as read: the engines wait) and ``analyse``
-    (both sides the player's, the analysis engine on)."""
-    engine = next((spec for spec in setup.players if spec != HUMAN), DEFAULT_PLAYERS[1])
-    players = [engine, engine]
-    players[to_move] = HUMAN
-    return {
-        "continue": replace(setup, players=(players[0], players[1]), notices=("", ""), continued=True),
-        "review": setup,
-        "analyse": replace(setup, players=(HUMAN, HUMAN), notices=("", ""), analysis=setup.analysis or HINT_SPEC),
-    }
 
 
 class GameCommands:
@@ -86,6 +64,8 @@ class GameCommands:
         self.engines = engines
         #: The result dialog was shown for the game's end (once; undo and play from here let it show again).
         self.result_shown = False
+        #: The analysis board: moves in review, lines followed, the tree edited, games opened.
+        self.analysis = AnalysisBoard(screen, self)
 
     def run(self, name: str) -> None:
         """Do the command ``name`` (a :class:`~tui.app.screens.commands.Command`'s action)."""
@@ -231,13 +211,13 @@ class GameCommands:
         self.screen.coach.cancel("hint")
         # Back to a human's turn (the engine's reply goes too); engines playing each other pause.
         taken = self.screen.controller.undo()
-        self._forget_taken_back()
+        self.forget_taken_back()
         self.result_shown = False
         self.screen.say(f"took back {'a move' if taken == 1 else counted(taken, 'move')}"
                  + (" — paused, ctrl+b resumes" if self.screen.controller.paused else ""))
         self.screen.next_turn()
 
-    def _forget_taken_back(self) -> None:
+    def forget_taken_back(self) -> None:
         """The engines' panels forget the scores of the moves taken back."""
         for side in self.screen.controller.setup.engine_sides:
             panel = self.screen.panel(side)
@@ -285,141 +265,14 @@ class GameCommands:
         self.screen.move_list.select_ply(len(self.screen.moves) - 1 if self.screen.review is None else self.screen.review)
 
     def play_from_here(self) -> None:
-        """Play on from the position reviewed: the later moves stay, as the line a different
-        move makes a variation of."""
-        if self.screen.review is None:
-            self.screen.say("review first (↑, or click a move in the list), then play from that position",
-                            error=True)
-            return
-        setup = self.screen.controller.setup
-        if not setup.engine_sides:  # an analysis board: go on analysing, or play a level from here
-            shown = self.screen.played.shown_game()
-            engine = DEFAULT_PLAYERS[1]
-            players = [engine, engine]
-            players[shown.turn] = HUMAN
-            level = replace(setup.fresh(), players=(players[0], players[1]), position=shown.to_text(),
-                            notices=("", ""))
-            ply = self.screen.review
+        self.analysis.play_from_here()
 
-            def chosen(choice: str | None) -> None:
-                if choice == "level":
-                    self.guard_unsaved("a new game", lambda: self.screen.post_message(OpenGame(level)))
-                elif choice == "here" and self.screen.review == ply:
-                    self._play_on_here()
-
-            self.screen.app.push_screen(ConfirmDialog(
-                "Play from this position?",
-                [("here", "Here, both sides yours"),
-                 ("level", f"New game against {level_name(setup.game, engine)}"), ("cancel", "Cancel")],
-                detail=f"against {level_name(setup.game, engine)} you play {self.screen.sides[shown.turn]}",
-                topic="playing from here"), chosen)
-            return
-        self._play_on_here()
-
-    def _play_on_here(self) -> None:
-        later = len(self.screen.moves) - (self.screen.review or 0)
-        self._back_to(self.screen.review or 0)
-        self.screen.say(f"playing from here: the {counted(later, 'later move')} stay in the list; "
-                        "a different move starts a variation")
-        self.screen.move_input.focus()
-        self.screen.next_turn()
-
-    def _back_to(self, ply: int) -> None:
+    def back_to(self, ply: int) -> None:
         """The game goes back to the position after ``ply`` moves, keeping the later ones in the tree."""
         self.engines.cancel()
         self.screen.controller.back_to(ply)
-        self._forget_taken_back()
+        self.forget_taken_back()
         self.result_shown = False
-
-    def play_in_review(self, text: str) -> None:
-        """A move made in the position reviewed: the game plays on from there, following the
-        variation that plays it or starting a new one."""
-        screen = self.screen
-        if screen.review is None:
-            return
-        ply = screen.review
-        self._back_to(ply)
-        known = any(node.move == text for node in screen.played.node.variations)
-        screen.controller.play(screen.game.parse_move(text), time.monotonic())
-        node = screen.played.node
-        where = "the line's" if known else "a new variation:"
-        screen.say(f"{where} {screen.played.tree.label(node, numbered=True)} {text}")
-        screen.move_input.focus()
-        screen.next_turn()
-
-    def follow_line(self, node: MoveNode) -> None:
-        """Show ``node``, in its own line: that line becomes the game's (to its end)."""
-        screen = self.screen
-        self.engines.cancel()
-        review = screen.controller.follow_line(node)
-        self._forget_taken_back()
-        self.result_shown = screen.outcome() is not None  # a line that ends does not ask again
-        screen.refresh_position()
-        if review is None:
-            screen.next_turn()
-        else:
-            self.show_ply(review)
-        screen.move_list.focus()
-
-    def edit_move(self, node: MoveNode, what: str) -> None:
-        """Change the tree at ``node``: promote or delete its variation, comment or mark it."""
-        screen = self.screen
-        label = f"{screen.played.tree.label(node, numbered=True)} {node.move}"
-        if what == "promote":
-            target = next((step for step in reversed(node.path()) if not step.is_main_line()
-                           and step.parent is not None and step.parent.variations[0] is not step), None)
-            if target is None:
-                screen.say(f"{label} is on the main line already")
-                return
-            target.promote()
-            screen.say(f"promoted the variation of {label}" + (" — it is the main line now" if node.is_main_line() else ""))
-            self._tree_changed()
-        elif what == "delete":
-            self._delete(node, label)
-        elif what == "comment":
-            def commented(text: str | None) -> None:
-                if text is None:
-                    return
-                node.comment = text
-                screen.say(f"comment on {label} {'kept' if text else 'removed'}")
-                self._tree_changed()
-
-            screen.app.push_screen(CommentDialog(label, node.comment), commented)
-        elif what == "nag":
-            def marked(choice: str | None) -> None:
-                if not choice or not choice.isdigit():
-                    return
-                nag = int(choice)
-                node.nags = ([nag] if nag else []) + [old for old in node.nags if old not in NAG_GLYPHS]
-                screen.say(f"{label} marked {NAG_GLYPHS[nag]}" if nag else f"{label}: mark removed")
-                self._tree_changed()
-
-            screen.app.push_screen(MarkDialog(label), marked)
-
-    def _delete(self, node: MoveNode, label: str) -> None:
-        """Delete the variation ``node`` is in (on the main line: ``node`` and what follows)."""
-        screen = self.screen
-        target = next((step for step in reversed(node.path())
-                       if step.parent is not None and step.parent.variations[0] is not step), node)
-        parent = target.parent
-        assert parent is not None
-        path = screen.played.node.path()
-        if target in path:  # the game is in it: back to where it branched off
-            self._back_to(target.ply - 1)
-        gone = sum(1 for _ in target.walk())
-        target.remove()
-        screen.say(f"deleted {counted(gone, 'move')} from {label}" if target is node
-                   else f"deleted the variation of {label} ({counted(gone, 'move')})")
-        self._tree_changed()
-
-    def _tree_changed(self) -> None:
-        """The tree was edited: the list shows it again, the position stays."""
-        screen = self.screen
-        review = screen.review
-        screen.refresh_position()
-        if review is not None:
-            self.show_ply(review)
-        screen.move_list.focus()
 
     # -- files -----------------------------------------------------------------------------
 
@@ -494,27 +347,7 @@ class GameCommands:
             # Another game's file keeps that game's default players.
             setup = self.screen.controller.setup if loaded.game_name == self.screen.controller.setup.game else GameSetup(loaded.game_name)
             new = setup.with_record(loaded, str(path))
-            end = game_class(loaded.game_name).replay(loaded.start, loaded.moves)[0]
-            if loaded.outcome is not None or end.outcome() is not None:
-                self.guard_unsaved("opening another game", lambda: self.screen.post_message(OpenGame(new)))
-                return
-            choices = opened_game_choices(new, end.turn)
-
-            def chosen(choice: str | None) -> None:
-                if choice in choices:
-                    self.guard_unsaved("opening another game",
-                                       lambda: self.screen.post_message(OpenGame(choices[choice])))
-                else:
-                    self.screen.say("not opened")
-
-            engine = choices["continue"].players[1 - end.turn]
-            self.screen.app.push_screen(ConfirmDialog(
-                f"{path} holds an unfinished game: continue it, review it or analyse it?",
-                [("continue", f"Continue against {level_name(loaded.game_name, engine)}"),
-                 ("review", "Review"), ("analyse", "Analyse"), ("cancel", "Cancel")],
-                detail=f"{plies_text(len(loaded.moves))}; {side_names(loaded.game_name)[end.turn]} to move: "
-                       "continuing, you play that side",
-                topic="opening a game"), chosen)
+            self.analysis.open_record(loaded, str(path), new)
 
         self.screen.app.push_screen(OpenDialog(self.screen.controller.setup.game, path), opened)
 
