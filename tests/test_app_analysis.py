@@ -224,3 +224,21 @@ def test_analysis_board_snapshot(snap_compare, size: tuple[int, int]) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=into_the_variation)
+
+
+async def test_the_hint_follows_the_position_shown() -> None:
+    # A hint was refused while reviewing ("not while reviewing").
+    app = make_app("chess", "human", "human")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        for move in ("e4", "e5", "Nf3"):
+            await type_move(pilot, move)
+        screen.move_list.focus()
+        await pilot.press("home", "right")  # after 1. e4: Black to move
+        assert screen.review == 1
+        await pilot.press("ctrl+f")
+        await wait_for(pilot, lambda: screen.message_text.startswith("hint: ") and "not played" in screen.message_text,
+                       "the hint")
+        shown = screen.played.shown_game()
+        assert screen.coach.hint_move in shown.legal_move_texts() and shown.turn == 1
+        assert screen.board.selected is not None

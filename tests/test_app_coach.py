@@ -75,12 +75,14 @@ async def test_a_hint_marks_a_move_and_does_not_play_it(game: str, tmp_path: Pat
 
 
 async def test_hint_is_refused_when_it_is_not_your_move() -> None:
+    # In the game itself a hint is for the player's turn (in review it is for the position shown:
+    # tests/test_app_analysis.py); here the game is over.
     app = coach_app("chess", "human", "human")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
-        await type_move(pilot, "e4")
-        await pilot.press("up")  # review
-        await pilot.pause()
+        for move in ("f3", "e5", "g4", "Qh4"):
+            await type_move(pilot, move)
+        await close_result(pilot, app)
         await pilot.press("ctrl+f")
         assert "your turn" in screen.message_text and screen.coach.job is None
 

@@ -120,15 +120,17 @@ class BoardAids:
             self.screen.say(f"premove played: {self.screen.moves[-1]}")
 
     def hint_found(self, moves: tuple[str, ...], move: str, stats: SearchStats) -> None:
-        """The coach's hint for the position after ``moves``: its move marked on the board and
-        said under it, unless the position changed meanwhile."""
+        """The coach's hint for the position after ``moves`` (the game's, or the one reviewed):
+        its move marked on the board and said under it, unless the position changed meanwhile."""
         screen = self.screen
-        if moves != tuple(screen.moves) or screen.review is not None or not screen.controller.human_to_move:
+        reviewed = screen.review is not None
+        if moves != tuple(screen.moves[:screen.review]) or not (reviewed or screen.controller.human_to_move):
             screen.update_analysis()
             return
-        side = screen.game.turn
-        used = screen.coach.use_hint(len(screen.moves), side, move)
-        start, end = screen.board.painter.move_squares(screen.game, screen.game.parse_move(move))
+        shown = screen.played.shown_game()
+        side = shown.turn
+        used = screen.coach.use_hint(len(moves), side, move)
+        start, end = screen.board.painter.move_squares(shown, shown.parse_move(move))
         screen.board.mark(start, (end,))
         evaluation = game_kind(screen.controller.setup.game).scores.signed(*first_player_view(stats.score, stats.mate, side))
         screen.say(f"hint: {move} (eval {evaluation} for {screen.sides[0]}, "

@@ -366,13 +366,18 @@ class GameCommands:
     # -- the coach ---------------------------------------------------------------------------
 
     def hint(self) -> None:
-        if self.screen.review is not None or self.screen.outcome() is not None or not self.screen.controller.human_to_move:
-            self.screen.say("a hint is for your move: on your turn, in the game (not while reviewing)", error=True)
+        """The coach's move for the position shown: the game's on your turn, or one reviewed."""
+        screen = self.screen
+        if screen.review is None and (screen.outcome() is not None or not screen.controller.human_to_move):
+            screen.say("a hint is for your move: on your turn, or in a position you review", error=True)
             return
-        if self.screen.coach.busy is not None:
-            self.screen.say(f"the coach is busy with the {self.screen.coach.busy}; wait a moment", error=True)
+        if screen.played.shown_game().outcome() is not None:
+            screen.say("the game is over in the position shown: no move to hint", error=True)
             return
-        self.screen.say(self.screen.coach.hint(tuple(self.screen.moves)))
+        if screen.coach.busy is not None:
+            screen.say(f"the coach is busy with the {screen.coach.busy}; wait a moment", error=True)
+            return
+        screen.say(screen.coach.hint(tuple(screen.moves[:screen.review])))
 
     def analyse(self) -> None:
         """Analysis on or off."""
