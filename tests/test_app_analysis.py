@@ -84,6 +84,17 @@ async def _save(pilot, path: Path) -> None:
     await wait_for(pilot, lambda: app.screen is screen and path.exists(), "the save")
 
 
+async def _reviewing_after_e4(pilot):
+    """1. e4 e5 2. Nf3 played, then the position after 1. e4 shown from the move list."""
+    screen = await ready(pilot)
+    for move in ("e4", "e5", "Nf3"):
+        await type_move(pilot, move)
+    screen.move_list.focus()
+    await pilot.press("left", "left")
+    assert screen.review == 1
+    return screen
+
+
 async def test_a_pgn_opens_with_its_annotations_and_a_move_in_review_saves_as_a_variation(tmp_path: Path) -> None:
     source = tmp_path / "annotated.pgn"
     source.write_text(ANNOTATED_PGN)
@@ -141,11 +152,7 @@ async def test_a_pdn_variation_opens_and_a_new_one_saves(tmp_path: Path) -> None
 async def test_the_move_list_keys_mark_comment_promote_and_delete() -> None:
     app = make_app("chess", "human", "human")
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await ready(pilot)
-        for move in ("e4", "e5", "Nf3"):
-            await type_move(pilot, move)
-        screen.move_list.focus()
-        await pilot.press("left", "left")  # after 1. e4
+        screen = await _reviewing_after_e4(pilot)
         await type_move(pilot, "c5")  # a variation, followed
         tree = screen.played.tree
         e4 = tree.mainline()[0]
@@ -230,12 +237,7 @@ async def test_the_hint_follows_the_position_shown() -> None:
     # A hint was refused while reviewing ("not while reviewing").
     app = make_app("chess", "human", "human")
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await ready(pilot)
-        for move in ("e4", "e5", "Nf3"):
-            await type_move(pilot, move)
-        screen.move_list.focus()
-        await pilot.press("home", "right")  # after 1. e4: Black to move
-        assert screen.review == 1
+        screen = await _reviewing_after_e4(pilot)  # Black to move
         await pilot.press("ctrl+f")
         await wait_for(pilot, lambda: screen.message_text.startswith("hint: ") and "not played" in screen.message_text,
                        "the hint")
