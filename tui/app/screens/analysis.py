@@ -28,29 +28,35 @@ from games.variations import NAG_GLYPHS, MoveNode
 
 from ...views.format import counted, plies_text
 from ..messages import OpenGame
-from ..session import DEFAULT_PLAYERS, HUMAN, GameSetup, side_names
+from ..session import HUMAN, GameSetup, resolve_player, side_names
 from .annotate import CommentDialog, MarkDialog
 from .coach import HINT_SPEC
 from .dialogs import ConfirmDialog
+from .start import middle_level
 
 if TYPE_CHECKING:
     from .game_commands import GameCommands
     from .host import GameHost
 
-__all__ = ["AnalysisBoard", "level_name", "opened_game_choices"]
+__all__ = ["AnalysisBoard", "default_level", "level_name", "opened_game_choices"]
 
 
 def level_name(game: str, spec: str) -> str:
     """A level's name for an engine spec (``Club``), else the spec itself."""
-    return next((level.name for level in levels_for(game) if level.spec == spec), spec)
+    return next((level.name.capitalize() for level in levels_for(game) if level.spec == spec), spec)
+
+
+def default_level(game: str) -> str:
+    """The engine spec of the start screen's default opponent for ``game`` (its middle level)."""
+    return resolve_player(middle_level(game), game)[0]
 
 
 def opened_game_choices(setup: GameSetup, to_move: int) -> dict[str, GameSetup]:
     """What an unfinished game read into ``setup`` can be opened as: ``continue`` (the
-    player takes the side ``to_move``, the setup's engine -- or the default one -- the
-    other, playing on at once), ``review`` (as read: the engines wait) and ``analyse``
-    (both sides the player's, the analysis engine on)."""
-    engine = next((spec for spec in setup.players if spec != HUMAN), DEFAULT_PLAYERS[1])
+    player takes the side ``to_move``, the setup's engine -- or the start screen's default
+    level -- the other, playing on at once), ``review`` (as read: the engines wait) and
+    ``analyse`` (both sides the player's, the analysis engine on)."""
+    engine = next((spec for spec in setup.players if spec != HUMAN), None) or default_level(setup.game)
     players = [engine, engine]
     players[to_move] = HUMAN
     return {
@@ -81,7 +87,7 @@ class AnalysisBoard:
             self.play_on_here()
             return
         shown = screen.played.shown_game()
-        engine = DEFAULT_PLAYERS[1]
+        engine = default_level(setup.game)
         players = [engine, engine]
         players[shown.turn] = HUMAN
         level = replace(setup.fresh(), players=(players[0], players[1]), position=shown.to_text(), notices=("", ""))
