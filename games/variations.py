@@ -51,6 +51,8 @@ class MoveNode:
     def __init__(self, parent: MoveNode | None, move: str | None, comment: str = "",
                  nags: Iterable[int] = (), starting_comment: str = "") -> None:
         self.parent = parent
+        #: How many moves lead to this node (0: the root); a node never changes its parent.
+        self.ply: int = 0 if parent is None else parent.ply + 1
         #: The move as the game writes it (``None`` for the root).
         self.move = move
         #: The comment after the move, and the one before it (a variation's first move only).
@@ -65,13 +67,6 @@ class MoveNode:
         return f"MoveNode({self.move!r}, ply={self.ply})"
 
     # -- where it stands ---------------------------------------------------------------
-    @property
-    def ply(self) -> int:
-        """How many moves lead to this node (0: the root)."""
-        ply, node = 0, self
-        while node.parent is not None:
-            ply, node = ply + 1, node.parent
-        return ply
 
     def root(self) -> MoveTree:
         node = self

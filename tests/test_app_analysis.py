@@ -244,3 +244,23 @@ async def test_the_hint_follows_the_position_shown() -> None:
         shown = screen.played.shown_game()
         assert screen.coach.hint_move in shown.legal_move_texts() and shown.turn == 1
         assert screen.board.selected is not None
+
+
+def test_the_played_game_keeps_every_line_it_went_back_from() -> None:
+    """No Textual: playing on from an earlier position keeps the later moves, following a line
+    replays it, and only a move taken back leaves the tree."""
+    from tui.app.screens.played import PlayedGame
+
+    played = PlayedGame(GameSetup.checked("chess", "human", "human"))
+    for text in ("e4", "e5", "Nf3"):
+        played.play(played.game.parse_move(text))
+    nf3 = played.node
+    for _ in range(2):
+        played.undo(forget=False)  # back to after 1. e4 (play from here)
+    played.play(played.game.parse_move("c5"))
+    assert played.moves == ["e4", "c5"] and [node.move for node in played.tree.mainline()] == ["e4", "e5", "Nf3"]
+    assert played.follow_line(nf3) == 3 and played.moves == ["e4", "e5", "Nf3"] and played.node is nf3
+    assert played.game.key() == type(played.game).replay(None, ["e4", "e5", "Nf3"])[0].key()
+    played.undo()  # taken back: 2. Nf3 leaves the tree
+    assert played.moves == ["e4", "e5"] and not played.node.variations
+    assert [node.move for node in played.tree.variations[0].variations] == ["e5", "c5"]
