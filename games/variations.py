@@ -345,6 +345,7 @@ def read_movetext(tokens: Iterable[Token], tree: MoveTree,
     node: MoveNode = tree
     stack: list[MoveNode] = []
     fresh = False  # a variation was opened and has no move yet
+    pending = ""  # the comment before its first move
     for index, (kind, text) in enumerate(tokens):
         if kind == "move":
             node = node.add_variation(text)
