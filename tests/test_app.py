@@ -85,7 +85,7 @@ async def test_suggestions_and_the_list_of_legal_moves() -> None:
         assert screen.move_input.value == "Nf3"
         await pilot.press("enter")
         assert screen.moves == ["Nf3"]
-        await pilot.press("f2")
+        await pilot.press("ctrl+l")  # the keymap's legal moves (F2 is the start screen's settings)
         await wait_for(pilot, lambda: isinstance(app.screen, MovesDialog), "the list of moves")
         assert app.screen.title_text == "20 legal moves for Black"
         listed = str(app.screen.query_one("#moves-text").render()).split()

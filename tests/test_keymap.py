@@ -61,6 +61,8 @@ def test_every_screens_bindings_are_the_keymaps() -> None:
     bound: set[tuple[str, str]] = set()
     for name, cls in classes.items():
         for binding in own_bindings(cls):
+            action = binding.action.split("(")[0]
+            assert "." in action or callable(getattr(cls, f"action_{action}", None)), f"{name}: no action {action}"
             for key in binding.key.split(","):
                 row = row_of(key)
                 assert name in row.screens, f"{name} binds {key}, which the keymap gives to {row.screens} ({row.name})"

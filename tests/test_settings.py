@@ -134,12 +134,20 @@ async def test_a_pick_in_a_start_screen_list_leaves_enter_to_start() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
         start = app.screen
+        opponent = start.query_one("#opponent", Select)
+        opponent.focus()
+        await pilot.pause()
+        opponent.value = "expert"  # a level, as a click in its list sets it
+        await wait_for(pilot, lambda: start.focused is not opponent, "the focus moved on")
+        assert start.focused.id == "start-button"  # Enter now starts the game, not reopens the list
+        start.query_one("#advanced", Checkbox).value = True  # and the same in the Advanced part's lists
         preset = start.query_one("#preset-1", Select)
+        await wait_for(pilot, lambda: preset.display and preset.region.height > 0, "the Advanced part")
         preset.focus()
         await pilot.pause()
-        preset.value = "pvs:nodes=3000"  # the club level, as a click in its list sets it
-        await wait_for(pilot, lambda: start.focused is not preset, "the focus moved on")
-        assert start.focused.id == "start-button"  # Enter now starts the game, not reopens the list
+        preset.value = "pvs:nodes=3000"  # the club level
+        await wait_for(pilot, lambda: start.focused is not preset, "the focus moved on again")
+        assert start.focused.id == "start-button"
 
 
 def test_a_clock_that_is_no_clock_is_reported_and_ignored():

@@ -108,7 +108,7 @@ class StartScreen(Screen):
     """Choose a game and its players; Start opens the game screen (see the module doc)."""
 
     CSS_PATH = "start.tcss"
-    BINDINGS = screen_bindings("StartScreen", new="start")
+    BINDINGS = screen_bindings("StartScreen", new_game="start")
 
     def __init__(self, setup: GameSetup | None = None, autosave: Autosave | None = None) -> None:
         super().__init__()
