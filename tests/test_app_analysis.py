@@ -27,7 +27,8 @@ ANNOTATED_PGN = """[Event "Analysis"]
 [Black "Ben"]
 [Result "*"]
 
-{A Queen's Gambit} 1. d4 d5 2. c4 e6 $1 {the solid way} (2... dxc4 $5 3. e4 (3. Nf3 Nf6) 3... e5) 3. Nc3 Nf6 $6 *
+{A Queen's Gambit} 1. d4 d5 2. c4 e6 $1 {the solid
+way} (2... dxc4 $5 3. e4 (3. Nf3 Nf6) 3... e5) 3. Nc3 Nf6 $6 *
 """
 
 #: A PDN with a variation (and a mark in it).

@@ -91,7 +91,7 @@ class _Lines:
         self.newline()
         self.add(" " * indent)
         for index, (word, node) in enumerate(parts):
-            words = [word] if node is not None else word.split(" ")  # a comment may wrap inside
+            words = [word] if node is not None else word.split()  # a comment wraps inside, its line breaks too
             for piece_index, piece in enumerate(words):
                 gap = 0 if (index == 0 and piece_index == 0) else 1
                 if self.x + gap + len(piece) > self.width and self.x > indent:
