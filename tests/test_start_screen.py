@@ -151,14 +151,16 @@ async def test_quitting_keeps_the_unfinished_game_and_continue_plays_on_at_once(
     sample = game_kind(game).samples.middle
     assert sample, "the game's samples give a middle game"
     first = sample[:1]  # one move played: the second side, an engine, is to move
-    write_autosave(Autosave(game, ("human", "pvs:depth=1"), "", first))
+    left = ((300.0, 300.0), (297.5, 300.0))  # the clocks as they stood: the first player had used 2.5 s
+    write_autosave(Autosave(game, ("human", "pvs:depth=1"), "", first, "5+3", left))
     app = start_app()
     async with app.run_test(size=(80, 24)) as pilot:
         start = await start_screen(pilot)
         assert start.autosave is not None and start.autosave.moves == first
         await pilot.click("#continue-button")
         screen = await ready(pilot)
-        assert screen.controller.setup.players == ("human", "pvs:depth=1")
+        assert screen.controller.setup.players == ("human", "pvs:depth=1") and str(screen.controller.setup.clock) == "5+3"
+        assert screen.controller.clock is not None and screen.controller.clock.history[1] == left[1]
         await wait_for(pilot, lambda: len(screen.controller.moves) == 2, "the engine's answer, unpaused")
         played = tuple(screen.controller.moves)
         app.exit()
