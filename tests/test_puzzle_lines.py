@@ -30,19 +30,17 @@ QUICKEST = min(GAME_NAMES, key=lambda name: (game_kind(name).scores.puzzle_depth
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_each_shipped_set_has_no_repeated_position_and_a_sample_still_stands(name: str) -> None:
-    """A few machine-made lines of each set, checked again by the search that found them (every
-    move of the player's the only clear win), and no two puzzles of a set facing one position."""
+    """A few puzzles of each set, checked again by the search that found them (every move of the
+    player's the only clear win), and no two puzzles of a set facing one position."""
     puzzles = shipped_puzzles(name)
-    made = [puzzle for puzzle in puzzles if puzzle.setup is not None and puzzle.themes]
-    assert made, f"{name} ships no machine-made lines"
     faced = [puzzle.game(name).to_text() for puzzle in puzzles]
     assert len(set(faced)) == len(faced)
     assert len({puzzle.position for puzzle in puzzles}) == len(puzzles)
     search = OurSearch(name)
-    for puzzle in random.Random(1).sample(made, 2):
+    for puzzle in random.Random(1).sample(puzzles, 2):
         game, moves = replay_line(name, puzzle.position, puzzle.setup, puzzle.solution)
         assert verify(game, moves, search, depth_of(name)), f"{name} {puzzle.id} no longer stands"
-        assert puzzle.themes[0] == length_theme(len(puzzle.solution))
+        assert puzzle.setup is None or puzzle.themes[0] == length_theme(len(puzzle.solution))
 
 
 def test_only_a_clear_and_single_win_is_decisive_but_any_mate_ends_a_line() -> None:
