@@ -115,19 +115,22 @@ def _alphabeta(engine: type[AlphaBetaEngine] = AlphaBetaEngine,
 
 
 def _overrides(game_class: type, method: str) -> bool:
-    """Whether the game answers ``method`` itself (a refinement that asks it means something there)."""
+    """Whether the game answers ``method`` itself (a refinement that asks it means something there).
+
+    Used as ``functools.partial(_overrides, method=...)``, not a lambda: an engine's
+    options travel to its parallel workers, and a lambda cannot be pickled."""
     return getattr(game_class, method, None) is not getattr(Game, method)
 
 
 #: The ``pvs`` refinements, each an option so that a match can measure it (``pvs:null=off``).
 REFINEMENTS = (
     Option("null", bool, True, "null-move pruning: a pass searched shallower proves a position good (where the "
-                               "game allows a pass: chess, not in zugzwang danger)", applies=lambda cls: _overrides(cls, "null_move_ok")),
+                               "game allows a pass: chess, not in zugzwang danger)", applies=functools.partial(_overrides, method="null_move_ok")),
     Option("lmr", bool, True, "late-move reductions: late quiet moves first searched a ply shallower"),
     Option("checks", bool, True, "check extension: a side in check is searched a ply deeper",
-           applies=lambda cls: _overrides(cls, "in_check")),
+           applies=functools.partial(_overrides, method="in_check")),
     Option("delta", bool, True, "delta pruning: quiescence skips captures that cannot reach alpha",
-           applies=lambda cls: _overrides(cls, "capture_gain")),
+           applies=functools.partial(_overrides, method="capture_gain")),
     Option("predict", bool, True, "time: start another depth while its first move is predicted to fit, "
                                   "and keep a better move an unfinished depth proved (off: no depth "
                                   "after half the time)"),
