@@ -65,7 +65,7 @@ def move_token(game: Game, move: object) -> str:
     return uci() if callable(uci) else game.format_move(move).replace(" ", "_")
 
 
-def puzzle_of_row(row: list[str], game_name: str = "chess") -> Puzzle:
+def puzzle_of_row(row: list[str], game_name: str) -> Puzzle:
     """The puzzle of one row (:data:`COLUMNS`; at least the first four and Themes, GameUrl
     may be missing); :class:`LichessError` says what is wrong."""
     if len(row) < 4:
@@ -103,7 +103,7 @@ def puzzle_of_row(row: list[str], game_name: str = "chess") -> Puzzle:
                   themes, source)
 
 
-def read_lichess(lines: Iterable[str], game_name: str = "chess",
+def read_lichess(lines: Iterable[str], game_name: str,
                  bad: Callable[[int, str], None] | None = None) -> Iterator[Puzzle]:
     """The puzzles of a lichess CSV's lines, one row at a time; a header row is skipped, and a
     bad row is told to ``bad`` (its line number, what is wrong) and skipped."""

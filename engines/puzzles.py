@@ -214,6 +214,7 @@ class StockfishJudge:
         from .lifetime import killed_with_parent
         from .stockfish import find_stockfish
 
+        self.game_name = game_name
         self.scores = game_kind(game_name).scores
         self.engine = chess.engine.SimpleEngine.popen_uci(find_stockfish(), preexec_fn=killed_with_parent())
 
@@ -247,8 +248,8 @@ class StockfishJudge:
 
     def agrees(self, puzzle: Puzzle, depth: int = 14) -> bool:
         """Whether Stockfish finds the puzzle's move at ``depth`` with the same clear gap."""
-        best = self.best(puzzle.game("chess").to_text(), depth)
-        return best is not None and same_move(puzzle.game("chess"), best, puzzle.move)
+        best = self.best(puzzle.game(self.game_name).to_text(), depth)
+        return best is not None and same_move(puzzle.game(self.game_name), best, puzzle.move)
 
 
 def obvious(puzzle: Puzzle, game_name: str) -> bool:

@@ -370,7 +370,7 @@ async def test_quixo_moves_dialog_lists_all_44_unsplit() -> None:
     app = make_app("quixo", "human", "human")
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await ready(pilot)
-        await pilot.press("f2")
+        await pilot.press("ctrl+l")
         await wait_for(pilot, lambda: isinstance(app.screen, MovesDialog), "the list")
         lines = str(app.screen.query_one("#moves-text").render()).splitlines()
         found = [move for move in screen.game.legal_move_texts() if any(move in line for line in lines)]

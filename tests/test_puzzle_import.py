@@ -73,7 +73,7 @@ def test_rows_are_read_one_at_a_time() -> None:
             read.append(line)
             yield line + "\n"
 
-    first = list(itertools.islice(read_lichess(lines()), 5))
+    first = list(itertools.islice(read_lichess(lines(), "chess"), 5))
     assert [p.id for p in first] == ["lichess:m2aaa", "lichess:m3bbb"] * 2 + ["lichess:m2aaa"] and len(read) == 5
 
 
@@ -95,7 +95,7 @@ async def test_an_imported_set_opens_in_the_app(data: Path) -> None:
 
     from app_pilot import wait_for
 
-    puzzles = list(_filtered(read_lichess(ROWS), "mateIn3", None))
+    puzzles = list(_filtered(read_lichess(ROWS, "chess"), "mateIn3", None))
     app = TuiGamesApp(puzzles=("chess", puzzles, "two", 1))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")

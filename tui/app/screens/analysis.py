@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from engines.levels import levels_for
 from games import game_class
@@ -35,10 +35,23 @@ from .dialogs import ConfirmDialog
 from .start import middle_level
 
 if TYPE_CHECKING:
-    from .game_commands import GameCommands
+    from .engine_turns import EngineTurns
     from .host import GameHost
 
 __all__ = ["AnalysisBoard", "default_level", "level_name", "opened_game_choices"]
+
+
+class Commands(Protocol):
+    """What the analysis board asks of the game's commands (:class:`~tui.app.screens.game_commands.GameCommands`),
+    typed here so that the commands, which make the board, are not imported by it."""
+
+    engines: EngineTurns
+    result_shown: bool
+
+    def guard_unsaved(self, what: str, then: Callable[[], Any]) -> None: ...
+    def back_to(self, ply: int) -> None: ...
+    def show_ply(self, ply: int) -> None: ...
+    def forget_taken_back(self) -> None: ...
 
 
 def level_name(game: str, spec: str) -> str:
@@ -69,7 +82,7 @@ def opened_game_choices(setup: GameSetup, to_move: int) -> dict[str, GameSetup]:
 class AnalysisBoard:
     """The analysis board of ``screen``, whose ``commands`` it goes back and shows positions through."""
 
-    def __init__(self, screen: GameHost, commands: GameCommands) -> None:
+    def __init__(self, screen: GameHost, commands: Commands) -> None:
         self.screen = screen
         self.commands = commands
 
