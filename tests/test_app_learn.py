@@ -8,8 +8,8 @@ import json
 import os
 from pathlib import Path
 
-from tests.app_pilot import wait_for
-from tests.cli_run import assert_usage_error
+from app_pilot import wait_for
+from cli_run import assert_usage_error
 from tui.app.app import TuiGamesApp
 from tui.app.screens.learn import LearnScreen
 

@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 #: mypy's errors in ``tui/``: the check lets the number only go down.  Fixed some? Lower it here.
-TUI_BASELINE = 25
+TUI_BASELINE = 24
 
 _ERROR = re.compile(r"^(?P<path>[^:\s]+\.py):\d+: error: ", re.MULTILINE)
 
