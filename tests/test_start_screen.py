@@ -15,6 +15,7 @@ from textual.widgets import Button, Checkbox, Input, Select
 from engines.levels import levels_for
 from games import GAME_NAMES, Game, game_class, game_kind
 from tui.app.app import TuiGamesApp
+from tui.app.screens.dialogs import ConfirmDialog
 from tui.app.screens.start import StartScreen, engine_words, level_choices, middle_level
 from tui.autosave import (Autosave, AutosaveError, autosave_path, clear_autosave, latest_autosave, load_autosave,
                           write_autosave)
@@ -163,5 +164,8 @@ async def test_quitting_keeps_the_unfinished_game_and_continue_plays_on_at_once(
         assert screen.controller.clock is not None and screen.controller.clock.history[1] == left[1]
         await wait_for(pilot, lambda: len(screen.controller.moves) == 2, "the engine's answer, unpaused")
         played = tuple(screen.controller.moves)
+        await pilot.press("ctrl+q")  # the question says the game is kept, not discarded
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the quit question")
+        assert "Continue keeps it" in str(app.screen.query_one("#discard", Button).label)
         app.exit()
     assert load_autosave(autosave_path(game)).moves == played

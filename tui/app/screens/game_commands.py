@@ -170,9 +170,15 @@ class GameCommands:
             else:
                 self.screen.say("kept the game")
 
+        # An unfinished game a person plays is kept for the start screen's Continue when left
+        # unsaved (the app's autosave): the answer says so instead of "discard".
+        setup = self.screen.controller.setup
+        kept = (self.screen.outcome() is None and not self.screen.back_to_lab
+                and any(setup.is_human(side) for side in (0, 1)))
         self.screen.app.push_screen(ConfirmDialog(
             f"The game is not saved. Save it before {what}?",
-            [("cancel", "Cancel"), ("save", "Save first"), ("discard", "Discard the game")],
+            [("cancel", "Cancel"), ("save", "Save first"),
+             ("discard", "Don't save (Continue keeps it)" if kept else "Discard the game")],
             detail=f"{plies_text(len(self.screen.moves))} played", topic=what,
         ), answered)
 
