@@ -37,7 +37,8 @@ def test_every_game_gives_its_samples(name: str) -> None:
         assert samples.move_alphabet and samples.position_alphabet and samples.cheap_heuristic
         assert samples.illegal_reason and samples.near_end and samples.middle and samples.ended
         assert samples.signed_scores
-        game = new_game(name)
-        game.play_all(samples.line)
-        assert game.ply == len(samples.line)
+        for moves in (samples.line, samples.middle):  # the screens' snapshots play ``middle``: it must be legal
+            game = new_game(name)
+            game.play_all(moves)
+            assert game.ply == len(moves)
         assert samples.cheap_heuristic in game.HEURISTICS

@@ -28,7 +28,7 @@ SAMPLES = Samples(
              Decided("XXOXO/XOXXX/OO.XX/X...O/XOOXX O", 4, -2, minimax=False)),  # minimax: 2 s
     illegal_reason="not on the border",
     near_end=("OXO.X/...XX/O..../X...X/O.O.O X", "alphabeta:depth=2"),  # nine moves to a threefold repetition
-    middle=("0 0 bottom", "4 4 top", "2 0 bottom", "0 4 right"),
+    middle=("0 0 bottom", "4 4 top", "2 0 bottom", "4 2 left"),
     ended=("XXXX./...../...../...../OOOO. X", ("4 4 top",)),
     shipped_puzzles=40,
     deep_search_depth=4,
