@@ -191,6 +191,20 @@ async def test_an_unfinished_game_opened_continues_against_the_engine_at_once(tm
         await wait_for(pilot, lambda: len(screen.moves) == 3, "the engine's answer")
 
 
+async def test_play_load_of_an_unfinished_game_asks_and_continues_at_once() -> None:
+    # ``tui-games play --load`` opened an unfinished game paused ("ctrl+b resumes"), asking nothing.
+    (loaded,) = read_records("checkers", '[Event "x"]\n[Result "*"]\n[GameType "21"]\n\n1. 11-15 *\n')
+    app = TuiGamesApp(GameSetup.checked("checkers", "human", "random").with_record(loaded, "x.pdn"), ask_how=True)
+    app.animation_level = "none"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the question")
+        assert app.screen.topic == "opening a game"
+        app.screen.dismiss("continue")
+        await wait_for(pilot, lambda: game_screen(app).controller.setup.continued, "the continued game")
+        screen = game_screen(app)
+        assert screen.controller.setup.players == ("random", "human") and not screen.controller.paused
+
+
 async def test_a_finished_game_opens_for_review_without_a_question(tmp_path: Path) -> None:
     path = tmp_path / "mate.pgn"
     path.write_text('[Event "x"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n')

@@ -49,13 +49,16 @@ class TuiGamesApp(App):
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
     def __init__(self, setup: GameSetup | None = None, *, ascii: bool = False, lab: bool = False,
-                 pick_from: str | None = None, puzzles: Any = None, learn: bool = False, friend: Any = None) -> None:
+                 pick_from: str | None = None, puzzles: Any = None, learn: bool = False, friend: Any = None,
+                 ask_how: bool = False) -> None:
         super().__init__()
         #: Puzzles to solve at once: the game, the puzzles, where they come from, the order's seed.
         self.initial_puzzles = puzzles
         self.initial_setup = setup
         #: A record file whose games are listed, to open one, once the game screen is up.
         self.pick_from = pick_from
+        #: ``play --load``: an unfinished game read asks to be continued, reviewed or analysed.
+        self.ask_how = ask_how
         self.initial_lab = lab
         #: A network game to open at once (``tui-games host`` / ``join``): its link.
         self.initial_friend = friend
@@ -88,6 +91,9 @@ class TuiGamesApp(App):
             self.push_screen(screen)
             if self.pick_from:
                 self.call_after_refresh(screen.commands.open, self.pick_from)
+            elif self.ask_how and self.initial_setup.record is not None:
+                setup = self.initial_setup
+                self.call_after_refresh(screen.commands.analysis.ask_how, setup.record, setup.source, setup, shown=True)
         if self.initial_setup is not None and self.initial_setup.engine_sides:
             self.search_service.start()
         problems = self.settings_problems

@@ -84,7 +84,8 @@ def _players(args: argparse.Namespace) -> tuple[str, str]:
 
 
 def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False, pick_from: str | None = None,
-            puzzles: Any = None, learn: bool = False, friend: Any = None) -> int:
+            puzzles: Any = None, learn: bool = False, friend: Any = None,
+            ask_how: bool = False) -> int:
     """Open the Textual app (imported only here: the other commands never load Textual);
     ``pick_from``: a record file whose games the app lists to pick one; ``puzzles``: a game,
     its puzzles, where they come from and their order's seed, to solve; ``learn``: the course; ``friend``: a
@@ -102,7 +103,8 @@ def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False, pick_f
         raise UsageError(PROG, f"the app needs a terminal: its standard {which} is not one")
     from ..app.app import TuiGamesApp
 
-    TuiGamesApp(setup, ascii=ascii, lab=lab, pick_from=pick_from, puzzles=puzzles, learn=learn, friend=friend).run()
+    TuiGamesApp(setup, ascii=ascii, lab=lab, pick_from=pick_from, puzzles=puzzles, learn=learn, friend=friend,
+                ask_how=ask_how).run()
     return 0
 
 
@@ -130,4 +132,5 @@ def _cmd_play(args: argparse.Namespace) -> int:
             named = str(error) if str(error).startswith(where) else f"{where}: {error}"  # the listing's too
             raise UsageError(f"{PROG} play", named) from None
         setup = setup.with_record(loaded, str(args.load))
+        return run_app(setup, ascii=args.ascii, ask_how=True)  # unfinished: continue, review or analyse
     return run_app(setup, ascii=args.ascii)

@@ -229,11 +229,18 @@ class AnalysisBoard:
         """Open ``loaded`` (read from ``path`` into ``setup``): a finished game as it is, for
         review; for an unfinished one the player chooses to continue it against a level, review
         it or analyse it."""
+        if not self.ask_how(loaded, path, setup):
+            self.commands.guard_unsaved("opening another game", lambda: self.screen.post_message(OpenGame(setup)))
+
+    def ask_how(self, loaded: LoadedGame, path: str, setup: GameSetup, *, shown: bool = False) -> bool:
+        """Ask how to open ``loaded``, when it is unfinished: continue it against a level,
+        review it or analyse it (False, and nothing asked, for a finished game).  ``shown``:
+        the game is already on this screen, as read (``tui-games play --load``), so Cancel
+        leaves it there for review."""
         screen = self.screen
         end = game_class(loaded.game_name).replay(loaded.start, loaded.moves)[0]
         if loaded.outcome is not None or end.outcome() is not None:
-            self.commands.guard_unsaved("opening another game", lambda: screen.post_message(OpenGame(setup)))
-            return
+            return False
         choices = opened_game_choices(setup, end.turn)
 
         def chosen(choice: str | None) -> None:
@@ -241,7 +248,7 @@ class AnalysisBoard:
                 self.commands.guard_unsaved("opening another game",
                                             lambda: screen.post_message(OpenGame(choices[choice])))
             else:
-                screen.say("not opened")
+                screen.say("reviewing it as read" if shown else "not opened")
 
         engine = choices["continue"].players[1 - end.turn]
         screen.app.push_screen(ConfirmDialog(
@@ -251,3 +258,4 @@ class AnalysisBoard:
             detail=f"{plies_text(len(loaded.moves))}; {side_names(loaded.game_name)[end.turn]} to move: "
                    "continuing, you play that side",
             topic="opening a game"), chosen)
+        return True
