@@ -108,7 +108,7 @@ def test_parity_counts_the_empty_cells_per_quadrant() -> None:
 
 # ------------------------------------------------------------ the oracle
 @settings(max_examples=30)
-@given(st.integers(0, 10**9), st.integers(1, 10))
+@given(st.integers(0, 10**9), st.integers(1, 8))  # plain negamax grows as empties!: 8 keeps it to seconds
 def test_the_solver_agrees_with_plain_negamax(seed: int, empties: int) -> None:
     game = endgame(seed, empties)
     if game is None:
