@@ -8,8 +8,9 @@ side to move must find a whole line (:func:`follow`):
 - at every one of its moves the search with two lines (``multipv=2``) leaves it a
   winning chance of at least :data:`~engines.puzzles.WIN_CHANCE` and the second
   best move at least :data:`~engines.puzzles.GAP_CHANCE` of winning chance worse
-  (the only move that wins), except that the last move of a forced win may be any
-  winning move (any mate);
+  (the only move that wins), or the game's own thresholds where its kind gives
+  them (:func:`thresholds`: checkers asks for a man won), except that the last
+  move of a forced win may be any winning move (any mate);
 - the opponent's replies are the best defence that search finds;
 - the line stops where the player's next move is no longer the only one that
   wins (the win is cashed) or the game is won, and it has at least
@@ -43,13 +44,13 @@ from typing import Any, Callable, Iterator, Protocol, Sequence
 
 from games import Game, game_kind, new_game
 
-from .puzzles import GAP_CHANCE, WIN_CHANCE, Puzzle, StockfishJudge, depth_of, game_positions
+from .puzzles import GAP_CHANCE, WIN_CHANCE, Puzzle, StockfishJudge, depth_of, game_positions, thresholds
 from .registry import create_engine
 from .stockfish import UCI_GAME
 
 __all__ = ["Lines", "Analyser", "OurSearch", "StockfishSearch", "MIN_PLIES", "MAX_MOVES",
            "SCREEN_DEPTH", "stockfish_candidates", "FOLLOW_DEPTH", "VERIFY_DEPTH", "BEFORE_CHANCE", "Candidate", "candidates", "follow",
-           "verify", "needed_depth", "rating", "Dedup", "make_lines", "move_text", "line_texts", "replay_line"]
+           "verify", "thresholds", "needed_depth", "rating", "Dedup", "make_lines", "move_text", "line_texts", "replay_line"]
 
 #: The shortest line kept (the player's move, the reply, the player's move), and the most player moves.
 MIN_PLIES = 1
@@ -69,15 +70,19 @@ class Lines:
     moves: tuple[Any, ...]
     chances: tuple[float, ...]
     mates: tuple[int | None, ...]
+    #: The winning chance the best move must leave, and how much worse the second best must be
+    #: (the game's own, :func:`thresholds`).
+    win: float = WIN_CHANCE
+    gap: float = GAP_CHANCE
 
     def decisive(self, *, last: bool = False) -> bool:
         """Whether the best move wins clearly and is the only one that does (on the ``last`` move
         of a line any mate in one is enough)."""
-        if not self.moves or self.chances[0] < WIN_CHANCE:
+        if not self.moves or self.chances[0] < self.win:
             return False
         if last and self.mates[0] == 1:
             return True
-        return len(self.moves) > 1 and self.chances[1] <= self.chances[0] - GAP_CHANCE
+        return len(self.moves) > 1 and self.chances[1] <= self.chances[0] - self.gap
 
 
 class Analyser(Protocol):
@@ -91,15 +96,17 @@ class OurSearch:
 
     def __init__(self, game_name: str) -> None:
         self.scores = game_kind(game_name).scores
+        self.win, self.gap = thresholds(game_name)
 
     def lines(self, game: Game, depth: int) -> Lines:
         result = create_engine(f"pvs:depth={depth},multipv=2,seed=1", type(game)).search(game)
         found = [line for line in result.stats.lines if line.pv][:2]
         if not found and result.move is not None:  # one legal move: no lines, the move
-            return Lines((result.move,), (self.scores.chance(result.score, result.stats.mate),), (result.stats.mate,))
+            return Lines((result.move,), (self.scores.chance(result.score, result.stats.mate),), (result.stats.mate,),
+                         self.win, self.gap)
         return Lines(tuple(game.parse_move(line.pv[0]) for line in found),
                      tuple(self.scores.chance(line.score, line.mate) for line in found),
-                     tuple(line.mate for line in found))
+                     tuple(line.mate for line in found), self.win, self.gap)
 
 
 class StockfishSearch:

@@ -46,7 +46,7 @@ from games.files import read_text, user_path
 from .base import mate_in
 from .registry import create_engine
 
-__all__ = ["Puzzle", "PuzzleError", "WIN_CHANCE", "GAP_CHANCE", "candidate_positions", "judge", "confirm",
+__all__ = ["Puzzle", "PuzzleError", "WIN_CHANCE", "GAP_CHANCE", "thresholds", "candidate_positions", "judge", "confirm",
            "StockfishJudge", "game_positions", "obvious", "make_puzzles", "blunder_positions", "puzzles_from_blunders", "load_puzzle_file", "read_puzzles", "puzzle_text", "puzzle_line",
            "parse_puzzle_line", "scan_puzzle_file", "with_line", "report_positions", "puzzles_from_positions", "rating_from_gap", "same_move", "refutation", "wins_as_clearly", "DEFAULT_RATING", "MAX_RATING", "shipped_puzzles", "depth_of", "MAX_BYTES"]
 
@@ -128,6 +128,15 @@ def rating_from_gap(gap: float) -> int:
     return round(1200.0 + 1000.0 * max(0.0, min(0.7, 1.0 - gap)))
 
 
+def thresholds(game_name: str) -> tuple[float, float]:
+    """The winning chance a puzzle's move must leave in ``game_name`` and the gap to the second
+    best: its kind's ``puzzle_win``/``puzzle_gap`` (checkers: a man won), else :data:`WIN_CHANCE`
+    and :data:`GAP_CHANCE`."""
+    scores = game_kind(game_name).scores
+    return (WIN_CHANCE if scores.puzzle_win is None else scores.puzzle_win,
+            GAP_CHANCE if scores.puzzle_gap is None else scores.puzzle_gap)
+
+
 def depth_of(game_name: str) -> int:
     """The depth a game's puzzles are found at (its kind's ``puzzle_depth``)."""
     return game_kind(game_name).scores.puzzle_depth
@@ -191,7 +200,8 @@ def judge(game: Game, depth: int) -> Puzzle | None:
     best, second = lines[0], lines[1]
     win = scores.chance(best.score, best.mate)
     gap = win - scores.chance(second.score, second.mate)
-    if win < WIN_CHANCE or gap < GAP_CHANCE or not best.pv:
+    least_win, least_gap = thresholds(game.NAME)
+    if win < least_win or gap < least_gap or not best.pv:
         return None
     return Puzzle(f"{game.NAME}-made", game.to_text(), None, (best.pv[0],), rating_from_gap(gap))
 
@@ -327,7 +337,8 @@ def wins_as_clearly(game: Game, move: object, expected: object) -> bool:
     """Whether ``move``, played in ``game`` instead of the solution's last move ``expected``,
     wins as clearly: the same move; when the solution wins the game (a mate) or forces a win
     our search sees (at the game's puzzle depth), a move that does too (any mate, in chess);
-    else also one that leaves a winning chance of :data:`WIN_CHANCE` and no less than the
+    else also one that leaves a winning chance of :data:`WIN_CHANCE` (the game's own:
+    :func:`thresholds`) and no less than the
     solution's less 5%."""
     if move == expected:
         return True
@@ -347,7 +358,7 @@ def wins_as_clearly(game: Game, move: object, expected: object) -> bool:
     (sure, chance), (sure_expected, chance_expected) = found
     if sure_expected:  # a mate (a won game) is matched only by a mate: a forced win found at least
         return sure >= 1
-    return sure >= 1 or (chance >= WIN_CHANCE and chance >= chance_expected - 0.05)
+    return sure >= 1 or (chance >= thresholds(game.NAME)[0] and chance >= chance_expected - 0.05)
 
 
 #: The words the game report writes in the comment of a move it calls a blunder or a mistake

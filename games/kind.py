@@ -92,6 +92,12 @@ class ScoreScale:
     #: The unit a player reads scores in (:meth:`signed`); ``None``: scores read as the
     #: winning chance of the side they are for (``64%``).
     reading: ScoreUnit | None = None
+    #: What a puzzle's move must leave the player (engines.puzzle_lines): a winning chance of at
+    #: least ``puzzle_win``, the second best move ``puzzle_gap`` of winning chance worse; ``None``:
+    #: the usual 80% and 30% (engines.puzzles' WIN_CHANCE, GAP_CHANCE).  Checkers: a man won
+    #: (80% is two men up, which noisy games rarely give after one slip).
+    puzzle_win: float | None = None
+    puzzle_gap: float | None = None
 
     def in_units(self, score: float) -> str:
         """A score in the game's unit, as a record's ``[%eval]`` gives it:

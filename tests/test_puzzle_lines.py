@@ -16,11 +16,12 @@ from engines.puzzle_lines import (
     follow,
     rating,
     replay_line,
+    thresholds,
     verify,
 )
 from engines.puzzle_themes import length_theme, tag
-from engines.puzzles import Puzzle, depth_of, read_puzzles, shipped_puzzles
-from games import GAME_NAMES, game_kind
+from engines.puzzles import GAP_CHANCE, WIN_CHANCE, Puzzle, depth_of, read_puzzles, shipped_puzzles
+from games import GAME_NAMES, game_kind, new_game
 
 from cli_run import run
 
@@ -50,6 +51,21 @@ def test_only_a_clear_and_single_win_is_decisive_but_any_mate_ends_a_line() -> N
     assert not Lines(("a", "b"), (1.0, 1.0), (1, 2)).decisive()
     assert Lines(("a", "b"), (1.0, 1.0), (1, 2)).decisive(last=True)  # the last move: any mate
     assert not Lines((), (), ()).decisive()
+
+
+def test_a_checkers_puzzle_wins_a_man_where_the_other_games_keep_80_percent() -> None:
+    """Checkers' own criterion (its kind's ``puzzle_win``/``puzzle_gap``): a man won, the second
+    best a man less, is decisive there (80% would be two men up); the other games keep 80% and 30%."""
+    scores = game_kind("checkers").scores
+    win, gap = thresholds("checkers")
+    man, level, half = (scores.chance(score) for score in (100.0, 0.0, 50.0))
+    assert Lines(("a", "b"), (man, level), (None, None), win, gap).decisive()
+    assert not Lines(("a", "b"), (man, level), (None, None)).decisive()  # by the 80% of the other games
+    assert not Lines(("a", "b"), (half, level), (None, None), win, gap).decisive()  # half a man: not won
+    assert not Lines(("a", "b"), (man, half), (None, None), win, gap).decisive()  # the second best wins half
+    assert OurSearch("checkers").lines(new_game("checkers"), 1).win == win
+    for name in set(GAME_NAMES) - {"checkers"}:
+        assert thresholds(name) == (WIN_CHANCE, GAP_CHANCE)
 
 
 def test_near_duplicates_are_dropped() -> None:

@@ -20,7 +20,9 @@ KIND: GameKind[Checkers] = GameKind(
     records=PDN(),
     board=CheckersBoard(),
     scores=ScoreScale(unit=100.0, unit_name="man", win_scale=150.0, report_depth=8, puzzle_depth=6,
-                      draw_min_plies=30, balanced=27.0, reading=ScoreUnit(100.0, "man", "men")),
+                      draw_min_plies=30, balanced=27.0, reading=ScoreUnit(100.0, "man", "men"),
+                      # A puzzle wins a man (0.64: +0.86 of a man), the second best a man less (0.15).
+                      puzzle_win=0.64, puzzle_gap=0.15),
     levels=LevelPlan(
         noise=(100, 40), casual_sees=" and the jumps after them",
         ratings=((439, 232), (807, 363), (1120, 425), (1474, 499), (1538, 541)),

@@ -12,12 +12,10 @@ from pathlib import Path
 from typing import IO, Iterable, Iterator
 
 from engines.puzzles import (
-    GAP_CHANCE,
     HEADER,
     Puzzle,
     puzzle_line,
     scan_puzzle_file,
-    WIN_CHANCE,
     PuzzleError,
     depth_of,
     puzzle_text,
@@ -25,7 +23,7 @@ from engines.puzzles import (
     shipped_puzzles,
 )
 
-from engines.puzzle_lines import FOLLOW_DEPTH, SCREEN_DEPTH, SLIP_SHARE, VERIFY_DEPTH, make_lines
+from engines.puzzle_lines import FOLLOW_DEPTH, SCREEN_DEPTH, SLIP_SHARE, VERIFY_DEPTH, make_lines, thresholds
 from engines.puzzle_themes import tag
 from engines.stockfish import UCI_GAME
 from games.records import RecordError
@@ -331,6 +329,7 @@ def _make(args: argparse.Namespace, prog: str, out: Path) -> int:
             return 130
     puzzles = tag(args.game, puzzles)
     depth = depth_of(args.game)
+    win, gap = thresholds(args.game)
     source = (f"seeded games of Stockfish at depth {SCREEN_DEPTH} with {SLIP_SHARE:.0%} random moves; the positions "
               f"after a random move,\nscreened by Stockfish (two lines, depth {SCREEN_DEPTH}); lines followed by "
               f"Stockfish at depth {FOLLOW_DEPTH}, each move\nof the player's found by pvs:depth={depth},multipv=2 and "
@@ -340,8 +339,8 @@ def _make(args: argparse.Namespace, prog: str, out: Path) -> int:
               f"by\npvs:depth={depth + 2}")
     how = (f"Made by: {PROG} puzzles {args.game} --make {len(puzzles) if stopped else args.make} --seed {seed}"
            + (" --stockfish" if args.stockfish else "") + f"\n{tried} candidate positions from " + source
-           + f";\nevery move of the player's wins ({WIN_CHANCE:.0%} or more) and the second best is "
-           f"{GAP_CHANCE:.0%} worse (the last move of a\nwin: any winning move); the position before the setting-up "
+           + f";\nevery move of the player's wins ({win:.0%} or more) and the second best is "
+           f"{gap:.0%} worse (the last move of a\nwin: any winning move); the position before the setting-up "
            f"move was not won; near-duplicates dropped.\n{len(puzzles)} puzzles in {time.perf_counter() - started:.0f} s"
            f"{stopped}.\nColumns: id, position (before the setting-up move), setting-up move, solution, rating, themes.")
     try:
