@@ -30,7 +30,7 @@ SAMPLES = Samples(
     near_end=("OXO.X/...XX/O..../X...X/O.O.O X", "alphabeta:depth=2"),  # nine moves to a threefold repetition
     middle=("0 0 bottom", "4 4 top", "2 0 bottom", "4 2 left"),
     ended=("XXXX./...../...../...../OOOO. X", ("4 4 top",)),
-    shipped_puzzles=40,
+    shipped_puzzles=200,
     deep_search_depth=4,
     dataset_plies=40,
     self_play_ends=True,
