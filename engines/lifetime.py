@@ -32,7 +32,7 @@ import threading
 import time
 from typing import Callable, Iterator
 
-__all__ = ["CHECK_INTERVAL", "STOP_SIGNALS", "exit_with_parent", "killed_with_parent",
+__all__ = ["CHECK_INTERVAL", "STOP_SIGNALS", "exit_with_parent", "killed_with_parent", "signals_deferred",
            "start_resource_tracker", "stop_signals_blocked", "watching"]
 
 #: Seconds between two looks at the parent.
@@ -110,6 +110,39 @@ def stop_signals_blocked(signals: frozenset[int] = STOP_SIGNALS) -> Iterator[Non
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+@contextlib.contextmanager
+def signals_deferred(signals: frozenset[int] = STOP_SIGNALS) -> Iterator[None]:
+    """Hold this process's Python handlers of ``signals`` until the block ends, then run them.
+
+    Code that is not safe to interrupt at an arbitrary bytecode -- a process
+    pool's ``submit``, ``concurrent.futures.wait``, whose locks a
+    :class:`KeyboardInterrupt` raised half-way leaves held, so that shutting
+    the pool down waits for ever -- runs in the block; a Ctrl-C that comes
+    meanwhile is remembered and its handler (the one in place before the
+    block) called as the block ends, so it raises there, in code that can take
+    it.  Blocking the signal (:func:`stop_signals_blocked`) is not enough: a
+    thread that does not block it takes it, and Python runs the handler in the
+    main thread wherever that thread is.  Outside the main thread handlers
+    cannot change: nothing is held.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[tuple[int, object]] = []
+    previous = {sig: signal.signal(sig, lambda signum, frame: came.append((signum, frame))) for sig in signals}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        for signum, frame in came[:1]:  # the first one decides; a second Ctrl-C adds nothing
+            handler = previous[signum]
+            if callable(handler):
+                handler(signum, frame)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(signum)
 
 
 def start_resource_tracker() -> None:

@@ -178,3 +178,27 @@ def test_what_a_uci_program_started_ends_with_the_command(tmp_path: Path) -> Non
 @pytest.mark.skipif(sunfish() is None, reason="no sunfish-uci (pip install sunfish in a venv)")
 def test_sunfish_ends_with_the_command_searching_with_it() -> None:
     assert_program_ends_with(start(["search", "chess", "--engine", f"uci:path={sunfish()},time=60"]))
+
+
+def test_a_signal_in_a_deferred_block_is_handled_as_the_block_ends() -> None:
+    """Code that must not be interrupted half-way (a process pool's locks) runs
+    with the stop signals held; the handler then runs once, after the block."""
+    from engines.lifetime import signals_deferred
+
+    seen: list[str] = []
+
+    def handler(signum: int, frame: object) -> None:
+        seen.append("handled")
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGUSR1, handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with signals_deferred(frozenset({signal.SIGUSR1})):
+                signal.raise_signal(signal.SIGUSR1)
+                signal.raise_signal(signal.SIGUSR1)
+                seen.append("block ended")
+        assert seen == ["block ended", "handled"]
+        assert signal.getsignal(signal.SIGUSR1) is handler
+    finally:
+        signal.signal(signal.SIGUSR1, previous)

@@ -50,7 +50,7 @@ from games import Game, new_game
 from games import Outcome, kind_of
 from games.clock import MAX_MINUTES, TimeControl
 
-from ..lifetime import exit_with_parent, start_resource_tracker, stop_signals_blocked
+from ..lifetime import exit_with_parent, signals_deferred, start_resource_tracker, stop_signals_blocked
 from ..base import Engine
 from ..registry import ENGINES, create_engine, parse_engine_spec
 from ..remedy import Remedy
@@ -70,6 +70,8 @@ __all__ = [
 
 #: Attempts at a random opening that does not end the game before giving up.
 _OPENING_TRIES = 1000
+#: Seconds between two looks for a Ctrl-C while waiting for workers' games.
+WAKE_INTERVAL = 0.2
 #: Seconds a joblib worker waits for another game before it exits.
 IDLE_WORKER_TIMEOUT = 5
 
@@ -332,7 +334,7 @@ def parallel_games(play: Callable[[Any, Any], T], config: Any, indices: Iterable
 
 def _on_workers(play: Callable[[Any, Any], T], config: Any, indices: Iterator[Any], workers: int,
                 ordered: bool) -> Iterator[T]:
-    from concurrent.futures import FIRST_COMPLETED, wait
+    import queue
 
     from joblib.externals.loky import get_reusable_executor
 
@@ -342,36 +344,63 @@ def _on_workers(play: Callable[[Any, Any], T], config: Any, indices: Iterator[An
     # :func:`~engines.lifetime.stop_signals_blocked`.  The standard library's resource tracker, which
     # loky starts with the first worker, unblocks them once it is started: it is started first, deaf to
     # a hangup (:func:`~engines.lifetime.start_resource_tracker`).
-    start_resource_tracker()
-    with stop_signals_blocked():
-        executor = get_reusable_executor(max_workers=workers, timeout=IDLE_WORKER_TIMEOUT,
-                                         initializer=exit_with_parent, initargs=(os.getpid(),))
+    # The pool's own code (starting it, ``submit``, its futures' locks) is not safe to interrupt half-way:
+    # it runs with Ctrl-C held (:func:`~engines.lifetime.signals_deferred`), and this thread waits only
+    # on a queue the pool's callbacks fill, which a Ctrl-C interrupts cleanly.
+    with signals_deferred():
+        start_resource_tracker()
+        with stop_signals_blocked():
+            executor = get_reusable_executor(max_workers=workers, timeout=IDLE_WORKER_TIMEOUT,
+                                             initializer=exit_with_parent, initargs=(os.getpid(),))
     _running["executor"] = executor
     window = workers * QUEUED_PER_WORKER
-    queued: collections.deque[Any] = collections.deque()  # in submission order
+    done: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()  # (submission number, finished future)
+    arrived: dict[int, Any] = {}  # finished, waiting for their turn (``ordered``)
+    submitted = 0
+    given = 0  # results yielded
 
     def refill() -> None:
-        for index in itertools.islice(indices, window - len(queued)):
+        nonlocal submitted
+        for index in itertools.islice(indices, window - (submitted - given)):
             with stop_signals_blocked():
-                queued.append(executor.submit(play, config, index))
+                future = executor.submit(play, config, index)
+            future.add_done_callback(lambda future, number=submitted: done.put((number, future)))
+            submitted += 1
 
     finished = False
     try:
-        refill()
-        while queued:
-            if ordered:
-                future = queued.popleft()
-            else:
-                done, _ = wait(queued, return_when=FIRST_COMPLETED)
-                future = next(f for f in queued if f in done)
-                queued.remove(future)
-            result = future.result()
+        with signals_deferred():
             refill()
+        while given < submitted:
+            if ordered:
+                while given not in arrived:
+                    number, future = _next_done(done)
+                    arrived[number] = future
+                future = arrived.pop(given)
+            else:
+                _, future = _next_done(done)
+            with signals_deferred():
+                given += 1
+                result = future.result()
+                refill()
             yield result
         finished = True
     finally:
         if not finished:  # stopped early: the games at hand have nobody to go to
-            _kill_workers(executor)
+            with signals_deferred():
+                _kill_workers(executor)
+
+
+def _next_done(done: Any) -> tuple[int, Any]:
+    """The next finished game from ``done`` (a :class:`queue.SimpleQueue`), waiting in short steps:
+    a Ctrl-C that another thread took is raised here within :data:`WAKE_INTERVAL`."""
+    import queue
+
+    while True:
+        try:
+            return done.get(timeout=WAKE_INTERVAL)
+        except queue.Empty:
+            pass
 
 
 def _kill_workers(executor: Any) -> None:
