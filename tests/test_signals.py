@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -34,9 +35,15 @@ def _start(*argv: str, stdin: int | None = None) -> subprocess.Popen[str]:
 
 
 def _interrupt(process: subprocess.Popen[str], sig: int = signal.SIGINT) -> tuple[str, str]:
+    """Signal the group and read the rest of both streams through their file objects:
+    ``communicate()`` reads the pipes underneath and would drop what an earlier
+    ``readline()`` had already buffered (a depth line, read ahead, then missing)."""
+    assert process.stdout is not None and process.stderr is not None
     os.killpg(process.pid, sig)
-    out, err = process.communicate(timeout=30)
-    return out, err
+    with ThreadPoolExecutor(2) as readers:
+        out, err = readers.submit(process.stdout.read), readers.submit(process.stderr.read)
+        process.wait(timeout=30)
+        return out.result(timeout=30), err.result(timeout=30)
 
 
 @pytest.mark.parametrize(("engine", "sig"), [("pvs", signal.SIGINT), ("pvs:workers=2", signal.SIGINT),
