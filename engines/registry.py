@@ -147,6 +147,17 @@ SOLVE = Option("solve", int, 14, "solve the root exactly when at most this many 
                                  "unless solve is given", minimum=0, maximum=64,
                applies=has_solver)
 
+def has_tables(game_class: type) -> bool:
+    """Whether the game can open endgame tables (it overrides :meth:`Game.open_tables`)."""
+    method = getattr(game_class, "open_tables", None)
+    return getattr(method, "__func__", None) is not Game.open_tables.__func__
+
+
+#: The game's endgame tables, probed at the root and in the tree (games that have them: chess).
+TABLES = Option("tables", str, None, "the folder of the game's endgame tables (chess: Syzygy .rtbw/.rtbz "
+                                     "files), probed at the root and after captures and pawn moves",
+                applies=has_tables)
+
 #: Deliberate weakness for the easy levels (see :mod:`engines.levels`).
 NOISE = (
     Option("jitter", int, 0, "noise added to every leaf evaluation: uniform in ±jitter heuristic units",
@@ -201,7 +212,7 @@ for _info in (
                         HEURISTIC, SEED, _tt(True), HASH, MULTIPV,
                         Option("workers", int, 1, "processes searching in parallel", minimum=1,
                                maximum=MAX_WORKERS),
-                        SOLVE, *REFINEMENTS, *NOISE),
+                        SOLVE, TABLES, *REFINEMENTS, *NOISE),
                _alphabeta(ParallelEngine, strongest=True)),
 ):
     register(_info)

@@ -32,6 +32,8 @@ __all__ = [
     "Outcome",
     "Termination",
     "Solution",
+    "TableRanking",
+    "EndgameTables",
     "Game",
     "GameError",
     "PositionError",
@@ -171,6 +173,45 @@ class Solution:
     move: Any
     nodes: int
     depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableRanking:
+    """The root as endgame tables rank it (see :meth:`EndgameTables.rank`).
+
+    ``value`` is the result with perfect play for the side to move: 1 a win, 0 a
+    draw, -1 a loss; ``moves`` the moves that keep it, best first (a win: the
+    fastest; a loss: the longest resistance; a draw: every drawing move, in no
+    order: the search chooses among them); ``plies`` how far the first one is
+    from the end or the next irreversible move, in the tables' own measure.
+    """
+
+    value: int
+    moves: tuple[Any, ...]
+    plies: int
+
+
+class EndgameTables(ABC):
+    """Exact values of positions with few pieces, read from tables the user has
+    (chess: Syzygy files, :mod:`games.chess.syzygy`); a game opens them with
+    :meth:`Game.open_tables`.  The search asks :meth:`probe` inside its tree and
+    :meth:`rank` at the root.  Neither ever raises: a table that is missing or
+    cannot be read answers ``None`` and the search goes on without it."""
+
+    #: The most pieces of a position the tables hold (0: none).
+    pieces: int = 0
+
+    @abstractmethod
+    def probe(self, game: Game[Any]) -> int | None:
+        """The value of ``game`` for the side to move (1 won, 0 drawn, -1 lost), or
+        ``None`` when the tables do not say: too many pieces, a position the tables
+        cannot be trusted in (chess: only right after a capture or a pawn move),
+        or a table missing or unreadable."""
+
+    @abstractmethod
+    def rank(self, game: Game[Any]) -> TableRanking | None:
+        """The root's value and the moves that keep it (see :class:`TableRanking`),
+        or ``None`` when the tables do not hold it."""
 
 
 G = TypeVar("G", bound="Game[Any]")
@@ -375,6 +416,13 @@ class Game(ABC, Generic[M]):
         position as it was.  ``off`` names :attr:`SOLVER_SWITCHES` to turn off
         (the same value, found more slowly: for measurements)."""
         return None
+
+    @classmethod
+    def open_tables(cls, path: str) -> EndgameTables:
+        """The game's endgame tables in the folder ``path`` (see
+        :class:`EndgameTables`); a :class:`GameError` of one line when the folder
+        holds none or cannot be read, or the game has no tables (the default)."""
+        raise GameError(f"{cls.NAME} has no endgame tables")
 
     # --------------------------------------------------- what selective searches may ask
     def in_check(self) -> bool:

@@ -6,6 +6,12 @@ its own (see :mod:`engines.registry`): a single search to the spec's depth, or
 iterative deepening when a time or node limit is set (always for the
 strongest configuration, ``pvs``, with aspiration windows).
 
+With the ``tables`` option (the folder of the game's endgame tables, chess's
+Syzygy files) the tables answer for the positions they hold: inside the tree
+(see :mod:`engines.search.core`) and at the root, where a won or lost position
+is played by the tables' ranking (the fastest win, the longest resistance) and
+a drawn one is searched among the moves that keep the draw.
+
 The engine keeps its transposition table from one search to the next (the
 app, the UCI front end and a match reuse one engine per side), so a second
 move starts with what the first one proved; :meth:`AlphaBetaEngine.new_game`
@@ -22,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from games import WIN, Game
-from games.base import Solution
+from games.base import EndgameTables, GameError, Solution, TableRanking
 
 from ..base import (
     MATE_BOUND,
@@ -37,8 +43,8 @@ from ..base import (
     mate_in,
     restrict,
 )
-from ..spec import EngineSpec
-from .core import INF, TT_CAPACITY, Control, Searcher, Stopped, TranspositionTable
+from ..spec import EngineSpec, SpecError
+from .core import INF, TABLE_WIN, TT_CAPACITY, Control, Searcher, Stopped, TranspositionTable
 from .recorder import DEFAULT_BUDGET, RecordingSearcher, SearchTree, TreeRecorder
 from .selectors import FullWidth, Selector
 from .table import dict_entries, hash_cap
@@ -129,6 +135,13 @@ class AlphaBetaEngine(Engine):
         #: asked for it (else a fixed depth, given or asked by the caller, searches instead).
         self.solve_reach: int = spec.get("solve") if config.strongest and "solve" in spec.table else 0
         self.solve_asked = "solve" in spec.options
+        #: The game's endgame tables (the ``tables`` option, their folder; ``None``: none).
+        self.tables: EndgameTables | None = None
+        if config.strongest and "tables" in spec.table and spec.get("tables"):
+            try:
+                self.tables = game_class.open_tables(spec.get("tables"))
+            except GameError as error:
+                raise SpecError(f"{spec.name}: {error}") from None
         #: Set while :meth:`record` runs: the searches record their trees into it.
         self.recorder: TreeRecorder | None = None
 
@@ -171,6 +184,7 @@ class AlphaBetaEngine(Engine):
             extend=self.refinement("checks"),
             delta=self.refinement("delta"),
             tt_capacity=self.tt_capacity,
+            tables=self.tables,
         )
 
     def refinement(self, name: str) -> bool:
@@ -242,6 +256,17 @@ class AlphaBetaEngine(Engine):
             if win is not None:  # never missed, whatever the time limit
                 state.settle(win, WIN - 1, [win], [texts[win]], depth=1)
                 depths = range(0)
+        ranking = self._ranking(work, moves, wanted) if depths else None
+        if ranking is not None:
+            if ranking.value or len(ranking.moves) == 1:  # won or lost: the tables' move
+                move = ranking.moves[0]
+                state.settle(move, table_score(ranking), [move], [texts[move]], depth=1)
+                state.solved = ranking.value
+                depths = range(0)
+                if on_info is not None:
+                    on_info(snapshot())
+            else:  # drawn: the search picks among the moves that hold the draw
+                searcher.root_moves = [move for move in root_moves if move in ranking.moves]
         if depths and self._solving(limits, moves, wanted):
             solved = self._solve(work, control)
             if solved is not None and solved.move is not None:
@@ -315,6 +340,14 @@ class AlphaBetaEngine(Engine):
             move, score, line = root_moves[0], 0, [root_moves[0]]
             final = final.copy(best=texts[move], pv=[texts[move]], score=0, mate=None)
         return SearchResult(move, int(score), list(line), final)
+
+    def _ranking(self, game: Game, moves: Sequence[Any] | None, wanted: int) -> TableRanking | None:
+        """The endgame tables' ranking of the root, when there are tables, every root
+        move is allowed, one line is wanted, no tree is recorded and the tables hold it."""
+        if self.tables is None or moves is not None or wanted != 1 or self.recorder is not None:
+            return None
+        ranking = self.tables.rank(game)
+        return ranking if ranking is not None and ranking.moves else None
 
     def _solving(self, limits: Limits, moves: Sequence[Any] | None, wanted: int) -> bool:
         """Whether this search first asks the game for the root's exact value: with
@@ -433,6 +466,12 @@ def solved_score(solved: Solution) -> int:
     if solved.value < 0:
         return solved.depth - WIN
     return 0
+
+
+def table_score(ranking: TableRanking) -> int:
+    """A root the endgame tables ranked, on the search's scale: :data:`TABLE_WIN`
+    less the plies of its first move's line for a win (minus that for a loss), 0 for a draw."""
+    return ranking.value * (TABLE_WIN - min(ranking.plies, TABLE_WIN // 2))
 
 
 @dataclass(slots=True)

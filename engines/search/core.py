@@ -19,6 +19,10 @@ configuration, not a copy of the loop:
   a ply more for a side in check, and delta pruning of hopeless captures in
   quiescence.  They change the values a search returns, so the seeds'
   engines (whose root values must agree) never use them;
+- ``tables``: the game's endgame tables (:class:`~games.base.EndgameTables`,
+  chess's Syzygy files): a position below the root they know is scored at
+  once, :data:`TABLE_WIN` less its ply for a win (beyond every heuristic,
+  short of every mate found on the board), 0 for a draw;
 - ``select``: the child selection, a selector (see :mod:`engines.search.selectors`)
   that orders the moves of a node and may keep only some of them.
 
@@ -32,16 +36,20 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Union
 
-from games import WIN, Game
+from games import HEURISTIC_BOUND, WIN, Game
+from games.base import EndgameTables
 
 from ..base import COUNTERS, MATE_BOUND, MAX_PLY, InfoCallback, SearchStats, StopFlag
 
 if TYPE_CHECKING:
     from .table import SharedTable
 
-__all__ = ["INF", "POLL_NODES", "TT_CAPACITY", "TranspositionTable", "Stopped", "Control", "Searcher", "Selector"]
+__all__ = ["INF", "TABLE_WIN", "POLL_NODES", "TT_CAPACITY", "TranspositionTable", "Stopped", "Control", "Searcher", "Selector"]
 
 INF = 10 * WIN
+#: A won position the endgame tables know, less its ply: beyond every heuristic
+#: value, short of every mate (``MATE_BOUND``), so a mate seen on the board ranks higher.
+TABLE_WIN = 2 * HEURISTIC_BOUND
 #: Nodes between two looks at the clock, the stop flag and the callback.
 POLL_NODES = 256
 #: Within this many seconds of the deadline the limits are checked every
@@ -154,7 +162,8 @@ class Searcher:
                  select: Selector, prune: bool = True, fail_hard: bool = False,
                  tt: TranspositionTable | None = None, pvs: bool = False, quiesce: bool = False,
                  killers: bool = False, null_move: bool = False, lmr: bool = False,
-                 extend: bool = False, delta: bool = False, tt_capacity: int = TT_CAPACITY) -> None:
+                 extend: bool = False, delta: bool = False, tt_capacity: int = TT_CAPACITY,
+                 tables: EndgameTables | None = None) -> None:
         self.game = game
         self.evaluate = evaluate
         self.control = control
@@ -180,6 +189,7 @@ class Searcher:
         self.extend = extend
         self.delta = delta
         self.selective = null_move or lmr or extend
+        self.tables = tables
         #: Whether the move into each ply was a null move (no two in a row).
         self.passed = [False] * (MAX_PLY + 2)
         self.killers: list[list[Any]] | None = (
@@ -217,6 +227,10 @@ class Searcher:
         if in_check and self.extend and ply < MAX_PLY // 2:
             depth += 1  # a check is searched a ply deeper
         if ply:
+            if self.tables is not None:
+                known = self.tables.probe(game)
+                if known is not None:  # exact: no search below can change it
+                    return known * (TABLE_WIN - ply)
             if depth <= 0 and self.quiesce:
                 # Quiescence spots the games won on the board itself; draws by
                 # rule at the horizon are left to the next iteration.
