@@ -52,6 +52,7 @@ import chess
 
 from ..base import (
     MAX_POSITION_TEXT,
+    EndgameTables,
     Game,
     Heuristic,
     Outcome,
@@ -64,6 +65,7 @@ from .openings import opening_of
 from .bitboards import BLACK_PLAYER, WHITE_PLAYER, count_legal_moves
 from .evaluation import HEURISTIC_FILES, HEURISTICS, features
 from .notation import MoveReading
+from .syzygy import open_syzygy
 
 __all__ = ["ChessGame", "ChessTermination", "START_FEN", "TERMINATION_REASONS"]
 
@@ -367,6 +369,11 @@ class ChessGame(MoveReading, Game[chess.Move]):
         """``C60 Ruy Lopez``: the last named position on the way here (lichess's names)."""
         found = opening_of(self._board)
         return None if found is None else str(found)
+
+    @classmethod
+    def open_tables(cls, path: str) -> EndgameTables:
+        """The Syzygy tables in the folder ``path`` (see :mod:`games.chess.syzygy`)."""
+        return open_syzygy(path)
 
     def in_check(self) -> bool:
         return self._board.is_check()
