@@ -424,6 +424,13 @@ class Game(ABC, Generic[M]):
         holds none or cannot be read, or the game has no tables (the default)."""
         raise GameError(f"{cls.NAME} has no endgame tables")
 
+    @classmethod
+    def default_tables(cls) -> EndgameTables | None:
+        """The endgame tables the search uses when its ``tables`` option names no folder
+        (checkers: the database the user built into the data directory), or ``None``
+        when there are none (the default: a game's tables must be named)."""
+        return None
+
     # --------------------------------------------------- what selective searches may ask
     def in_check(self) -> bool:
         """Whether the side to move is in check (chess): a search extends such

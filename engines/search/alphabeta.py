@@ -10,7 +10,10 @@ With the ``tables`` option (the folder of the game's endgame tables, chess's
 Syzygy files) the tables answer for the positions they hold: inside the tree
 (see :mod:`engines.search.core`) and at the root, where a won or lost position
 is played by the tables' ranking (the fastest win, the longest resistance) and
-a drawn one is searched among the moves that keep the draw.
+a drawn one is searched among the moves that keep the draw.  Without the
+option the game's own tables are used when it finds some
+(:meth:`~games.Game.default_tables`: checkers' database in the data
+directory); ``tables=off`` uses none.
 
 The engine keeps its transposition table from one search to the next (the
 app, the UCI front end and a match reuse one engine per side), so a second
@@ -137,11 +140,13 @@ class AlphaBetaEngine(Engine):
         self.solve_asked = "solve" in spec.options
         #: The game's endgame tables (the ``tables`` option, their folder; ``None``: none).
         self.tables: EndgameTables | None = None
-        if config.strongest and "tables" in spec.table and spec.get("tables"):
+        if config.strongest and "tables" in spec.table and spec.get("tables") not in (None, "off"):
             try:
                 self.tables = game_class.open_tables(spec.get("tables"))
             except GameError as error:
                 raise SpecError(f"{spec.name}: {error}") from None
+        elif config.strongest and "tables" in spec.table and "tables" not in spec.options:
+            self.tables = game_class.default_tables()  # the game's own, when it finds some
         #: Set while :meth:`record` runs: the searches record their trees into it.
         self.recorder: TreeRecorder | None = None
 
