@@ -45,7 +45,7 @@ from .stockfish import OPTIONS as STOCKFISH_OPTIONS
 from .stockfish import UCI_OPTIONS, StockfishEngine, UciEngine
 
 __all__ = ["EngineInfo", "ENGINES", "ENGINE_NAMES", "FALLBACK_ENGINE", "create_engine", "fallback_spec",
-           "parse_engine_spec", "register", "spec_notices"]
+           "parse_engine_spec", "register", "spec_notices", "with_tables"]
 
 #: The most processes one parallel search may start.
 MAX_WORKERS = 64
@@ -266,6 +266,22 @@ def create_engine(spec: str | EngineSpec, game_class: type[Game]) -> Engine:
         return info.factory(spec, game_class)
     except UnknownHeuristicError as error:
         raise SpecError(f"{spec.name}: {error}") from None
+
+
+def with_tables(spec: str, game_class: type[Game], folder: str | None) -> str:
+    """``spec`` reading the endgame tables in ``folder`` (its ``tables`` option), when
+    the engine takes tables, ``game_class`` has them and the spec names none of its
+    own; else ``spec`` as it is.  :class:`SpecError` for a bad spec, or a folder an
+    engine spec cannot hold (a comma would end the option)."""
+    if not folder:
+        return spec
+    parsed = parse_engine_spec(spec)
+    if "tables" not in parsed.table or "tables" in parsed.options or not has_tables(game_class):
+        return spec
+    if "," in folder or folder != folder.strip():
+        raise SpecError(f"{folder[:60]!r}: a tables folder with a comma or spaces at its ends "
+                        f"cannot go into an engine spec; rename it")
+    return format_spec(parsed.name, {**parsed.options, "tables": folder})
 
 
 def fallback_spec(spec: EngineSpec | str) -> str:

@@ -12,6 +12,8 @@ Commands read from stdin, one per line: ``uci``, ``isready``, ``ucinewgame``,
   ``workers`` (processes) and ``multipv`` options (``MultiPV N`` reports the
   best N root moves, each in an ``info ... multipv K ...`` line);
 - ``Ponder``, which a GUI needs declared before it sends ``go ponder``;
+- ``SyzygyPath``, the folder of Syzygy endgame tables: the engine's ``tables``
+  option (``<empty>`` or nothing: none);
 - every other option of the engine's spec under its own name (``null``,
   ``lmr``, ``checks``, ``heuristic``, ...), but the limits ``go`` gives.
 
@@ -41,7 +43,7 @@ from typing import Any, Iterator, Iterable, TextIO
 import chess
 
 from engines import Engine, GameOverError, Limits, Option, PvLine, SearchStats, SpecError, create_engine
-from engines.registry import MAX_HASH, MAX_MULTIPV, MAX_WORKERS
+from engines.registry import MAX_HASH, MAX_MULTIPV, MAX_WORKERS, with_tables
 from engines.search.core import TT_CAPACITY
 from engines.search.table import DICT_ENTRY_BYTES, SHARED_ENTRIES, WORDS
 from engines.spec import format_spec
@@ -55,7 +57,7 @@ __all__ = ["UciServer", "info_line", "info_lines", "run_uci", "time_for_move"]
 _CLAIMABLE = (Termination.THREEFOLD_REPETITION, ChessTermination.FIFTY_MOVES)
 
 #: The UCI options GUIs set first, by their UCI names, and the spec option each sets.
-STANDARD = {"Hash": "hash", "Threads": "workers", "MultiPV": "multipv"}
+STANDARD = {"Hash": "hash", "Threads": "workers", "MultiPV": "multipv", "SyzygyPath": "tables"}
 #: The spec options a ``go`` gives instead: not offered as UCI options.
 GO_LIMITS = ("depth", "time", "nodes")
 #: The widest range a spin option without bounds is declared with.
@@ -65,9 +67,13 @@ SPIN_RANGE = (-(1 << 31), (1 << 31) - 1)
 class UciServer:
     """One UCI session: the position, the engine and the search thread."""
 
-    def __init__(self, spec: str, out: TextIO | None = None) -> None:
+    def __init__(self, spec: str, out: TextIO | None = None, *, tables: str | None = None) -> None:
         self.out = out if out is not None else sys.stdout
         self.lock = threading.Lock()
+        #: The Syzygy tables' folder every engine of the session reads unless its spec names its own
+        #: (``tui-games uci --syzygy DIR``); ``setoption name SyzygyPath`` sets the engine's own.
+        self.tables = tables
+        spec = with_tables(spec, ChessGame, tables)
         self.spec = spec
         self.engine: Engine = create_engine(spec, ChessGame)
         self.game = ChessGame()
@@ -132,6 +138,7 @@ class UciServer:
         return True
 
     def _replace_engine(self, spec: str) -> None:
+        spec = with_tables(spec, ChessGame, self.tables)
         engine = create_engine(spec, ChessGame)
         self.engine.close()
         self.engine = engine
@@ -153,6 +160,8 @@ class UciServer:
             f"option name MultiPV type spin default {multipv} min 1 max {MAX_MULTIPV}",
             "option name Ponder type check default false",
         ]
+        if "tables" in table:
+            lines.append(f"option name SyzygyPath type string default {spec.get('tables') or '<empty>'}")
         for name, option in table.items():
             if name in GO_LIMITS or name in STANDARD.values() or option.family:
                 continue
@@ -183,14 +192,20 @@ class UciServer:
             self.send(f"info string error: unknown option {name[:40]!r}; the options are: {known}")
             return
         if option_name not in table:  # a standard option this engine has no use for
-            if value != "1" or key == "hash":
+            if (value != "1" or key == "hash") and value not in ("", "<empty>"):
                 self.send(f"info string {name} does not apply to {self.spec} (no {option_name} option); "
                           f"ignored")
             return
         spec = self.engine.spec
         try:
             changed = dict(spec.options)
-            changed[option_name] = table[option_name].convert(spec.name, value)
+            if option_name == "tables" and value in ("", "<empty>"):  # no tables
+                changed.pop(option_name, None)
+            elif option_name == "tables" and "," in value:
+                raise SpecError(f"{value[:60]!r}: a folder with a comma in its name cannot go into an "
+                                f"engine spec; rename it")
+            else:
+                changed[option_name] = table[option_name].convert(spec.name, value)
             text = format_spec(spec.name, changed)
             if text != self.spec:
                 self.finish_search()
@@ -491,9 +506,14 @@ def uci_line(root: chess.Board, line: Iterable[str]) -> list[str]:
     return moves
 
 
-def run_uci(spec: str, lines: Iterable[str] | None = None, out: TextIO | None = None) -> int:
-    """Serve UCI on stdin/stdout (or ``lines``/``out``) with engine ``spec``."""
-    server = UciServer(spec, out)
+def run_uci(spec: str, lines: Iterable[str] | None = None, out: TextIO | None = None, *,
+            tables: str | None = None) -> int:
+    """Serve UCI on stdin/stdout (or ``lines``/``out``) with engine ``spec``, its
+    engines reading the Syzygy tables in ``tables`` (checked first: a
+    :class:`GameError` of one line)."""
+    if tables is not None:
+        ChessGame.open_tables(tables)
+    server = UciServer(spec, out, tables=tables)
     return server.run(_stdin_lines() if lines is None else lines)
 
 

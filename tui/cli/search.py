@@ -12,6 +12,7 @@ from games import GAME_NAMES, Game, game_class
 
 from ..views.format import CUTOFF_STATS, default_text, line_text, score_text
 from .common import PROG, add_position, game_name, one_line, play_moves, position_of, stop_on_interrupt
+from .tables import add_syzygy, checked_tables, syzygy_spec
 
 
 #: The engine ``search`` uses when none is given.
@@ -34,6 +35,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
              f"see '{PROG} engines')",
     )
     add_position(p)
+    add_syzygy(p)
     p.add_argument(
         "--moves", nargs="+", default=[], metavar="MOVE", help="play these moves first (game notation)"
     )
@@ -97,7 +99,9 @@ def _summary(game: Game, stats: SearchStats) -> list[str]:
 def _cmd_search(args: argparse.Namespace) -> int:
     game = position_of(args)
     play_moves(game, args.moves)
-    engine = create_engine(args.engine, type(game))
+    prog = f"{PROG} search"
+    spec = syzygy_spec(prog, args.engine, type(game), checked_tables(prog, type(game), args.syzygy))
+    engine = create_engine(spec, type(game))
     reached = 0  # the deepest depth printed so far
     shown: tuple[Any, ...] = ()  # what the last line printed said: depth, score, mate, line
 
@@ -118,7 +122,7 @@ def _cmd_search(args: argparse.Namespace) -> int:
                 if not stop.is_set():
                     raise
                 # Stopped, it gave no move and went on: it was killed, and there is no result to print.
-                print(f"{PROG}: interrupted; {one_line(args.engine)} gave no move when told to stop "
+                print(f"{PROG}: interrupted; {one_line(spec)} gave no move when told to stop "
                       f"({failure.reason}) and was killed", file=sys.stderr)
                 return 130
     finally:

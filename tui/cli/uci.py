@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 
 from .search import DEFAULT_ENGINE
+from .common import PROG
+from .tables import add_syzygy, checked_tables
 
 
 
@@ -15,6 +17,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                                    "can be changed with 'setoption name Engine value SPEC'.")
     p.add_argument("--engine", default=DEFAULT_ENGINE, metavar="SPEC",
                    help=f"engine spec (default {DEFAULT_ENGINE!r})")
+    add_syzygy(p)
     p.set_defaults(run=_cmd_uci)
 
 
@@ -22,4 +25,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 def _cmd_uci(args: argparse.Namespace) -> int:
     from ..uci import run_uci
 
-    return run_uci(args.engine)
+    from games.chess import ChessGame
+
+    tables = checked_tables(f"{PROG} uci", ChessGame, args.syzygy)  # one line before the session starts
+    return run_uci(args.engine, tables=tables)
