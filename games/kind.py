@@ -34,7 +34,7 @@ from .books import BookFormat, ShippedBook
 from .records import RecordFormat
 from .samples import Samples
 
-__all__ = ["BenchPlan", "BenchPosition", "SolveCase", "GameKind", "LevelPlan", "NetworkPlan", "PerftCase", "PerftReference",
+__all__ = ["BenchPlan", "BenchPosition", "EndgamePlan", "SolveCase", "GameKind", "LevelPlan", "NetworkPlan", "PerftCase", "PerftReference",
            "ScoreScale", "ScoreUnit", "TablesPlan", "TrainedNetwork"]
 
 
@@ -319,6 +319,23 @@ G = TypeVar("G", bound=Game)
 
 
 @dataclass(frozen=True)
+class EndgamePlan:
+    """A game's endgame database, built by the user (checkers: :mod:`games.checkers.endgame`):
+    what ``endgame build`` and ``endgame check`` run.  ``say`` takes a line of progress."""
+
+    #: Build every position of up to ``pieces`` pieces into a folder (files already there and
+    #: sound are kept: a stopped build resumes); a ``ValueError`` of one line on a problem.
+    build: Callable[[Any, int, Callable[[str], object]], object]
+    #: The self-consistency pass over a built folder: the positions checked, or a ``ValueError``.
+    check: Callable[[Any, int, Callable[[str], object]], int]
+    #: Where the search finds the database by default (the user data directory's).
+    folder: Callable[[], Any]
+    #: The pieces built when none are asked, and the most the build takes.
+    pieces: int
+    most: int
+
+
+@dataclass(frozen=True)
 class GameKind(Generic[G]):
     """One game, whole: its rules and all the rest (see the module docstring)."""
 
@@ -352,6 +369,8 @@ class GameKind(Generic[G]):
     #: (:mod:`tui.conformance`) read every per-game fact they need here; none: the tests that need
     #: one skip.
     samples: Samples = field(default_factory=Samples)
+    #: Its endgame database, if the user can build one.
+    endgames: EndgamePlan | None = None
 
     @property
     def name(self) -> str:
