@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, Union
 
 __all__ = ["FORMAT", "MAX_BYTES", "MAX_VALUE", "TablesError", "TermsForm", "PatternLayout", "Tables", "tables_heuristic",
+           "packed_entries", "tapered",
            "save_tables", "load_tables", "plan_terms", "tables_file", "bundled_heuristic", "tables_plan",
            "DatasetStep", "TrainStep", "Step"]
 
@@ -88,6 +89,9 @@ class TermsForm:
     #: Where the fit starts: the first scalars' (midgame, endgame) weights, the rest 0 (a scalar that
     #: is a hand-made evaluation starts at (1, 1): the fit learns corrections to it).
     start: tuple[tuple[float, float], ...] = ()
+    #: The game's own evaluation of tables over these terms, built for speed (``None``: the generic
+    #: one, :func:`tables_heuristic` with ``generic=True``, which it must equal on every position).
+    fast: Callable[["Tables"], Callable[[Any, int], int]] | None = None
 
 
 class PatternLayout:
@@ -162,10 +166,34 @@ _PACK = 32
 _HALF = 1 << (_PACK - 1)
 
 
-def tables_heuristic(form: TermsForm, tables: Tables) -> Callable[[Any, int], int]:
+def packed_entries(tables: Tables) -> list[int]:
+    """Every entry of the tables as one integer, ``mg + eg << 32``: one sum adds both tables."""
+    return [mg + (eg << _PACK) for mg, eg in zip(tables.mg, tables.eg)]
+
+
+def tapered(both: int, phase: int, phases: int, divisor: int, tempo: int, clamp: int) -> int:
+    """The value of a packed sum of entries (see :func:`packed_entries`) at ``phase`` of ``phases``:
+    its midgame and endgame sums blended, divided by ``divisor`` toward zero, plus the tempo, within
+    ``±clamp``.  The fast evaluations end with this, as the generic one does."""
+    eg_sum = (both + _HALF) >> _PACK  # the sums stay far inside +-2**31
+    mg_sum = both - (eg_sum << _PACK)
+    total = mg_sum * phase + eg_sum * (phases - phase)
+    score = (total // divisor if total >= 0 else -(-total // divisor)) + tempo
+    if score > clamp:
+        return clamp
+    if score < -clamp:
+        return -clamp
+    return score
+
+
+def tables_heuristic(form: TermsForm, tables: Tables, *, generic: bool = False) -> Callable[[Any, int], int]:
     """The evaluation of ``tables`` over ``form``'s terms, for ``player``: zero-sum by construction
-    (the side to move's value, negated for the other player)."""
-    packed = [mg + (eg << _PACK) for mg, eg in zip(tables.mg, tables.eg)]
+    (the side to move's value, negated for the other player).  The form's :attr:`~TermsForm.fast`
+    evaluation when it has one and ``generic`` is false; the generic one (the form's ``terms`` summed
+    as below, the reference the fast ones are tested against) otherwise."""
+    if form.fast is not None and not generic:
+        return form.fast(tables)
+    packed = packed_entries(tables)
     entry = packed.__getitem__
     weights = packed[:form.scalars]
     tempo = tables.tempo
@@ -176,15 +204,8 @@ def tables_heuristic(form: TermsForm, tables: Tables) -> Callable[[Any, int], in
         score = finished(game)
         if score is None:
             indices, scalars, phase = terms(game)
-            both = sum(map(entry, indices)) + sum(map(mul, scalars, weights))
-            eg_sum = (both + _HALF) >> _PACK  # the sums stay far inside +-2**31
-            mg_sum = both - (eg_sum << _PACK)
-            total = mg_sum * phase + eg_sum * (phases - phase)
-            score = (total // divisor if total >= 0 else -(-total // divisor)) + tempo
-            if score > clamp:
-                score = clamp
-            elif score < -clamp:
-                score = -clamp
+            score = tapered(sum(map(entry, indices)) + sum(map(mul, scalars, weights)), phase, phases, divisor,
+                            tempo, clamp)
         return score if player == game.turn else -score
 
     return evaluate

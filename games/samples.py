@@ -121,3 +121,6 @@ class Samples:
     #: Evals as a player reads them, in the game's one unit (:meth:`games.kind.ScoreScale.signed`):
     #: ``(score, mate distance or None, text)``.
     signed_scores: tuple[tuple[float, int | None, str], ...] = ()
+    #: The game's pattern tables have a fast evaluation of their own (:attr:`games.learned.TermsForm.fast`),
+    #: which the tests check against the generic one.
+    fast_tables: bool = False

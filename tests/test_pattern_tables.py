@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import io
@@ -150,6 +151,40 @@ def test_the_evaluation_is_colour_blind(name: str) -> None:
     for game in random_games(name, 40, seed=6):
         swapped = new_game(name, colours_swapped(name, game.to_text()))
         assert evaluate(swapped, swapped.turn) == evaluate(game, game.turn)
+
+
+#: The games whose form has a fast evaluation of its own (it must equal the generic one).
+FAST = tuple(name for name in GAMES if form(name).fast is not None)
+
+
+@functools.lru_cache(maxsize=None)
+def fast_and_generic(name: str, seed: int, spread: int):
+    """The fast and the generic evaluations of the same random tables (made once: the fast one
+    builds its lookup tables)."""
+    tables = random_tables(name, seed=seed, spread=spread)
+    return tables_heuristic(form(name), tables), tables_heuristic(form(name), tables, generic=True)
+
+
+def test_the_fast_games_are_those_whose_table_cost_was_measured() -> None:
+    assert FAST == tuple(name for name in GAMES if game_kind(name).samples.fast_tables)
+
+
+@pytest.mark.parametrize("name", FAST)
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), tables=st.integers(0, 2), spread=st.sampled_from([300, 30_000]))
+def test_the_fast_evaluation_is_the_generic_one_to_the_unit(name: str, seed: int, tables: int, spread: int) -> None:
+    """Along a random game (to its end: kings, endings, won positions), every position's value is the
+    generic sum's, for both players."""
+    fast, generic = fast_and_generic(name, tables, spread)
+    assert fast is not generic
+    rng = random.Random(seed)
+    game = new_game(name)
+    for _ in range(200):
+        for player in (0, 1):
+            assert fast(game, player) == generic(game, player)
+        if game.outcome() is not None:
+            break
+        game.play(rng.choice(game.legal_moves()))
 
 
 # -------------------------------------------------------------------- files

@@ -117,7 +117,14 @@ def positional(game: Checkers, player: int) -> int:
     * in an ending with a material lead, the leading side's kings lose 3 per
       square of distance to the nearest enemy piece (drives the mop-up).
     """
-    black, white, kings = game.black, game.white, game.kings
+    score = positional_parts(game.black, game.white, game.kings)[0]
+    return -score if player else score
+
+
+def positional_parts(black: int, white: int, kings: int) -> tuple[int, int, int]:
+    """:func:`positional`'s value from Black's side, with what the learned tables
+    (:mod:`games.checkers.patterns`) read of it too: the steps each side could make (Black's less
+    White's) and the pieces on the board."""
     bm, wm = black & ~kings, white & ~kings
     bk, wk = black & kings, white & kings
     n_bm, n_wm, n_bk, n_wk = bm.bit_count(), wm.bit_count(), bk.bit_count(), wk.bit_count()
@@ -172,7 +179,7 @@ def positional(game: Checkers, player: int) -> int:
                     score -= 3 * _king_distance(bk, white)
             elif wk and black:
                 score += 3 * _king_distance(wk, black)
-    return -score if player else score
+    return score, mobility, pieces
 
 
 def _king_distance(kings: int, targets: int) -> int:

@@ -38,6 +38,7 @@ SAMPLES = Samples(
     deep_search_depth=7,
     dataset_plies=12,
     self_play_ends=True,
+    fast_tables=True,
     bad_book=("11-15 23-19\n11-19\n", "line 2: move 1 '11-19'"),
     irreversible=((None, (("11-15", True),)), ("B:W18:BK14", (("14x23", True),)),
                   ("B:W21:BK14,K1,6", (("14-10", False), ("6-10", True)))),
