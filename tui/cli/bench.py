@@ -1,4 +1,4 @@
-"""``bench perft|search|parallel|keys|models|network|tree|endgame``: the benchmarks (in :mod:`tui.bench`), imported when run."""
+"""``bench perft|search|profile|parallel|keys|models|network|tree|endgame``: the benchmarks (in :mod:`tui.bench`), imported when run."""
 
 from __future__ import annotations
 
@@ -30,6 +30,19 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         help="also time this sunfish UCI executable (e.g. sunfish-uci) for 1 s on the chess positions",
     )
     b.set_defaults(run=_cmd_bench_search)
+    b = bench_sub.add_parser(
+        "profile", help="where a search's time goes: move generation, make/undo, evaluation, ordering, "
+                        "the table, the search loop; nodes/s and the top functions, per game"
+    )
+    add_game_filter(b)
+    b.add_argument("--engine", metavar="SPEC",
+                   help="the engine (default pvs with a node budget; a spec without a limit gets the budget)")
+    b.add_argument("--position", metavar="TEXT",
+                   help="profile this position, in the game's position text (needs one --game; "
+                        "default: the game's deepest benchmark middlegame)")
+    b.add_argument("--quick", action="store_true", help="a small node budget (a smoke run, not a measurement)")
+    b.add_argument("--json", action="store_true", help="print one JSON object instead of the tables")
+    b.set_defaults(run=_cmd_bench_profile)
     b = bench_sub.add_parser(
         "keys", help="key-press-to-echo latency in the app while an engine searches, and without"
     )
@@ -116,6 +129,35 @@ def _cmd_bench_search(args: argparse.Namespace) -> int:
         raise UsageError(f"{PROG} bench search", f"--sunfish: no executable {args.sunfish!r}")
     run_search_bench(args.games or list(GAME_NAMES), quick=args.quick, sunfish=args.sunfish)
     run_warm_bench(args.games or list(GAME_NAMES), quick=args.quick)
+    return 0
+
+
+def _cmd_bench_profile(args: argparse.Namespace) -> int:
+    from engines import SpecError
+    from games import GameError, game_class
+
+    from ..bench.profile import NODES, QUICK_NODES, default_position, limited_spec, run_profile_bench
+
+    prog = f"{PROG} bench profile"
+    games = args.games or list(GAME_NAMES)
+    if args.position is not None and len(games) != 1:
+        raise UsageError(prog, "--position needs exactly one --game (the game whose position text it is)")
+    runs = []
+    for game in games:  # a bad spec or position: one line, exit 2, before any measuring
+        try:
+            spec = limited_spec(args.engine or "pvs", game_class(game), QUICK_NODES if args.quick else NODES)
+        except SpecError as error:
+            raise UsageError(prog, f"--engine: {error}") from None
+        if args.position is None:
+            label, text = default_position(game)
+        else:
+            label, text = args.position, args.position
+            try:
+                game_class(game).from_text(text)
+            except GameError as error:
+                raise UsageError(prog, f"--position: {error}") from None
+        runs.append((game, spec, text, label))
+    run_profile_bench(runs, as_json=args.json)
     return 0
 
 
