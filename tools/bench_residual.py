@@ -70,10 +70,15 @@ def main() -> None:
 
     children = sum(len(list(new_game("chess", text).board.legal_moves)) for text in POSITIONS) * args.rounds
     costs: dict[str, list[float]] = {"pesto": [], "residual": [], "scratch": []}
-    for _ in range(args.repeats):
-        bare = _evaluation_loop(None, args.rounds)
-        for name, evaluate in (("pesto", pesto), ("residual", incremental), ("scratch", from_scratch)):
-            costs[name].append((_evaluation_loop(evaluate, args.rounds) - bare) / children * 1e6)
+    variants = (("bare", None), ("pesto", pesto), ("residual", incremental), ("scratch", from_scratch))
+    for _ in range(args.repeats):  # each repeat: the best of three interleaved runs of each variant
+        runs: dict[str, list[float]] = {name: [] for name, _ in variants}
+        for _ in range(3):
+            for name, evaluate in variants:
+                runs[name].append(_evaluation_loop(evaluate, args.rounds))
+        best = {name: min(times) for name, times in runs.items()}
+        for name in costs:
+            costs[name].append((best[name] - best["bare"]) / children * 1e6)
     print(f"load average before the pvs runs: {Path('/proc/loadavg').read_text().split()[:3]}")
     print(f"per evaluation ({children} children a repeat, {args.repeats} repeats, median):")
     for name in costs:

@@ -91,7 +91,8 @@ def _chance_mse(scores: np.ndarray, chances: np.ndarray) -> float:
 
 
 def train_residual(paths: Sequence[str], *, hidden: int = 32, seed: int = 0, test_size: float = 0.1,
-                   max_iter: int = 40, outcome_weight: float = 0.0, shift: int = 6, rate: float = 1e-3) -> tuple[Any, dict[str, Any]]:
+                   max_iter: int = 40, outcome_weight: float = 0.0, shift: int = 6, rate: float = 1e-3,
+                   rescale: bool = False) -> tuple[Any, dict[str, Any]]:
     """Fit a residual network to the datasets at ``paths``: the :class:`~games.chess.residual.Residual`
     and the facts of the fit (for the ``.json``)."""
     from games.chess.game import ChessGame
@@ -104,11 +105,19 @@ def train_residual(paths: Sequence[str], *, hidden: int = 32, seed: int = 0, tes
     keep = kept_rows(dataset, plan.quiet)
     positions = [dataset.positions[index] for index in keep]
     target = np.clip(np.asarray(dataset.h_l, dtype=np.float64)[keep], -CLIP_UNITS * 100, CLIP_UNITS * 100) / 100
-    chances = target_chances(target, np.asarray(dataset.outcome, dtype=np.float64)[keep], outcome_weight)
     base = pesto_pawns(positions)
     own = network_inputs(plan, positions)
     other = _other_view(own, np.asarray(plan.other_view, dtype=np.int32))
     train_rows, test_rows, fit_rows, stop_rows = splits(np.asarray(dataset.game_id)[keep], test_size, seed)
+    if rescale:  # the labels brought to pesto's scale: the factor that makes pesto fit them best
+        factors = np.linspace(0.4, 1.6, 49)
+        losses = [_chance_mse(base[train_rows], sigmoid(factor * target[train_rows] / SIGMOID_UNITS))
+                  for factor in factors]
+        factor = float(factors[int(np.argmin(losses))])
+        target = target * factor
+    else:
+        factor = 1.0
+    chances = target_chances(target, np.asarray(dataset.outcome, dtype=np.float64)[keep], outcome_weight)
     model = ResidualModel(hidden, np.random.default_rng(seed))
     started = time.perf_counter()
     model.params, passes = fit_adam(model, (own, other, base), target, fit_rows, stop_rows, seed=seed,
@@ -134,7 +143,7 @@ def train_residual(paths: Sequence[str], *, hidden: int = 32, seed: int = 0, tes
 
     facts = {
         "hidden": hidden, "positions": len(positions), "trained": int(len(train_rows)), "tested": int(len(test_rows)),
-        "passes": passes, "fit_s": round(fit_s, 1), "shift": shift, "rate": rate, "outcome_weight": outcome_weight,
+        "passes": passes, "fit_s": round(fit_s, 1), "shift": shift, "rate": rate, "label_factor": factor, "outcome_weight": outcome_weight,
         "test": {"pesto_chance_mse": _chance_mse(base[test_rows], test_chances),
                  "residual_chance_mse": _chance_mse(integer_out, test_chances),
                  "pesto_balanced_correlation": correlation(base[test_rows]),
@@ -158,6 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--outcome", type=float, default=0.0)
     parser.add_argument("--shift", type=int, default=6)
     parser.add_argument("--rate", type=float, default=1e-3)
+    parser.add_argument("--rescale", action="store_true", help="bring the labels to pesto's scale first")
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)
     out = Path(args.out)
@@ -167,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     residual, facts = train_residual(args.data, hidden=args.hidden, seed=args.seed, test_size=args.test_size,
                                      max_iter=args.max_iter, outcome_weight=args.outcome, shift=args.shift,
-                                     rate=args.rate)
+                                     rate=args.rate, rescale=args.rescale)
     residual.save(out)
     command = "python -m engines.learning.residual_training " + " ".join(sys.argv[1:] if argv is None else argv)
     facts = {"format": "tui-games-residual-meta/1", "command": command, **facts}
