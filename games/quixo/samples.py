@@ -34,6 +34,7 @@ SAMPLES = Samples(
     deep_search_depth=4,
     dataset_plies=40,
     self_play_ends=True,
+    fast_tables=True,
     bad_book=("2 0 bottom, 9 9 top\n", "line 1: move 2 '9 9 top'"),  # moves may be split by commas
     signed_scores=((144, None, "64%"), (0, None, "50%"), (-2000, None, "<1%"), (99999, 3, "win in 3"),
                    (-99999, -1, "loss in 1")),
