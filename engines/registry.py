@@ -150,10 +150,11 @@ SOLVE = Option("solve", int, 14, "solve the root exactly when at most this many 
 def has_tables(game_class: type) -> bool:
     """Whether the game can open endgame tables (it overrides :meth:`Game.open_tables`)."""
     method = getattr(game_class, "open_tables", None)
-    return getattr(method, "__func__", None) is not Game.open_tables.__func__
+    return getattr(method, "__func__", None) is not getattr(Game.open_tables, "__func__")
 
 
-#: The game's endgame tables, probed at the root and in the tree (games that have them: chess).
+#: The game's endgame tables, probed at the root and in the tree (games that have them: chess's
+#: Syzygy files, checkers' database).
 TABLES = Option("tables", str, None, "the folder of the game's endgame tables (chess: Syzygy .rtbw/.rtbz "
                                      "files), probed at the root and after captures and pawn moves",
                 applies=has_tables)

@@ -237,3 +237,62 @@ def test_real_tables_convert_a_won_ending() -> None:
         game.play(engine.search(game).move)
     outcome = game.outcome()
     assert outcome is not None and outcome.winner == 0 and tables.problem is None
+
+
+def _tables_folder(path) -> str:
+    """A folder python-chess takes for Syzygy tables (it reads the files only when probing)."""
+    (path / "KQvK.rtbw").write_bytes(b"x")
+    return str(path)
+
+
+def test_the_settings_keep_the_tables_folder_and_drop_one_gone(tmp_path) -> None:
+    from tui.settings import Settings, load_settings, save_settings
+
+    folder = _tables_folder(tmp_path)
+    save_settings(Settings(syzygy=folder))
+    assert load_settings() == (Settings(syzygy=folder), [])
+    os.remove(tmp_path / "KQvK.rtbw")
+    settings, problems = load_settings()
+    assert settings.syzygy == "" and len(problems) == 1 and "engines.syzygy" in problems[0]
+    assert "no Syzygy tables" in problems[0] and "\n" not in problems[0]
+
+
+def test_the_apps_searches_read_the_tables_of_the_games_that_have_them_there(tmp_path) -> None:
+    from tui.app.engine_link import EngineLink
+
+    folder = _tables_folder(tmp_path)
+    link = EngineLink(service=None, tables=lambda: folder)  # type: ignore[arg-type]  # with_tables asks no process
+    assert link.with_tables("chess", "pvs:time=1") == f"pvs:time=1,tables={folder}"
+    assert link.with_tables("chess", "human") == "human"
+    for name in GAME_NAMES:
+        if name != ChessGame.NAME:
+            assert link.with_tables(name, "pvs:time=1") == "pvs:time=1"  # a Syzygy folder is chess's only
+    assert EngineLink(service=None).with_tables("chess", "pvs") == "pvs"  # type: ignore[arg-type]
+
+
+async def test_the_settings_screen_checks_and_keeps_the_tables_folder(tmp_path) -> None:
+    from textual.widgets import Input, Static
+
+    from app_pilot import wait_for
+    from tui.app.app import TuiGamesApp
+    from tui.app.screens.settings import SettingsScreen
+    from tui.app.screens.start import StartScreen
+    from tui.settings import load_settings
+
+    folder = _tables_folder(tmp_path)
+    app = TuiGamesApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), "the settings")
+        screen = app.screen
+        screen.query_one("#settings-syzygy", Input).value = str(tmp_path / "none")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, SettingsScreen)
+        said = str(screen.query_one("#settings-error", Static).render())
+        assert said.startswith("Syzygy tables: ") and "no such folder" in said
+        screen.query_one("#settings-syzygy", Input).value = folder
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen again")
+        assert app.tables_folder() == folder
+    assert load_settings()[0].syzygy == folder

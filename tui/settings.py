@@ -4,7 +4,8 @@ What is kept: the board's theme (its square colours), the piece set (solid
 glyphs, outlined glyphs for the light side as printed diagrams draw them, or
 letters: ASCII), the coordinates around the board, the games whose board the
 player keeps turned (the flip), the clock of a new game, and per game the two
-players last chosen (a level or an engine spec).  The file is
+players last chosen (a level or an engine spec), and the folder of Syzygy
+endgame tables the app's engines read (see :func:`tables_problem`).  The file is
 ``settings.toml`` in :func:`config_dir` (platformdirs' user config directory,
 ``~/.config/tui-games`` on Linux; ``TUI_GAMES_CONFIG_DIR`` overrides it)::
 
@@ -21,6 +22,9 @@ players last chosen (a level or an engine spec).  The file is
     [new_game]
     clock = "5+3"
     advanced = false
+
+    [engines]
+    syzygy = "~/syzygy"
 
     [players.chess]
     first = "human"
@@ -39,12 +43,12 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from games import GAME_NAMES
+from games import GAME_NAMES, GameError, game_class
 from games.clock import TimeControl
 from games.files import read_toml
 
 __all__ = ["Settings", "THEMES", "PIECE_SETS", "VERSION", "config_dir", "settings_path", "load_settings", "save_settings",
-           "settings_text", "write_whole", "problems_text", "quoted", "keep_aside"]
+           "settings_text", "write_whole", "problems_text", "quoted", "keep_aside", "tables_games", "tables_problem"]
 
 #: The settings file's format.
 VERSION = 1
@@ -87,6 +91,8 @@ class Settings:
     turned: frozenset[str] = frozenset()
     #: Whether the start screen opens with its Advanced part shown (engine specs, position, analysis).
     advanced: bool = False
+    #: The folder of Syzygy endgame tables the app's engines read (``""``: none).
+    syzygy: str = ""
 
     def with_players(self, game: str, first: str, second: str) -> Settings:
         return replace(self, players={**self.players, game: (first, second)})
@@ -98,6 +104,34 @@ class Settings:
         """What a board view takes from the settings: its squares' colours, the piece set, coordinates."""
         return {"squares": THEMES.get(self.theme), "outlined": self.pieces == "outlined",
                 "coordinates": self.coordinates}
+
+
+def tables_games(folder: str) -> tuple[tuple[str, ...], str | None]:
+    """The games whose endgame tables are in ``folder`` (their engines then take
+    ``tables=FOLDER``) and, when there is none, why, in one line."""
+    from engines import SpecError
+    from engines.registry import has_tables, with_tables
+
+    found: list[str] = []
+    problems: list[str] = []
+    for name in GAME_NAMES:
+        kind = game_class(name)
+        if has_tables(kind):
+            try:
+                kind.open_tables(folder)
+                with_tables("pvs", kind, folder)
+            except (GameError, SpecError) as error:
+                problems.append(str(error))
+            else:
+                found.append(name)
+    if found:
+        return tuple(found), None
+    return (), problems[0] if problems else "no game here reads endgame tables"
+
+
+def tables_problem(folder: str) -> str | None:
+    """Why no game reads endgame tables in ``folder`` (one line), or ``None``."""
+    return tables_games(folder)[1]
 
 
 def config_dir() -> Path:
@@ -175,6 +209,12 @@ def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
         except ValueError as error:
             problems.append(f"{path}: new_game.clock: {error}; ignored")
             clock = ""
+    syzygy = str(typed(section("engines"), "syzygy", str, "", "engines.syzygy"))
+    if syzygy:
+        problem = tables_problem(syzygy)
+        if problem is not None:
+            problems.append(f"{path}: engines.syzygy: {problem}; ignored")
+            syzygy = ""
     players: dict[str, tuple[str, str]] = {}
     for game, chosen in section("players").items():
         if game not in GAME_NAMES or not isinstance(chosen, dict):
@@ -185,7 +225,7 @@ def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
         if isinstance(first, str) and isinstance(second, str):
             players[game] = (first, second)
     return (Settings(str(theme), bool(ascii), bool(coordinates), str(clock), players, str(pieces), turned,
-                     bool(advanced)), problems)
+                     bool(advanced), syzygy), problems)
 
 
 def problems_text(problems: list[str]) -> str:
@@ -205,7 +245,8 @@ def settings_text(settings: Settings) -> str:
              "[board]", f"theme = {quoted(settings.theme)}", f"pieces = {quoted(settings.pieces)}",
              f"ascii = {str(settings.ascii).lower()}", f"coordinates = {str(settings.coordinates).lower()}",
              "turned = [" + ", ".join(quoted(game) for game in sorted(settings.turned)) + "]", "", "[new_game]",
-             f"clock = {quoted(settings.clock)}", f"advanced = {str(settings.advanced).lower()}"]
+             f"clock = {quoted(settings.clock)}", f"advanced = {str(settings.advanced).lower()}", "",
+             "[engines]", f"syzygy = {quoted(settings.syzygy)}"]
     for game in sorted(settings.players):
         first, second = settings.players[game]
         lines += ["", f"[players.{game}]", f"first = {quoted(first)}", f"second = {quoted(second)}"]

@@ -50,7 +50,7 @@ class TuiGamesApp(App):
 
     def __init__(self, setup: GameSetup | None = None, *, ascii: bool = False, lab: bool = False,
                  pick_from: str | None = None, puzzles: Any = None, learn: bool = False, friend: Any = None,
-                 ask_how: bool = False) -> None:
+                 ask_how: bool = False, syzygy: str | None = None) -> None:
         super().__init__()
         #: Puzzles to solve at once: the game, the puzzles, where they come from, the order's seed.
         self.initial_puzzles = puzzles
@@ -68,8 +68,10 @@ class TuiGamesApp(App):
         self.settings, self.settings_problems = load_settings()
         #: ``--ascii``: letters whatever the settings say.
         self.ascii_flag = ascii
+        #: ``play --syzygy DIR``: these endgame tables whatever the settings say.
+        self.syzygy_flag = syzygy
         self.search_service = SearchService()
-        self.engine_link = EngineLink(self.search_service)
+        self.engine_link = EngineLink(self.search_service, self.tables_folder)
 
     def on_mount(self) -> None:
         self.read_engine_events()
@@ -240,6 +242,10 @@ class TuiGamesApp(App):
         """Keep whether the player turned ``game``'s board from where the game puts it (the flip)
         for its next games; the one-line problem if the file cannot be written."""
         return self.keep(self.settings.with_turned(game, turned))
+
+    def tables_folder(self) -> str | None:
+        """The endgame tables the engines read: ``--syzygy``, or the settings (as they are now)."""
+        return self.syzygy_flag or self.settings.syzygy or None
 
     def keep(self, settings: Settings) -> str | None:
         """Make ``settings`` the app's and write them; the one-line problem if they cannot be written."""

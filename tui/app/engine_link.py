@@ -12,6 +12,11 @@ each event to whoever asked, as an :class:`EngineInfo`, :class:`EngineDone` or
 :class:`EngineFailed` naming the owner and the request.  The messages do not
 bubble: they reach the asker and nobody else.
 
+The endgame tables the settings name (``tui-games play --syzygy DIR`` first)
+go into every search's spec as its ``tables`` option, for the games whose
+tables are in that folder (:func:`tui.settings.tables_games`), unless the spec
+names its own.
+
 Events of a cancelled request are dropped.  A search process that dies with
 searches pending ends each of them with :class:`EngineFailed` ("the search
 process ended unexpectedly").  :meth:`EngineLink.close` stops the reader
@@ -26,6 +31,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 from textual.message import Message
+
+from engines import SpecError
+from engines.registry import with_tables
+from games import game_class
+
+from ..settings import tables_games
 
 from .search_service import SearchDone, SearchEvent, SearchInfo, SearchService
 
@@ -105,8 +116,12 @@ class _Asker:
 class EngineLink:
     """Searches for the parts of the app, their events posted back as messages."""
 
-    def __init__(self, service: SearchService) -> None:
+    def __init__(self, service: SearchService, tables: Callable[[], str | None] = lambda: None) -> None:
         self.service = service
+        #: The endgame tables' folder the app's engines read, as it is now (``None``: none).
+        self.tables = tables
+        #: The games whose tables each folder holds, found once per folder.
+        self._reading: dict[str, tuple[str, ...]] = {}
         #: Requests still running, by id (guarded by ``_lock``: the reader thread reads them).
         self._askers: dict[int, _Asker] = {}
         self._lock = threading.Lock()
@@ -120,10 +135,25 @@ class EngineLink:
                moves: Sequence[str], limits: Limits | None = None) -> int:
         """Ask for a search of ``owner``'s engine; its events go to ``target``.
         Returns the request id the messages carry."""
+        spec = self.with_tables(game, spec)
         with self._lock:  # registered before the reader can see its first event
             request_id = self.service.search(game, owner, spec, start, moves, limits)
             self._askers[request_id] = _Asker(target, owner, self.service.pid)
         return request_id
+
+    def with_tables(self, game: str, spec: str) -> str:
+        """``spec`` reading the endgame tables of :attr:`tables` when ``game``'s are there."""
+        folder = self.tables()
+        if not folder:
+            return spec
+        if folder not in self._reading:
+            self._reading[folder] = tables_games(folder)[0]
+        if game not in self._reading[folder]:
+            return spec
+        try:
+            return with_tables(spec, game_class(game), folder)
+        except SpecError:  # not an engine spec (a human): nothing to add
+            return spec
 
     def cancel(self, request_id: int | None = None) -> None:
         """Stop request ``request_id`` and every earlier one (default: all); none of

@@ -10,6 +10,7 @@ from typing import Any
 from games import GAME_NAMES, game_class, game_kind
 
 from .common import PROG, UsageError, add_position, game_name, path_arg, whole
+from .tables import add_syzygy, checked_tables
 
 
 def side_options() -> tuple[str, ...]:
@@ -55,6 +56,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="an engine (default pvs) analyses the position shown without end, beside the game")
     p.add_argument("--ascii", action="store_true",
                    help="draw pieces as letters (for terminals that misrender chess glyphs)")
+    add_syzygy(p)
     p.set_defaults(run=_cmd_play)
 
 
@@ -85,11 +87,12 @@ def _players(args: argparse.Namespace) -> tuple[str, str]:
 
 def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False, pick_from: str | None = None,
             puzzles: Any = None, learn: bool = False, friend: Any = None,
-            ask_how: bool = False) -> int:
+            ask_how: bool = False, syzygy: str | None = None) -> int:
     """Open the Textual app (imported only here: the other commands never load Textual);
     ``pick_from``: a record file whose games the app lists to pick one; ``puzzles``: a game,
     its puzzles, where they come from and their order's seed, to solve; ``learn``: the course; ``friend``: a
-    network game's link (``host``, ``join``).  Refused in one line
+    network game's link (``host``, ``join``); ``syzygy``: the endgame tables' folder the engines
+    read instead of the settings'.  Refused in one line
     when standard input or output is not a terminal (``play chess </dev/null`` would wait for
     keys that never come)."""
     # textual-serve (tui-games serve) runs the app on pipes, drawn by its web driver in the browser.
@@ -104,7 +107,7 @@ def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False, pick_f
     from ..app.app import TuiGamesApp
 
     TuiGamesApp(setup, ascii=ascii, lab=lab, pick_from=pick_from, puzzles=puzzles, learn=learn, friend=friend,
-                ask_how=ask_how).run()
+                ask_how=ask_how, syzygy=syzygy).run()
     return 0
 
 
@@ -112,6 +115,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from ..app.session import GameSetup, SetupError
 
     first, second = _players(args)
+    syzygy = checked_tables(f"{PROG} play", game_class(args.game), args.syzygy)
     if args.load is not None and args.position:
         raise UsageError(f"{PROG} play", "--load and --position both set the start; give one of them")
     try:
@@ -125,12 +129,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
         try:
             if args.game_number is None and len(index_records(args.load, args.game)) > 1:
-                return run_app(setup, ascii=args.ascii, pick_from=str(args.load))  # the app lists them
+                return run_app(setup, ascii=args.ascii, pick_from=str(args.load), syzygy=syzygy)  # the app lists them
             loaded, _count = load_record_file(args.load, args.game, args.game_number or 1)
         except RecordError as error:
             where = os.path.expanduser(args.load)
             named = str(error) if str(error).startswith(where) else f"{where}: {error}"  # the listing's too
             raise UsageError(f"{PROG} play", named) from None
         setup = setup.with_record(loaded, str(args.load))
-        return run_app(setup, ascii=args.ascii, ask_how=True)  # unfinished: continue, review or analyse
-    return run_app(setup, ascii=args.ascii)
+        return run_app(setup, ascii=args.ascii, ask_how=True, syzygy=syzygy)  # unfinished: continue, review or analyse
+    return run_app(setup, ascii=args.ascii, syzygy=syzygy)

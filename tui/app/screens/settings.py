@@ -1,10 +1,12 @@
-"""The settings screen: the board's theme, piece set (glyphs or letters), coordinates, a new game's clock and players.
+"""The settings screen: the board's theme, piece set (glyphs or letters), coordinates, a new game's clock and players,
+and the folder of Syzygy endgame tables the engines read.
 
 What it edits is :class:`tui.settings.Settings`, kept in a TOML file between
 runs (:func:`tui.settings.save_settings`).  Save (ctrl+s) checks every field --
 a clock that is not ``MIN+INC``, a player that is neither ``human``, a level nor
-an engine spec is said in one line and nothing is written -- then writes the
-file; Esc leaves without saving.  The board settings apply to the games opened
+an engine spec, a tables folder no game reads tables from, is said in one line
+and nothing is written -- then writes the file; Esc leaves without saving.  The
+tables apply to the searches asked after (see :mod:`tui.app.engine_link`).  The board settings apply to the games opened
 after; the players and the clock fill the start screen.
 """
 
@@ -19,7 +21,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 from games import GAME_NAMES
 from games.clock import TimeControl
 
-from ...settings import THEMES, Settings, save_settings, settings_path
+from ...settings import THEMES, Settings, save_settings, settings_path, tables_problem
 from ..keymap import screen_bindings
 from ..session import DEFAULT_PLAYERS, SetupError, resolve_player
 
@@ -44,6 +46,7 @@ class SettingsScreen(Screen[Settings | None]):
     SettingsScreen .players { height: auto; }
     SettingsScreen .players Input { width: 1fr; margin-right: 1; background: $boost; }
     SettingsScreen #settings-clock { width: 30; background: $boost; }
+    SettingsScreen #settings-syzygy { width: 1fr; background: $boost; }
     SettingsScreen #settings-error { color: $error; height: auto; margin: 1 0; }
     SettingsScreen #settings-buttons { height: auto; }
     SettingsScreen #settings-buttons Button { margin-right: 2; }
@@ -79,6 +82,9 @@ class SettingsScreen(Screen[Settings | None]):
                                     placeholder="first: human, a level or an engine spec")
                         yield Input(second, id=f"settings-{game}-1", compact=True,
                                     placeholder="second: human, a level or an engine spec")
+                yield Label("Syzygy tables")
+                yield Input(settings.syzygy, id="settings-syzygy", compact=True,
+                            placeholder="none, or the folder of .rtbw/.rtbz files: pvs plays those endings perfectly")
             yield Static("", id="settings-error", markup=False)
             with Horizontal(id="settings-buttons"):
                 yield Button("Save", id="settings-save", variant="primary", compact=True)
@@ -113,11 +119,17 @@ class SettingsScreen(Screen[Settings | None]):
                                      f"{str(error).splitlines()[0][:160]}") from None
                 chosen.append(text)
             players[game] = (chosen[0], chosen[1])
+        syzygy = self._value("#settings-syzygy")
+        if syzygy:
+            problem = tables_problem(syzygy)
+            if problem is not None:
+                raise SetupError(f"Syzygy tables: {problem}")
         theme = self.query_one("#settings-theme", Select).value
         pieces = str(self.query_one("#settings-pieces", Select).value)
         ascii = pieces == "letters"
         return Settings(str(theme), ascii, self.query_one("#settings-coordinates", Checkbox).value, clock, players,
-                        self.settings.pieces if ascii else pieces, self.settings.turned, self.settings.advanced)
+                        self.settings.pieces if ascii else pieces, self.settings.turned, self.settings.advanced,
+                        syzygy)
 
     def action_save(self) -> None:
         error = self.query_one("#settings-error", Static)
