@@ -1,9 +1,13 @@
 """Chess on top of python-chess.
 
-:class:`ChessGame` wraps one :class:`chess.Board`.  Moves are :class:`chess.Move`
-values; :meth:`ChessGame.play` is ``board.push`` and :meth:`ChessGame.undo` is
+:class:`ChessGame` wraps one :class:`chess.Board`, a
+:class:`~games.chess.fastboard.FastBoard` unless given another: python-chess's
+board with a lean make/undo that also keeps the incremental evaluations
+(:mod:`games.chess.accumulator`).  Moves are :class:`chess.Move` values;
+:meth:`ChessGame.play` is ``board.push`` and :meth:`ChessGame.undo` is
 ``board.pop`` -- bound straight onto the instance, so search and perft pay no
-extra Python frame for them.  The same goes for :meth:`ChessGame.key`,
+extra Python frame for them.  A game made on a plain ``chess.Board`` plays with
+python-chess's own push and pop: the reference the tests hold the fast board to.  The same goes for :meth:`ChessGame.key`,
 :meth:`ChessGame.count_moves`, :meth:`ChessGame.legal_moves` and
 :meth:`ChessGame.is_capture`.
 
@@ -61,6 +65,7 @@ from ..base import (
     check_length,
     quote_input,
 )
+from .fastboard import FastBoard
 from .openings import opening_of
 from .bitboards import BLACK_PLAYER, WHITE_PLAYER, count_legal_moves
 from .evaluation import HEURISTIC_FILES, HEURISTICS, features
@@ -204,8 +209,9 @@ class ChessGame(MoveReading, Game[chess.Move]):
     claim_draws: bool
 
     def __init__(self, board: chess.Board | None = None) -> None:
-        """The start position, or a game that takes ownership of ``board``."""
-        self._board = chess.Board() if board is None else board
+        """The start position (on a :class:`FastBoard`), or a game that takes ownership of ``board``
+        (a plain ``chess.Board`` gives python-chess's own make/undo: the reference path)."""
+        self._board = FastBoard() if board is None else board
         self.claim_draws = True
         self._bind()
 
@@ -245,7 +251,7 @@ class ChessGame(MoveReading, Game[chess.Move]):
         if fen.lower() == "startpos":
             return cls()
         try:
-            board = chess.Board(fen)
+            board = FastBoard(fen)
         except Exception as exc:  # python-chess raises ValueError; be safe with garbage
             reason = _one_line(str(exc))
             reason = re.sub(r":\s*'.*\Z|:\s*\".*\Z", "", reason) or "unreadable"

@@ -23,9 +23,11 @@ from typing import Any, Callable, Sequence
 
 import chess
 
+from .accumulator import Accumulator
 from .tables import PESTO_EG_TABLES, PESTO_MG_TABLES, PESTO_PHASE
 
-__all__ = ["TABLES_FORMAT", "KINDS", "TablesError", "tapered", "pesto_start", "tables_terms", "save_tables",
+__all__ = ["TABLES_FORMAT", "KINDS", "TablesError", "tapered", "tapered_columns", "tapered_from_scratch", "pesto_start",
+           "tables_terms", "save_tables",
            "load_tables", "tables_file"]
 
 TABLES_FORMAT = "tui-games-chess-tables/1"
@@ -41,9 +43,65 @@ class TablesError(ValueError):
     """A tables file that cannot be used; the message is one line."""
 
 
-def tapered(mg: Sequence[Sequence[int]], eg: Sequence[Sequence[int]], tempo: int) -> Callable[[Any, int], int]:
+def _blend(mg_sum: int, eg_sum: int, phase: int, tempo: int, player: int) -> int:
+    """The midgame and endgame sums blended by ``phase`` (at most 24), plus White's ``tempo``, for ``player``."""
+    if phase > 24:
+        phase = 24
+    total = mg_sum * phase + eg_sum * (24 - phase)
+    score = total // 24 if total >= 0 else -(-total // 24)  # round toward zero: colour-symmetric
+    score += tempo
+    return score if player == 0 else -score
+
+
+def tapered_columns(mg: Sequence[Sequence[int]], eg: Sequence[Sequence[int]]) -> list[tuple[int, int, int]]:
+    """Each feature's lanes (midgame, endgame, phase) for tables ``mg`` and ``eg``: a White piece adds its
+    values, a Black piece subtracts those of the White piece on the mirrored square."""
+    columns = []
+    for colour in (chess.BLACK, chess.WHITE):
+        for k in range(6):
+            for square in range(64):
+                if colour == chess.WHITE:
+                    columns.append((mg[k][square], eg[k][square], _PHASE[k]))
+                else:
+                    columns.append((-mg[k][square ^ 56], -eg[k][square ^ 56], _PHASE[k]))
+    return columns
+
+
+def tapered(mg: Sequence[Sequence[int]], eg: Sequence[Sequence[int]], tempo: int,
+            name: str = "tapered") -> Callable[[Any, int], int]:
     """The evaluation of tables ``mg`` and ``eg`` (per kind of :data:`KINDS`, White's value by square)
-    and ``tempo``, in centipawns for ``player`` (0: White)."""
+    and ``tempo``, in centipawns for ``player`` (0: White).
+
+    The sums are an :class:`~games.chess.accumulator.Accumulator` of three lanes (midgame, endgame,
+    phase), kept by the board's make/undo (:class:`~games.chess.fastboard.FastBoard`); on a plain
+    ``chess.Board`` it is :func:`tapered_from_scratch`'s, whose value it equals.
+    The accumulator is the function's ``accumulator`` attribute."""
+    accumulator = Accumulator(name, tapered_columns(mg, eg))
+    scratch = tapered_from_scratch(mg, eg, tempo)
+    bits = accumulator.bits
+    half = 1 << (bits - 1)
+    mask = (1 << bits) - 1
+
+    def evaluate(game: Any, player: int) -> int:
+        b = game.board
+        try:
+            packed = b.accumulated(accumulator)
+        except AttributeError:  # a plain chess.Board: the reference path
+            return scratch(game, player)
+        mg_sum = ((packed + half) & mask) - half
+        packed = (packed - mg_sum) >> bits
+        eg_sum = ((packed + half) & mask) - half
+        phase = (packed - eg_sum) >> bits
+        return _blend(mg_sum, eg_sum, phase, tempo if b.turn else -tempo, player)
+
+    evaluate.accumulator = accumulator  # type: ignore[attr-defined]
+    return evaluate
+
+
+def tapered_from_scratch(mg: Sequence[Sequence[int]], eg: Sequence[Sequence[int]],
+                         tempo: int) -> Callable[[Any, int], int]:
+    """:func:`tapered`'s evaluation summed over the board's bitboards at every call, without an
+    accumulator: the reference the tests hold the incremental one to."""
     pieces = tuple(
         ((list(mg[k]), [-mg[k][square ^ 56] for square in range(64)]),
          (list(eg[k]), [-eg[k][square ^ 56] for square in range(64)]), _PHASE[k])
@@ -75,12 +133,7 @@ def tapered(mg: Sequence[Sequence[int]], eg: Sequence[Sequence[int]], tempo: int
                 mg_sum += mg_black[sq]
                 eg_sum += eg_black[sq]
                 bb ^= low
-        if phase > 24:
-            phase = 24
-        total = mg_sum * phase + eg_sum * (24 - phase)
-        score = total // 24 if total >= 0 else -(-total // 24)  # round toward zero: colour-symmetric
-        score += tempo if b.turn else -tempo
-        return score if player == 0 else -score
+        return _blend(mg_sum, eg_sum, phase, tempo if b.turn else -tempo, player)
 
     return evaluate
 
@@ -144,6 +197,6 @@ def load_tables(path: str | os.PathLike[str]) -> tuple[list[list[int]], list[lis
 def tables_file(path: str) -> Callable[[Any, int], int]:
     """The heuristic ``tables:PATH``: the tapered evaluation of the tables in the file at ``path``.
     Raises ``ValueError`` (one line) for a file that is not a tables file."""
-    evaluate = tapered(*load_tables(path))
+    evaluate = tapered(*load_tables(path), name=f"tables:{path}")
     evaluate.__name__ = f"tables:{path}"
     return evaluate
