@@ -119,62 +119,21 @@ def quiet(game: Any) -> bool:
 
 # ------------------------------------------------------------- the fast path
 # What :func:`terms` and the generic sum do, in fewer Python operations (the values are the same, to
-# the unit: a test compares them on random positions).  The two sides' boards are spread a nibble
-# (half a row) apart -- own nibble k at bits 8k, the opponent's at 8k + 4 -- so that band r is
-# the 16 bits at 8r: one shift and one mask, then one lookup in that band's table of entries.
+# the unit: a test compares them on random positions).  Band r is the byte of the board at bit 4r
+# (the board's bits in reverse for White: the byte at 24 - 4r, read backwards), so its state is two
+# lookups in tables of 256 (a byte's number in base 3, for the own side's pieces and twice that for
+# the opponent's) and its entry one more.  Small tables on purpose: lookups in tables of 65,536
+# entries, one shift fewer a band, ran slower for the cache they miss.  The kings' entries are a
+# lookup a byte of each side's kings.
 
-
-def _spread(value: int) -> int:
-    """The nibbles of a 16-bit ``value`` a byte apart: nibble k at bit 8k."""
-    return sum((value >> 4 * k & 15) << 8 * k for k in range(4))
-
-
-def _key_states() -> tuple[tuple[int, int], ...]:
-    """Every band state: its 16-bit key (see above) and its number in base 3 (1 own, 2 the opponent's)."""
-    found = []
-    for own in range(256):
-        rest = 255 ^ own
-        opp = rest
-        while True:  # every opp within rest
-            state = sum(3 ** bit * (1 if own >> bit & 1 else 2 if opp >> bit & 1 else 0) for bit in range(8))
-            found.append((_spread(own) | _spread(opp) << 4, state))
-            if not opp:
-                break
-            opp = (opp - 1) & rest
-    return tuple(found)
-
-
-_SPREAD: list[int] | None = None
-_SPREAD_TURNED: list[int] | None = None
-_KEY_STATES: tuple[tuple[int, int], ...] = ()
-
-
-def _prepare() -> None:
-    """The spreading tables (made at the first fast tables, not at import: 65,536 entries each)."""
-    global _SPREAD, _SPREAD_TURNED, _KEY_STATES
-    if _SPREAD is None:
-        spread = [_spread(value) for value in range(1 << 16)]
-        reverse = [int(f"{value:016b}"[::-1], 2) for value in range(1 << 16)]
-        _SPREAD_TURNED = [spread[reverse[value]] for value in range(1 << 16)]
-        _KEY_STATES = _key_states()
-        _SPREAD = spread
-
-
-def _interleaved(own: int, opp: int, table: list[int], turn: int) -> int:
-    """The two boards spread by ``table`` (:data:`_SPREAD`, or :data:`_SPREAD_TURNED` with ``turn`` 1,
-    the board turned half round) and interleaved a nibble apart: own nibble k at bit 8k, the
-    opponent's at 8k + 4."""
-    if turn:
-        return table[own >> 16] | table[own & 0xFFFF] << 32 | (table[opp >> 16] | table[opp & 0xFFFF] << 32) << 4
-    return table[own & 0xFFFF] | table[own >> 16] << 32 | (table[opp & 0xFFFF] | table[opp >> 16] << 32) << 4
+#: A byte's cells as base-3 digits 1 (an own piece), read from bit 0 up, then from bit 7 down.
+_BASE3 = tuple(sum(3 ** bit for bit in range(8) if value >> bit & 1) for value in range(256))
+_BASE3_REVERSED = tuple(sum(3 ** bit for bit in range(8) if value >> 7 - bit & 1) for value in range(256))
 
 
 def fast_tables(tables: Tables) -> Callable[[Any, int], int]:
     """The evaluation of checkers ``tables``: the generic one's value (:func:`games.learned.tables_heuristic`
     over :func:`terms`), computed in one pass over the position."""
-    _prepare()
-    spread, spread_turned = _SPREAD, _SPREAD_TURNED
-    assert spread is not None and spread_turned is not None
     packed = packed_entries(tables)
     w_positional, w_men, w_kings, w_mobility, w_files = packed[:len(SCALARS)]
     # The scalars that count pieces are folded into the entries: ``men`` is the pieces less the
@@ -184,23 +143,24 @@ def fast_tables(tables: Tables) -> Callable[[Any, int], int]:
     squares = [w_men + (w_files if _SIDE_FILES >> bit & 1 else 0) for bit in range(32)]
     bands = []
     for number, (first, cells) in enumerate(BANDS.instances):
-        band = [0] * (1 << 16)
-        for key, state in _KEY_STATES:
-            entry = packed[first + state]
-            if number % 2 == 0:
-                for cell in cells:
-                    digit = state // 3 ** (cell - cells[0]) % 3
-                    entry += squares[cell] if digit == 1 else -squares[cell] if digit == 2 else 0
-            band[key] = entry
+        band = packed[first:first + 3 ** 8]
+        if number % 2 == 0:
+            for state in range(3 ** 8):
+                for digit, cell in enumerate(cells):
+                    value = state // 3 ** digit % 3
+                    band[state] += squares[cell] if value == 1 else -squares[cell] if value == 2 else 0
         bands.append(band)
-    band0, band1, band2, band3, band4, band5, band6 = bands
-    # The kings' entries by half-row, spread as the bands are (own kings' nibble, then the opponent's):
-    # half-row k's 256 states each add their kings' entries.
+    # Each side to move's view: the bands in the order of the bytes read (White's from the top), the
+    # base-3 tables, and the kings' entries a byte (own kings', then the opponent's), for the entries
+    # ``KINGS + square`` of the board turned as the bands are.
     king = w_kings - w_men
-    kings_rows = tuple([sum(packed[KINGS + 4 * k + bit] + king for bit in range(4) if state >> bit & 1)
-                        + sum(packed[KINGS + 32 + 4 * k + bit] - king for bit in range(4) if state >> 4 + bit & 1)
-                        for state in range(256)] for k in range(8))
-    row0, row1, row2, row3, row4, row5, row6, row7 = kings_rows
+    views = []
+    for turn, digits in ((0, _BASE3), (31, _BASE3_REVERSED)):
+        kings_bytes = [[sum(packed[first + ((8 * byte + bit) ^ turn)] + sign * king
+                            for bit in range(8) if value >> bit & 1) for value in range(256)]
+                       for first, sign in ((KINGS, 1), (KINGS + 32, -1)) for byte in range(4)]
+        views.append((*(bands if not turn else bands[::-1]), digits, tuple(2 * value for value in digits),
+                      *kings_bytes))
     tempo, clamp, phases = tables.tempo, FORM.clamp, FORM.phases
     divisor = phases * FORM.scale
 
@@ -209,18 +169,21 @@ def fast_tables(tables: Tables) -> Callable[[Any, int], int]:
         score, mobility, pieces = positional_parts(black, white, kings)
         both = score * w_positional + mobility * w_mobility
         turn = game.turn
-        if turn:  # White to move: its view, the board turned half round
+        if turn:  # White to move: its view
             both = -both
-            own, opp, table = white, black, spread_turned
+            own, opp = white, black
         else:
-            own, opp, table = black, white, spread
-        x = _interleaved(own, opp, table, turn)
-        both += (band0[x & 0xFFFF] + band1[x >> 8 & 0xFFFF] + band2[x >> 16 & 0xFFFF] + band3[x >> 24 & 0xFFFF]
-                 + band4[x >> 32 & 0xFFFF] + band5[x >> 40 & 0xFFFF] + band6[x >> 48])
+            own, opp = black, white
+        b0, b1, b2, b3, b4, b5, b6, one, two, k0, k1, k2, k3, q0, q1, q2, q3 = views[turn]
+        both += (b0[one[own & 255] + two[opp & 255]] + b1[one[own >> 4 & 255] + two[opp >> 4 & 255]]
+                 + b2[one[own >> 8 & 255] + two[opp >> 8 & 255]] + b3[one[own >> 12 & 255] + two[opp >> 12 & 255]]
+                 + b4[one[own >> 16 & 255] + two[opp >> 16 & 255]] + b5[one[own >> 20 & 255] + two[opp >> 20 & 255]]
+                 + b6[one[own >> 24] + two[opp >> 24]])
         if kings:
-            x = _interleaved(own & kings, opp & kings, table, turn)
-            both += (row0[x & 255] + row1[x >> 8 & 255] + row2[x >> 16 & 255] + row3[x >> 24 & 255]
-                     + row4[x >> 32 & 255] + row5[x >> 40 & 255] + row6[x >> 48 & 255] + row7[x >> 56])
+            own &= kings
+            opp &= kings
+            both += (k0[own & 255] + k1[own >> 8 & 255] + k2[own >> 16 & 255] + k3[own >> 24]
+                     + q0[opp & 255] + q1[opp >> 8 & 255] + q2[opp >> 16 & 255] + q3[opp >> 24])
         value = tapered(both, pieces, phases, divisor, tempo, clamp)
         return value if player == turn else -value
 
