@@ -202,9 +202,10 @@ def test_syzygy_flag_errors_are_one_line(capsys, tmp_path) -> None:
 
 def test_search_with_unreadable_tables_still_answers(capsys, tmp_path) -> None:
     (tmp_path / "KQvK.rtbw").write_bytes(os.urandom(1024))
-    code, out, _ = run(capsys, "search", "chess", "--position", KQK, "--syzygy", str(tmp_path),
-                       "--engine", "pvs:depth=2")
+    code, out, err = run(capsys, "search", "chess", "--position", KQK, "--syzygy", str(tmp_path),
+                         "--engine", "pvs:depth=2")
     assert code == 0 and f"tables={tmp_path}" in out and "best move" in out
+    assert err.count("\n") == 1 and "a Syzygy table could not be read" in err and "went on without it" in err
 
 
 def test_uci_syzygy_path(tmp_path) -> None:

@@ -12,7 +12,7 @@ from games import GAME_NAMES, Game, game_class
 
 from ..views.format import CUTOFF_STATS, default_text, line_text, score_text
 from .common import PROG, add_position, game_name, one_line, play_moves, position_of, stop_on_interrupt
-from .tables import add_syzygy, checked_tables, syzygy_spec
+from .tables import add_syzygy, checked_tables, syzygy_spec, tables_problem
 
 
 #: The engine ``search`` uses when none is given.
@@ -128,6 +128,9 @@ def _cmd_search(args: argparse.Namespace) -> int:
     finally:
         engine.close()  # worker processes of a parallel engine
     interrupted = stop.is_set()
+    problem = tables_problem(engine)
+    if problem is not None:
+        print(f"{PROG} search: {problem}; the search went on without it", file=sys.stderr)
     if args.json:
         stats = result.stats.as_dict()  # the contract names first (STAT_NAMES), then the extras
         stats.update(game=game.NAME, position=game.to_text(), interrupted=interrupted)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import argparse
 
-from engines import SpecError
+from engines import Engine, SpecError
 from engines.registry import has_tables, parse_engine_spec, with_tables
 from games import Game, GameError
 
 from .common import UsageError, path_arg
 
-__all__ = ["add_syzygy", "checked_tables", "syzygy_spec"]
+__all__ = ["add_syzygy", "checked_tables", "syzygy_spec", "tables_problem"]
 
 
 def add_syzygy(p: argparse.ArgumentParser) -> None:
@@ -52,3 +52,11 @@ def syzygy_spec(prog: str, spec: str, game_class: type[Game], folder: str | None
         return with_tables(spec, game_class, folder)
     except SpecError as error:
         raise UsageError(prog, str(error)) from None
+
+
+def tables_problem(engine: Engine) -> str | None:
+    """The first table ``engine`` could not read while it searched (one line), if any:
+    the search went on without it (see :mod:`games.chess.syzygy`)."""
+    tables = getattr(engine, "tables", None)  # the alpha-beta family's; other engines read none
+    problem = getattr(tables, "problem", None)
+    return problem if isinstance(problem, str) else None
