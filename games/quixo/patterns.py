@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from operator import getitem
 from sys import byteorder
 from typing import Any
 
@@ -89,47 +88,61 @@ def finished(game: Any) -> int | None:
 
 # ------------------------------------------------------------- the fast path
 # What :func:`terms` and the generic sum do, in fewer Python operations (the values are the same, to
-# the unit: a test compares them on random positions).  Every instance gets a field of a wide
-# integer, 32 bits, its cells in reading order (the side to move's cubes, then the opponent's), which
-# four lookups fill for the whole board (the low 13 and the high 12 cells of each side); the fields
-# are then read at once as an array of 32-bit numbers, and each looks up its instance's entry.
-# ``line-potential`` is folded in: its lines are instances, so each line's value, weighted, joins
-# the line's entries, and the centre and inner cubes join their rows'; the fours that its threats
-# count are counted in a field of the sum above the two tables (:data:`_FOURS`).
+# the unit: a test compares them on random positions).  Every instance is a 16-bit field of one wide
+# integer holding its entry's number (its first entry plus its state in base 3), which six lookups
+# fill for the whole board (a side's cells 0-8, 9-16 and 17-24, each value's place values added into
+# every field); the fields are read at once as an array of 16-bit numbers, and each picks its entry.
+# ``line-potential`` is folded in: its lines are instances, so each line pattern's entries take its
+# value, weighted, and the fours its threats count (in a field of the sum above the two tables,
+# :data:`_FOURS`); its centre and inner bonuses are a seventeenth field (the own and the opponent's
+# cubes there counted), with its entries after the tables'.
 
-#: The low cells read by one lookup, and where the fours are counted in a sum (own, then the opponent's).
-_LOW = 13
+#: The cells read by each lookup, and where the fours are counted in a sum (own, then the opponent's).
+_CHUNKS = ((0, 9), (9, 8), (17, 8))
 _FOURS = 80
+#: The bonus field: own inner cubes, the opponent's (times 16), own centre cube (256), the opponent's (512).
+_BONUS_STATES = 1024
 
 
-def _fields() -> tuple[tuple[int, int, int], ...]:
-    """Each instance's field: its place in the wide integer, its cells, and its first entry."""
-    return tuple((32 * number, len(cells), first) for number, (first, cells) in enumerate(LAYOUT.instances))
-
-
-_FIELDS = _fields()
-
-
-def _spreads() -> tuple[list[int], list[int], list[int], list[int]]:
-    """The four lookups: every value of the low and high cells of the side to move's board, then of
-    the opponent's, as their bits in every instance's field."""
-    own_bits, opp_bits = [0] * (SIZE * SIZE), [0] * (SIZE * SIZE)
-    for (place, size, _), (_, cells) in zip(_FIELDS, LAYOUT.instances):
+def _place_values() -> tuple[list[int], list[int], int]:
+    """Each cell's place values in every field, for an own cube and an opponent's, and the fields'
+    first entries (added once): the instances', then the bonus field's."""
+    own, opp = [0] * (SIZE * SIZE), [0] * (SIZE * SIZE)
+    offsets = 0
+    for number, (first, cells) in enumerate(LAYOUT.instances):
+        offsets += first << 16 * number
         for digit, cell in enumerate(cells):
-            own_bits[cell] |= 1 << place + digit
-            opp_bits[cell] |= 1 << place + size + digit
+            own[cell] += 3 ** digit << 16 * number
+            opp[cell] += 2 * 3 ** digit << 16 * number
+    bonus = 16 * LAYOUT.count
+    offsets += _WEIGHTS << bonus
+    for cell in range(SIZE * SIZE):
+        if 1 << cell & INNER:
+            own[cell] += 1 << bonus
+            opp[cell] += 16 << bonus
+        if 1 << cell & CENTRE:
+            own[cell] += 256 << bonus
+            opp[cell] += 512 << bonus
+    return own, opp, offsets
 
-    def table(bits: list[int]) -> list[int]:
-        values = [0] * (1 << len(bits))
-        for value in range(1, len(values)):
+
+def _spreads() -> tuple[tuple[list[int], ...], tuple[list[int], ...]]:
+    """The lookups: for each chunk of cells, every value's place values in the fields, for the side to
+    move (the fields' first entries added in its first chunk) and for the opponent."""
+    own, opp, offsets = _place_values()
+
+    def table(values: list[int], start: int) -> list[int]:
+        sums = [start] * (1 << len(values))
+        for value in range(1, len(sums)):
             low = value & -value
-            values[value] = values[value ^ low] | bits[low.bit_length() - 1]
-        return values
+            sums[value] = sums[value ^ low] + values[low.bit_length() - 1]
+        return sums
 
-    return table(own_bits[:_LOW]), table(own_bits[_LOW:]), table(opp_bits[:_LOW]), table(opp_bits[_LOW:])
+    return (tuple(table(own[first:first + size], offsets if first == 0 else 0) for first, size in _CHUNKS),
+            tuple(table(opp[first:first + size], 0) for first, size in _CHUNKS))
 
 
-_SPREADS: tuple[list[int], list[int], list[int], list[int]] | None = None
+_SPREADS: tuple[tuple[list[int], ...], tuple[list[int], ...]] | None = None
 
 
 def fast_tables(tables: Tables) -> Callable[[Any, int], int]:
@@ -138,42 +151,26 @@ def fast_tables(tables: Tables) -> Callable[[Any, int], int]:
     global _SPREADS
     if _SPREADS is None:
         _SPREADS = _spreads()
-    own_low, own_high, opp_low, opp_high = _SPREADS
-    packed = packed_entries(tables)
-    weight = packed[0]  # line-potential's
-    lines = {sum(1 << cell for cell in cells) for (_, cells) in LAYOUT.instances if len(cells) == SIZE}
-    lookups = []
-    for (_, size, first), (_, cells) in zip(_FIELDS, LAYOUT.instances):
-        mask = sum(1 << cell for cell in cells)
-        is_line = mask in lines
-        is_row = is_line and len({cell // SIZE for cell in cells}) == 1
-        entries = {}
-        for state in range(3 ** size):
-            digits = [state // 3 ** digit % 3 for digit in range(size)]
-            key = sum(1 << digit for digit, value in enumerate(digits) if value == 1) | sum(
-                1 << size + digit for digit, value in enumerate(digits) if value == 2)
-            entry = packed[first + state]
-            if is_line:
+    (own0, own1, own2), (opp0, opp1, opp2) = _SPREADS
+    entries = packed_entries(tables)
+    weight = entries[0]  # line-potential's
+    for name, cells, _ in PATTERNS:
+        if len(cells) == SIZE:  # a line
+            first = _FIRSTS[name]
+            for state in range(3 ** SIZE):
+                digits = [state // 3 ** digit % 3 for digit in range(SIZE)]
                 own, opp = digits.count(1), digits.count(2)
-                entry += (_worth(own, opp) - _worth(opp, own)) * weight + ((own == 4) + ((opp == 4) << 4) << _FOURS)
-            if is_row:
-                for cell, value in zip(cells, digits):
-                    bonus = (_CENTRE_BONUS if 1 << cell & CENTRE else 0) + (_INNER_BONUS if 1 << cell & INNER else 0)
-                    entry += bonus * weight if value == 1 else -bonus * weight if value == 2 else 0
-            entries[key] = entry
-        if size <= SIZE:  # a line's 1,024 keys: a list; a corner's 262,144: a dict of its 19,683 states
-            listed = [0] * (1 << 2 * size)
-            for key, entry in entries.items():
-                listed[key] = entry
-            lookups.append(listed)
-        else:
-            lookups.append(entries)
+                entries[first + state] += ((_worth(own, opp) - _worth(opp, own)) * weight
+                                           + ((own == 4) + ((opp == 4) << 4) << _FOURS))
+    for state in range(_BONUS_STATES):
+        own_inner, opp_inner, own_centre, opp_centre = state & 15, state >> 4 & 15, state >> 8 & 1, state >> 9
+        entries.append((_INNER_BONUS * (own_inner - opp_inner) + _CENTRE_BONUS * (own_centre - opp_centre)) * weight)
+    entry = entries.__getitem__
     threat, double_threat = _THREAT_TO_MOVE * weight, _DOUBLE_THREAT * weight
-    fours_half, low_mask = 1 << _FOURS - 1, (1 << _LOW) - 1
+    fours_half = 1 << _FOURS - 1
     cells, tempo, clamp, phases = SIZE * SIZE, tables.tempo, FORM.clamp, FORM.phases
     divisor = phases * FORM.scale
-    instances = tuple(lookups)
-    width = 4 * len(instances)
+    width = 2 * (LAYOUT.count + 1)
 
     def evaluate(game: Any, player: int) -> int:
         turn = game.turn
@@ -182,8 +179,9 @@ def fast_tables(tables: Tables) -> Callable[[Any, int], int]:
             return LINE_POTENTIAL_WIN if winner == player else -LINE_POTENTIAL_WIN
         x, o = game.x, game.o
         own, opp = (o, x) if turn else (x, o)
-        wide = own_low[own & low_mask] | own_high[own >> _LOW] | opp_low[opp & low_mask] | opp_high[opp >> _LOW]
-        both = sum(map(getitem, instances, memoryview(wide.to_bytes(width, byteorder)).cast("I")))
+        wide = (own0[own & 511] + own1[own >> 9 & 255] + own2[own >> 17]
+                + opp0[opp & 511] + opp1[opp >> 9 & 255] + opp2[opp >> 17])
+        both = sum(map(entry, memoryview(wide.to_bytes(width, byteorder)).cast("H")))
         fours = (both + fours_half) >> _FOURS
         both -= fours << _FOURS
         if fours & 15:
