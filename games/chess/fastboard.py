@@ -37,12 +37,27 @@ _SQUARES = chess.BB_SQUARES
 _NAMES = ("", "pawns", "knights", "bishops", "rooks", "queens", "kings")
 _NOT_RANK_1 = ~chess.BB_RANK_1 & chess.BB_ALL
 _NOT_RANK_8 = ~chess.BB_RANK_8 & chess.BB_ALL
+_RANKS_3_4 = chess.BB_RANK_3 | chess.BB_RANK_4
+_RANKS_6_5 = chess.BB_RANK_6 | chess.BB_RANK_5
+_KNIGHT_ATTACKS, _KING_ATTACKS, _PAWN_ATTACKS = chess.BB_KNIGHT_ATTACKS, chess.BB_KING_ATTACKS, chess.BB_PAWN_ATTACKS
+_DIAG_MASKS, _DIAG_ATTACKS = chess.BB_DIAG_MASKS, chess.BB_DIAG_ATTACKS
+_RANK_MASKS, _RANK_ATTACKS = chess.BB_RANK_MASKS, chess.BB_RANK_ATTACKS
+_FILE_MASKS, _FILE_ATTACKS = chess.BB_FILE_MASKS, chess.BB_FILE_ATTACKS
+_RAYS = chess.BB_RAYS
+#: Every move from a square to a square, made once: move lists share them (python-chess makes new
+#: ones, equal to these; nothing changes a move).
+_MOVES = [[chess.Move(from_square, to_square) for to_square in range(64)] for from_square in range(64)]
+#: A pawn's moves from a square to a square: the move, or to the last rank its four promotions in
+#: python-chess's order (queen, rook, bishop, knight).
+_PAWN_MOVES = [[tuple(chess.Move(from_square, to_square, promotion) for promotion in (5, 4, 3, 2))
+                if to_square >> 3 in (0, 7) else (_MOVES[from_square][to_square],)
+                for to_square in range(64)] for from_square in range(64)]
 
 
 class _Undo(tuple[Any, ...]):
     """What :meth:`FastBoard.push` saves: ``(pawns, knights, bishops, rooks, queens, kings,
     occupied_w, occupied_b, occupied, promoted, turn, castling_rights, ep_square, halfmove_clock,
-    fullmove_number, sums)``.  Like python-chess's ``_BoardState`` it answers ``occupied`` (read by
+    fullmove_number, sums, checkers)``.  Like python-chess's ``_BoardState`` it answers ``occupied`` (read by
     ``Board.is_repetition``) and ``restore(board)`` (``Board.root``)."""
 
     __slots__ = ()
@@ -53,11 +68,11 @@ class _Undo(tuple[Any, ...]):
         """Put this position on ``board`` (another board: its accumulator sums are dropped)."""
         (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings, white, black,
          board.occupied, board.promoted, board.turn, board.castling_rights, board.ep_square,
-         board.halfmove_clock, board.fullmove_number, _sums) = self
+         board.halfmove_clock, board.fullmove_number, _sums, _checkers) = self
         board.occupied_co[chess.WHITE] = white
         board.occupied_co[chess.BLACK] = black
         if isinstance(board, FastBoard):
-            board._sums = None
+            board._sums = board._checkers = None
 
 
 def _dropping_sums(name: str) -> Callable[..., Any]:
@@ -66,7 +81,7 @@ def _dropping_sums(name: str) -> Callable[..., Any]:
 
     def mutator(self: FastBoard, *args: Any, **kwargs: Any) -> Any:
         result = method(self, *args, **kwargs)
-        self._sums = None
+        self._sums = self._checkers = None
         return result
 
     mutator.__name__ = name
@@ -83,11 +98,13 @@ class FastBoard(chess.Board):
     _slots: dict[Accumulator, int]
     #: The packed sums of the position on the board, by slot; ``None``: to be recomputed.
     _sums: list[int] | None
+    #: The side to move's checkers (python-chess's ``checkers_mask``); ``None``: not computed yet.
+    _checkers: int | None
 
     def __init__(self, fen: str | None = chess.STARTING_FEN, *, chess960: bool = False) -> None:
         self._columns = ()
         self._slots = {}
-        self._sums = None
+        self._sums = self._checkers = None
         super().__init__(fen, chess960=chess960)
 
     # Every other way python-chess changes the pieces drops the sums.
@@ -121,7 +138,7 @@ class FastBoard(chess.Board):
         """python-chess's ``push`` for a standard board (same resulting state), in straight-line code."""
         if self.chess960 or move.drop:
             super().push(move)
-            self._sums = None
+            self._sums = self._checkers = None
             return
         turn = self.turn
         co = self.occupied_co
@@ -137,7 +154,8 @@ class FastBoard(chess.Board):
             self.castling_rights = self.clean_castling_rights()
         record = _Undo((self.pawns, self.knights, self.bishops, self.rooks, self.queens, self.kings,
                         co[True], co[False], self.occupied, self.promoted, turn, castling_rights,
-                        self.ep_square, self.halfmove_clock, self.fullmove_number, sums))
+                        self.ep_square, self.halfmove_clock, self.fullmove_number, sums, self._checkers))
+        self._checkers = None
         stack.append(record)  # type: ignore[arg-type]  # read as python-chess reads its _BoardState
         castling_rights = self.castling_rights
         self.move_stack.append(move)
@@ -265,15 +283,133 @@ class FastBoard(chess.Board):
         record = self._stack.pop()
         if type(record) is not _Undo:  # pushed by python-chess itself (a drop, Chess960)
             record.restore(self)
-            self._sums = None
+            self._sums = self._checkers = None
             return move
         (self.pawns, self.knights, self.bishops, self.rooks, self.queens, self.kings, white, black,
          self.occupied, self.promoted, self.turn, self.castling_rights, self.ep_square,
-         self.halfmove_clock, self.fullmove_number, self._sums) = record
+         self.halfmove_clock, self.fullmove_number, self._sums, self._checkers) = record
         co = self.occupied_co
         co[True] = white
         co[False] = black
         return move
+
+    # ----------------------------------------------------------- move lists
+    def checkers_mask(self) -> int:
+        """python-chess's, computed once per position (pop restores the saved one)."""
+        checkers = self._checkers
+        if checkers is None:
+            checkers = self._checkers = chess.Board.checkers_mask(self)
+        return checkers
+
+    def is_check(self) -> bool:
+        """python-chess's, from the position's saved checkers."""
+        checkers = self._checkers
+        if checkers is None:
+            checkers = self._checkers = chess.Board.checkers_mask(self)
+        return checkers != 0
+
+    def legal_move_list(self, to_mask: int = chess.BB_ALL) -> list[chess.Move]:
+        """``list(self.generate_legal_moves(chess.BB_ALL, to_mask))``, in the same order, built in one pass.
+
+        Out of check each pseudo-legal move is kept by python-chess's own test (a king move to an
+        unattacked square, a pinned piece along its pin, en passant by ``_is_safe``), written inline;
+        in check (or on a Chess960 board) it is python-chess's generator itself.
+        """
+        turn = self.turn
+        co = self.occupied_co
+        ours = co[turn]
+        kings = self.kings
+        king_mask = kings & ours
+        if not king_mask or self.chess960 or self.is_check():
+            return list(self.generate_legal_moves(chess.BB_ALL, to_mask))
+        king = king_mask.bit_length() - 1
+        them = not turn
+        blockers = self._slider_blockers(king)
+        occupied = self.occupied
+        pawns = self.pawns
+        knights = self.knights
+        diagonal = self.bishops | self.queens
+        straight = self.rooks | self.queens
+        attackers_mask = self.attackers_mask
+        moves: list[chess.Move] = []
+        append = moves.append
+        extend = moves.extend
+        not_ours = ~ours & to_mask
+        pieces = ours & ~pawns
+        while pieces:
+            from_square = pieces.bit_length() - 1
+            from_bb = _SQUARES[from_square]
+            pieces ^= from_bb
+            if from_bb & knights:
+                targets = _KNIGHT_ATTACKS[from_square]
+            elif from_bb & kings:
+                targets = _KING_ATTACKS[from_square]
+            else:
+                targets = 0
+                if from_bb & diagonal:
+                    targets = _DIAG_ATTACKS[from_square][_DIAG_MASKS[from_square] & occupied]
+                if from_bb & straight:
+                    targets |= (_RANK_ATTACKS[from_square][_RANK_MASKS[from_square] & occupied]
+                                | _FILE_ATTACKS[from_square][_FILE_MASKS[from_square] & occupied])
+            targets &= not_ours
+            if from_square == king:
+                while targets:
+                    to_square = targets.bit_length() - 1
+                    targets ^= _SQUARES[to_square]
+                    if not attackers_mask(them, to_square):
+                        append(_MOVES[from_square][to_square])
+            elif from_bb & blockers:
+                while targets:
+                    to_square = targets.bit_length() - 1
+                    targets ^= _SQUARES[to_square]
+                    if _RAYS[from_square][to_square] & king_mask:
+                        append(_MOVES[from_square][to_square])
+            else:
+                while targets:
+                    to_square = targets.bit_length() - 1
+                    targets ^= _SQUARES[to_square]
+                    append(_MOVES[from_square][to_square])
+        if self.castling_rights & to_mask:  # python-chess's castling moves are to a square of these rights
+            moves.extend(self.generate_castling_moves(chess.BB_ALL, to_mask))
+        own_pawns = pawns & ours
+        if not own_pawns:
+            return moves
+        theirs = co[them]
+        capturers = own_pawns
+        pawn_attacks = _PAWN_ATTACKS[turn]
+        while capturers:
+            from_square = capturers.bit_length() - 1
+            from_bb = _SQUARES[from_square]
+            capturers ^= from_bb
+            targets = pawn_attacks[from_square] & theirs & to_mask
+            pinned = from_bb & blockers
+            while targets:
+                to_square = targets.bit_length() - 1
+                targets ^= _SQUARES[to_square]
+                if not pinned or _RAYS[from_square][to_square] & king_mask:
+                    extend(_PAWN_MOVES[from_square][to_square])
+        empty = ~occupied
+        if turn:
+            single = own_pawns << 8 & empty
+            double = single << 8 & empty & _RANKS_3_4
+            step = -8
+        else:
+            single = own_pawns >> 8 & empty
+            double = single >> 8 & empty & _RANKS_6_5
+            step = 8
+        single &= to_mask
+        double &= to_mask
+        for targets, back in ((single, step), (double, 2 * step)):
+            while targets:
+                to_square = targets.bit_length() - 1
+                targets ^= _SQUARES[to_square]
+                from_square = to_square + back
+                if not _SQUARES[from_square] & blockers or _RAYS[from_square][to_square] & king_mask:
+                    extend(_PAWN_MOVES[from_square][to_square])
+        if self.ep_square:
+            is_safe = self._is_safe
+            moves.extend(m for m in self.generate_pseudo_legal_ep(chess.BB_ALL, to_mask) if is_safe(king, blockers, m))
+        return moves
 
     # ------------------------------------------------------------------ copies
     def copy(self, *, stack: bool | int = True) -> FastBoard:
@@ -282,6 +418,7 @@ class FastBoard(chess.Board):
         board._columns = self._columns
         board._slots = dict(self._slots)
         board._sums = self._sums
+        board._checkers = self._checkers
         return board
 
     def __getstate__(self) -> dict[str, Any]:
@@ -289,5 +426,5 @@ class FastBoard(chess.Board):
         state = dict(self.__dict__)
         state["_columns"] = ()
         state["_slots"] = {}
-        state["_sums"] = None
+        state["_sums"] = state["_checkers"] = None
         return state

@@ -133,6 +133,12 @@ _STATUS_WORDS: tuple[tuple[chess.Status, str], ...] = (
 )
 
 
+def _legal_to(board: chess.Board, to_mask: int) -> list[chess.Move]:
+    """The legal moves to the squares of ``to_mask``, in python-chess's order (the reference path's
+    :meth:`~games.chess.fastboard.FastBoard.legal_move_list`)."""
+    return list(board.generate_legal_moves(chess.BB_ALL, to_mask))
+
+
 def _one_line(message: str) -> str:
     return " ".join(message.split())
 
@@ -222,7 +228,12 @@ class ChessGame(MoveReading, Game[chess.Move]):
         self.undo = board.pop  # type: ignore[method-assign]
         self.is_capture = board.is_capture  # type: ignore[method-assign]
         self.count_moves = functools.partial(count_legal_moves, board)  # type: ignore[method-assign]
-        self.legal_moves = functools.partial(list, chess.LegalMoveGenerator(board))  # type: ignore[method-assign]
+        if isinstance(board, FastBoard):  # the same lists in the same order, built in one pass
+            self.legal_moves = board.legal_move_list  # type: ignore[method-assign]
+            self._legal_to: Callable[[int], list[chess.Move]] = board.legal_move_list
+        else:
+            self.legal_moves = functools.partial(list, chess.LegalMoveGenerator(board))  # type: ignore[method-assign]
+            self._legal_to = functools.partial(_legal_to, board)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"board": self._board, "claim_draws": self.claim_draws}
@@ -426,7 +437,9 @@ class ChessGame(MoveReading, Game[chess.Move]):
         board = self._board
         if board.is_check():
             return self.legal_moves()
-        moves = list(board.generate_legal_captures())
+        moves = self._legal_to(board.occupied_co[not board.turn])
+        if board.ep_square is not None:
+            moves.extend(board.generate_legal_ep())
         promoting = board.pawns & board.occupied_co[board.turn] & (
             chess.BB_RANK_7 if board.turn else chess.BB_RANK_2)
         if promoting:
