@@ -273,7 +273,14 @@ class FastBoard(chess.Board):
             added = base + placed * 64 - 64 + to_square
             if captured:
                 taken = other + captured * 64 - 64 + (capture_bb.bit_length() - 1)
-                self._sums = [s + c[added] - c[removed] - c[taken] for s, c in zip(sums, columns)]
+                if len(columns) == 1:  # one accumulator (pesto alone): no loop
+                    c = columns[0]
+                    self._sums = [sums[0] + c[added] - c[removed] - c[taken]]
+                else:
+                    self._sums = [s + c[added] - c[removed] - c[taken] for s, c in zip(sums, columns)]
+            elif len(columns) == 1:
+                c = columns[0]
+                self._sums = [sums[0] + c[added] - c[removed]]
             else:
                 self._sums = [s + c[added] - c[removed] for s, c in zip(sums, columns)]
 
@@ -298,15 +305,21 @@ class FastBoard(chess.Board):
         """python-chess's, computed once per position (pop restores the saved one)."""
         checkers = self._checkers
         if checkers is None:
-            checkers = self._checkers = chess.Board.checkers_mask(self)
+            checkers = self._checkers = self._find_checkers()
         return checkers
 
     def is_check(self) -> bool:
         """python-chess's, from the position's saved checkers."""
         checkers = self._checkers
         if checkers is None:
-            checkers = self._checkers = chess.Board.checkers_mask(self)
+            checkers = self._checkers = self._find_checkers()
         return checkers != 0
+
+    def _find_checkers(self) -> int:
+        """python-chess's ``checkers_mask``: the pieces attacking the side to move's (unpromoted) king."""
+        turn = self.turn
+        king = self.kings & self.occupied_co[turn] & ~self.promoted
+        return self.attackers_mask(not turn, king.bit_length() - 1) if king else 0
 
     def legal_move_list(self, to_mask: int = chess.BB_ALL) -> list[chess.Move]:
         """``list(self.generate_legal_moves(chess.BB_ALL, to_mask))``, in the same order, built in one pass.
