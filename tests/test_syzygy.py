@@ -22,6 +22,7 @@ from engines import create_engine
 from engines.registry import has_tables, with_tables
 from engines.search.core import TABLE_WIN
 from games import GAME_NAMES, GameError, game_class
+from games.base import EndgameTables
 from games.chess import ChessGame
 from games.chess.syzygy import SyzygyTables, open_syzygy, table_pieces, wdl_value
 from tui.uci import UciServer
@@ -297,3 +298,30 @@ async def test_the_settings_screen_checks_and_keeps_the_tables_folder(tmp_path) 
         await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen again")
         assert app.tables_folder() == folder
     assert load_settings()[0].syzygy == folder
+
+
+class Everything(EndgameTables):
+    """Tables that know every position: each is ``value`` for the side to move (the core's hook, any game)."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+        self.asked = 0
+
+    def probe(self, game) -> int | None:
+        self.asked += 1
+        return self.value
+
+    def rank(self, game) -> None:
+        return None
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_core_takes_any_games_tables_below_the_root(name: str) -> None:
+    for value, score in ((0, 0), (1, -(TABLE_WIN - 1)), (-1, TABLE_WIN - 1)):
+        tables = Everything(value)
+        engine = create_engine("pvs:depth=3", game_class(name))
+        engine.tables = tables
+        game = game_class(name)()
+        result = engine.search(game)
+        assert result.score == score and result.move in game.legal_moves()
+        assert tables.asked == game.count_moves() * result.stats.depth  # each child once a depth, nothing deeper
