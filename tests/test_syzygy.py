@@ -82,6 +82,7 @@ def test_the_tree_asks_only_right_after_a_capture_or_a_pawn_move_with_few_pieces
     assert tables.probe(game) is None
     assert tables.probe(ChessGame.from_text(KQKR)) is None  # four pieces
     assert tables.probe(ChessGame.from_text("8/8/8/3k4/8/8/8/R3K3 w Q - 0 1")) is None  # castling
+    assert tables.probe(ChessGame.from_text("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1")) is None  # mated: a mate's score
     assert tables.tablebase.asked == [KQK]
 
 

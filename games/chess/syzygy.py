@@ -4,8 +4,8 @@
 asks it for the positions with few enough pieces.  Inside the tree
 (:meth:`SyzygyTables.probe`) it answers from the WDL tables, and only right
 after a capture or a pawn move (the half-move clock at 0), where a WDL value
-is exact under the fifty-move rule, and never with castling rights (the tables
-hold none).  At the root (:meth:`SyzygyTables.rank`) it ranks every move by
+is exact under the fifty-move rule, never with castling rights (the tables
+hold none) and never for a mate on the board (the search scores it as a mate).  At the root (:meth:`SyzygyTables.rank`) it ranks every move by
 the DTZ tables as engines do: the distance to the next capture or pawn move
 (counted from the root, so a zeroing move that keeps a win is 1 ply), a win
 only when it comes before the fifty-move rule draws it given the clock, the
@@ -142,6 +142,8 @@ class SyzygyTables(EndgameTables):
         board: chess.Board = game.board  # type: ignore[attr-defined]
         if board.halfmove_clock or not self._holds(board):
             return None
+        if board.is_check() and board.is_checkmate():
+            return None  # the search scores a mate as a mate, above any win the tables promise
         wdl = self._ask(self.tablebase.probe_wdl, board)
         return None if wdl is None else wdl_value(wdl)
 
