@@ -129,6 +129,9 @@ def test_every_game_method_called_in_a_search_counts_for_its_category(name: str)
         sys.setprofile(None)
     assert not wrong
     assert {"movegen", "make", "eval", "table"} <= set(checked)
+    getters = [member.fget for klass in type(game).__mro__ for member in vars(klass).values()
+               if isinstance(member, property) and member.fget is not None]
+    assert getters and all(classifier.game.get(getter.__code__) == "rules" for getter in getters)  # turn, ply ...
 
 
 # ------------------------------------------------------------------ the runs
@@ -188,3 +191,33 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], ar
 def test_a_bad_position_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], name: str) -> None:
     assert_usage_error(capsys, ["bench", "profile", "--game", name, "--position", "not a position ~"],
                        "--position")
+
+
+# ------------------------------------------------------------------ tools/ab_nodes.py
+def _ab_nodes():
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "tools" / "ab_nodes.py"
+    spec = importlib.util.spec_from_file_location("ab_nodes", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ab_nodes_refuses_a_folder_that_is_no_checkout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = str(Path(__file__).resolve().parent.parent)
+    assert _ab_nodes().main([str(tmp_path), root]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "not a checkout" in err
+
+
+def test_ab_nodes_of_a_checkout_against_itself_searches_the_same_trees(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each side in its own process, importing from the checkout: the same nodes on both sides."""
+    root = str(Path(__file__).resolve().parent.parent)
+    name = GAME_NAMES[-1]
+    assert _ab_nodes().main([root, root, "--game", name, "--quick", "--repeat", "1", "--best-of", "1",
+                             "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["games"]
+    assert row["game"] == name and row["nodes_before"] == row["nodes_after"] > 0
+    assert row["nps_before"] > 0 and row["nps_after"] > 0

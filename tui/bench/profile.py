@@ -126,12 +126,14 @@ TOP = 15
 
 # ------------------------------------------------------------------ the categories
 def _codes(function: Any) -> list[CodeType]:
-    """The code objects a callable runs first: a function's, a bound method's, a partial's
-    function's, a callable object's ``__call__``; none for a builtin."""
+    """The code objects a callable runs first: a function's, a bound method's, a property's
+    getter's, a partial's function's, a callable object's ``__call__``; none for a builtin."""
     seen: list[CodeType] = []
     for _ in range(4):  # unwrap a few layers at most
         if isinstance(function, (staticmethod, classmethod)):
             function = function.__func__
+        elif isinstance(function, property):  # a getter such as ``turn``
+            function = function.fget
         code = getattr(function, "__code__", None)
         if isinstance(code, CodeType):
             seen.append(code)
