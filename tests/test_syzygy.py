@@ -135,6 +135,9 @@ def test_a_win_past_the_fifty_move_rule_is_a_draw() -> None:
     late = "8/8/8/3k4/8/8/1Q6/K7 w - - 98 120"
     ranking = SyzygyTables(Stand(queen_wins, corner_dtz), pieces=3).rank(ChessGame.from_text(late))
     assert ranking is not None and ranking.value == 0  # every win takes 3 plies or more: too late
+    capture = SyzygyTables(Stand(queen_wins, corner_dtz), pieces=4).rank(
+        ChessGame.from_text("8/8/8/3k4/8/2r5/1Q6/K7 w - - 99 120"))
+    assert capture is not None and capture.value == 1 and capture.moves == (chess.Move.from_uci("b2c3"),)
 
 
 def test_a_drawn_root_is_searched_among_the_moves_that_hold_the_draw() -> None:

@@ -158,29 +158,27 @@ class SyzygyTables(EndgameTables):
         for move in list(board.legal_moves):
             board.push(move)
             try:
-                plies = self._plies(board)
+                mated = board.is_checkmate()
+                plies = 1 if mated else self._plies(board)
+                fresh = mated or board.halfmove_clock == 0  # the root's clock no longer counts
             finally:
                 board.pop()
             if plies is None:
                 return None  # a table the root needs is missing: the search decides
-            scored.append((self._value(plies, clock), plies, move))
+            scored.append((self._value(plies, 0 if fresh else clock), plies, move))
         if not scored:
             return None
         value = max(entry[0] for entry in scored)
         kept = [entry for entry in scored if entry[0] == value]
-        if value > 0:
-            kept.sort(key=lambda entry: entry[1])  # the fastest win
-        elif value < 0:
-            kept.sort(key=lambda entry: entry[1])  # the most negative: the longest resistance
+        if value:  # a win: the fewest plies first; a loss: the most negative, the longest resistance
+            kept.sort(key=lambda entry: entry[1])
         best = kept[0][1]
         return TableRanking(value, tuple(entry[2] for entry in kept), abs(best))
 
     def _plies(self, board: chess.Board) -> int | None:
-        """The DTZ of the move just played on ``board``, for the side that played it and
-        counted from before it: positive a win, negative a loss, 0 a draw; 1 for a
-        mate or a zeroing move that wins; ``None`` when the tables do not say."""
-        if board.is_checkmate():
-            return 1
+        """The DTZ of the move just played on ``board`` (not a mate), for the side that
+        played it and counted from before it: positive a win, negative a loss, 0 a draw;
+        1 for a zeroing move that wins; ``None`` when the tables do not say."""
         if board.halfmove_clock == 0:  # a capture or a pawn move: the WDL says it all
             wdl = self._ask(self.tablebase.probe_wdl, board)
             if wdl is None:
@@ -193,8 +191,9 @@ class SyzygyTables(EndgameTables):
 
     @staticmethod
     def _value(plies: int, clock: int) -> int:
-        """A move's result from its DTZ (see :meth:`_plies`) and the root's half-move
-        clock: a win or a loss only where it comes before the fifty-move rule."""
+        """A move's result from its DTZ (see :meth:`_plies`) and the half-move clock it
+        leaves counting (the root's, or 0 after a capture, a pawn move or a mate): a win
+        or a loss only where it comes before the fifty-move rule."""
         if plies > 0:
             return 1 if plies + clock < FIFTY_MOVES else 0
         if plies < 0:
