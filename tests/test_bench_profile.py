@@ -40,17 +40,20 @@ def _evaluator() -> FrameType:
     return _movegen()
 
 
-def _bare(codes: dict) -> Classifier:
-    return Classifier(codes, {}, str(Path("/no/engines/here")) + "/")
+def _bare(codes: dict, engines_folder: Path = Path(__file__).parent) -> Classifier:
+    """A classifier of ``codes`` that takes this folder's code (the tests') for the engines'."""
+    return Classifier(codes, {}, str(engines_folder.resolve()) + "/")
 
 
 def test_the_outermost_game_frame_decides() -> None:
     """An evaluation that generates moves (mobility) counts as evaluation; move generation alone
-    as move generation; a stack with no game frame and no engine frame as the search loop."""
+    as move generation; a stack of the engines' code and no game frame as the search loop; a stack
+    with no frame of the engines' code is outside the search, not counted."""
     both = _bare({_evaluator.__code__: "eval", _movegen.__code__: "movegen"})
     assert both.category(_evaluator()) == "eval"
     assert both.category(_movegen()) == "movegen"
     assert _bare({}).category(_movegen()) == "search"
+    assert _bare(both.game, Path("/no/engines/here")).category(_movegen()) is None
 
 
 def test_a_frame_at_its_resume_counts_as_its_caller() -> None:

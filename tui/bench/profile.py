@@ -34,6 +34,9 @@ sampler wakes (otherwise every sample would wait up to 5 ms).
    other statement of the selectors' module is move ordering, of the shared table's the table;
 3. else the sample is the search loop: the rest (negamax, quiescence, the engine's driver).
 
+A sample with no frame of the engines' code on its stack is not the search's (the sampler's own
+start) and is not counted.
+
 So move generation done lazily inside the move-ordering generator counts as move generation, and
 the ordering's share is its own work: capture scores, sorting, the staged lists, killers and history.
 
@@ -120,6 +123,8 @@ QUICK_NODES = 3_000
 LIMIT_OPTIONS = ("depth", "nodes", "time")
 #: The warm-up search's node budget (run first, outside the timing).
 WARM_NODES = 500
+#: The tables' width at least (wider in a wider terminal).
+WIDTH = 110
 #: Functions listed per game.
 TOP = 15
 
@@ -269,23 +274,24 @@ class Classifier:
         caller = frame.f_back
         return caller if caller is not None and frame.f_lasti in resumes else frame
 
-    def category(self, frame: FrameType | None) -> str:
-        """The category of the stack whose innermost frame is ``frame``."""
+    def category(self, frame: FrameType | None) -> str | None:
+        """The category of the stack whose innermost frame is ``frame``; ``None`` when no frame of
+        the engines' code is on it (the search has not begun: the sampler's own start, say)."""
         game_category: str | None = None
         engine_frame: FrameType | None = None
-        game = self.game
+        game, folder = self.game, self.engines_folder
         while frame is not None:
             code = frame.f_code
             found = game.get(code)
             if found is not None:
                 game_category = found  # the last one met is the outermost
-            elif engine_frame is None and code.co_filename.startswith(self.engines_folder):
+            elif engine_frame is None and code.co_filename.startswith(folder):
                 engine_frame = frame
             frame = frame.f_back
+        if engine_frame is None:
+            return None
         if game_category is not None:
             return game_category
-        if engine_frame is None:
-            return "search"
         path = engine_frame.f_code.co_filename
         line = self.lines_of(path).get(engine_frame.f_lineno or 0)
         if line is not None:
@@ -339,6 +345,8 @@ class Sampler:
                 continue
             frame = working(frame)
             counted = category(frame)
+            if counted is None:
+                continue
             self.categories[counted] += 1
             self._codes[frame.f_code, counted] += 1
 
@@ -488,7 +496,7 @@ def run_profile_bench(runs: Sequence[tuple[str, str, str | None, str]], *, as_js
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(width=max(150, Console().width))
+    console = Console(width=max(WIDTH, Console().width))
     with console.status("profiling…") as status:
         for game, spec, text, label in runs:
             status.update(f"profiling {game}: {spec} on {label}")
@@ -497,24 +505,22 @@ def run_profile_bench(runs: Sequence[tuple[str, str, str | None, str]], *, as_js
     engines = sorted({profile.engine for profile in profiles})
     shares = Table(
         title=f"where the search's time goes: {', '.join(engines)} (shares of samples)",
-        caption=f"sampled every {INTERVAL * 1000:g} ms: a sample counts for the outermost game method on the "
-                "stack (rules: the game's other methods, outcome, in_check ...), else the engines' ordering "
-                "or table code, else the search loop;  nodes/s from a plain run;  overhead: profiled time / "
-                "plain time;  load average "
+        caption=f"a sample (every {INTERVAL * 1000:g} ms) counts for the outermost game method on the stack "
+                "(rules: its other methods, outcome, in_check ...), else the engines' ordering or table code, "
+                "else the search loop;  nodes/s from a plain run;  load average "
                 + ("-" if load is None else " ".join(f"{value:.2f}" for value in load)),
     )
-    for column in ("game", "position", "nodes", "nodes/s", "samples", "overhead",
-                   *(CATEGORY_TITLES[category] for category in CATEGORIES)):
+    for column in ("game", "position", "nodes", "nodes/s", *(CATEGORY_TITLES[category] for category in CATEGORIES)):
         shares.add_column(column, no_wrap=True, justify="left" if column in ("game", "position") else "right")
     for profile in profiles:
         shares.add_row(
             profile.game, profile.position, f"{profile.nodes:,}", _rate(profile.nps),
-            f"{profile.samples:,}", f"{profile.overhead:.2f}x",
             *(f"{profile.share(category):.0%}" for category in CATEGORIES),
         )
     console.print(shares)
     for profile in profiles:
-        functions = Table(title=f"{profile.game}: top functions (self samples, and the category they counted for)")
+        functions = Table(title=f"{profile.game}: top functions ({profile.samples:,} samples; the profiled "
+                                f"search took {profile.overhead:.2f}x the plain one's time)")
         functions.add_column("share", justify="right")
         functions.add_column("function")
         functions.add_column("counted as")
