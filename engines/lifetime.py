@@ -30,6 +30,7 @@ import signal
 import sys
 import threading
 import time
+from types import FrameType
 from typing import Callable, Iterator
 
 __all__ = ["CHECK_INTERVAL", "STOP_SIGNALS", "exit_with_parent", "killed_with_parent", "signals_deferred",
@@ -130,7 +131,7 @@ def signals_deferred(signals: frozenset[int] = STOP_SIGNALS) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    came: list[tuple[int, object]] = []
+    came: list[tuple[int, FrameType | None]] = []
     previous = {sig: signal.signal(sig, lambda signum, frame: came.append((signum, frame))) for sig in signals}
     try:
         yield

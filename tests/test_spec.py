@@ -261,5 +261,5 @@ def test_any_text_parses_or_raises_a_one_line_spec_error(text: str) -> None:
         message = str(error)
         assert message and "\n" not in message and "\r" not in message, repr(message)
     else:
-        assert spec.name in ENGINE_NAMES
+        assert spec.name in ENGINES  # the project's engines and the outside ones (stockfish, uci)
         assert parse_engine_spec(str(spec)) == spec
