@@ -184,6 +184,7 @@ def test_the_tables_name_every_category(capsys: pytest.CaptureFixture[str]) -> N
     (["--engine", "nosuchengine"], "nosuchengine"),
     (["--engine", "pvs:depth=zero"], "--engine"),
     (["--position", "x"], "--position needs exactly one --game"),
+    (["--engine", "pvs:workers=2"], "leave workers out"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str],
                                           needle: str) -> None:

@@ -72,7 +72,7 @@ from dataclasses import dataclass, field
 from types import CodeType, FrameType
 from typing import Any, Iterable, Sequence
 
-from engines import Limits, create_engine
+from engines import Limits, SpecError, create_engine
 from engines.search import selectors as _selectors_module
 from engines.search import table as _table_module
 from games import Game, game_kind, new_game
@@ -405,13 +405,18 @@ def default_position(game: str) -> tuple[str, str | None]:
 
 def limited_spec(spec: str, game_class: type[Game], nodes: int) -> str:
     """``spec`` with a node budget of ``nodes`` when it sets no limit of its own (depth, nodes,
-    time) and its engine takes one; :class:`~engines.SpecError` if it is bad."""
+    time) and its engine takes one; :class:`~engines.SpecError` if it is bad, or if it searches in
+    other processes too (``workers``: the profiler samples this one)."""
     engine = create_engine(spec, game_class)
     try:
         given = engine.spec.options
         table = engine.spec.table
+        workers = engine.spec.get("workers") if "workers" in table else 1
     finally:
         engine.close()
+    if workers != 1:
+        raise SpecError(f"{spec} searches in {workers} processes and the profiler samples this one; "
+                        "leave workers out")
     if any(name in given for name in LIMIT_OPTIONS) or "nodes" not in table:
         return spec
     return f"{spec}{',' if ':' in spec else ':'}nodes={nodes}"
@@ -515,10 +520,14 @@ def run_profile_bench(runs: Sequence[tuple[str, str, str | None, str]], *, as_js
     for profile in profiles:
         shares.add_row(
             profile.game, profile.position, f"{profile.nodes:,}", _rate(profile.nps),
-            *(f"{profile.share(category):.0%}" for category in CATEGORIES),
+            *(f"{profile.share(category):.0%}" if profile.samples else "-" for category in CATEGORIES),
         )
     console.print(shares)
+    if not all(profile.samples for profile in profiles):
+        console.print(f"-: no sample (the search took less than the sampling interval, {INTERVAL * 1000:g} ms)")
     for profile in profiles:
+        if not profile.samples:
+            continue
         functions = Table(title=f"{profile.game}: top functions ({profile.samples:,} samples; the profiled "
                                 f"search took {profile.overhead:.2f}x the plain one's time)")
         functions.add_column("share", justify="right")
