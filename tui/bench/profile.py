@@ -34,11 +34,10 @@ sampler wakes (otherwise every sample would wait up to 5 ms).
    other statement of the selectors' module is move ordering, of the shared table's the table;
 3. else the sample is the search loop: the rest (negamax, quiescence, the engine's driver).
 
-A sample with no frame of the engines' code on its stack is not the search's (the sampler's own
-start) and is not counted.
-
 So move generation done lazily inside the move-ordering generator counts as move generation, and
 the ordering's share is its own work: capture scores, sorting, the staged lists, killers and history.
+A sample with no frame of the engines' code on its stack is not the search's (the sampler's own
+start) and is not counted.
 
 **The method's bias.**  A sample can only be taken where the search thread lets go of the
 interpreter lock, which CPython does between bytecodes -- on entering a function, resuming a
@@ -46,11 +45,12 @@ generator, jumping back in a loop, after a call of a C function -- and never ins
 The time since the previous such point is counted at the next one.  A frame sampled at its
 ``RESUME`` (just entered: the time before it was its caller's, a getter such as ``turn`` would
 otherwise collect the time of the line that called it) is therefore counted as its caller
-(:meth:`Classifier.working`); a C call (a ``dict`` probe, ``list.sort``) is counted at the line
+(:meth:`Classifier.working`), whose statement calls it: so a call's cost (its arguments, its frame)
+counts for the method called; a C call (a ``dict`` probe, ``list.sort``) is counted at the line
 that made it.  Each share is a proportion of ``n`` samples, so its standard error is about
 ``sqrt(p (1 - p) / n)``: 1.5 points at ``p = 0.3`` and ``n = 1000``; the samples are reported.  The
-sampler costs time while it reads a stack (the search waits), which the ``overhead`` column shows
-(profiled time over plain time, noisy on a loaded machine); the shares are of the search's own
+sampler costs time while it reads a stack (the search waits), which each game's top functions
+title shows (profiled time over plain time, noisy on a loaded machine); the shares are of the search's own
 time, since the search stands still while a sample is taken.  Garbage collection runs as in any
 search and is counted where it strikes.
 
