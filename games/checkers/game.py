@@ -91,34 +91,11 @@ from ..base import (
     quote_input,
 )
 
+from . import endgame
 from .outcomes import CheckersTermination
 from .bitboards import (
-    BIT,
-    BLACK,
-    CROWN,
-    DL3,
-    DL4,
-    DOWN4,
-    DR4,
-    DR5,
-    FULL,
-    JUMPS,
-    KING_JUMPS,
-    KING_STEPS,
-    Move,
-    SQUARES,
-    START_BLACK,
-    START_WHITE,
-    STEPS,
-    UL4,
-    UL5,
-    UP4,
-    UR3,
-    UR4,
-    WHITE,
-    jump_moves,
-    man_jump_count,
-    square_at,
+    BIT, BLACK, CROWN, DL3, DL4, DOWN4, DR4, DR5, FULL, JUMPS, KING_JUMPS, KING_STEPS, Move, SQUARES,
+    START_BLACK, START_WHITE, STEPS, UL4, UL5, UP4, UR3, UR4, WHITE, jump_moves, man_jump_count, square_at,
 )
 from .evaluation import HEURISTICS, features
 from .patterns import HEURISTIC_FILES
@@ -571,6 +548,10 @@ class Checkers(Game[Move]):
         """A move typed as ``11-15``, ``15x24``, ``15x24x31`` or short ``15x31`` (see
         :func:`games.checkers.notation.parse_move`)."""
         return parse_move(self, text)
+
+    # endgames: the database of :mod:`games.checkers.endgame` (in a folder, or the data directory's)
+    open_tables = classmethod(endgame.open_tables)
+    default_tables = classmethod(endgame.default_tables)
 
     # ------------------------------------------------------ evaluation/learning
     def features(self, player: int) -> list[float]:

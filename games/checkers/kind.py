@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from ..kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale, ScoreUnit
+from ..kind import BenchPlan, BenchPosition, EndgamePlan, GameKind, LevelPlan, PerftCase, PerftReference, ScoreScale, ScoreUnit
 from .ballots import BALLOTS, Ballots
 from .board import CheckersBoard
+from .endgame import default_dir
+from .endgame_build import build_saying, check
 from ..learned import tables_plan
 from .game import Checkers
 from .patterns import FORM, quiet
@@ -55,4 +57,5 @@ KIND: GameKind[Checkers] = GameKind(
     tables=tables_plan(FORM, Checkers.from_text, unit=37.5, quiet=lambda text: quiet(Checkers.from_text(text))),
     book_formats=(Ballots(),),
     books=(BALLOTS,),
+    endgames=EndgamePlan(build=build_saying, check=check, folder=default_dir, pieces=4, most=5),
 )

@@ -50,7 +50,7 @@ from engines import SpecError
 from engines import RunError
 from games import GAME_NAMES, GameError, game_titles
 
-from . import bench, books, lab, learn, learning, match, network, play, puzzles, rules, search, tree, uci
+from . import bench, books, endgame, lab, learn, learning, match, network, play, puzzles, rules, search, tree, uci
 from .common import PROG, Parser, UsageError, error_text, interrupted_status, one_line, notices_on_stderr, stop_signals
 
 __all__ = ["main", "build_parser", "UsageError"]
@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with no command: draw pieces as letters (for terminals that misrender chess glyphs)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for group in (play, learn, network, puzzles, rules, search, tree, bench, match, lab, books, learning, uci):
+    for group in (play, learn, network, puzzles, rules, search, tree, bench, endgame, match, lab, books, learning, uci):
         group.add_commands(sub)
     return parser
 
