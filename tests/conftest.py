@@ -46,7 +46,9 @@ def no_stockfish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True)
 def own_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test keeps its settings (tui.settings) in a directory of its own, never the user's."""
+    """Every test keeps its settings (tui.settings) and its data (puzzle sets, endgame databases) in
+    directories of its own, never the user's: a database the user built must not change a search."""
     folder = tmp_path_factory.mktemp("config")
     monkeypatch.setenv("TUI_GAMES_CONFIG_DIR", str(folder))
+    monkeypatch.setenv("TUI_GAMES_DATA_DIR", str(folder / "data"))
     return folder
