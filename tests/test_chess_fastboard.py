@@ -110,12 +110,21 @@ def test_push_and_pop_leave_python_chess_state(seed: int, start: str) -> None:
     assert fast.fen() == chess.Board(start).fen()
 
 
-def test_castling_onto_the_rook_is_recorded_as_python_chess_records_it() -> None:
-    reference, fast = chess.Board(KIWIPETE), FastBoard(KIWIPETE)
+@pytest.mark.parametrize("fen,uci,recorded", [
+    (KIWIPETE, "e1h1", "e1g1"),
+    (KIWIPETE, "e1a1", "e1c1"),
+    ("4k3/8/8/8/8/8/8/5K1R w H - 0 1", "f1h1", "f1h1"),  # a king off e1 (X-FEN rights): kept as given
+    ("4k3/8/8/8/8/8/8/4K1R1 w G - 0 1", "e1g1", "e1g1"),  # onto a rook on g1
+])
+def test_castling_onto_the_rook_is_recorded_as_python_chess_records_it(fen: str, uci: str, recorded: str) -> None:
+    reference, fast = chess.Board(fen), FastBoard(fen)
     for board in (reference, fast):
-        board.push(chess.Move.from_uci("e1h1"))
+        board.push(chess.Move.from_uci(uci))
     assert _state(fast) == _state(reference)
-    assert fast.move_stack[-1] == chess.Move.from_uci("e1g1")
+    assert fast.move_stack[-1] == chess.Move.from_uci(recorded)
+    fast.pop()
+    reference.pop()
+    assert _state(fast) == _state(reference)
 
 
 def test_python_chess_methods_work_on_the_fast_board() -> None:

@@ -214,8 +214,8 @@ class FastBoard(chess.Board):
             back = 0 if turn else 56
             king_to = back + (2 if a_side else 6)
             rook_to = back + (3 if a_side else 5)
-            if to_bb & ours:
-                self.move_stack[-1] = chess.Move(from_square, king_to)
+            if to_bb & ours and (from_square == 4 or from_square == 60) and to_square & 7 in (0, 7):
+                self.move_stack[-1] = chess.Move(from_square, king_to)  # recorded as python-chess records it
             king_bbs = from_bb | _SQUARES[king_to]
             rook_bbs = _SQUARES[rook_square] | _SQUARES[rook_to]
             self.kings ^= king_bbs
