@@ -48,7 +48,7 @@ import numpy as np
 
 from ..arrays import read_arrays
 from ..base import EndgameTables, Game, GameError, TableRanking
-from .bitboards import BIT, BLACK, CROWN, FULL, JUMPS, KING_JUMPS, KING_STEPS, STEPS, jump_moves
+from .bitboards import BIT, BLACK, CROWN, FULL, JUMPS, KING_JUMPS, KING_STEPS, STEPS, Move, jump_moves
 
 __all__ = ["VERSION", "EndgameError", "Signature", "Endgame", "default_dir", "signatures", "signature_size",
            "decode", "encode", "flip", "probe_masks", "child_code", "code_score", "MAX_FILE_BYTES",
@@ -199,11 +199,11 @@ def child_code(code: int) -> int:
     return 0
 
 
-def successors(own: int, opp: int, kings: int) -> list[tuple[tuple[int, int, int], object]]:
+def successors(own: int, opp: int, kings: int) -> list[tuple[tuple[int, int, int], Move]]:
     """Every legal move of the mover (Black's way) as the successor's masks from its own mover's view
     (turned round), with the move's path and captures ``(path, captured)``."""
     occupied = own | opp
-    moves: list = []
+    moves: list[Move] = []
     pieces = own
     while pieces:
         low = pieces & -pieces
@@ -363,7 +363,7 @@ def opened(directory: str) -> Endgame:
     return Endgame(directory)
 
 
-def open_tables(_game: type, path: str) -> Endgame:
+def open_tables(path: str) -> Endgame:
     """The database in the folder ``path`` (the ``tables`` option; the game's ``open_tables``);
     :class:`GameError` of one line when it holds no complete set (every signature of 2 pieces at least)."""
     tables = opened(str(Path(path).expanduser().resolve()))
@@ -372,7 +372,7 @@ def open_tables(_game: type, path: str) -> Endgame:
     return tables
 
 
-def default_tables(_game: type) -> Endgame | None:
+def default_tables() -> Endgame | None:
     """The database in :func:`default_dir`, when the user has built one (the game's ``default_tables``)."""
     tables = opened(str(default_dir()))
     return tables if tables.pieces else None

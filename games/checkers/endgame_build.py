@@ -145,9 +145,9 @@ def lookup_many(tables: Tables, own: np.ndarray, opp: np.ndarray, kings: np.ndar
     key = counts @ np.array([1000, 100, 10, 1])
     for value in np.unique(key[(counts[:, 0] + counts[:, 1]) > 0]):
         at = np.flatnonzero(key == value)
-        sig = tuple(int(c) for c in counts[at[0]])
+        sig: Signature = (int(counts[at[0], 0]), int(counts[at[0], 1]), int(counts[at[0], 2]), int(counts[at[0], 3]))
         squares = [_bits_to_squares(g[at], k) for g, k in zip(groups, sig)]
-        codes[at] = tables[sig][encode(sig, squares)]  # type: ignore[index]
+        codes[at] = tables[sig][encode(sig, squares)]
     return codes
 
 
@@ -473,9 +473,9 @@ def check(directory: Path, pieces: int, say: Callable[[str], object] = lambda _t
             expected[steps] = np.where(~has, -1, _codes(s))
             wrong = np.flatnonzero(expected[index] != codes[index])
             if wrong.size:
-                at = int(index[wrong[0]])
-                raise EndgameError(f"{file_name(sig)}: entry {at} holds {int(codes[at])}, its successors say "
-                                   f"{int(expected[at])}")
+                entry = int(index[wrong[0]])
+                raise EndgameError(f"{file_name(sig)}: entry {entry} holds {int(codes[entry])}, its successors "
+                                   f"say {int(expected[entry])}")
             checked += int(index.size)
         say(f"{n} pieces: {checked:,} positions agree with their successors")
     return checked

@@ -83,6 +83,7 @@ from typing import Callable, ClassVar, Sequence
 from ..base import (
     MAX_POSITION_TEXT,
     check_length,
+    EndgameTables,
     Game,
     Heuristic,
     Outcome,
@@ -549,9 +550,16 @@ class Checkers(Game[Move]):
         :func:`games.checkers.notation.parse_move`)."""
         return parse_move(self, text)
 
-    # endgames: the database of :mod:`games.checkers.endgame` (in a folder, or the data directory's)
-    open_tables = classmethod(endgame.open_tables)
-    default_tables = classmethod(endgame.default_tables)
+    # ------------------------------------------------------------ endgames
+    @classmethod
+    def open_tables(cls, path: str) -> EndgameTables:
+        """The endgame database in the folder ``path`` (see :mod:`games.checkers.endgame`)."""
+        return endgame.open_tables(path)
+
+    @classmethod
+    def default_tables(cls) -> EndgameTables | None:
+        """The endgame database the user built into the data directory, if any."""
+        return endgame.default_tables()
 
     # ------------------------------------------------------ evaluation/learning
     def features(self, player: int) -> list[float]:
