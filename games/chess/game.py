@@ -6,10 +6,11 @@ board with a lean make/undo that also keeps the incremental evaluations
 (:mod:`games.chess.accumulator`).  Moves are :class:`chess.Move` values;
 :meth:`ChessGame.play` is ``board.push`` and :meth:`ChessGame.undo` is
 ``board.pop`` -- bound straight onto the instance, so search and perft pay no
-extra Python frame for them.  A game made on a plain ``chess.Board`` plays with
-python-chess's own push and pop: the reference the tests hold the fast board to.  The same goes for :meth:`ChessGame.key`,
-:meth:`ChessGame.count_moves`, :meth:`ChessGame.legal_moves` and
-:meth:`ChessGame.is_capture`.
+extra Python frame for them.  The same goes for :meth:`ChessGame.count_moves`,
+:meth:`ChessGame.legal_moves` (the board's ``legal_move_list``),
+:meth:`ChessGame.is_capture` and :meth:`ChessGame.in_check`.  A game made on a
+plain ``chess.Board`` plays with python-chess's own push, pop and move
+generator: the reference the tests hold the fast board to.
 
 Notation: positions are FEN; moves are typed in SAN (``e4``,
 ``Nf3``, ``O-O``, ``exd8=Q``; also ``0-0``, trailing ``+``/``#`` and annotation
@@ -161,8 +162,8 @@ class ChessGame(MoveReading, Game[chess.Move]):
     >>> g.format_move(g.parse_move("g1f3"))
     'Nf3'
 
-    Player ``0`` is White.  ``play``/``undo``/``key``/``count_moves``/
-    ``legal_moves``/``is_capture`` are bound to the board's own methods on the
+    Player ``0`` is White.  ``play``/``undo``/``count_moves``/``legal_moves``/
+    ``is_capture``/``in_check`` are bound to the board's own methods on the
     instance (see :meth:`_bind`), so never replace :attr:`board` behind the
     game's back.
     """
@@ -227,6 +228,7 @@ class ChessGame(MoveReading, Game[chess.Move]):
         self.play = board.push  # type: ignore[method-assign]
         self.undo = board.pop  # type: ignore[method-assign]
         self.is_capture = board.is_capture  # type: ignore[method-assign]
+        self.in_check = board.is_check  # type: ignore[method-assign]
         self.count_moves = functools.partial(count_legal_moves, board)  # type: ignore[method-assign]
         if isinstance(board, FastBoard):  # the same lists in the same order, built in one pass
             self.legal_moves = board.legal_move_list  # type: ignore[method-assign]
@@ -393,6 +395,7 @@ class ChessGame(MoveReading, Game[chess.Move]):
         return open_syzygy(path)
 
     def in_check(self) -> bool:
+        """``board.is_check()`` (bound to the board's on the instance, see :meth:`_bind`)."""
         return self._board.is_check()
 
     def null_move_ok(self) -> bool:
