@@ -188,6 +188,34 @@ def test_sums_follow_every_other_change_of_the_pieces() -> None:
         assert pesto(ChessGame(other), 0) == _scratch_value(chess.Board(POSITIONS[3]))
 
 
+@pytest.mark.parametrize("change", [
+    lambda board: board.set_piece_at(chess.D5, chess.Piece(chess.QUEEN, chess.BLACK)),
+    lambda board: board.remove_piece_at(chess.E2),
+    lambda board: board.set_board_fen("4k3/8/8/8/8/8/8/4K2R"),
+    lambda board: board.set_piece_map({chess.E1: chess.Piece(chess.KING, chess.WHITE),
+                                       chess.E8: chess.Piece(chess.KING, chess.BLACK),
+                                       chess.A2: chess.Piece(chess.PAWN, chess.WHITE)}),
+    lambda board: board.set_fen(POSITIONS[3]),
+    lambda board: board.set_epd(POSITIONS[2].rsplit(" ", 2)[0]),
+    lambda board: board.reset(),
+    lambda board: board.reset_board(),
+    lambda board: board.clear_board(),
+    lambda board: board.set_chess960_pos(518),
+    lambda board: board.apply_mirror(),
+    lambda board: board.apply_transform(chess.flip_horizontal),
+])
+def test_every_public_change_of_the_pieces_is_followed(change: object) -> None:
+    """python-chess's public mutators go through the setters the fast board overrides: the
+    next evaluation agrees with one from scratch."""
+    fast = FastBoard(KIWIPETE)
+    game = ChessGame(fast)
+    pesto(game, 0)
+    fast.push(next(iter(fast.legal_moves)))
+    pesto(game, 0)
+    change(fast)  # type: ignore[operator]
+    assert pesto(game, 0) == _scratch_value(fast.copy())
+
+
 def test_an_accumulator_attached_in_the_middle_of_a_line_stays_right() -> None:
     """A second accumulator attached after some pushes: right after the pops that go back past it."""
     counter = Accumulator("pieces", [(1, square) for square in range(64)] * 12)

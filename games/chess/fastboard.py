@@ -17,6 +17,15 @@ records answer ``.occupied`` and ``.restore(board)`` as python-chess's own do), 
   the features a move adds and subtracts those it removes, ``pop`` restores the saved sums, and any
   other change of the pieces drops them for a recomputation on the next read.
 
+What it relies on of python-chess beyond its public API (python-chess's own ``push``/``pop``
+rely on the same): the move stack's twin ``_stack`` of position records, which ``pop``, ``root``,
+``copy`` and ``is_repetition`` read (:class:`_Undo` is such a record); and the private piece
+setters every public way of changing the pieces goes through (``_set_piece_at``,
+``_remove_piece_at``, ``_reset_board``, ``_clear_board``, ``_set_chess960_pos``), overridden here to
+drop the sums.  ``tests/test_chess_fastboard.py`` checks both against python-chess (the state after
+every push and pop, and each public mutator followed by an evaluation), so a python-chess release
+that changes them fails the tests instead of the evaluations.
+
 The plain python-chess path stays reachable: a ``ChessGame`` made on a plain ``chess.Board`` plays
 with python-chess's ``push``/``pop`` and evaluates from scratch; the tests check that both give the
 same perft counts and the same search trees.
@@ -30,6 +39,7 @@ from typing import Any, Callable
 import chess
 
 from .accumulator import Accumulator
+from .bitboards import pinned_mask
 
 __all__ = ["FastBoard"]
 
@@ -325,8 +335,8 @@ class FastBoard(chess.Board):
         """``list(self.generate_legal_moves(chess.BB_ALL, to_mask))``, in the same order, built in one pass.
 
         Out of check each pseudo-legal move is kept by python-chess's own test (a king move to an
-        unattacked square, a pinned piece along its pin, en passant by ``_is_safe``), written inline;
-        in check (or on a Chess960 board) it is python-chess's generator itself.
+        unattacked square, a pinned piece along its pin), written inline, and en passant comes from
+        ``generate_legal_ep``; in check (or on a Chess960 board) it is python-chess's generator itself.
         """
         turn = self.turn
         co = self.occupied_co
@@ -337,7 +347,7 @@ class FastBoard(chess.Board):
             return list(self.generate_legal_moves(chess.BB_ALL, to_mask))
         king = king_mask.bit_length() - 1
         them = not turn
-        blockers = self._slider_blockers(king)
+        blockers = pinned_mask(self, king)
         occupied = self.occupied
         pawns = self.pawns
         knights = self.knights
@@ -420,8 +430,7 @@ class FastBoard(chess.Board):
                 if not _SQUARES[from_square] & blockers or _RAYS[from_square][to_square] & king_mask:
                     extend(_PAWN_MOVES[from_square][to_square])
         if self.ep_square:
-            is_safe = self._is_safe
-            moves.extend(m for m in self.generate_pseudo_legal_ep(chess.BB_ALL, to_mask) if is_safe(king, blockers, m))
+            moves.extend(self.generate_legal_ep(chess.BB_ALL, to_mask))
         return moves
 
     # ------------------------------------------------------------------ copies
