@@ -129,3 +129,20 @@ def test_a_tiny_network_learns_what_pesto_misses(tmp_path: Path) -> None:
     model.params, _ = fit_adam(model, (own, other, base), target, rows, rows, seed=0, max_iter=60, rate=0.02)
     after = float(np.mean(np.abs(model.forward((own, other, base))[0] - target)))
     assert after < before / 2
+
+
+def test_residual_file_is_a_heuristic_and_a_bad_file_one_line(tmp_path: Path) -> None:
+    from games.base import UnknownHeuristicError
+    from games.chess.evaluation import pesto
+    from games.chess.game import ChessGame
+
+    residual = random_residual(seed=3)
+    path = residual.save(tmp_path / "r.npz")
+    heuristic = ChessGame.heuristic(f"residual:{path}")
+    game = new_game("chess", "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 5 4")
+    correction = residual.correction(game.board)
+    assert heuristic(game, 0) == pesto(game, 0) + correction and heuristic(game, 1) == -heuristic(game, 0)
+    (tmp_path / "bad.npz").write_bytes(b"not an archive")
+    with pytest.raises(UnknownHeuristicError) as error:
+        ChessGame.heuristic(f"residual:{tmp_path / 'bad.npz'}")
+    assert "\n" not in str(error.value) and "residual" in str(error.value)

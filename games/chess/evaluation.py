@@ -540,5 +540,15 @@ HEURISTICS: dict[str, Heuristic] = {
     "network": network,
 }
 
+
+def residual_file(path: str) -> Heuristic:
+    """The heuristic ``residual:PATH``: ``pesto`` plus the residual network in the file at ``path``
+    (see :mod:`games.chess.residual`).  Raises ``ValueError`` (one line) for a file that is not one."""
+    from .residual import residual_file as read
+
+    return read(path, pesto)
+
+
 #: The heuristics read from a file, by kind (see :attr:`games.base.Game.HEURISTIC_FILES`).
-HEURISTIC_FILES: dict[str, Callable[[str], Heuristic]] = {"network": network_file, "tables": tables_file}
+HEURISTIC_FILES: dict[str, Callable[[str], Heuristic]] = {"network": network_file, "tables": tables_file,
+                                                         "residual": residual_file}
