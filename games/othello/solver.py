@@ -42,8 +42,9 @@ its worth can be measured (``tui-games bench endgame --without ...``):
     values being even, tests on odd bounds) when one is given.
 
 The last three empty cells have their own code: no move generation, the
-flips of each cell tried in turn, and the last cell's value counted from its
-flips without making the move.
+flips of each cell tried in turn; with two empty cells the loop is unrolled
+(:meth:`Solver._last2`), and the last cell's value is counted from its flips
+without making the move.
 """
 
 from __future__ import annotations
@@ -293,8 +294,7 @@ class Solver:
         parity = parity_of(FULL ^ (own | opp))
         entry = self.table.get(own | opp << 64)
         first = entry[2] if entry is not None else PASS
-        for cell in self._ordered(own, opp, moves, first):
-            flipped = flips_of(own, opp, cell)
+        for cell, flipped in self._ordered(own, opp, moves, first):
             bit = 1 << cell
             child_own, child_opp = opp ^ flipped, own | flipped | bit
             lower = max(alpha, best_value)
@@ -323,26 +323,29 @@ class Solver:
             return self._last1(own, opp, (FULL ^ (own | opp)).bit_length() - 1)
         return final_value(own, opp)
 
-    def _ordered(self, own: int, opp: int, moves: int, first: int) -> list[int]:
-        """The cells of ``moves``: the table's move ``first``, then fastest-first
-        (fewest opponent replies, a corner counting two, a corner move first on
-        ties), or in cell order without ``fastest_first``."""
+    def _ordered(self, own: int, opp: int, moves: int, first: int) -> list[tuple[int, int]]:
+        """The cells of ``moves`` with the discs each turns over, ``(cell, flipped)``:
+        the table's move ``first``, then fastest-first (fewest opponent replies, a
+        corner counting two, a corner move first on ties), or in cell order without
+        ``fastest_first``.  The node reuses the flips for ETC and its moves."""
         cells = []
         while moves:
             low = moves & -moves
-            cells.append(low.bit_length() - 1)
+            cell = low.bit_length() - 1
+            cells.append((cell, flips_of(own, opp, cell)))
             moves ^= low
         if not self.fastest_first:
-            if first in cells:
-                cells.remove(first)
-                cells.insert(0, first)
+            for i, (cell, flipped) in enumerate(cells):
+                if cell == first:
+                    del cells[i]
+                    cells.insert(0, (cell, flipped))
+                    break
             return cells
         keyed = []
-        for cell in cells:
+        for cell, flipped in cells:
             if cell == first:
-                keyed.append((-1000, cell))
+                keyed.append((-1000, cell, flipped))
                 continue
-            flipped = flips_of(own, opp, cell)
             child_own, child_opp = opp ^ flipped, own | flipped | (1 << cell)
             replies = legal_mask(child_own, child_opp)
             # Fewest replies (4 each, 2 more for a corner), a corner taken (-8), fewest
@@ -351,9 +354,9 @@ class Solver:
             keyed.append((4 * replies.bit_count() + 2 * (replies & CORNERS).bit_count()
                           - 8 * (CORNERS >> cell & 1)
                           + (FULL & ~(child_own | child_opp) & _around(child_opp)).bit_count()
-                          - legal_mask(child_opp, child_own).bit_count(), cell))
+                          - legal_mask(child_opp, child_own).bit_count(), cell, flipped))
         keyed.sort()
-        return [cell for _, cell in keyed]
+        return [(cell, flipped) for _, cell, flipped in keyed]
 
     def _store(self, key: int, value: int, alpha: int, beta: int, move: int) -> None:
         if not self.use_table:
@@ -409,8 +412,7 @@ class Solver:
                 return bound
         cells = self._ordered(own, opp, moves, first)
         if self.etc and self.use_table:
-            for cell in cells:
-                flipped = flips_of(own, opp, cell)
+            for cell, flipped in cells:
                 entry = table.get((opp ^ flipped) | (own | flipped | (1 << cell)) << 64)
                 if entry is not None and -entry[1] >= beta:
                     return -entry[1]
@@ -418,8 +420,7 @@ class Solver:
         alpha0 = alpha
         search = self._search
         null_window = self.null_window
-        for cell in cells:
-            flipped = flips_of(own, opp, cell)
+        for cell, flipped in cells:
             child_own, child_opp = opp ^ flipped, own | flipped | (1 << cell)
             child_parity = parity ^ _QUADRANT[cell]
             if best_move != PASS and null_window:
@@ -445,6 +446,8 @@ class Solver:
         if self.nodes >= self._next_tick:
             self._poll()
         empty = FULL ^ (own | opp)
+        if empties == 2:
+            return self._last2(own, opp, alpha, beta, empty)
         if empties > 3 and self.stability and alpha >= 0:
             bound = MAX_VALUE - 2 * stable_edge_discs(own, opp)
             if bound <= alpha:
@@ -485,6 +488,39 @@ class Solver:
         if not legal_mask(opp, own):
             return final_value(own, opp)
         return -self._shallow(opp, own, -beta, -alpha, empties, parity)
+
+    def _last2(self, own: int, opp: int, alpha: int, beta: int, empty: int) -> int:
+        """A node with the two ``empty`` cells (counted by the caller): ``own`` on
+        the lower cell, then on the higher, each child's last cell counted by
+        :meth:`_last1` -- :meth:`_shallow`'s loop unrolled, the same nodes."""
+        low = empty & -empty
+        high = empty ^ low
+        x1, x2 = low.bit_length() - 1, high.bit_length() - 1
+        best_value = -MAX_VALUE - 1
+        last1 = self._last1
+        if opp & _NEIGHBOURS[x1]:
+            flipped = flips_of(own, opp, x1)
+            if flipped:
+                self.nodes += 1
+                best_value = -last1(opp ^ flipped, own | flipped | low, x2)
+                if best_value >= beta:
+                    return best_value
+        if opp & _NEIGHBOURS[x2]:
+            flipped = flips_of(own, opp, x2)
+            if flipped:
+                self.nodes += 1
+                value = -last1(opp ^ flipped, own | flipped | high, x1)
+                if value > best_value:
+                    best_value = value
+        if best_value > -MAX_VALUE - 1:
+            return best_value
+        # No placement: the opponent's turn (a node) if it has one, else the game is over.
+        if not legal_mask(opp, own):
+            return final_value(own, opp)
+        self.nodes += 1
+        if self.nodes >= self._next_tick:
+            self._poll()
+        return -self._last2(opp, own, -beta, -alpha, empty)
 
     @staticmethod
     def _last1(own: int, opp: int, cell: int) -> int:
