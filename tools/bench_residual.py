@@ -38,7 +38,7 @@ POSITIONS = (
 
 def _evaluation_loop(evaluate: Callable[[Any, int], int] | None, rounds: int) -> float:
     """Seconds for ``rounds`` passes over every child of every position: push, evaluate, pop."""
-    games = [new_game("chess", text) for text in POSITIONS]
+    games: list[Any] = [new_game("chess", text) for text in POSITIONS]
     for game in games:  # attach the accumulators before timing
         if evaluate is not None:
             evaluate(game, 0)
@@ -68,7 +68,8 @@ def main() -> None:
         value = residual.correction(game.board)
         return pesto(game, player) + (value if player == 0 else -value)
 
-    children = sum(len(list(new_game("chess", text).board.legal_moves)) for text in POSITIONS) * args.rounds
+    boards: list[Any] = [new_game("chess", text).board for text in POSITIONS]  # type: ignore[attr-defined]
+    children = sum(len(list(board.legal_moves)) for board in boards) * args.rounds
     costs: dict[str, list[float]] = {"pesto": [], "residual": [], "scratch": []}
     variants = (("bare", None), ("pesto", pesto), ("residual", incremental), ("scratch", from_scratch))
     for _ in range(args.repeats):  # each repeat: the best of three interleaved runs of each variant

@@ -320,9 +320,10 @@ def residual_file(path: str, base: Callable[[Any, int], int] | None = None) -> C
     one before (:class:`ResidualAccumulators`).  Raises ``ValueError`` (one line) for a file that is
     not a residual network."""
     if base is None:
-        from .evaluation import pesto as base
-    residual = Residual.load(path)
-    return residual_heuristic(residual, base, f"residual:{path}")
+        from .evaluation import pesto
+
+        base = pesto
+    return residual_heuristic(Residual.load(path), base, f"residual:{path}")
 
 
 def residual_heuristic(residual: Residual, base: Callable[[Any, int], int], name: str) -> Callable[[Any, int], int]:
