@@ -244,3 +244,16 @@ def test_the_command_builds_and_checks(tmp_path: Path, capsys: pytest.CaptureFix
     sig = signatures(2)[0]
     (tmp_path / file_name(sig)).write_bytes(b"PK not really")
     assert_usage_error(capsys, ["endgame", "check", "checkers", "--dir", str(tmp_path)], file_name(sig))
+    assert_usage_error(capsys, ["endgame", "build", "checkers", "--pieces", "2", "--out", str(tmp_path / file_name(sig))],
+                       "is not a folder")
+
+
+def test_a_build_never_writes_over_a_file(built: Path, tmp_path: Path) -> None:
+    sig = (0, 1, 1, 0)  # built with its mirror (1, 0, 0, 1), which is missing: the pair is built again
+    values = load(built / file_name(sig), sig).copy()
+    values[np.flatnonzero(values)[0]] = 0
+    save(tmp_path / file_name(sig), sig, values)  # sound, but not what a build makes
+    before = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
+    with pytest.raises(EndgameError, match="differs from what was built"):
+        build(tmp_path, 2)
+    assert all((tmp_path / name).read_bytes() == data for name, data in before.items())
