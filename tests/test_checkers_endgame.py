@@ -223,6 +223,16 @@ def test_pvs_plays_a_won_ending_by_the_database_and_converts_it(built: Path, tmp
     assert game.outcome().winner == 0 and plies == ranking.plies  # both sides perfect: the distance exactly
 
 
+def test_a_level_made_weak_on_purpose_gets_no_database_by_default(built: Path, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TUI_GAMES_DATA_DIR", str(tmp_path))
+    _copy(built, endgame.default_dir())
+    assert create_engine("pvs:depth=2", Checkers).tables is not None
+    for spec in ("pvs:depth=2,jitter=40", "pvs:depth=1,blunder=0.25"):
+        assert create_engine(spec, Checkers).tables is None
+    assert create_engine(f"pvs:depth=2,jitter=40,tables={built}", Checkers).tables is not None  # asked for
+
+
 def test_the_tables_option_reads_a_folder_and_refuses_one_without_a_database(built: Path, tmp_path: Path) -> None:
     engine = create_engine(f"pvs:depth=2,tables={built}", Checkers)
     assert engine.tables is not None and engine.tables.pieces == PIECES

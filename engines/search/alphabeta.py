@@ -145,7 +145,8 @@ class AlphaBetaEngine(Engine):
                 self.tables = game_class.open_tables(spec.get("tables"))
             except GameError as error:
                 raise SpecError(f"{spec.name}: {error}") from None
-        elif config.strongest and "tables" in spec.table and "tables" not in spec.options:
+        elif config.strongest and "tables" in spec.table and "tables" not in spec.options and not (
+                jitter or self.blunder):  # a level made weak on purpose is not handed perfect endings
             self.tables = game_class.default_tables()  # the game's own, when it finds some
         #: Set while :meth:`record` runs: the searches record their trees into it.
         self.recorder: TreeRecorder | None = None
