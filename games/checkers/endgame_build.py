@@ -47,7 +47,7 @@ from .endgame import (
     successors,
 )
 
-__all__ = ["BuildReport", "build", "build_saying", "check", "solve_pair"]
+__all__ = ["BuildReport", "build", "build_saying", "check", "check_signature", "solve_pair"]
 
 #: A code not settled yet (above any real code).
 UNKNOWN = 1 << 20
@@ -452,30 +452,31 @@ def check(directory: Path, pieces: int, say: Callable[[str], object] = lambda _t
         for sig in signatures(n):
             tables[sig] = load(directory / file_name(sig), sig)
         for sig in signatures(n):
-            codes = tables[sig]
-            index, groups, own, opp, kings, occupied = positions(sig)
-            expected = np.full(codes.size, np.iinfo(np.int64).min, dtype=np.int64)
-            jumps = _jumpers(own, opp, kings)
-            at = np.flatnonzero(jumps)
-            expected[index[at]] = capture_codes(tables, groups[0][at], groups[1][at], own[at], opp[at], kings[at])
-            quiet = ~jumps
-            moves = quiet_moves(sig, index[quiet], [g[quiet] for g in groups], occupied[quiet], tables)
-            seen = tables[mirror(sig)][moves.child].astype(np.int64)
-            seen = _parent_codes(seen)
-            parent = np.concatenate([moves.parent, moves.fixed_parent])
-            code = np.concatenate([seen, moves.fixed_code])
-            score = _scores(code)
-            best = np.full(codes.size, np.iinfo(np.int64).min, dtype=np.int64)
-            np.maximum.at(best, parent, score)
-            steps = index[quiet]
-            has = best[steps] != np.iinfo(np.int64).min
-            s = best[steps]
-            expected[steps] = np.where(~has, -1, _codes(s))
-            wrong = np.flatnonzero(expected[index] != codes[index])
-            if wrong.size:
-                entry = int(index[wrong[0]])
-                raise EndgameError(f"{file_name(sig)}: entry {entry} holds {int(codes[entry])}, its successors "
-                                   f"say {int(expected[entry])}")
-            checked += int(index.size)
+            checked += check_signature(sig, tables)
         say(f"{n} pieces: {checked:,} positions agree with their successors")
     return checked
+
+
+def check_signature(sig: Signature, tables: Tables) -> int:
+    """Check one signature's codes against its successors' (in ``tables``, with everything it leads
+    to); the positions checked, or :class:`EndgameError` naming the first wrong entry."""
+    codes = tables[sig]
+    index, groups, own, opp, kings, occupied = positions(sig)
+    expected = np.full(codes.size, np.iinfo(np.int64).min, dtype=np.int64)
+    jumps = _jumpers(own, opp, kings)
+    at = np.flatnonzero(jumps)
+    expected[index[at]] = capture_codes(tables, groups[0][at], groups[1][at], own[at], opp[at], kings[at])
+    quiet = ~jumps
+    moves = quiet_moves(sig, index[quiet], [g[quiet] for g in groups], occupied[quiet], tables)
+    parent = np.concatenate([moves.parent, moves.fixed_parent])
+    code = np.concatenate([_parent_codes(tables[mirror(sig)][moves.child].astype(np.int64)), moves.fixed_code])
+    best = np.full(codes.size, np.iinfo(np.int64).min, dtype=np.int64)
+    np.maximum.at(best, parent, _scores(code))
+    steps = index[quiet]
+    expected[steps] = np.where(best[steps] == np.iinfo(np.int64).min, -1, _codes(best[steps]))
+    wrong = np.flatnonzero(expected[index] != codes[index])
+    if wrong.size:
+        entry = int(index[wrong[0]])
+        raise EndgameError(f"{file_name(sig)}: entry {entry} holds {int(codes[entry])}, its successors "
+                           f"say {int(expected[entry])}")
+    return int(index.size)
