@@ -165,7 +165,7 @@ def fast_and_generic(name: str, seed: int, spread: int):
     return tables_heuristic(form(name), tables), tables_heuristic(form(name), tables, generic=True)
 
 
-def test_the_fast_games_are_those_whose_table_cost_was_measured() -> None:
+def test_the_games_with_a_fast_evaluation_are_those_their_samples_say() -> None:
     assert FAST == tuple(name for name in GAMES if game_kind(name).samples.fast_tables)
 
 
