@@ -19,7 +19,10 @@ is linear in the tables, so they can be fitted to a deeper search's values
 and the games' results (``tui-games train GAME --model tables``), and it costs
 a few table lookups a pattern.  Finished positions are scored by the form's
 :attr:`TermsForm.finished` (beyond every unfinished value) and unfinished ones
-clamped to ``±clamp``.
+clamped to ``±clamp``.  A form may also give its own evaluation of the same value built for
+speed (:attr:`TermsForm.fast`: checkers' and Quixo's fold their hand-made evaluation's parts into
+the entries and read the patterns through small lookup tables); :func:`tables_heuristic` uses it,
+and ``generic=True`` gives the generic sum the tests compare it with.
 
 A tables file is a NumPy ``.npz`` of plain arrays, read with
 ``allow_pickle=False``: ``format`` (:data:`FORMAT`), ``form`` (the layout's
