@@ -52,7 +52,9 @@ def longest_line(game: Quixo, player: int) -> int:
 _WORTH = (0, 4, 16, 64, 256, 0)
 
 
-def _worth(own: int, opp: int) -> int:
+def line_worth(own: int, opp: int) -> int:
+    """What a line holding ``own`` of a player's cubes and ``opp`` of the other's is worth to the player
+    (the learned tables fold the same worth into their line entries)."""
     return _WORTH[own] >> (2 * opp)
 
 
@@ -60,17 +62,17 @@ def _worth(own: int, opp: int) -> int:
 #: if X has four cubes in it and 16 if O has (summed over the lines these count
 #: the fours in the low byte, which never carries: at most 12 lines).
 _LINE_TABLE: tuple[int, ...] = tuple(
-    ((_worth(a, b) - _worth(b, a)) << 8) + (a == 4) + 16 * (b == 4) if a + b <= SIZE else 0
+    ((line_worth(a, b) - line_worth(b, a)) << 8) + (a == 4) + 16 * (b == 4) if a + b <= SIZE else 0
     for a in range(6)
     for b in range(6)
 )
 #: The side to move has four cubes in a line: it may complete it at once.
-_THREAT_TO_MOVE = 1024
+THREAT_TO_MOVE = 1024
 #: The side that just moved has two lines of four: one push rarely stops both.
-_DOUBLE_THREAT = 384
+DOUBLE_THREAT = 384
 #: Own cube in the centre (on 4 lines) and in the inner 3x3 (safe from being taken).
-_CENTRE_BONUS = 12
-_INNER_BONUS = 3
+CENTRE_BONUS = 12
+INNER_BONUS = 3
 #: Score of a position won on the board, beyond every other score of the heuristic.
 LINE_POTENTIAL_WIN = 50_000
 
@@ -92,19 +94,19 @@ def line_potential(game: Quixo, player: int) -> int:
     value = total >> 8  # for X from here on
     if game.turn == 0:
         if total & 15:
-            value += _THREAT_TO_MOVE
+            value += THREAT_TO_MOVE
         if (total >> 4) & 15 > 1:
-            value -= _DOUBLE_THREAT
+            value -= DOUBLE_THREAT
     else:
         if (total >> 4) & 15:
-            value -= _THREAT_TO_MOVE
+            value -= THREAT_TO_MOVE
         if total & 15 > 1:
-            value += _DOUBLE_THREAT
+            value += DOUBLE_THREAT
     if x & CENTRE:
-        value += _CENTRE_BONUS
+        value += CENTRE_BONUS
     elif o & CENTRE:
-        value -= _CENTRE_BONUS
-    value += _INNER_BONUS * ((x & INNER).bit_count() - (o & INNER).bit_count())
+        value -= CENTRE_BONUS
+    value += INNER_BONUS * ((x & INNER).bit_count() - (o & INNER).bit_count())
     return -value if player else value
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..base import Heuristic
 from ..learned import PatternLayout, Tables, TermsForm, bundled_heuristic, packed_entries, tables_file, tapered
-from .evaluation import (_CENTRE_BONUS, _DOUBLE_THREAT, _INNER_BONUS, _THREAT_TO_MOVE, LINE_POTENTIAL_WIN, _worth,
+from .evaluation import (CENTRE_BONUS, DOUBLE_THREAT, INNER_BONUS, THREAT_TO_MOVE, LINE_POTENTIAL_WIN, line_worth,
                          line_potential)
 from .moves import CENTRE, INNER, SIZE
 
@@ -160,13 +160,13 @@ def fast_tables(tables: Tables) -> Callable[[Any, int], int]:
             for state in range(3 ** SIZE):
                 digits = [state // 3 ** digit % 3 for digit in range(SIZE)]
                 own, opp = digits.count(1), digits.count(2)
-                entries[first + state] += ((_worth(own, opp) - _worth(opp, own)) * weight
+                entries[first + state] += ((line_worth(own, opp) - line_worth(opp, own)) * weight
                                            + ((own == 4) + ((opp == 4) << 4) << _FOURS))
     for state in range(_BONUS_STATES):
         own_inner, opp_inner, own_centre, opp_centre = state & 15, state >> 4 & 15, state >> 8 & 1, state >> 9
-        entries.append((_INNER_BONUS * (own_inner - opp_inner) + _CENTRE_BONUS * (own_centre - opp_centre)) * weight)
+        entries.append((INNER_BONUS * (own_inner - opp_inner) + CENTRE_BONUS * (own_centre - opp_centre)) * weight)
     entry = entries.__getitem__
-    threat, double_threat = _THREAT_TO_MOVE * weight, _DOUBLE_THREAT * weight
+    threat, double_threat = THREAT_TO_MOVE * weight, DOUBLE_THREAT * weight
     fours_half = 1 << _FOURS - 1
     cells, tempo, clamp, phases = SIZE * SIZE, tables.tempo, FORM.clamp, FORM.phases
     divisor = phases * FORM.scale
