@@ -168,7 +168,7 @@ def fast_tables(tables: Tables) -> Callable[[Any, int], int]:
     entry = entries.__getitem__
     threat, double_threat = THREAT_TO_MOVE * weight, DOUBLE_THREAT * weight
     fours_half = 1 << _FOURS - 1
-    cells, tempo, clamp, phases = SIZE * SIZE, tables.tempo, FORM.clamp, FORM.phases
+    squares, tempo, clamp, phases = SIZE * SIZE, tables.tempo, FORM.clamp, FORM.phases
     divisor = phases * FORM.scale
     width = 2 * (LAYOUT.count + 1)
 
@@ -188,7 +188,7 @@ def fast_tables(tables: Tables) -> Callable[[Any, int], int]:
             both += threat
         if fours >> 4 > 1:
             both -= double_threat
-        value = tapered(both, cells - (x | o).bit_count(), phases, divisor, tempo, clamp)
+        value = tapered(both, squares - (x | o).bit_count(), phases, divisor, tempo, clamp)
         return value if player == turn else -value
 
     return evaluate
