@@ -8,19 +8,16 @@ output is ``G(own view) - G(other view)``: no constant, colour-antisymmetric.
 The float model is then quantised into the integer lanes the evaluation adds
 up (:func:`games.chess.residual.quantise`).
 
-    python -m engines.learning.residual_training --data A.csv B.csv --hidden 32 --out residual.npz
-
-writes ``residual.npz`` and ``residual.json`` (the command, the data's
-sha256, the fit and how ``pesto`` and the network score the held-out
-positions), never overwriting either.
+``tools/train_residual.py`` runs it from the command line and writes
+``residual.npz`` and ``residual.json`` (the command, the data's sha256, the
+fit and how ``pesto`` and the network score the held-out positions), never
+overwriting either.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
-import sys
 import time
 from pathlib import Path
 from typing import Any, Sequence
@@ -28,10 +25,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from .fitting import CLIP_UNITS, SIGMOID_UNITS, fit_adam, kept_rows, sigmoid, splits, target_chances
-from .network_training import _other_view, network_inputs
+from .network_training import network_inputs
 from .train import join_datasets, read_dataset
 
-__all__ = ["ResidualModel", "pesto_pawns", "train_residual", "main"]
+__all__ = ["ResidualModel", "pesto_pawns", "train_residual", "write_residual"]
 
 
 class ResidualModel:
@@ -99,6 +96,8 @@ def train_residual(paths: Sequence[str], *, hidden: int = 32, seed: int = 0, tes
     from games.chess.kind import KIND
     from games.chess.residual import Residual, quantise
 
+    from scipy.sparse import csr_matrix
+
     plan = KIND.network
     assert plan is not None and plan.quiet is not None
     dataset = join_datasets([read_dataset(path, ChessGame) for path in paths])
@@ -107,7 +106,8 @@ def train_residual(paths: Sequence[str], *, hidden: int = 32, seed: int = 0, tes
     target = np.clip(np.asarray(dataset.h_l, dtype=np.float64)[keep], -CLIP_UNITS * 100, CLIP_UNITS * 100) / 100
     base = pesto_pawns(positions)
     own = network_inputs(plan, positions)
-    other = _other_view(own, np.asarray(plan.other_view, dtype=np.int32))
+    other = csr_matrix((own.data, np.asarray(plan.other_view, dtype=np.int32)[own.indices], own.indptr),
+                       shape=own.shape)  # the other side's view of the same pieces
     train_rows, test_rows, fit_rows, stop_rows = splits(np.asarray(dataset.game_id)[keep], test_size, seed)
     if rescale:  # the labels brought to pesto's scale: the factor that makes pesto fit them best
         factors = np.linspace(0.4, 1.6, 49)
@@ -155,38 +155,14 @@ def train_residual(paths: Sequence[str], *, hidden: int = 32, seed: int = 0, tes
     return residual, facts
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Train a residual network from the command line (see the module's docstring)."""
-    parser = argparse.ArgumentParser(prog="python -m engines.learning.residual_training",
-                                     description="Fit chess's residual network over pesto to Stockfish-labelled datasets.")
-    parser.add_argument("--data", nargs="+", required=True)
-    parser.add_argument("--hidden", type=int, default=32)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--test-size", type=float, default=0.1)
-    parser.add_argument("--max-iter", type=int, default=40)
-    parser.add_argument("--outcome", type=float, default=0.0)
-    parser.add_argument("--shift", type=int, default=6)
-    parser.add_argument("--rate", type=float, default=1e-3)
-    parser.add_argument("--rescale", action="store_true", help="bring the labels to pesto's scale first")
-    parser.add_argument("--out", required=True)
-    args = parser.parse_args(argv)
-    out = Path(args.out)
+def write_residual(residual: Any, facts: dict[str, Any], out: Path, command: str) -> Path:
+    """Write ``residual`` to ``out`` (a new ``.npz``) and its facts to the ``.json`` beside it, never
+    overwriting either: the ``.json``'s path."""
     meta = out.with_suffix(".json")
     if out.suffix != ".npz" or out.exists() or meta.exists():
-        print(f"residual_training: {out} must end in .npz and neither it nor {meta.name} may exist", file=sys.stderr)
-        return 2
-    residual, facts = train_residual(args.data, hidden=args.hidden, seed=args.seed, test_size=args.test_size,
-                                     max_iter=args.max_iter, outcome_weight=args.outcome, shift=args.shift,
-                                     rate=args.rate, rescale=args.rescale)
+        raise FileExistsError(f"{out} must end in .npz and neither it nor {meta.name} may exist")
     residual.save(out)
-    command = "python -m engines.learning.residual_training " + " ".join(sys.argv[1:] if argv is None else argv)
-    facts = {"format": "tui-games-residual-meta/1", "command": command, **facts}
     with meta.open("x") as file:
-        json.dump(facts, file, indent=2)
+        json.dump({"format": "tui-games-residual-meta/1", "command": command, **facts}, file, indent=2)
         file.write("\n")
-    print(json.dumps(facts["test"], indent=2))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    return meta

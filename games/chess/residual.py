@@ -312,17 +312,13 @@ class ResidualAccumulators:
 RESIDUAL_FILE = Path(__file__).with_name("models") / "residual.npz"
 
 
-def residual_file(path: str, base: Callable[[Any, int], int] | None = None) -> Callable[[Any, int], int]:
-    """The heuristic ``residual:PATH``: ``base`` (``pesto`` by default) plus the correction of the
-    residual network in the file at ``path``, for ``player`` (0: White).  The board keeps the
-    network's accumulator through its make/undo (:mod:`games.chess.accumulator`); a plain
-    ``chess.Board`` (the reference path) starts from the position evaluated last at its ply or the
-    one before (:class:`ResidualAccumulators`).  Raises ``ValueError`` (one line) for a file that is
-    not a residual network."""
-    if base is None:
-        from .evaluation import pesto
-
-        base = pesto
+def residual_file(path: str, base: Callable[[Any, int], int]) -> Callable[[Any, int], int]:
+    """The heuristic ``residual:PATH``: ``base`` (``pesto``, which :mod:`games.chess.evaluation` passes)
+    plus the correction of the residual network in the file at ``path``, for ``player`` (0: White).
+    The board keeps the network's accumulator through its make/undo (:mod:`games.chess.accumulator`);
+    a plain ``chess.Board`` (the reference path) starts from the position evaluated last at its ply
+    or the one before (:class:`ResidualAccumulators`).  Raises ``ValueError`` (one line) for a file
+    that is not a residual network."""
     return residual_heuristic(Residual.load(path), base, f"residual:{path}")
 
 
