@@ -3,6 +3,10 @@
 - Hypothesis runs without per-example deadlines: property tests choose their
   example counts, and a loaded CI machine must not turn a slow example into a
   failure.  ``HYPOTHESIS_PROFILE=thorough`` runs ten times the examples.
+- Othello's compiled endgame solver (numba) is off (``TUI_GAMES_COMPILED=off``, for
+  the programs the tests start too): which solver serves must not depend on when
+  a compilation in the background finishes; tests/test_othello_compiled.py asks
+  for it by name.
 - ``no_stockfish`` hides every Stockfish binary (environment, PATH, Debian's path).
 - Tests marked ``slow`` (several seconds each) run in CI; ``pytest -m "not slow"``
   leaves them out for a quick loop.
@@ -30,6 +34,7 @@ from engines.stockfish import ENVIRONMENT_VARIABLE
 settings.register_profile("default", deadline=None)
 settings.register_profile("thorough", deadline=None, max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+os.environ["TUI_GAMES_COMPILED"] = "off"
 
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     # A handled signal is reset to its default in a program started below, an ignored one is not.

@@ -1,7 +1,7 @@
 """Measure the numba prototype (tools/numba_othello.py) against today's pure-Python path.
 
-Run with the numba venv's Python, from the repository's root, nothing else of ours running:
-``nice -n 0 /work/numba-venv/bin/python tools/bench_numba.py [section ...]``; sections
+Run with a Python that has numba (the ``fast`` extra), from the repository's root, nothing else of ours running:
+``nice -n 0 python tools/bench_numba.py [section ...]``; sections
 ``check`` (the compiled functions agree with the pure-Python ones), ``start``, ``primitives``,
 ``search``, ``solver`` (default: all).  Every figure is a ratio
 measured in this run, the two paths interleaved (A, B, A, B, ...), the median of the

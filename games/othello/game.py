@@ -80,7 +80,7 @@ from .bitboards import (
 )
 from .evaluation import HEURISTICS, features
 from .patterns import HEURISTIC_FILES, learned
-from .solver import SWITCHES, Solver
+from .solver import SWITCHES, solve
 
 __all__ = ["Othello", "OthelloTermination"]
 
@@ -353,11 +353,12 @@ class Othello(Game[int]):
     def solve(self, reach: int, tick: Callable[[int], object] | None = None,
               off: Iterable[str] = ()) -> Solution | None:
         """The exact final disc difference for the side to move and a best move
-        (see :mod:`games.othello.solver`), when at most ``reach`` cells are empty;
-        else ``None``.  The solve leaves the position untouched (it works on two ints)."""
+        (see :mod:`games.othello.solver`: compiled with numba when it is ready), when
+        at most ``reach`` cells are empty; else ``None``.  The solve leaves the
+        position untouched (it works on two ints)."""
         if self.empties > reach:
             return None
-        return Solver(tick=tick, off=off).solve(self._own, self._opp)
+        return solve(self._own, self._opp, tick, off)
 
     def tactical_moves(self) -> list[int]:
         """Othello has no captures to resolve: a quiescence search stops at once."""
