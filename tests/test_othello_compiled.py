@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cli_run import assert_usage_error
 from engines import create_engine
 from games.othello import Othello
 from games.othello import solver as solver_module
@@ -138,3 +139,46 @@ def test_without_numba_the_pure_solver_serves(monkeypatch: pytest.MonkeyPatch) -
     assert path.ready(wait=True) is None and not path.compiling()
     assert path.failure is not None and "numba is not installed" in path.failure
     assert "\n" not in path.status()
+
+
+# ---------------------------------------------------------------- bench endgame
+def test_bench_endgame_says_which_solver_serves(capsys: pytest.CaptureFixture[str],
+                                                compiled: ModuleType) -> None:
+    from tui.bench.endgame import run_endgame_bench
+
+    for solver, said in (("compiled", "the compiled solver (numba)"), ("python", "the pure-Python solver;")):
+        assert run_endgame_bench(["othello"], numbers=lambda number: False, solver=solver) == []
+        out = capsys.readouterr().out
+        assert said in out.splitlines()[0], solver
+    assert solver_module.COMPILED.enabled is None  # for that run only
+    run_endgame_bench(["othello"], numbers=lambda number: False, solver="compiled", off=["etc"])
+    assert "the pure-Python solver;" in capsys.readouterr().out  # the switches are the pure solver's
+
+
+def test_bench_endgame_refuses_the_compiled_solver_it_cannot_have(capsys: pytest.CaptureFixture[str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    assert_usage_error(capsys, ["bench", "endgame", "--solver", "compiled", "--without", "etc"],
+                       "--without measures the pure-Python solver's refinements: not with --solver compiled")
+    monkeypatch.setitem(sys.modules, "numba", None)
+    monkeypatch.setattr(solver_module, "COMPILED", CompiledPath())
+    assert_usage_error(capsys, ["bench", "endgame", "--solver", "compiled"],
+                       "the compiled solver cannot serve: numba is not installed (pip install 'tui-games[fast]')")
+
+
+def test_search_waits_for_the_compiled_solver_when_it_will_solve_the_root(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, compiled: ModuleType) -> None:
+    import json
+
+    from cli_run import run
+
+    game = derived()[0]  # 14 empties
+    monkeypatch.setenv(COMPILED_SWITCH, "on")
+    monkeypatch.setattr(solver_module, "COMPILED", CompiledPath())  # not ready yet in this process
+    code, out, err = run(capsys, "search", "othello", "--position", game.to_text(), "--engine",
+                         "pvs:solve=14,depth=1", "--json")
+    stats = json.loads(out)
+    fast = compiled.solve(*own_opp(game))
+    assert code == 0 and stats["solved"] == fast.value
+    assert stats["nodes"] - fast.nodes in (0, 1)  # the compiled solver's nodes (and the root's), not the pure one's
+    assert err in ("", "tui-games search: compiling the endgame solver once (numba; later runs load it "
+                       "from numba's cache)...\n")

@@ -565,10 +565,15 @@ class CompiledPath:
         self._lock = threading.Lock()
         #: Why the compiled solver cannot serve in this process (one line), once known.
         self.failure: str | None = None
+        #: True or False: the compiled solver allowed or not whatever the environment says
+        #: (a command's ``--solver``); ``None``: as ``TUI_GAMES_COMPILED`` says.
+        self.enabled: bool | None = None
 
-    @staticmethod
-    def wanted() -> bool:
-        """Whether the environment allows the compiled solver (``TUI_GAMES_COMPILED`` not ``off``)."""
+    def wanted(self) -> bool:
+        """Whether the compiled solver is allowed: :attr:`enabled`, or else the
+        environment (``TUI_GAMES_COMPILED`` not ``off``)."""
+        if self.enabled is not None:
+            return self.enabled
         return os.environ.get(COMPILED_SWITCH, "").strip().lower() != "off"
 
     @staticmethod
@@ -612,6 +617,8 @@ class CompiledPath:
 
     def status(self) -> str:
         """Which solver serves, in a few words (for the benchmarks' and the CLI's output)."""
+        if self.enabled is False:
+            return "the pure-Python solver"
         if not self.wanted():
             return f"the pure-Python solver ({COMPILED_SWITCH}=off)"
         if self._module is not None:

@@ -7,6 +7,13 @@ the published value and best moves, one line as each finishes.  A position
 that takes longer than ``--timeout`` seconds is abandoned and said so.
 ``--without NAME`` turns a refinement of the solver off (the same values,
 found with more nodes: what the refinement buys).
+
+Othello's solver is compiled with numba when numba is installed (the ``fast``
+extra, :mod:`games.othello.compiled`): the bench then waits for the
+compilation once (:func:`choose_solver`, one line said while it waits) so that
+every position is timed with the same solver, and says in its header which
+solver served.  ``--solver python`` or ``compiled`` chooses; ``--without``
+measures the pure-Python solver's refinements, so it takes the pure solver.
 """
 
 from __future__ import annotations
@@ -18,7 +25,12 @@ from typing import Callable, Iterable, Sequence
 from games import game_class, game_kind
 from games.kind import SolveCase
 
-__all__ = ["EndgameRow", "solve_case", "run_endgame_bench"]
+__all__ = ["EndgameRow", "SOLVERS", "choose_solver", "solve_case", "run_endgame_bench"]
+
+#: The solvers ``--solver`` chooses from: Othello's pure-Python solver or its compiled one.
+SOLVERS = ("python", "compiled")
+#: Said once while the compiled solver is being prepared (compiled, or loaded from numba's cache).
+COMPILING = "compiling the endgame solver once (numba; later runs load it from numba's cache)..."
 
 #: No position of a game is further from the end than this (Othello: 60 empty cells).
 NO_LIMIT = 64
@@ -72,9 +84,43 @@ def solve_case(name: str, case: SolveCase, *, timeout: float | None = None,
                       case.value, case.best)
 
 
+def choose_solver(choice: str | None, say: Callable[[str], None] = print) -> str:
+    """Make ``choice`` (:data:`SOLVERS`; ``None``: the compiled one when numba is installed
+    and ``TUI_GAMES_COMPILED`` is not ``off``) serve Othello's solves in this process,
+    waiting for the compilation if it is needed (``say`` tells so first, one line).
+    Returns which solver serves, in a few words; a ``ValueError`` of one line when the
+    compiled solver is asked for and cannot serve."""
+    from games.othello.solver import COMPILED
+
+    if choice not in (None, *SOLVERS):
+        raise ValueError(f"no such solver: {choice!r} (the solvers: {', '.join(SOLVERS)})")
+    COMPILED.enabled = {None: None, "python": False, "compiled": True}[choice]
+    if COMPILED.wanted() and (choice == "compiled" or COMPILED.installed()):
+        if COMPILED.ready() is None and COMPILED.compiling():
+            say(COMPILING)
+            COMPILED.ready(wait=True)
+        if choice == "compiled" and COMPILED.ready() is None:
+            raise ValueError(f"the compiled solver cannot serve: {COMPILED.failure}")
+    return COMPILED.status()
+
+
 def run_endgame_bench(games: Sequence[str], *, numbers: Callable[[int], bool] = lambda number: True,
-                      timeout: float | None = None, off: Sequence[str] = ()) -> list[EndgameRow]:
-    """Solve and print, one line per position as it finishes; the rows."""
+                      timeout: float | None = None, off: Sequence[str] = (),
+                      solver: str | None = None) -> list[EndgameRow]:
+    """Solve and print, one line per position as it finishes; the rows.  ``solver``
+    as :func:`choose_solver` takes it (with ``off``: the pure-Python solver), for this
+    run only."""
+    from games.othello.solver import COMPILED
+
+    before = COMPILED.enabled
+    try:
+        return _run_endgame_bench(games, numbers, timeout, off, choose_solver("python" if off else solver))
+    finally:
+        COMPILED.enabled = before
+
+
+def _run_endgame_bench(games: Sequence[str], numbers: Callable[[int], bool], timeout: float | None,
+                       off: Sequence[str], served: str) -> list[EndgameRow]:
     rows: list[EndgameRow] = []
     for name in games:
         plan = game_kind(name).bench
@@ -82,7 +128,8 @@ def run_endgame_bench(games: Sequence[str], *, numbers: Callable[[int], bool] = 
             continue
         cases = [case for case in plan.solve_cases() if numbers(case.number)]
         without = f", without {', '.join(off)}" if off else ""
-        print(f"{name}: {plan.solve_source}{without}; times measured on this machine as it is loaded", flush=True)
+        print(f"{name}: {plan.solve_source}{without}; {served}; times measured on this machine as it is loaded",
+              flush=True)
         print(f"{'#':>4} {'empties':>7} {'value':>6} {'move':>5} {'nodes':>13} {'time s':>9} {'nodes/s':>9}  "
               "published", flush=True)
         done = []

@@ -110,6 +110,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--timeout", type=finite, metavar="S", help="abandon a position after S seconds (default: none)")
     b.add_argument("--without", action="append", default=[], metavar="NAME",
                    help="turn this refinement of the solver off (repeatable), to measure what it buys")
+    b.add_argument("--solver", choices=("python", "compiled"),
+                   help="Othello's pure-Python solver or the one compiled with numba (default: compiled "
+                        "when numba is installed, the fast extra)")
     b.set_defaults(run=_cmd_bench_endgame)
 
 
@@ -226,9 +229,14 @@ def _cmd_bench_endgame(args: argparse.Namespace) -> int:
             raise UsageError(prog, f"--without takes one of {', '.join(switches) or 'nothing here'}, got {name!r}")
     if args.timeout is not None and args.timeout <= 0:
         raise UsageError(prog, f"--timeout must be positive, got {args.timeout:g}")
+    if args.without and args.solver == "compiled":
+        raise UsageError(prog, "--without measures the pure-Python solver's refinements: not with --solver compiled")
     wanted = _numbers(prog, args.positions) if args.positions else None
-    rows = run_endgame_bench(games, numbers=(lambda number: True) if wanted is None else wanted.__contains__,
-                             timeout=args.timeout, off=args.without)
+    try:
+        rows = run_endgame_bench(games, numbers=(lambda number: True) if wanted is None else wanted.__contains__,
+                                 timeout=args.timeout, off=args.without, solver=args.solver)
+    except ValueError as error:  # the compiled solver asked for and unavailable
+        raise UsageError(prog, str(error)) from None
     return 1 if any(row.value is not None and not row.right for row in rows) else 0
 
 

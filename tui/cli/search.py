@@ -96,12 +96,24 @@ def _summary(game: Game, stats: SearchStats) -> list[str]:
     return [f"{label:<10} {value}" for label, value in rows]
 
 
+def _prepare_solver(game: Game, engine: Any) -> None:
+    """When the engine will ask the game's solver for the root (within its ``solve``
+    reach), have Othello's compiled solver ready first (numba installed): the command
+    solves one position, so it waits for the compilation once, saying so on stderr."""
+    reach = getattr(engine, "solve_reach", 0)
+    if reach and getattr(game, "empties", reach + 1) <= reach:
+        from ..bench.endgame import choose_solver
+
+        choose_solver(None, say=lambda line: print(f"{PROG} search: {line}", file=sys.stderr, flush=True))
+
+
 def _cmd_search(args: argparse.Namespace) -> int:
     game = position_of(args)
     play_moves(game, args.moves)
     prog = f"{PROG} search"
     spec = syzygy_spec(prog, args.engine, type(game), checked_tables(prog, type(game), args.syzygy))
     engine = create_engine(spec, type(game))
+    _prepare_solver(game, engine)
     reached = 0  # the deepest depth printed so far
     shown: tuple[Any, ...] = ()  # what the last line printed said: depth, score, mate, line
 
