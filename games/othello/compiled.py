@@ -18,8 +18,9 @@ full window as :meth:`Solver.solve <games.othello.solver.Solver.solve>` does
 without a guess, so the value and the best move (the first move reaching the
 value in that order) are the pure solver's.  The node counts differ: the table
 is an array of ``2 ** TABLE_BITS`` slots (about the pure solver's
-:data:`~games.othello.solver.TABLE_LIMIT` entries, 40 MB) replaced on
-collision, not a dict emptied when full.
+:data:`~games.othello.solver.TABLE_LIMIT` entries, 48 MB) in buckets of two --
+the first keeps the entry of most empties, the second the latest other one --
+not a dict emptied when full.
 
 A solve runs in chunks of nodes (at most :data:`CHUNK`): when a chunk is spent the
 compiled search unwinds without storing anything it has not finished, the
@@ -220,10 +221,23 @@ def _last1(own: Any, opp: Any, cell: Any) -> Any:
 
 
 @njit(cache=True, inline="always", nogil=True)
-def _slot(own: Any, opp: Any, mask: Any) -> Any:
-    """The table slot of a position."""
+def _bucket(own: Any, opp: Any, mask: Any) -> Any:
+    """The first of the position's two table slots."""
     h = own * _U(0x9E3779B97F4A7C15) ^ (opp * _U(0xC2B2AE3D27D4EB4F))
-    return np.int64((h ^ (h >> _U(29))) & mask)
+    return np.int64((h ^ (h >> _U(29))) & mask) & ~np.int64(1)
+
+
+@njit(cache=True, inline="always", nogil=True)
+def _find(keys: Any, own: Any, opp: Any, mask: Any) -> Any:
+    """The table slot holding the position, or -1.  A position has a bucket of two
+    slots: the first keeps the entry of most empties (the costliest to find again),
+    the second the latest of the others."""
+    bucket = _bucket(own, opp, mask)
+    if keys[bucket, 0] == own and keys[bucket, 1] == opp:
+        return bucket
+    if keys[bucket + 1, 0] == own and keys[bucket + 1, 1] == opp:
+        return bucket + 1
+    return -1
 
 
 # ------------------------------------------------------------------ the search
@@ -280,16 +294,27 @@ def _shallow(own: Any, opp: Any, alpha: Any, beta: Any, empties: Any, parity: An
     return -_shallow(opp, own, -beta, -alpha, empties, parity, state)
 
 
-@njit("void(uint64[:, ::1], int64[:, ::1], int64, uint64, uint64, int64, int64, int64, int64)",
+@njit("void(uint64[:, ::1], int64[:, ::1], uint64, uint64, uint64, int64, int64, int64, int64, int64)",
       cache=True, nogil=True)
-def _store(keys: Any, bounds: Any, slot: Any, own: Any, opp: Any, value: Any, alpha: Any, beta: Any,
-           move: Any) -> None:
-    """Record a finished node's bound (or exact value) and best move in its slot."""
-    if keys[slot, 0] == own and keys[slot, 1] == opp:
+def _store(keys: Any, bounds: Any, mask: Any, own: Any, opp: Any, empties: Any, value: Any, alpha: Any,
+           beta: Any, move: Any) -> None:
+    """Record a finished node's bound (or exact value) and best move: in its own slot
+    if the table holds it, else in its bucket's first slot if it has as many empties
+    as the entry there (which moves to the second), else in the second slot."""
+    slot = _find(keys, own, opp, mask)
+    if slot >= 0:
         lower = bounds[slot, 0]
         upper = bounds[slot, 1]
         old_move = bounds[slot, 2]
     else:
+        slot = _bucket(own, opp, mask)
+        if empties >= bounds[slot, 3]:
+            for i in range(2):
+                keys[slot + 1, i] = keys[slot, i]
+            for i in range(4):
+                bounds[slot + 1, i] = bounds[slot, i]
+        else:
+            slot += 1
         lower = -_MAX
         upper = _MAX
         old_move = -1
@@ -307,6 +332,7 @@ def _store(keys: Any, bounds: Any, slot: Any, own: Any, opp: Any, value: Any, al
     bounds[slot, 0] = lower
     bounds[slot, 1] = upper
     bounds[slot, 2] = move
+    bounds[slot, 3] = empties
 
 
 @njit("int64(uint64, uint64, uint64, int64, int64[::1], uint64[::1], int64)", cache=True, nogil=True)
@@ -363,9 +389,9 @@ def _deep(own: Any, opp: Any, alpha: Any, beta: Any, empties: Any, parity: Any, 
         state[_STOPPED] = 1
         return 0
     state[_NODES] += 1
-    slot = _slot(own, opp, mask)
+    slot = _find(keys, own, opp, mask)
     first = _PASS
-    if keys[slot, 0] == own and keys[slot, 1] == opp:
+    if slot >= 0:
         lower = bounds[slot, 0]
         upper = bounds[slot, 1]
         first = bounds[slot, 2]
@@ -394,8 +420,8 @@ def _deep(own: Any, opp: Any, alpha: Any, beta: Any, empties: Any, parity: Any, 
         flipped = flipped_of[base + i]
         child_own = opp ^ flipped
         child_opp = own | flipped | (_ONE << _U(cell))
-        s = _slot(child_own, child_opp, mask)
-        if keys[s, 0] == child_own and keys[s, 1] == child_opp and -bounds[s, 1] >= beta:
+        s = _find(keys, child_own, child_opp, mask)
+        if s >= 0 and -bounds[s, 1] >= beta:
             return -bounds[s, 1]
     best = -_MAX - 1
     best_move = _PASS
@@ -425,7 +451,7 @@ def _deep(own: Any, opp: Any, alpha: Any, beta: Any, empties: Any, parity: Any, 
                 if value >= beta:
                     break
                 alpha = value
-    _store(keys, bounds, slot, own, opp, best, alpha0, beta, best_move)
+    _store(keys, bounds, mask, own, opp, empties, best, alpha0, beta, best_move)
     return best
 
 
@@ -436,7 +462,7 @@ class _Run:
     def __init__(self, tick: Callable[[int], object] | None) -> None:
         size = 1 << TABLE_BITS
         self.keys = np.zeros((size, 2), dtype=np.uint64)
-        self.bounds = np.zeros((size, 3), dtype=np.int64)
+        self.bounds = np.zeros((size, 4), dtype=np.int64)  # lower, upper, move, empties
         self.mask = _U(size - 1)
         self.cells = np.zeros(2 * _ORDER_KEYS + 64, dtype=np.int64)
         self.flipped_of = np.zeros(_ORDER_KEYS, dtype=np.uint64)
