@@ -1,6 +1,6 @@
 """The compiled Othello endgame solver (games/othello/compiled.py, numba): the same value and
 best move as the pure-Python solver, a stop honoured between chunks of nodes, and the dispatch
-of the game's ``solve`` hook (games/othello/solver.py: compiled when ready, pure otherwise).
+of the game's ``solve`` hook (games/othello/solving.py: compiled when ready, pure otherwise).
 
 The suite keeps the compiled path off (tests/conftest.py); these tests turn it on.  The first
 of them compiles it once per process (or loads numba's cache): a few seconds.
@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 from cli_run import assert_usage_error
 from engines import create_engine
 from games.othello import Othello
-from games.othello import solver as solver_module
-from games.othello.solver import COMPILED_SWITCH, CompiledPath, SolveStopped, Solver
+from games.othello import solving as solver_module
+from games.othello.solver import SolveStopped, Solver
+from games.othello.solving import COMPILED_SWITCH, CompiledPath
 from test_othello_solver import derived as derived_rows
 from test_othello_solver import endgame, own_opp
 

@@ -2,7 +2,7 @@
 
 :mod:`games.othello.solver` hands a solve to this module when numba is
 installed (the ``fast`` extra: ``pip install 'tui-games[fast]'``) and the
-compiled code is ready (:class:`games.othello.solver.CompiledPath` compiles it
+compiled code is ready (:class:`games.othello.solving.CompiledPath` compiles it
 once, in a thread, the first time a solve wants it); otherwise the pure-Python
 :class:`~games.othello.solver.Solver` serves.  Importing this module needs
 numba and compiles every function (explicit signatures, so numba's cache on

@@ -80,7 +80,8 @@ from .bitboards import (
 )
 from .evaluation import HEURISTICS, features
 from .patterns import HEURISTIC_FILES, learned
-from .solver import SWITCHES, solve
+from .solver import SWITCHES
+from .solving import solve
 
 __all__ = ["Othello", "OthelloTermination"]
 
@@ -353,7 +354,7 @@ class Othello(Game[int]):
     def solve(self, reach: int, tick: Callable[[int], object] | None = None,
               off: Iterable[str] = ()) -> Solution | None:
         """The exact final disc difference for the side to move and a best move
-        (see :mod:`games.othello.solver`: compiled with numba when it is ready), when
+        (see :mod:`games.othello.solving`: compiled with numba when it is ready), when
         at most ``reach`` cells are empty; else ``None``.  The solve leaves the
         position untouched (it works on two ints)."""
         if self.empties > reach:

@@ -90,7 +90,7 @@ def choose_solver(choice: str | None, say: Callable[[str], None] = print) -> str
     waiting for the compilation if it is needed (``say`` tells so first, one line).
     Returns which solver serves, in a few words; a ``ValueError`` of one line when the
     compiled solver is asked for and cannot serve."""
-    from games.othello.solver import COMPILED
+    from games.othello.solving import COMPILED
 
     if choice not in (None, *SOLVERS):
         raise ValueError(f"no such solver: {choice!r} (the solvers: {', '.join(SOLVERS)})")
@@ -110,7 +110,7 @@ def run_endgame_bench(games: Sequence[str], *, numbers: Callable[[int], bool] = 
     """Solve and print, one line per position as it finishes; the rows.  ``solver``
     as :func:`choose_solver` takes it (with ``off``: the pure-Python solver), for this
     run only."""
-    from games.othello.solver import COMPILED
+    from games.othello.solving import COMPILED
 
     before = COMPILED.enabled
     try:
