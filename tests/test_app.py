@@ -345,7 +345,7 @@ def test_the_command_line_opens_the_app(monkeypatch) -> None:
     import tui.cli.play
 
     opened = []
-    monkeypatch.setattr(tui.cli.play, "run_app", lambda setup=None, ascii=False: opened.append((setup, ascii)) or 0)
+    monkeypatch.setattr(tui.cli.play, "run_app", lambda setup=None, ascii=False, **_: opened.append((setup, ascii)) or 0)
     assert tui.cli.main([]) == 0
     assert tui.cli.main(["--ascii"]) == 0
     assert tui.cli.main(["play", "checkers", "--white", "alphabeta:depth=2", "--ascii"]) == 0

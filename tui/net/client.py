@@ -27,6 +27,8 @@ __all__ = ["Client", "ConnectError", "MAX_HOST_LINE", "PING_EVERY", "parse_addre
 MAX_HOST_LINE = 1 << 20
 #: Seconds between pings while the client has nothing else to send.
 PING_EVERY = 10.0
+#: Seconds close() waits for the reader thread to let go of the socket before closing it.
+CLOSE_WAIT = 2.0
 
 
 class ConnectError(OSError):
@@ -118,9 +120,15 @@ class Client:
         self.closed.set()
         if self._socket is not None:
             try:
-                self._socket.shutdown(socket.SHUT_RDWR)
+                self._socket.shutdown(socket.SHUT_RDWR)  # the reader's recv returns: end of the line
             except OSError:
                 pass
+            # Close only once the reader has let go of the socket: a thread still inside recv
+            # holds the descriptor's number, and a connection opened next may be given the same
+            # number -- the old reader would then read the new connection's TLS handshake.
+            thread = getattr(self, "_thread", None)
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(CLOSE_WAIT)
             self._socket.close()
 
     # -- sending ----------------------------------------------------------------------------------
