@@ -27,23 +27,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.othello import bitboards as bb
 from games.othello import evaluation as ev
 from games.othello import compiled
 from games.othello.compiled import _around, _edge, _lowest, _popcount, flips, legal_mask
 
 U = np.uint64
-FULL = U(bb.FULL)
-ZERO = U(0)
-ONE = U(1)
-INNER = U(bb.INNER_COLUMNS)
-NOT_A = U(bb.NOT_COLUMN_A)
-NOT_H = U(bb.NOT_COLUMN_H)
-CORNERS = U(bb.CORNERS)
-COLUMN_A = U(bb.COLUMN_A)
-GATHER = U(0x0102040810204080)
-EDGE_STABLE = np.array(bb.EDGE_STABLE, dtype=np.int64)
-PASS = 64
+ONE, CORNERS, EDGE_STABLE = compiled._ONE, compiled._CORNERS, compiled._EDGE_STABLE  # the package's, as uint64
 WIN = 1_000_000
 INF = 10 * WIN
 
