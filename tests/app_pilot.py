@@ -12,6 +12,8 @@ from textual.widgets import Input
 from tui.app.app import TuiGamesApp
 from tui.app.screens.dialogs import GuardedDialog
 from tui.app.screens.game import GameScreen
+from tui.app.screens.settings import SettingsScreen
+from tui.app.screens.start import StartScreen
 from tui.app.widgets.game_clocks import GameClocks
 from tui.app.session import GameSetup
 
@@ -33,6 +35,15 @@ async def wait_for(pilot: Pilot, condition: Callable[[], bool], what: str,
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await pilot.pause(0.02)
+
+
+async def open_settings(pilot: Pilot, app: TuiGamesApp) -> SettingsScreen:
+    """From the start screen, F2: the settings screen, once it is up."""
+    await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
+    await pilot.press("f2")
+    await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), "the settings")
+    assert isinstance(app.screen, SettingsScreen)
+    return app.screen
 
 
 async def dialog_takes_keys(pilot: Pilot, dialog: Screen) -> None:

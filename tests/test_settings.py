@@ -15,7 +15,7 @@ from tui.app.screens.start import StartScreen
 from tui.app.widgets.board import BoardView
 from tui.settings import THEMES, Settings, load_settings, save_settings, settings_path, settings_text
 
-from app_pilot import wait_for
+from app_pilot import open_settings, wait_for
 
 
 def test_settings_round_trip_and_first_run(own_settings: Path):
@@ -88,10 +88,7 @@ async def test_the_start_screen_remembers_the_players_and_clock_of_the_last_game
 async def test_the_settings_screen_saves_checks_and_the_board_follows() -> None:
     app = TuiGamesApp()
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
-        await pilot.press("f2")
-        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), "the settings")
-        screen = app.screen
+        screen = await open_settings(pilot, app)
         screen.query_one("#settings-theme", Select).value = "green"
         screen.query_one("#settings-coordinates", Checkbox).value = False
         screen.query_one("#settings-clock", Input).value = "five minutes"

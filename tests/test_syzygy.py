@@ -279,7 +279,7 @@ def test_the_apps_searches_read_the_tables_of_the_games_that_have_them_there(tmp
 async def test_the_settings_screen_checks_and_keeps_the_tables_folder(tmp_path) -> None:
     from textual.widgets import Input, Static
 
-    from app_pilot import wait_for
+    from app_pilot import open_settings, wait_for
     from tui.app.app import TuiGamesApp
     from tui.app.screens.settings import SettingsScreen
     from tui.app.screens.start import StartScreen
@@ -288,10 +288,7 @@ async def test_the_settings_screen_checks_and_keeps_the_tables_folder(tmp_path) 
     folder = _tables_folder(tmp_path)
     app = TuiGamesApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
-        await pilot.press("f2")
-        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), "the settings")
-        screen = app.screen
+        screen = await open_settings(pilot, app)
         screen.query_one("#settings-syzygy", Input).value = str(tmp_path / "none")
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, SettingsScreen)
