@@ -23,7 +23,7 @@ from games.othello import solving as solver_module
 from games.othello.solver import SolveStopped, Solver
 from games.othello.solving import COMPILED_SWITCH, CompiledPath
 from test_othello_solver import derived as derived_rows
-from test_othello_solver import endgame, own_opp
+from test_othello_solver import endgame, own_opp, stop_after
 
 pytest.importorskip("numba")
 
@@ -88,17 +88,11 @@ def test_the_ticks_count_every_node_and_a_stop_ends_the_solve_at_once(compiled: 
     assert sum(counted) == solution.nodes and len(counted) > 3
     with pytest.raises(SolveStopped):
         compiled.solve(*own_opp(game), lambda nodes: True)
-    seen = [0]
-
-    def budget(nodes: int) -> None:
-        seen[0] += nodes
-        if seen[0] > 3000:
-            raise KeyboardInterrupt  # any exception abandons the solve
-
+    budget = stop_after(3000)
     with pytest.raises(KeyboardInterrupt):
         compiled.solve(*own_opp(game), budget)
     # The chunks grow with the nodes searched: a stop comes within twice the budget.
-    assert 3000 < seen[0] <= 2 * 3000 + compiled.CHUNK // 256
+    assert 3000 < budget.seen <= 2 * 3000 + compiled.CHUNK // 256
 
 
 def test_an_unfinished_compiled_solve_falls_back_to_the_search(compiled_on: None) -> None:

@@ -82,6 +82,19 @@ def own_opp(game: Othello) -> tuple[int, int]:
     return game.discs(game.turn), game.discs(game.turn ^ 1)
 
 
+class stop_after:  # noqa: N801 -- read as a function: ``tick=stop_after(3000)``
+    """A solve's ``tick`` that abandons it (raising :class:`KeyboardInterrupt`, as any
+    exception does) once more than ``nodes`` positions were searched; ``seen`` counts them."""
+
+    def __init__(self, nodes: int) -> None:
+        self.nodes, self.seen = nodes, 0
+
+    def __call__(self, count: int) -> None:
+        self.seen += count
+        if self.seen > self.nodes:
+            raise KeyboardInterrupt
+
+
 # ------------------------------------------------------------------- pieces
 @settings(max_examples=300)
 @given(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1), st.integers(0, 63))
@@ -184,13 +197,7 @@ def test_the_tick_counts_every_node_and_can_stop_the_solve() -> None:
     assert solution is not None and sum(counted) == solution.nodes
     with pytest.raises(SolveStopped):
         Solver(tick=lambda nodes: True).solve(*own_opp(game))
-    seen = [0]
-
-    def budget(nodes: int) -> None:
-        seen[0] += nodes
-        if seen[0] > 3000:
-            raise KeyboardInterrupt  # any exception abandons the solve
-
+    budget = stop_after(3000)
     with pytest.raises(KeyboardInterrupt):
         game.solve(12, budget)
     assert game.to_text() == endgame(8, 12).to_text()  # type: ignore[union-attr]
