@@ -1,4 +1,4 @@
-"""Reading the NumPy ``.npz`` files of learned evaluations (networks, tables, models) safely.
+"""Reading the NumPy ``.npz`` files of learned evaluations (networks, tables, models) safely, and writing them.
 
 The file is read through :func:`games.files.read_bytes` (a regular file, at most its loader's
 limit); then every array's ``.npy`` header is read *before* its data: an object array (which
@@ -14,18 +14,31 @@ import io
 import math
 import os
 import zipfile
+from pathlib import Path
 from typing import IO, Mapping
 
 import numpy as np
 
 from .files import read_bytes, user_path
 
-__all__ = ["REAL", "read_arrays", "unpack_arrays", "within", "scalar"]
+__all__ = ["REAL", "read_arrays", "unpack_arrays", "within", "scalar", "write_arrays"]
 
 #: The array types a loader takes unless it says otherwise: booleans, integers, reals and text.
 REAL = "biufU"
 #: How many times its file's size the arrays of an archive may unpack to (compressed zeros pack well).
 UNPACKED_RATIO = 64
+
+
+def write_arrays(path: str | os.PathLike[str], **arrays: object) -> Path:
+    """Write ``arrays`` as a compressed ``.npz`` to a new file at ``path`` (``~`` expanded),
+    never over an existing one (:class:`FileExistsError`); the file holds the whole archive
+    or nothing of it, the archive being made in memory first.  The path written."""
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]
+    target = Path(path).expanduser()
+    with target.open("xb") as file:
+        file.write(buffer.getvalue())
+    return target
 
 
 def read_arrays(target: str | os.PathLike[str], names: tuple[str, ...] | None, max_bytes: int,

@@ -32,7 +32,6 @@ name, such as ``othello-patterns/1``: a file of another layout is refused),
 
 from __future__ import annotations
 
-import io
 import os
 import sys
 from operator import mul
@@ -233,18 +232,15 @@ def save_tables(form: TermsForm, mg: Any, eg: Any, tempo: float, path: str | os.
     for ``form`` to a new file at ``path`` (never overwriting)."""
     import numpy as np
 
+    from .arrays import write_arrays
+
     mg_array = np.rint(np.asarray(mg, dtype=np.float64).reshape(-1) * form.scale).astype(np.int32)
     eg_array = np.rint(np.asarray(eg, dtype=np.float64).reshape(-1) * form.scale).astype(np.int32)
     if mg_array.shape != (form.weights,) or eg_array.shape != (form.weights,):
         raise TablesError(f"tables of {mg_array.size} and {eg_array.size} entries for {form.name}, which has "
                           f"{form.weights}")
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, format=np.array(FORMAT), form=np.array(form.name), mg=mg_array, eg=eg_array,
+    return write_arrays(path, format=np.array(FORMAT), form=np.array(form.name), mg=mg_array, eg=eg_array,
                         tempo=np.int32(round(float(tempo))))
-    target = Path(path).expanduser()
-    with target.open("xb") as file:
-        file.write(buffer.getvalue())
-    return target
 
 
 def load_tables(form: TermsForm, path: str | os.PathLike[str]) -> Tables:

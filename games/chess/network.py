@@ -28,7 +28,6 @@ train chess --model network`` writes one from a dataset's positions and labels.
 
 from __future__ import annotations
 
-import io
 import os
 from pathlib import Path
 from typing import Any
@@ -36,7 +35,7 @@ from typing import Any
 import chess
 import numpy as np
 
-from ..arrays import read_arrays, scalar, within
+from ..arrays import read_arrays, scalar, within, write_arrays
 from ..files import user_path
 from .views import OTHER_VIEW
 
@@ -124,15 +123,10 @@ class Network:
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the network to a new file at ``path`` (never overwriting)."""
-        buffer = io.BytesIO()
         w2 = self.w2.astype(np.float32)
-        np.savez_compressed(buffer, format=np.array(FORMAT if self.clip else FORMAT_1), w1=self.w1, b1=self.b1,
+        return write_arrays(path, format=np.array(FORMAT if self.clip else FORMAT_1), w1=self.w1, b1=self.b1,
                             w2=w2 if self.clip else w2[:self.hidden], b2=np.float32(self.b2),
                             scale=np.int32(self.scale))
-        target = Path(path).expanduser()
-        with target.open("xb") as file:
-            file.write(buffer.getvalue())
-        return target
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Network:

@@ -49,14 +49,13 @@ zero).  ``python -m engines.learning.residual_training`` writes one.
 
 from __future__ import annotations
 
-import io
 import os
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import chess
 
-from ..arrays import read_arrays, scalar, within
+from ..arrays import read_arrays, scalar, within, write_arrays
 from ..files import user_path
 from .accumulator import Accumulator, feature, pack
 from .views import OTHER_VIEW
@@ -164,14 +163,9 @@ class Residual:
         import numpy as np
 
         rows, bias = self._arrays
-        buffer = io.BytesIO()
-        np.savez_compressed(buffer, format=np.array(FORMAT), rows=np.asarray(rows, dtype=np.int32),
+        return write_arrays(path, format=np.array(FORMAT), rows=np.asarray(rows, dtype=np.int32),
                             bias=np.asarray(bias, dtype=np.int32), ceiling=np.asarray(self.ceilings, dtype=np.int32),
                             sign=np.asarray(self.signs, dtype=np.int8), shift=np.int32(self.shift))
-        target = Path(path).expanduser()
-        with target.open("xb") as file:
-            file.write(buffer.getvalue())
-        return target
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Residual:

@@ -16,7 +16,6 @@ knight, bishop, rook, queen, king, by python-chess square, White's values) and
 
 from __future__ import annotations
 
-import io
 import os
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -166,13 +165,10 @@ def save_tables(mg: Any, eg: Any, tempo: float, path: str | os.PathLike[str]) ->
     """Write tables (rounded to centipawns) to a new file at ``path`` (never overwriting)."""
     import numpy as np
 
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, format=np.array(TABLES_FORMAT), mg=np.rint(np.asarray(mg)).astype(np.int32).reshape(6, 64),
+    from ..arrays import write_arrays
+
+    return write_arrays(path, format=np.array(TABLES_FORMAT), mg=np.rint(np.asarray(mg)).astype(np.int32).reshape(6, 64),
                         eg=np.rint(np.asarray(eg)).astype(np.int32).reshape(6, 64), tempo=np.int32(round(float(tempo))))
-    target = Path(path).expanduser()
-    with target.open("xb") as file:
-        file.write(buffer.getvalue())
-    return target
 
 
 def load_tables(path: str | os.PathLike[str]) -> tuple[list[list[int]], list[list[int]], int]:
