@@ -28,14 +28,14 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar
 
-from .base import Game
+from .base import HEURISTIC_BOUND, Game
 from .board import BoardDescription
 from .books import BookFormat, ShippedBook
 from .records import RecordFormat
 from .samples import Samples
 
 __all__ = ["BenchPlan", "BenchPosition", "EndgamePlan", "SolveCase", "GameKind", "LevelPlan", "NetworkPlan", "PerftCase", "PerftReference",
-           "ScoreScale", "ScoreUnit", "TablesPlan", "TrainedNetwork"]
+           "ScoreScale", "ScoreUnit", "TablesPlan", "TrainedNetwork", "tables_text"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,13 @@ class ScoreUnit:
     #: What a score in the unit says, for the help (Othello: ``the final disc difference it
     #: predicts``); '' says just the unit.
     means: str = ""
+
+
+def tables_text(score: float) -> str:
+    """A score beyond :data:`~games.base.HEURISTIC_BOUND` as a player reads it: the endgame
+    tables' result (a search scores their win above every heuristic's value, and their
+    distance is not to mate, so it reads as neither pawns nor a mate)."""
+    return "won (tables)" if score > 0 else "lost (tables)"
 
 
 @dataclass(frozen=True)
@@ -110,12 +117,15 @@ class ScoreScale:
         ``+0.9 pawns``, ``#3`` and ``#-3`` (chess), ``+1.5 men`` (checkers), ``+6 discs``
         (Othello: the final disc difference it predicts); ``64%`` (the winning chance,
         where the game names no unit); a forced win's moves without a mate sign:
-        ``win in 3``, ``loss in 3``.  ``unit=False`` leaves the unit's name out (``+0.9``)."""
+        ``win in 3``, ``loss in 3``; a result the endgame tables know (a score beyond
+        :data:`~games.base.HEURISTIC_BOUND`): ``won (tables)``.  ``unit=False`` leaves the unit's name out (``+0.9``)."""
         reading = self.reading
         if mate is not None:
             if reading is not None and reading.mate_sign:
                 return f"{reading.mate_sign}{mate}"
             return f"{'win' if mate > 0 else 'loss'} in {abs(mate)}"
+        if abs(score) > HEURISTIC_BOUND:  # beyond every heuristic: the endgame tables' result
+            return tables_text(score)
         if reading is None:
             chance = self.chance(score)
             return "<1%" if chance < 0.005 else ">99%" if chance > 0.995 else f"{chance:.0%}"

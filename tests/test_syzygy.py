@@ -326,3 +326,12 @@ def test_the_core_takes_any_games_tables_below_the_root(name: str) -> None:
         result = engine.search(game)
         assert result.score == score and result.move in game.legal_moves()
         assert tables.asked == game.count_moves() * result.stats.depth  # each child once a depth, nothing deeper
+
+
+def test_a_tables_result_reads_as_won_or_lost_not_as_pawns() -> None:
+    from games import game_kind
+
+    scores = game_kind("chess").scores
+    assert scores.signed(TABLE_WIN - 7) == "won (tables)" and scores.signed(-(TABLE_WIN - 7)) == "lost (tables)"
+    assert scores.signed(250) == "+2.5 pawns"  # a heuristic's score is unchanged
+    assert game_kind("checkers").scores.signed(TABLE_WIN - 1, unit=False) == "won (tables)"
