@@ -156,7 +156,8 @@ def has_tables(game_class: type) -> bool:
 #: The game's endgame tables, probed at the root and in the tree (games that have them: chess's
 #: Syzygy files, checkers' database).
 TABLES = Option("tables", str, None, "the folder of the game's endgame tables (chess: Syzygy .rtbw/.rtbz "
-                                     "files), probed at the root and after captures and pawn moves",
+                                     "files; checkers: the database 'endgame build' makes, used from the data "
+                                     "folder when not set), probed at the root and in the tree; off: none",
                 applies=has_tables)
 
 #: Deliberate weakness for the easy levels (see :mod:`engines.levels`).

@@ -29,6 +29,7 @@ import pytest
 from hypothesis import settings
 
 import engines.stockfish
+from engines import notices
 from engines.stockfish import ENVIRONMENT_VARIABLE
 
 settings.register_profile("default", deadline=None)
@@ -47,6 +48,14 @@ def no_stockfish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(ENVIRONMENT_VARIABLE, raising=False)
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setattr(engines.stockfish, "DEBIAN_PATH", str(tmp_path / "no-stockfish"))
+
+
+@pytest.fixture(autouse=True)
+def no_waiting_notices() -> None:
+    """Notices said earlier in this process with no one listening (engines.notices: a spec's
+    clamp, said by another test that parsed specs) are not this test's: they would reach the
+    first listener, the next command line run, as extra lines on its stderr."""
+    notices.listen(lambda text: None)()
 
 
 @pytest.fixture(autouse=True)

@@ -132,12 +132,7 @@ def test_a_parallel_engine_gets_the_table_the_machine_holds(monkeypatch: pytest.
 
 
 # ------------------------------------------------------------------ notices: every clamp said once
-@pytest.fixture(autouse=True)
-def _no_waiting_notices() -> None:
-    """Notices said earlier in this process (by other tests) are not this test's."""
-    notices.listen(lambda text: None)()
-
-
+# (conftest's no_waiting_notices: notices said by earlier tests are not this test's)
 def test_a_depth_beyond_the_search_is_said_once(capsys: pytest.CaptureFixture[str]) -> None:
     assert spec_notices(parse_engine_spec("alphabeta:depth=999")) == [
         "alphabeta: depth=999 is beyond the search's 64 plies: it searches 64 at most"]
