@@ -67,6 +67,17 @@ def test_random_endgames_get_the_pure_solvers_value_and_move(compiled: ModuleTyp
     assert (fast.value, fast.move) == (pure.value, pure.move)
 
 
+def test_the_table_grows_with_the_empties_and_a_crowded_one_keeps_the_values(
+        compiled: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert compiled.table_bits(12) == compiled.table_bits(compiled.LARGER_FROM) == compiled.TABLE_BITS
+    assert compiled.table_bits(compiled.LARGER_FROM + 2) == compiled.TABLE_BITS + 2
+    assert compiled.table_bits(60) == compiled.MAX_TABLE_BITS
+    monkeypatch.setattr(compiled, "TABLE_BITS", 4)  # 16 slots: nearly every store replaces another
+    for game in derived():
+        pure, fast = Solver().solve(*own_opp(game)), compiled.solve(*own_opp(game))
+        assert (fast.value, fast.move) == (pure.value, pure.move), game.to_text()
+
+
 def test_a_pass_at_the_root_and_a_finished_game(compiled: ModuleType) -> None:
     for seed in range(2000):
         rng = random.Random(seed)

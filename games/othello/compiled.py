@@ -17,10 +17,13 @@ root's moves are ordered by the pure solver's own code and searched with the
 full window as :meth:`Solver.solve <games.othello.solver.Solver.solve>` does
 without a guess, so the value and the best move (the first move reaching the
 value in that order) are the pure solver's.  The node counts differ: the table
-is an array of ``2 ** TABLE_BITS`` slots (about the pure solver's
-:data:`~games.othello.solver.TABLE_LIMIT` entries, 48 MB) in buckets of two --
-the first keeps the entry of most empties, the second the latest other one --
-not a dict emptied when full.
+is an array of ``2 ** table_bits(empties)`` slots in buckets of two -- the
+first keeps the entry of most empties, the second the latest other one -- not a
+dict emptied when full: ``2 ** TABLE_BITS`` (about the pure solver's
+:data:`~games.othello.solver.TABLE_LIMIT` entries, 48 MB) up to
+:data:`LARGER_FROM` empties, twice as many for each empty cell more, at most
+``2 ** MAX_TABLE_BITS`` (a solve of 26 empties outgrows 48 MB: FFO #49 took
+12 billion nodes in 15 minutes without finishing in it).
 
 A solve runs in chunks of nodes (at most :data:`CHUNK`): when a chunk is spent the
 compiled search unwinds without storing anything it has not finished, the
@@ -44,10 +47,20 @@ from ..base import Solution
 from . import bitboards as bb
 from . import solver as pure
 
-__all__ = ["CHUNK", "TABLE_BITS", "solve"]
+__all__ = ["CHUNK", "LARGER_FROM", "MAX_TABLE_BITS", "TABLE_BITS", "solve", "table_bits"]
 
-#: The table holds ``2 ** TABLE_BITS`` entries (about the pure solver's ``TABLE_LIMIT``).
+#: The table holds ``2 ** TABLE_BITS`` entries (about the pure solver's ``TABLE_LIMIT``), 48 MB ...
 TABLE_BITS = 20
+#: ... for a solve of up to this many empty cells; twice as many for each empty cell more ...
+LARGER_FROM = 24
+#: ... up to ``2 ** MAX_TABLE_BITS`` entries (768 MB).
+MAX_TABLE_BITS = 24
+
+
+def table_bits(empties: int) -> int:
+    """The table of a solve of ``empties`` empty cells holds ``2 ** table_bits(empties)``
+    entries (48 bytes each, allocated as they are first written)."""
+    return min(MAX_TABLE_BITS, TABLE_BITS + max(0, empties - LARGER_FROM))
 #: At most this many nodes are searched between two calls of ``tick`` (a few hundredths
 #: of a second); the first chunks are smaller (the pure solver's ``TICK``, then as many
 #: nodes as were searched before), so a small node budget is not overshot by much.
@@ -459,8 +472,8 @@ def _deep(own: Any, opp: Any, alpha: Any, beta: Any, empties: Any, parity: Any, 
 class _Run:
     """One solve's table, buffers and node count, and its chunked searches."""
 
-    def __init__(self, tick: Callable[[int], object] | None) -> None:
-        size = 1 << TABLE_BITS
+    def __init__(self, tick: Callable[[int], object] | None, bits: int = TABLE_BITS) -> None:
+        size = 1 << bits
         self.keys = np.zeros((size, 2), dtype=np.uint64)
         self.bounds = np.zeros((size, 4), dtype=np.int64)  # lower, upper, move, empties
         self.mask = _U(size - 1)
@@ -502,7 +515,7 @@ def solve(own: int, opp: int, tick: Callable[[int], object] | None = None) -> So
     pure :meth:`Solver.solve <games.othello.solver.Solver.solve>` without a guess,
     compiled.  ``tick`` as the pure solver's (called after each chunk of nodes)."""
     empties = 64 - (own | opp).bit_count()
-    run = _Run(tick)
+    run = _Run(tick, table_bits(empties))
     run.state[_NODES] = 1
     moves = bb.legal_mask(own, opp)
     if not moves and not bb.legal_mask(opp, own):
