@@ -51,6 +51,19 @@ async def test_a_typed_move_gets_the_engines_reply(game: str) -> None:
         assert screen.game.legal_move_texts() == screen.board.game.legal_move_texts()
 
 
+async def test_a_levels_panel_names_the_level_and_another_engine_its_spec() -> None:
+    from engines.levels import level_named
+    from tui.app.session import rounded
+
+    club = level_named("quixo", "club")
+    app = make_app("quixo", "alphabeta:depth=1", club.spec)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        assert screen.panel(1).border_title == f"{screen.sides[1]} · Club {rounded(club)}"
+        assert screen.panel(0).border_title == f"{screen.sides[0]} · alphabeta:depth=1"
+        assert screen.panel(1).spec == club.spec  # what plays is the level's engine
+
+
 @pytest.mark.parametrize("game", GAME_NAMES)
 async def test_illegal_and_garbage_entries_are_answered_and_play_goes_on(game: str) -> None:
     samples = game_kind(game).samples

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from engines import ENGINES, SpecError, create_engine
 from engines import fallback_spec
 from engines.learning.learned import EngineModelError
-from engines.levels import levels_for, scale
+from engines.levels import Level, levels_for, scale
 from games import GAME_NAMES, GameError, Outcome, game_class
 from games.clock import ClockError, TimeControl
 from games.reading import LoadedGame
@@ -51,6 +51,20 @@ def presets_for(game: str) -> tuple[tuple[str, str], ...]:
     levels with their ratings (weakest first), then :data:`PRESETS`."""
     levels = tuple((level.label, level.spec) for level in levels_for(game))
     return PRESETS[:1] + levels + PRESETS[1:]
+
+
+def rounded(level: Level) -> str:
+    """A level's rating as a player reads it: ``~1500`` (to the hundred), or ``unrated``."""
+    return "unrated" if level.elo is None else f"~{round(level.elo, -2):.0f}"
+
+
+def player_label(game: str, spec: str) -> str:
+    """How a game names an engine player: a level by its name and rating (``Club ~1500``),
+    any other engine by its spec."""
+    for level in levels_for(game):
+        if level.spec == spec:
+            return f"{level.name.capitalize()} {rounded(level)}"
+    return spec
 
 
 def level_summary(game: str, spec: str) -> str | None:

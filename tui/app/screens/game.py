@@ -58,7 +58,7 @@ from ...settings import Settings
 from ...views.format import plies_text
 from ..controller import EngineToMove, EngineWaits, GameController, GameOver, HumanToMove
 from ..engine_link import EngineDone, EngineFailed, EngineInfo, EngineLink
-from ..session import GameSetup
+from ..session import GameSetup, player_label
 from ..widgets.board import BoardView
 from ..widgets.engine_panel import EnginePanel
 from ..widgets.eval_bar import EvalBar
@@ -145,6 +145,7 @@ class GameScreen(Screen):
             with Vertical(id="side-column"):
                 for side in setup.engine_sides:
                     panel = EnginePanel(side, self.sides[side], setup.players[side], id=f"panel-{side}",
+                                        label=player_label(kind.name, setup.players[side]),
                                         scores=kind.scores, first_name=self.sides[0])
                     if setup.notices[side]:
                         panel.border_title = f"{panel.border_title} · fallback"

@@ -43,7 +43,7 @@ from ...views.format import default_text
 from ...settings import Settings, problems_text
 from ..keymap import screen_bindings
 from ..messages import ContinueGame, OpenFriend, OpenGame, OpenLab, OpenLearn, OpenPuzzles
-from ..session import HUMAN, GameSetup, SetupError, level_summary, presets_for, side_names
+from ..session import HUMAN, GameSetup, SetupError, level_summary, presets_for, rounded, side_names
 
 __all__ = ["CLOCK_PRESETS", "StartScreen", "engine_words", "level_choices"]
 
@@ -61,11 +61,6 @@ REFINEMENT_NAMES = frozenset(option.name for option in REFINEMENTS if option.nam
 
 #: What a human player does, in the opponent list and under a side's spec.
 HUMAN_WORDS = "type or click moves"
-
-
-def rounded(level: Level) -> str:
-    """A level's rating as a player reads it: ``~1500`` (to the hundred), or ``unrated``."""
-    return "unrated" if level.elo is None else f"~{round(level.elo, -2):.0f}"
 
 
 def level_choices(game: str) -> list[tuple[str, str]]:

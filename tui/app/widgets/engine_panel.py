@@ -205,7 +205,7 @@ class EnginePanel(Vertical):
     """
 
     def __init__(self, side: int, side_name: str, spec: str, *, scores: ScoreScale, first_name: str,
-                 title: str | None = None, trend: bool = True,
+                 title: str | None = None, label: str | None = None, trend: bool = True,
                  id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.side = side
@@ -224,8 +224,9 @@ class EnginePanel(Vertical):
         #: game's charted scale, :meth:`games.kind.ScoreScale.plotted`; a forced win ``±inf``).
         self.points: list[tuple[int, float]] = []
         self._compact = False
-        #: ``title``: what the panel is for when it is not a player's (``analysis``).
-        self.border_title = f"{title or side_name} · {spec}"
+        #: ``title``: what the panel is for when it is not a player's (``analysis``); ``label``: how
+        #: the engine is named when not by its spec (a level: ``Club ~1500``).
+        self.border_title = f"{title or side_name} · {label or spec}"
         #: Whether the score trend is drawn (a player's panel; the analysis has no moves of its own).
         self.trend = trend
         self.border_subtitle = "waiting"
