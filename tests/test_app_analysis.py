@@ -96,10 +96,15 @@ async def _reviewing_after_e4(pilot):
     return screen
 
 
-async def test_a_pgn_opens_with_its_annotations_and_a_move_in_review_saves_as_a_variation(tmp_path: Path) -> None:
+def _annotated(tmp_path: Path) -> tuple[TuiGamesApp, Path]:
+    """An app where both sides are the player's, and ANNOTATED_PGN in a file to open in it."""
     source = tmp_path / "annotated.pgn"
     source.write_text(ANNOTATED_PGN)
-    app = make_app("chess", "human", "human")
+    return make_app("chess", "human", "human"), source
+
+
+async def test_a_pgn_opens_with_its_annotations_and_a_move_in_review_saves_as_a_variation(tmp_path: Path) -> None:
+    app, source = _annotated(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot)
         screen = await _open(pilot, source, "analyse")
@@ -126,6 +131,28 @@ async def test_a_pgn_opens_with_its_annotations_and_a_move_in_review_saves_as_a_
     added = ((("d4", "d5", "c4", "c6"), "", "", []))
     assert _pgn_shape(read) == sorted(_pgn_shape(before) + [added])
     assert read.comment == before.comment
+
+
+async def test_a_move_typed_while_the_list_or_the_board_has_the_focus_reaches_the_move_box(tmp_path: Path) -> None:
+    app, source = _annotated(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot)
+        screen = await _open(pilot, source, "analyse")
+        screen.move_list.focus()
+        await pilot.press("home", "right", "right", "right")  # after 2. c4, in the list
+        assert screen.review == 3 and screen.move_list.has_focus
+        await pilot.press("N", "c", "6")  # no key of the list's: the letters go to the move box
+        assert screen.move_input.has_focus and screen.move_input.value == "Nc6" and screen.review == 3
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.moves == ["d4", "d5", "c4", "Nc6"] and "(2... Nc6)" in _shown(screen)
+        screen.board.focus()
+        await pilot.press("e", "6")  # the board's keys are the arrows, Enter and space
+        assert screen.move_input.has_focus and screen.move_input.value == "e6"
+        screen.move_list.focus()
+        await pilot.press("n")  # the list's own key (a note) stays the list's
+        await pilot.pause()
+        assert isinstance(app.screen, CommentDialog)
 
 
 async def test_a_pdn_variation_opens_and_a_new_one_saves(tmp_path: Path) -> None:

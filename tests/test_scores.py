@@ -176,3 +176,25 @@ async def test_a_puzzles_hinted_cube_clicked_stays_picked_up() -> None:
         assert puzzles.board.selected == (4, 4)
         await _click(pilot, puzzles.board, (4, 0))
         await wait_for(pilot, lambda: puzzles.done, "the answer")
+
+
+async def test_a_puzzles_setting_up_move_shown_on_the_board_is_not_a_piece_held() -> None:
+    """The opponent's move is marked on the board (from and to); a click elsewhere starts afresh
+    (before: it was judged as a move from the opponent's square, 'illegal move h7c4')."""
+    from engines.puzzles import Puzzle
+    from tui.app.app import TuiGamesApp
+    from tui.app.screens.puzzles import PuzzleScreen
+
+    puzzle = Puzzle("t-1", "6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", "h7h6", ("a1a8",))
+    app = TuiGamesApp(puzzles=("chess", [puzzle], "a test set", 1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")
+        puzzles = app.screen
+        await wait_for(pilot, lambda: puzzles.entry.game is not None and puzzles.board.selected == (7, 1),
+                       "the setting-up move h7-h6 marked")
+        await _click(pilot, puzzles.board, (2, 4))  # c4, empty: nothing picked up, nothing tried
+        assert puzzles.board.selected is None and not puzzles.done
+        await _click(pilot, puzzles.board, (0, 7))  # the rook on a1
+        assert puzzles.board.selected == (0, 7)
+        await _click(pilot, puzzles.board, (0, 0))  # a8: mate
+        await wait_for(pilot, lambda: puzzles.done, "the answer")

@@ -169,3 +169,45 @@ async def test_quitting_keeps_the_unfinished_game_and_continue_plays_on_at_once(
         assert "Continue keeps it" in str(app.screen.query_one("#discard", Button).label)
         app.exit()
     assert load_autosave(autosave_path(game)).moves == played
+
+
+async def test_another_game_shows_its_own_colours_and_levels_in_the_lists() -> None:
+    """Chess to checkers: "You play" read "White (moves first)" still, the value ("first") being
+    the same and its label not redrawn; now the lists show the new game's words."""
+    app = start_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        start = await start_screen(pilot)
+        colour = start.query_one("#colour", Select)
+
+        def shown(select: Select) -> str:
+            return str(select.query_one("SelectCurrent #label").render())
+
+        first = game_class(start.game).PLAYERS[0]
+        assert first in shown(colour)
+        other = next(name for name in GAME_NAMES if game_class(name).PLAYERS[0] != first)
+        start.query_one("#game", Select).value = other
+        await wait_for(pilot, lambda: game_class(other).PLAYERS[0] in shown(colour), "the new game's first player")
+        assert colour.value == "first" and first not in shown(colour)
+        opponent = start.query_one("#opponent", Select)
+        level = levels_for(other)[len(levels_for(other)) // 2]
+        assert shown(opponent).startswith(level.name.capitalize())
+
+
+async def test_back_from_the_puzzles_enter_starts_a_game_and_a_clicked_pick_hands_enter_to_start() -> None:
+    from tui.app.screens.puzzles import PuzzleScreen
+
+    app = start_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        start = await start_screen(pilot)
+        start.query_one("#puzzles-button", Button).focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is start, "the start screen again")
+        assert start.focused is start.query_one("#start-button")  # not the Puzzles button: Enter starts
+        opponent = start.query_one("#opponent", Select)
+        await pilot.click(opponent)  # the list opens; a click on a choice picks it
+        await wait_for(pilot, lambda: opponent.expanded, "the list open")
+        await pilot.click(opponent.query_one("SelectOverlay"), offset=(3, 1))  # under "custom": the beginner
+        await wait_for(pilot, lambda: opponent.value == levels_for(start.game)[0].name, "the pick")
+        await wait_for(pilot, lambda: start.focused is start.query_one("#start-button"), "Enter handed to Start")

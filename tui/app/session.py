@@ -58,9 +58,9 @@ def rounded(level: Level) -> str:
     return "unrated" if level.elo is None else f"~{round(level.elo, -2):.0f}"
 
 
-def player_label(game: str, spec: str) -> str:
+def engine_label(game: str, spec: str) -> str:
     """How a game names an engine player: a level by its name and rating (``Club ~1500``),
-    any other engine by its spec."""
+    any other engine (or ``human``) by its spec."""
     for level in levels_for(game):
         if level.spec == spec:
             return f"{level.name.capitalize()} {rounded(level)}"
@@ -217,8 +217,8 @@ class GameSetup:
         return humans[0] if len(humans) == 1 else 0
 
     def player_label(self, side: int) -> str:
-        """``White (human)``, ``Black (pvs:time=1)``."""
-        return f"{side_names(self.game)[side]} ({self.players[side]})"
+        """``White (human)``, ``Black (pvs:time=1)``, ``Black (Club ~1500)`` (a level by its name)."""
+        return f"{side_names(self.game)[side]} ({engine_label(self.game, self.players[side])})"
 
 
 def engine_summary(spec: str, game: str | None = None) -> str:

@@ -40,6 +40,7 @@ from games import Game, Outcome, Termination, game_kind
 
 from ..engine_link import EngineDone, EngineFailed, EngineInfo, EngineLink
 from ..search_service import COACH
+from ..session import engine_label
 from ..widgets.engine_panel import EnginePanel
 from .dialogs import ConfirmDialog
 from .report import ReportDialog
@@ -358,7 +359,7 @@ class Coach(Vertical):
         """Whether the other side's engine (its spec ``engine``) takes ``side``'s
         offer after ``plies`` moves, its last score and mate being ``judged``
         (``None``: it has not searched yet); and the line that says so."""
-        other = f"{self.sides[1 - side]} ({engine})"
+        other = f"{self.sides[1 - side]} ({engine_label(self.game_name, engine)})"
         score, mate = judged if judged is not None else (None, None)
         if accepts_draw(self.game_name, plies, score, mate):
             return True, f"{other} accepts the draw"

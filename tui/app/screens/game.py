@@ -58,7 +58,7 @@ from ...settings import Settings
 from ...views.format import plies_text
 from ..controller import EngineToMove, EngineWaits, GameController, GameOver, HumanToMove
 from ..engine_link import EngineDone, EngineFailed, EngineInfo, EngineLink
-from ..session import GameSetup, player_label
+from ..session import GameSetup, engine_label
 from ..widgets.board import BoardView
 from ..widgets.engine_panel import EnginePanel
 from ..widgets.eval_bar import EvalBar
@@ -67,6 +67,7 @@ from ..widgets.material import MaterialLine
 from ..widgets.move_entry import MoveEntry
 from ..widgets.move_input import MoveInput
 from ..widgets.move_list import MoveList
+from ..widgets.typed import TypedAway
 from .aids import BoardAids
 from .coach import Coach
 from .commands import COMMANDS, DELAYS, TYPED_COMMANDS, bindings
@@ -145,7 +146,7 @@ class GameScreen(Screen):
             with Vertical(id="side-column"):
                 for side in setup.engine_sides:
                     panel = EnginePanel(side, self.sides[side], setup.players[side], id=f"panel-{side}",
-                                        label=player_label(kind.name, setup.players[side]),
+                                        label=engine_label(kind.name, setup.players[side]),
                                         scores=kind.scores, first_name=self.sides[0])
                     if setup.notices[side]:
                         panel.border_title = f"{panel.border_title} · fallback"
@@ -164,6 +165,7 @@ class GameScreen(Screen):
         self.title = f"tui-games · {setup.game}"
         self.sub_title = f"{setup.player_label(0)} vs {setup.player_label(1)}"
         self.move_input.board = self.board
+        self.board.forward_typing = self.move_list.forward_typing = True  # a letter there: a move
         self.refresh_position()
         self.clocks.bottom = self.board.side_at_bottom(setup.bottom_side)  # a board the settings keep turned turns the clocks too
         if any(setup.notices):
@@ -237,11 +239,11 @@ class GameScreen(Screen):
             elif setup.is_human(side):
                 text = f"{who} to move (you): type or click a move"
             elif self.engines.request is not None:
-                text = f"{who} ({setup.players[side]}) is thinking…"
+                text = f"{who} ({engine_label(setup.game, setup.players[side])}) is thinking…"
             elif self.controller.paused:
                 text = f"{who} to move — paused: ctrl+b resumes, ctrl+y plays one move"
             else:
-                text = f"{who} to move ({setup.players[side]})"
+                text = f"{who} to move ({engine_label(setup.game, setup.players[side])})"
             if self.game.in_check():
                 text += " — check!"
         delay = f" · delay {self.engines.delay:g}s" if len(setup.engine_sides) == 2 else ""
@@ -403,6 +405,10 @@ class GameScreen(Screen):
             self.aids.premove_click(event.square)
         elif not self.commands.refuse_move():
             self.move_input.square_chosen(event.square)
+
+    def on_typed_away(self, event: TypedAway) -> None:
+        """A letter typed in the move list or on the board: a move, in the position shown."""
+        self.move_input.take_typing(event.character)
 
     def on_board_view_dismissed(self, event: BoardView.Dismissed) -> None:
         self.aids.dismissed()

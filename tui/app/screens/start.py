@@ -218,6 +218,12 @@ class StartScreen(Screen):
         self.query_one("#start", VerticalScroll).scroll_home(animate=False)
         self.query_one("#start-button", Button).focus()
 
+    def on_screen_resume(self) -> None:
+        """Back from the puzzles, the course, the lab or a friend's game: Enter starts a game
+        again (the button that opened them kept the focus, and Enter opened them again)."""
+        if isinstance(self.focused, Button) and self.focused.id != "start-button":
+            self.query_one("#start-button", Button).focus()
+
     def _notice(self, text: str) -> None:
         """A line about the settings that stays while the form is edited (none: no line at all)."""
         notice = self.query_one("#start-notice", Static)
@@ -277,7 +283,7 @@ class StartScreen(Screen):
 
     @on(Select.Changed, "#game")
     def _game_changed(self, event: Select.Changed) -> None:
-        if event.select.has_focus:  # picked (by the mouse too): Enter now starts, not reopens the list
+        if event.select.has_focus_within:  # picked (the mouse leaves the focus in its list): Enter now starts
             self.query_one("#start-button", Button).focus()
         if event.value != self._game_shown:
             # Another game: the old position means nothing to it, nor the old players.
@@ -285,15 +291,19 @@ class StartScreen(Screen):
             self.query_one("#position", Input).value = ""
             self._fill_from_settings(clock=False)
         with self.prevent(Select.Changed):
-            self.query_one("#opponent", Select).set_options(level_choices(self.game))
-            self.query_one("#colour", Select).set_options(self._colour_choices(self.game))
+            for select, choices in ((self.query_one("#opponent", Select), level_choices(self.game)),
+                                    (self.query_one("#colour", Select), self._colour_choices(self.game))):
+                select.set_options(choices)
+                # set_options picks the first choice, often of the same value as before ("first"): its
+                # watcher would not run and the old game's words ("White (moves first)") would stay.
+                select.mutate_reactive(Select.value)
         self._offer_presets()
         self._plain_from_specs()
         self._form_changed()
 
     @on(Select.Changed, "#preset-0, #preset-1")
     def _preset_changed(self, event: Select.Changed) -> None:
-        if event.select.has_focus:  # picked: Enter now starts, not reopens the list
+        if event.select.has_focus_within:  # picked: Enter now starts, not reopens the list
             self.query_one("#start-button", Button).focus()
         if event.value is not Select.NULL:
             side = (event.select.id or "").removeprefix("preset-")
@@ -305,7 +315,7 @@ class StartScreen(Screen):
     @on(Select.Changed, "#opponent, #colour")
     def _plain_changed(self, event: Select.Changed) -> None:
         """The opponent or colour picked: the spec boxes say the same."""
-        if event.select.has_focus:
+        if event.select.has_focus_within:  # picked (by the mouse too): Enter now starts
             self.query_one("#start-button", Button).focus()
         opponent = self.query_one("#opponent", Select).value
         if opponent is Select.NULL:
@@ -352,7 +362,7 @@ class StartScreen(Screen):
 
     @on(Select.Changed, "#clock-preset")
     def _clock_preset_changed(self, event: Select.Changed) -> None:
-        if event.select.has_focus:
+        if event.select.has_focus_within:  # picked (by the mouse too): Enter now starts
             self.query_one("#start-button", Button).focus()
         if event.value is not Select.NULL:
             text = "" if event.value == "none" else str(event.value)

@@ -27,6 +27,7 @@ from textual.widget import Widget
 from games import Game
 
 from .painting import CURSOR, SELECTED, TARGET, BoardPainter, Square, painter_for
+from .typed import bound_keys, forward_typing
 
 __all__ = ["BoardView"]
 
@@ -59,6 +60,13 @@ class BoardView(Widget, can_focus=True):
         Binding("right", "cursor(1, 0)", "Right", show=False),
         Binding("enter,space", "choose", "Choose square", show=False),
     ]
+
+    #: Whether a letter this widget does not bind goes to the screen's move box (:mod:`.typed`).
+    forward_typing = False
+
+    def on_key(self, event: events.Key) -> None:
+        """A letter goes to the move box (a move typed after one made with the cursor)."""
+        forward_typing(self, event, _BOARD_KEYS)
 
     class SquareChosen(Message):
         """A square was clicked, or chosen with the keyboard."""
@@ -222,3 +230,7 @@ class BoardView(Widget, can_focus=True):
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """With ``height: auto``: the height of the drawing for that width."""
         return self.painter.size_for(width, container.height)[1]
+
+
+#: The keys the board binds: every other printable key goes to the move box.
+_BOARD_KEYS = bound_keys(BoardView.BINDINGS)

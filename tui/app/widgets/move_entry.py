@@ -119,6 +119,9 @@ class MoveEntry(Input):
         #: The board's marks as the player's own click left them (a piece picked up and its
         #: targets); marks made otherwise (a hint, a line) are not a piece the player holds.
         self._picked: tuple[Square | None, frozenset[Square]] | None = None
+        #: The marks of a piece picked up for the player (:meth:`offer`, a hint): a click on one
+        #: of its targets plays it.  Marks that are neither (the last move shown) hold nothing.
+        self._offered: tuple[Square | None, frozenset[Square]] | None = None
 
     # -- what the screen tells it ------------------------------------------------------------
 
@@ -131,7 +134,7 @@ class MoveEntry(Input):
     def game(self, game: Game | None) -> None:
         self._game = game
         self._picker = None  # the position may have changed in place
-        self._picked = None
+        self._picked = self._offered = None
 
     @property
     def picker(self) -> MovePicker | None:
@@ -173,6 +176,12 @@ class MoveEntry(Input):
         self.value = ""
         self.post_message(self.MoveEntered(self, move, self._game.format_move(move)))
 
+    def take_typing(self, character: str) -> None:
+        """A letter typed where it meant nothing (the move list, the board: :mod:`.typed`):
+        the move box takes the focus with the letter added where its cursor is."""
+        self.focus()
+        self.insert_text_at_cursor(character)
+
     def square_chosen(self, square: Square) -> None:
         """A square clicked or chosen by keys on the board: a piece picked up, a move made or asked for.
 
@@ -194,11 +203,15 @@ class MoveEntry(Input):
             return
         game = self._game
         selected = board.selected
-        if selected == square and self._picked != (board.selected, board.targets):
-            selected = None  # marked by a hint, not held by the player: this click picks it up
+        marks = (board.selected, board.targets)
+        if marks != self._picked and (marks != self._offered or selected == square):
+            # Not held: a move shown (a puzzle's setting-up move), or the hinted piece itself,
+            # which this click picks up.  The click starts afresh.
+            selected = None
         pick = picker.choose(selected, square)
         board.mark(pick.selected, pick.targets)
-        self._picked = None if offered else (board.selected, board.targets)
+        marks = (board.selected, board.targets)
+        self._picked, self._offered = (None, marks) if offered else (marks, None)
         if pick.error:
             self.post_message(self.Said(pick.error, error=True))
         elif pick.selected is not None:

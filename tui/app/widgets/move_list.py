@@ -32,6 +32,8 @@ from textual.widgets import Static
 
 from games.variations import NAG_GLYPHS, MoveNode, MoveTree, variation_parts
 
+from .typed import bound_keys, forward_typing
+
 __all__ = ["MoveList", "move_rows"]
 
 #: The width of a move's cell in a main-line row, and of the row's number.
@@ -135,6 +137,13 @@ class MoveList(VerticalScroll, can_focus=True):
         Binding("n", "edit('comment')", "Note"),
         Binding("exclamation_mark", "edit('nag')", "Mark"),
     ]
+
+    #: Whether a letter this widget does not bind goes to the screen's move box (:mod:`.typed`).
+    forward_typing = False
+
+    def on_key(self, event: events.Key) -> None:
+        """A letter the list does not bind goes to the move box (a move typed in review)."""
+        forward_typing(self, event, _LIST_KEYS)
 
     class PlySelected(Message):
         """The player picked the position after ``ply`` moves of the line (0: the start)."""
@@ -340,3 +349,7 @@ class MoveList(VerticalScroll, can_focus=True):
             self.app.bell()
             return
         self.post_message(self.Edit(shown, what))
+
+
+#: The keys the move list binds: every other printable key goes to the move box.
+_LIST_KEYS = bound_keys(MoveList.BINDINGS)
