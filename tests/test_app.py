@@ -383,6 +383,7 @@ def test_the_command_line_opens_the_app(monkeypatch) -> None:
     (["play", "quixo", "--first", "pvs:heuristic=pesto"], "unknown quixo heuristic 'pesto'"),
     (["play", "chess", "--position", "not a fen"], "bad FEN"),
     (["play", "chess", "--second", ""], "empty player"),
+    (["play", "chess", "--second", "clubb"], "or a level: beginner, casual, club, expert, master, or human"),
     (["play", "go"], "unknown game 'go'"),
     (["play", "chess", "--clock", "5+x"], "bad clock '5+x': expected MIN+INC"),
     (["play", "chess", "--clock", "0+0"], "the minutes must be above 0"),

@@ -34,7 +34,16 @@ def app_for(game: str, moves: tuple[str, ...] = (), position: str | None = None)
 
 
 async def steady(pilot) -> None:
-    for box in pilot.app.query(Input):
+    """Stop the move boxes' cursors blinking, once the first screen has them: on a loaded machine
+    the screen may not be composed when this runs, and a blinking cursor is drawn or not by chance."""
+    def boxes() -> list[Input]:
+        return [box for screen in pilot.app.screen_stack for box in screen.query(Input)]
+
+    for _ in range(200):
+        if boxes():
+            break
+        await pilot.pause()
+    for box in boxes():
         box.cursor_blink = False
     await pilot.pause()
 

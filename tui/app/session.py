@@ -115,7 +115,11 @@ def resolve_player(spec: str, game: str) -> tuple[str, str | None]:
     except EngineModelError as error:
         return fallback_notice(text, error)
     except (SpecError, GameError) as error:
-        raise SetupError(str(error)) from None
+        message = str(error)
+        if ":" not in text and "," not in text and text.lower() not in ENGINES:  # a name: maybe a level mistyped
+            names = ", ".join(level.name for level in levels_for(game))
+            message = f"{message}; or a level: {names}, or human"
+        raise SetupError(message) from None
     return text, None
 
 

@@ -71,7 +71,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("review", "Review moves", "Review",
             "step through the game in the move list: ←/→ a move, Home/End, Enter plays from there"),
     Command("play_from_here", "Play from here", "Here",
-            "continue from the position reviewed (later moves are dropped)"),
+            "continue from the position reviewed (the later moves stay in the list)"),
     Command("save", "Save game", "Save", "write the game's record (PGN, PDN, a move list)"),
     Command("open", "Open game", "Open", "read a game's record (PGN, PDN, a move list) to review or go on with"),
     Command("new_game", "New game", "New", "back to the start screen"),

@@ -161,6 +161,8 @@ class GameScreen(Screen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        if not self.query("#board"):  # replaced before it was mounted (an opened game the player continues)
+            return
         setup = self.controller.setup
         self.title = f"tui-games · {setup.game}"
         self.sub_title = f"{setup.player_label(0)} vs {setup.player_label(1)}"

@@ -39,7 +39,7 @@ from engines.levels import Level, levels_for, scale
 from games import GAME_NAMES, game_class, game_kind, game_titles
 
 from ...autosave import Autosave
-from ...views.format import default_text
+from ...views.format import default_text, plies_text
 from ...settings import Settings, problems_text
 from ..keymap import screen_bindings
 from ..messages import ContinueGame, OpenFriend, OpenGame, OpenLab, OpenLearn, OpenPuzzles
@@ -195,7 +195,7 @@ class StartScreen(Screen):
             against = level.name.capitalize() if level is not None else saved.players[1 - humans[0]]
         colour = f" as {names[humans[0]]}" if len(humans) == 1 else ""
         return (f"Continue: {game_kind(saved.game).title} against {against}{colour}, "
-                f"{len(saved.moves)} moves played")
+                f"{plies_text(len(saved.moves))} played")
 
     @staticmethod
     def _preset_for(game: str, spec: str) -> str | object:
