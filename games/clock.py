@@ -184,6 +184,11 @@ class Clock:
         self.running = None
         self._left = list(self.history[-1])
 
+    def standing(self, now: float) -> list[tuple[float, float]]:
+        """The history with its last entry as the clocks stand at ``now``: the time the side to
+        move has used since the last move taken off (a game kept to be continued)."""
+        return self.history[:-1] + [(self.left(0, now), self.left(1, now))]
+
     def at_ply(self, ply: int) -> tuple[float, float]:
         """The times left after ``ply`` moves (for review), the last known if beyond."""
         return self.history[min(ply, len(self.history) - 1)]

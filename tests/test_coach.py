@@ -83,6 +83,18 @@ def test_clock_runs_one_side_adds_the_increment_and_goes_back() -> None:
     assert clock.running is None and clock.left(1, 0.0) == 60.0 and len(clock.history) == 2
 
 
+def test_a_game_kept_mid_move_keeps_the_time_already_used() -> None:
+    """Quit with White's clock at 0:51 of 1:00, Continue: it showed 0:58 again (the history holds
+    the times after each move only); what is kept is the clocks as they stand."""
+    clock = Clock(TimeControl(60.0, 0.0))
+    clock.start(0, now=100.0)
+    clock.press(0, now=102.0)
+    clock.start(1, now=102.0)
+    assert clock.standing(109.0) == [(60.0, 60.0), (58.0, 53.0)]  # Black thinking for 7 s
+    clock.stop(now=110.0)  # paused: the same, whenever it is read
+    assert clock.standing(500.0) == [(60.0, 60.0), (58.0, 52.0)] and clock.history[-1] == (58.0, 60.0)
+
+
 def test_clock_flag_falls() -> None:
     clock = Clock(TimeControl.parse("0.05+0"))
     clock.start(0, now=0.0)

@@ -12,8 +12,8 @@ outlives the app.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
-
 from typing import Any, Iterable
 
 from textual import events, on, work
@@ -141,7 +141,7 @@ class TuiGamesApp(App):
             write_autosave(Autosave(
                 setup.game, setup.players, setup.position or "", tuple(controller.moves),
                 "" if setup.clock is None else str(setup.clock),
-                tuple(clock.history) if clock is not None else (), setup.analysis or ""))
+                tuple(clock.standing(time.monotonic())) if clock is not None else (), setup.analysis or ""))
         except OSError as error:
             self.notify(f"the game could not be kept for Continue: {error.strerror or error}", severity="warning")
 
