@@ -211,3 +211,13 @@ async def test_back_from_the_puzzles_enter_starts_a_game_and_a_clicked_pick_hand
         await pilot.click(opponent.query_one("SelectOverlay"), offset=(3, 1))  # under "custom": the beginner
         await wait_for(pilot, lambda: opponent.value == levels_for(start.game)[0].name, "the pick")
         await wait_for(pilot, lambda: start.focused is start.query_one("#start-button"), "Enter handed to Start")
+
+
+async def test_the_start_screens_palette_starts_a_game_and_opens_the_puzzles() -> None:
+    app = start_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        start = await start_screen(pilot)
+        commands = {command.title: command for command in app.get_system_commands(start)}
+        assert {"Start", "Puzzles", "Learn", "Lab", "Settings", "Quit"} <= set(commands)
+        commands["Start"].callback()
+        await ready(pilot)

@@ -265,8 +265,11 @@ class TuiGamesApp(App):
         if isinstance(screen, GameScreen):
             yield from screen.palette_commands()
         if isinstance(screen, StartScreen):
+            yield SystemCommand("Start", "a new game: the game, level, colour and clock chosen "
+                                f"({key_named('new_game').shown})", screen.action_start)
             if screen.autosave is not None:
                 yield SystemCommand("Continue", "play on the game left unfinished", screen.action_continue)
+            yield SystemCommand("Puzzles", "the puzzle trainer of the game chosen", screen.action_puzzles)
             yield SystemCommand("Learn", "the course in game search", screen.action_learn)
             yield SystemCommand("Play a friend", "host or join a game over the network", screen.action_friend)
             yield SystemCommand("Lab", "experiments and tournaments: run, watch, stop, resume", self.open_lab)
