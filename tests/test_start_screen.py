@@ -218,6 +218,6 @@ async def test_the_start_screens_palette_starts_a_game_and_opens_the_puzzles() -
     async with app.run_test(size=(120, 40)) as pilot:
         start = await start_screen(pilot)
         commands = {command.title: command for command in app.get_system_commands(start)}
-        assert {"Start", "Puzzles", "Learn", "Lab", "Settings", "Quit"} <= set(commands)
-        commands["Start"].callback()
+        assert {"Start a new game", "Puzzles", "Learn", "Lab", "Settings", "Quit"} <= set(commands)
+        commands["Start a new game"].callback()
         await ready(pilot)

@@ -265,7 +265,7 @@ class TuiGamesApp(App):
         if isinstance(screen, GameScreen):
             yield from screen.palette_commands()
         if isinstance(screen, StartScreen):
-            yield SystemCommand("Start", "a new game: the game, level, colour and clock chosen "
+            yield SystemCommand("Start a new game", "the game, level, colour and clock chosen "
                                 f"({key_named('new_game').shown})", screen.action_start)
             if screen.autosave is not None:
                 yield SystemCommand("Continue", "play on the game left unfinished", screen.action_continue)
