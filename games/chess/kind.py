@@ -79,7 +79,7 @@ KIND: GameKind[ChessGame] = GameKind(
                       reading=ScoreUnit(100.0, "pawn", "pawns", mate_sign="#")),
     levels=LevelPlan(
         noise=(150, 60), casual_sees=" and quiescence",
-        ratings=((754, 367), (1233, 171), (1502, 127), (1743, 120), (1811, 132)),
+        ratings=((740, 367), (1213, 166), (1449, 76), (1723, 71), (1812, 113)),  # 2026-12-03 (docs/levels.md)
         scale="Stockfish 15.1 UCI_Elo",
         pairings=(
             ("beginner", "casual"), ("casual", "club"), ("club", "expert"), ("expert", "master"),

@@ -23,7 +23,7 @@ KIND: GameKind[Quixo] = GameKind(
                       draw_min_plies=20, balanced=45.0),
     levels=LevelPlan(
         noise=(100, 40), casual_sees="",
-        ratings=((662, 206), (1022, 282), (1166, 293), (1368, 314), (1435, 348)),
+        ratings=((699, 158), (1140, 229), (1274, 235), (1371, 243), (1431, 266)),  # 2026-12-03, 40 games a pairing
     ),
     bench=BenchPlan(
         positions=(
