@@ -67,7 +67,6 @@ from ..widgets.material import MaterialLine
 from ..widgets.move_entry import MoveEntry
 from ..widgets.move_input import MoveInput
 from ..widgets.move_list import MoveList
-from ..widgets.typed import TypedAway
 from .aids import BoardAids
 from .coach import Coach
 from .commands import COMMANDS, DELAYS, TYPED_COMMANDS, bindings
@@ -167,7 +166,7 @@ class GameScreen(Screen):
         self.title = f"tui-games · {setup.game}"
         self.sub_title = f"{setup.player_label(0)} vs {setup.player_label(1)}"
         self.move_input.board = self.board
-        self.board.forward_typing = self.move_list.forward_typing = True  # a letter there: a move
+        self.board.typing_goes_to = self.move_list.typing_goes_to = self.move_input.take_typing  # a move
         self.refresh_position()
         self.clocks.bottom = self.board.side_at_bottom(setup.bottom_side)  # a board the settings keep turned turns the clocks too
         if any(setup.notices):
@@ -407,10 +406,6 @@ class GameScreen(Screen):
             self.aids.premove_click(event.square)
         elif not self.commands.refuse_move():
             self.move_input.square_chosen(event.square)
-
-    def on_typed_away(self, event: TypedAway) -> None:
-        """A letter typed in the move list or on the board: a move, in the position shown."""
-        self.move_input.take_typing(event.character)
 
     def on_board_view_dismissed(self, event: BoardView.Dismissed) -> None:
         self.aids.dismissed()

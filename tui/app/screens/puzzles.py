@@ -41,7 +41,6 @@ from ..keymap import screen_bindings
 from ..picking import MovePicker
 from ..widgets.board import BoardView
 from ..widgets.move_entry import MoveEntry
-from ..widgets.typed import TypedAway
 
 __all__ = ["PuzzleScreen", "PuzzleRecord", "load_record", "save_record", "read_records", "REPLY_PAUSE"]
 
@@ -179,7 +178,7 @@ class PuzzleScreen(Screen[None]):
             self.say(f"no puzzles for {self.game_name} in {self.source}", error=True)
             return
         self.entry.board = self.board
-        self.board.forward_typing = True  # a letter typed on the board: the answer
+        self.board.typing_goes_to = self.entry.take_typing  # a letter typed on the board: the answer
         self.show_puzzle()
         self.entry.focus()
 
@@ -294,10 +293,6 @@ class PuzzleScreen(Screen[None]):
         if self.retry_from is not None:
             self.action_retry()
         self.entry.square_chosen(event.square)
-
-    def on_typed_away(self, event: TypedAway) -> None:
-        """A letter typed on the board (after a move made with its cursor): the answer's."""
-        self.entry.take_typing(event.character)
 
     @on(MoveEntry.MoveEntered, "#puzzle-input")
     def move_entered(self, event: MoveEntry.MoveEntered) -> None:

@@ -296,7 +296,7 @@ class StartScreen(Screen):
                 select.set_options(choices)
                 # set_options picks the first choice, often of the same value as before ("first"): its
                 # watcher would not run and the old game's words ("White (moves first)") would stay.
-                select.mutate_reactive(Select.value)
+                select.mutate_reactive(Select.value)  # type: ignore[misc]  # the reactive, not a value
         self._offer_presets()
         self._plain_from_specs()
         self._form_changed()

@@ -27,7 +27,7 @@ from textual.widget import Widget
 from games import Game
 
 from .painting import CURSOR, SELECTED, TARGET, BoardPainter, Square, painter_for
-from .typed import bound_keys, forward_typing
+from .typed import TypingTarget, bound_keys, forward_typing
 
 __all__ = ["BoardView"]
 
@@ -61,12 +61,12 @@ class BoardView(Widget, can_focus=True):
         Binding("enter,space", "choose", "Choose square", show=False),
     ]
 
-    #: Whether a letter this widget does not bind goes to the screen's move box (:mod:`.typed`).
-    forward_typing = False
+    #: Where a letter this widget does not bind goes: the screen's move box (:mod:`.typed`).
+    typing_goes_to: TypingTarget | None = None
 
     def on_key(self, event: events.Key) -> None:
         """A letter goes to the move box (a move typed after one made with the cursor)."""
-        forward_typing(self, event, _BOARD_KEYS)
+        forward_typing(self.typing_goes_to, event, _BOARD_KEYS)
 
     class SquareChosen(Message):
         """A square was clicked, or chosen with the keyboard."""

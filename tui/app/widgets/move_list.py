@@ -32,7 +32,7 @@ from textual.widgets import Static
 
 from games.variations import NAG_GLYPHS, MoveNode, MoveTree, variation_parts
 
-from .typed import bound_keys, forward_typing
+from .typed import TypingTarget, bound_keys, forward_typing
 
 __all__ = ["MoveList", "move_rows"]
 
@@ -138,12 +138,12 @@ class MoveList(VerticalScroll, can_focus=True):
         Binding("exclamation_mark", "edit('nag')", "Mark"),
     ]
 
-    #: Whether a letter this widget does not bind goes to the screen's move box (:mod:`.typed`).
-    forward_typing = False
+    #: Where a letter this widget does not bind goes: the screen's move box (:mod:`.typed`).
+    typing_goes_to: TypingTarget | None = None
 
     def on_key(self, event: events.Key) -> None:
         """A letter the list does not bind goes to the move box (a move typed in review)."""
-        forward_typing(self, event, _LIST_KEYS)
+        forward_typing(self.typing_goes_to, event, _LIST_KEYS)
 
     class PlySelected(Message):
         """The player picked the position after ``ply`` moves of the line (0: the start)."""
