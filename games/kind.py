@@ -35,7 +35,7 @@ from .records import RecordFormat
 from .samples import Samples
 
 __all__ = ["BenchPlan", "BenchPosition", "EndgamePlan", "SolveCase", "GameKind", "LevelPlan", "NetworkPlan", "PerftCase", "PerftReference",
-           "ScoreScale", "ScoreUnit", "TablesPlan", "TrainedNetwork", "tables_text"]
+           "ScoreScale", "ScoreUnit", "TablesPlan", "TrainedNetwork", "by_tables", "tables_text"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,12 @@ class ScoreUnit:
     #: What a score in the unit says, for the help (Othello: ``the final disc difference it
     #: predicts``); '' says just the unit.
     means: str = ""
+
+
+def by_tables(score: float) -> bool:
+    """Whether ``score`` is the endgame tables' result: beyond :data:`~games.base.HEURISTIC_BOUND`,
+    where a search scores their win and no heuristic reaches."""
+    return abs(score) > HEURISTIC_BOUND
 
 
 def tables_text(score: float) -> str:
@@ -124,7 +130,7 @@ class ScoreScale:
             if reading is not None and reading.mate_sign:
                 return f"{reading.mate_sign}{mate}"
             return f"{'win' if mate > 0 else 'loss'} in {abs(mate)}"
-        if abs(score) > HEURISTIC_BOUND:  # beyond every heuristic: the endgame tables' result
+        if by_tables(score):
             return tables_text(score)
         if reading is None:
             chance = self.chance(score)

@@ -20,7 +20,7 @@ from games.reading import LoadedGame
 from ..views.format import default_text
 
 __all__ = ["HUMAN", "DEFAULT_PLAYERS", "PRESETS", "presets_for", "level_summary", "GameSetup", "SetupError", "engine_summary", "fallback_notice",
-           "resolve_player", "side_names"]
+           "resolve_player", "side_names", "level_of", "rounded", "engine_label"]
 
 #: The player spec of a human.
 HUMAN = "human"
@@ -58,13 +58,20 @@ def rounded(level: Level) -> str:
     return "unrated" if level.elo is None else f"~{round(level.elo, -2):.0f}"
 
 
+def level_of(game: str, spec: str) -> Level | None:
+    """The level ``spec`` is, by name (``club``) or by its spec (``pvs:nodes=3000``); ``None``: none."""
+    text = spec.strip().lower()
+    for level in levels_for(game):
+        if text in (level.name, level.spec):
+            return level
+    return None
+
+
 def engine_label(game: str, spec: str) -> str:
     """How a game names an engine player: a level by its name and rating (``Club ~1500``),
     any other engine (or ``human``) by its spec."""
-    for level in levels_for(game):
-        if level.spec == spec:
-            return f"{level.name.capitalize()} {rounded(level)}"
-    return spec
+    level = level_of(game, spec)
+    return spec if level is None else f"{level.name.capitalize()} {rounded(level)}"
 
 
 def level_summary(game: str, spec: str) -> str | None:

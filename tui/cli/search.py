@@ -9,8 +9,7 @@ from typing import Any
 
 from engines import ENGINES, EngineFailure, SearchStats, create_engine
 from games import GAME_NAMES, Game, game_class
-from games.base import HEURISTIC_BOUND
-from games.kind import tables_text
+from games.kind import by_tables, tables_text
 
 from ..views.format import CUTOFF_STATS, default_text, line_text, score_text
 from .common import PROG, add_position, game_name, one_line, play_moves, position_of, stop_on_interrupt
@@ -68,7 +67,7 @@ def _summary(game: Game, stats: SearchStats) -> list[str]:
     mover = game.PLAYERS[game.turn]
     if mate is None and not stats.depth:  # the limit came before the first depth: the move is unsearched
         score = "none: no depth was completed within the limit"
-    elif mate is None and abs(stats.score) > HEURISTIC_BOUND:  # the endgame tables know the result
+    elif mate is None and by_tables(stats.score):  # the endgame tables know the result
         score = f"{tables_text(stats.score)} (for {mover}, to move)"
     elif mate is None:
         score = f"{stats.score} (for {mover}, to move)"

@@ -21,14 +21,13 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
-from engines.levels import levels_for
 from games import game_class
 from games.reading import LoadedGame
 from games.variations import NAG_GLYPHS, MoveNode
 
 from ...views.format import counted, plies_text
 from ..messages import OpenGame
-from ..session import HUMAN, GameSetup, resolve_player, side_names
+from ..session import HUMAN, GameSetup, level_of, resolve_player, side_names
 from .annotate import CommentDialog, MarkDialog
 from .coach import HINT_SPEC
 from .dialogs import ConfirmDialog
@@ -56,7 +55,8 @@ class Commands(Protocol):
 
 def level_name(game: str, spec: str) -> str:
     """A level's name for an engine spec (``Club``), else the spec itself."""
-    return next((level.name.capitalize() for level in levels_for(game) if level.spec == spec), spec)
+    level = level_of(game, spec)
+    return spec if level is None else level.name.capitalize()
 
 
 def default_level(game: str) -> str:

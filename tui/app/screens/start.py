@@ -35,7 +35,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 
 from engines import ENGINES
 from engines.registry import REFINEMENTS
-from engines.levels import Level, levels_for, scale
+from engines.levels import levels_for, scale
 from games import GAME_NAMES, game_class, game_kind, game_titles
 
 from ...autosave import Autosave
@@ -43,7 +43,7 @@ from ...views.format import default_text, plies_text
 from ...settings import Settings, problems_text
 from ..keymap import screen_bindings
 from ..messages import ContinueGame, OpenFriend, OpenGame, OpenLab, OpenLearn, OpenPuzzles
-from ..session import HUMAN, GameSetup, SetupError, level_summary, presets_for, rounded, side_names
+from ..session import HUMAN, GameSetup, SetupError, level_of, level_summary, presets_for, rounded, side_names
 
 __all__ = ["CLOCK_PRESETS", "StartScreen", "engine_words", "level_choices"]
 
@@ -67,15 +67,6 @@ def level_choices(game: str) -> list[tuple[str, str]]:
     """The opponents offered for ``game``: its levels, weakest first (``Club · ~1500``), then Human."""
     choices = [(f"{level.name.capitalize()} · {rounded(level)}", level.name) for level in levels_for(game)]
     return choices + [(f"Human · a friend here, both {HUMAN_WORDS}", HUMAN)]
-
-
-def level_of(game: str, spec: str) -> Level | None:
-    """The level ``spec`` is, by name (``club``) or by its spec (``pvs:nodes=3000``); ``None``: none."""
-    text = spec.strip().lower()
-    for level in levels_for(game):
-        if text in (level.name, level.spec):
-            return level
-    return None
 
 
 def middle_level(game: str) -> str:

@@ -31,8 +31,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from engines import SearchStats
-from games.base import HEURISTIC_BOUND
-from games.kind import ScoreScale
+from games.kind import ScoreScale, by_tables
 
 from ...views.format import CUTOFF_STATS, count_text, first_player_view, line_text
 
@@ -292,7 +291,7 @@ class EnginePanel(Vertical):
     def record_score(self, score: float, mate: int | None, ply: int) -> None:
         """Add to the trend the eval of the move the engine played at ``ply`` (its score for itself)."""
         score, mate = self.first_view(score, mate)
-        forced = mate if mate is not None else score if abs(score) > HEURISTIC_BOUND else None  # tables: won
+        forced = mate if mate is not None else score if by_tables(score) else None  # tables: won
         value = math.copysign(math.inf, forced) if forced is not None else self.units.plotted(score)
         self.points.append((ply, value))
         self._draw_trend()
