@@ -26,9 +26,9 @@ import stat
 import tomllib
 from pathlib import Path
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, BinaryIO
 
-__all__ = ["MAX_DEPTH", "user_path", "unknown_user", "read_bytes", "read_head", "read_text", "decode_text", "read_toml", "read_json",
+__all__ = ["MAX_DEPTH", "user_path", "unknown_user", "open_regular", "read_bytes", "read_head", "read_text", "decode_text", "read_toml", "read_json",
            "parse_toml", "parse_json", "nesting_depth"]
 
 #: The deepest nesting of tables, arrays or objects any of our TOML or JSON files has (they have 4 or 5).
@@ -120,6 +120,13 @@ def read_bytes(path: str | os.PathLike[str], what: str, limit: int, error: type[
         raise error(f"{shown}: cannot read it ({failure.strerror or failure})") from None
     finally:
         os.close(descriptor)
+
+
+def open_regular(path: str | os.PathLike[str], what: str, error: type[ValueError]) -> BinaryIO:
+    """The regular file at ``path`` open to be read as a stream (a file too large to hold); missing,
+    a directory, a FIFO, a device or unreadable is refused in one ``error`` line, without waiting."""
+    descriptor, _size, _shown = _open_regular(path, what, error)
+    return os.fdopen(descriptor, "rb")
 
 
 def read_head(path: str | os.PathLike[str], size: int) -> bytes:

@@ -157,3 +157,12 @@ def test_an_import_not_on_a_terminal_counts_as_it_goes(data: Path, capsys, monke
     source.write_text("\n".join(ROWS) + "\n")
     code, _, err = run(capsys, "puzzles", "chess", "--import", str(source), "--name", "counted")
     assert code == 0 and "1 puzzles read\n" in err and "2 puzzles read\n" in err and "[#" not in err
+
+
+def test_a_fifo_or_a_missing_file_to_import_is_refused_without_waiting(tmp_path, capsys) -> None:
+    import os
+
+    fifo = tmp_path / "puzzles.csv"
+    os.mkfifo(fifo)  # nobody writes it: opened plainly, the import waited for ever
+    assert_usage_error(capsys, ["puzzles", "chess", "--import", str(fifo)], "not a regular file")
+    assert_usage_error(capsys, ["puzzles", "chess", "--import", str(tmp_path / "none.csv")], "no such file")

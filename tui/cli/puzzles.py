@@ -26,6 +26,7 @@ from engines.puzzles import (
 from engines.puzzle_lines import FOLLOW_DEPTH, SCREEN_DEPTH, SLIP_SHARE, VERIFY_DEPTH, make_lines, thresholds
 from engines.puzzle_themes import tag
 from engines.stockfish import UCI_GAME
+from games.files import open_regular
 from games.records import RecordError
 
 from ..puzzle_sets import MINE, add_to_mine, set_path
@@ -265,9 +266,9 @@ def _import(prog: str, args: argparse.Namespace) -> int:
     name = args.name or source.name.removesuffix(".zst").removesuffix(".csv").removesuffix(".txt")
     path = _set_path(prog, args.game, name)
     try:
-        raw = open(source, "rb")
-    except OSError as error:
-        raise UsageError(prog, f"cannot read {one_line(str(source))}: {error.strerror or error}") from None
+        raw = open_regular(source, "a lichess puzzle file", ValueError)  # a FIFO or a device: refused, not waited on
+    except ValueError as error:
+        raise UsageError(prog, one_line(str(error))) from None
     bad_rows = [0]
 
     def bad(line: int, what: str) -> None:
