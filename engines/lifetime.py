@@ -73,9 +73,13 @@ def exit_with_parent(parent: int | None = None, interval: float = CHECK_INTERVAL
         _watched = os.getpid()
     # Ctrl-C or a hangup in a terminal, or kill on the group, signal the whole process
     # group: the parent decides what they mean (print what is finished, stop this process).
+    # It may have started with them blocked (:func:`stop_signals_blocked`): ignoring them drops what
+    # came meanwhile, and unblocking them gives the threads it starts, and the programs those start (a
+    # UCI engine's guard), the mask a process should have.
     if threading.current_thread() is threading.main_thread():
         for sig in STOP_SIGNALS:
             signal.signal(sig, signal.SIG_IGN)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     if parent is None:
         recorded = multiprocessing.parent_process()
         parent = recorded.pid if recorded is not None and recorded.pid else os.getppid()
@@ -99,7 +103,9 @@ def stop_signals_blocked(signals: frozenset[int] = STOP_SIGNALS) -> Iterator[Non
     process is still importing (before :func:`exit_with_parent` makes it
     ignore them) is held, then dropped, instead of printing a
     KeyboardInterrupt traceback from the middle of an import or ending a
-    worker before its parent can stop it.  A helper that never unblocks them
+    worker before its parent can stop it; :func:`exit_with_parent` then
+    unblocks them (a process that kept them blocked would pass the mask on to
+    what it starts: a UCI engine's guard that never hears its SIGTERM).  A helper that never unblocks them
     (the standard library's and loky's resource trackers unblock only SIGINT
     and SIGTERM, which they ignore) outlives a hangup of the group, and so
     still frees the semaphores of a parent that died.  This process loses

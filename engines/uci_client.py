@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .lifetime import killed_with_parent
+from .lifetime import killed_with_parent, stop_signals_blocked
 from .spec import SpecError
 
 __all__ = ["EngineFailure", "MAX_LINE", "MAX_OUTPUT", "QUIT_GRACE", "UciInfo", "UciOption", "UciProcess",
@@ -220,10 +220,12 @@ class UciProcess:
     def _read(self) -> None:
         """Start the program (here, so that it dies when this thread ends) and queue its lines."""
         try:
-            process = self.process = subprocess.Popen(
-                [sys.executable, "-S", "-E", GUARD, self.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, start_new_session=True,
-                preexec_fn=killed_with_parent(signal.SIGTERM), bufsize=0)
+            # Started with the stop signals blocked: the kernel's SIGTERM waits for the guard's handler.
+            with stop_signals_blocked():
+                process = self.process = subprocess.Popen(
+                    [sys.executable, "-S", "-E", GUARD, self.path], stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
+                    preexec_fn=killed_with_parent(signal.SIGTERM), bufsize=0)
         except OSError as error:
             self._start_error = error
             self._started.set()

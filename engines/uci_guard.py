@@ -14,6 +14,10 @@ lets go of), and waits for it:
   (``PR_SET_PDEATHSIG``: our process died, however it died): it kills the
   program's whole group with SIGKILL and exits.
 
+The guard holds those signals until its handlers are in place, then unblocks
+every signal, whatever mask it was started with; the program starts with no
+signal blocked and every action at its default, as from a shell.
+
 The guard is a child subreaper (``PR_SET_CHILD_SUBREAPER``): a process the
 program started that left its group (``setsid``) and was orphaned becomes the
 guard's child, and is killed with the rest.  The program is also told to die
@@ -29,6 +33,11 @@ import time
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
+#: The signals that end the guard (SIGINT it ignores: a terminal's Ctrl-C is for the command).
+STOPS = {signal.SIGTERM, signal.SIGHUP, signal.SIGINT}
+#: The signals whose action the program gets back to the default (Python ignores SIGPIPE and SIGXFSZ,
+#: and a worker that started the guard ignores the stop signals: ignored signals stay so across exec).
+RESET = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ)
 
 
 def _prctl(option: int, value: int) -> None:
@@ -86,6 +95,9 @@ def _orphans(me: str) -> list[int]:
 def main() -> None:
     program = sys.argv[1]
     guard = os.getpid()
+    # Held until the handlers are in place (the guard may also have been started with them blocked, or
+    # ignored, by a worker): a SIGTERM that comes meanwhile runs the handler as they are unblocked.
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
     child = os.fork()
     if child == 0:
@@ -93,6 +105,9 @@ def main() -> None:
         _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         if os.getppid() != guard:
             os._exit(1)
+        for sig in RESET:  # the program starts as from a shell: default actions, nothing blocked
+            signal.signal(sig, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, ())
         try:
             os.execv(program, [program])
         except OSError as error:
@@ -109,6 +124,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, end)
     signal.signal(signal.SIGHUP, end)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_SETMASK, ())
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)
     os.dup2(null, 1)

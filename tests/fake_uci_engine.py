@@ -16,6 +16,9 @@ group ends both; the child's pid goes to ``FAKE_UCI_CHILD``), ``longline`` (one
 mate of 20 digits, then its move), ``stubborn`` (an ``info`` with a line, then
 nothing: it ignores ``stop``).  ``FAKE_UCI_STARTS`` names a file counting its
 starts: from start ``FAKE_UCI_GOOD_STARTS`` + 1 on it exits before ``uciok``.
+``FAKE_UCI_SPAWN`` makes it start two ``sleep`` children as it starts (one in
+its process group, one in a session of its own) and ignore ``quit``, as an
+engine with helper processes that is slow to quit: only its guard ends them.
 """
 
 from __future__ import annotations
@@ -43,6 +46,10 @@ def main() -> None:
             handle.write(str(starts))
         if starts > int(os.environ.get("FAKE_UCI_GOOD_STARTS", "1")):
             sys.exit(5)
+    spawn = bool(os.environ.get("FAKE_UCI_SPAWN"))
+    if spawn:
+        subprocess.Popen(["sleep", "600"])
+        subprocess.Popen(["sleep", "601"], start_new_session=True)
     for line in sys.stdin:
         words = line.split()
         if not words:
@@ -75,7 +82,7 @@ def main() -> None:
                     board.push_uci(move)
         elif words[0] == "go" and os.environ.get("FAKE_UCI_MODE") in MISBEHAVIOURS:
             MISBEHAVIOURS[os.environ["FAKE_UCI_MODE"]](send, board)
-        elif words[0] == "quit" and os.environ.get("FAKE_UCI_MODE") == "deaf":
+        elif words[0] == "quit" and (spawn or os.environ.get("FAKE_UCI_MODE") == "deaf"):
             continue
         elif words[0] == "go" and os.environ.get("FAKE_UCI_DIE"):
             os._exit(9)

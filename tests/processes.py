@@ -30,6 +30,31 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def marked(mark: str) -> dict[int, str]:
+    """The running processes whose environment holds ``mark`` (``NAME=value``), with their command
+    lines: a test that starts a command with a mark of its own finds everything it started that way,
+    in whatever session or group, orphans adopted by init included."""
+    wanted = mark.encode() + b"\0"
+    found = {}
+    for pid in [pid for pid, _ in _running_stats()]:
+        try:
+            environ = Path(f"/proc/{pid}/environ").read_bytes()
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if (b"\0" + environ).find(b"\0" + wanted) >= 0 and running(pid):
+            found[pid] = command.replace(b"\0", b" ").decode(errors="replace").strip()
+    return found
+
+
+def blocked_signals(pid: int) -> int:
+    """The signals process ``pid``'s main thread blocks, as a mask (bit ``n - 1`` for signal ``n``)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigBlk:"):
+            return int(line.split()[1], 16)
+    raise ValueError(f"no SigBlk in /proc/{pid}/status")
+
+
 def running(pid: int) -> bool:
     """Whether process ``pid`` runs (a zombie has ended)."""
     try:

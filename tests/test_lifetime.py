@@ -21,7 +21,7 @@ import pytest
 
 from tui.bench.pty_app import AppProcess, group_pids
 from uci_programs import sunfish
-from processes import children, descendants, running
+from processes import blocked_signals, children, descendants, marked, running
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc"),
               pytest.mark.xdist_group("processes")]  # see test_signals.py
@@ -148,14 +148,21 @@ def test_stockfish_ends_with_the_command_searching_with_it() -> None:
     assert_program_ends_with(start(["search", "chess", "--engine", "stockfish:time=60"]))
 
 
+def fake_engine(tmp_path: Path, name: str, setting: str) -> Path:
+    """An executable ``name`` in ``tmp_path`` running tests/fake_uci_engine.py with ``setting``
+    (``VARIABLE=value``) in its environment."""
+    root = Path(__file__).resolve().parent.parent
+    program = tmp_path / name
+    program.write_text(f"#!/bin/sh\n{setting} PYTHONPATH='{root}' exec '{sys.executable}' "
+                       f"'{root / 'tests' / 'fake_uci_engine.py'}'\n")
+    program.chmod(0o755)
+    return program
+
+
 def test_a_uci_program_busy_searching_ends_with_the_command(tmp_path: Path) -> None:
     """A program that does not read its input while it thinks (so never sees it close) is killed
     by the kernel when the command dies (PR_SET_PDEATHSIG)."""
-    root = Path(__file__).resolve().parent.parent
-    program = tmp_path / "hangs"
-    program.write_text(f"#!/bin/sh\nFAKE_UCI_HANG=1 PYTHONPATH='{root}' exec '{sys.executable}' "
-                       f"'{root / 'tests' / 'fake_uci_engine.py'}'\n")
-    program.chmod(0o755)
+    program = fake_engine(tmp_path, "hangs", "FAKE_UCI_HANG=1")
     assert_program_ends_with(start(["search", "chess", "--engine", f"uci:path={program},time=60"]))
 
 
@@ -202,3 +209,86 @@ def test_a_signal_in_a_deferred_block_is_handled_as_the_block_ends() -> None:
         assert signal.getsignal(signal.SIGUSR1) is handler
     finally:
         signal.signal(signal.SIGUSR1, previous)
+
+
+# ------------------------------------------------ engines with children, on worker processes
+#: The variable that marks the processes of one run (it is in the environment of all it starts).
+MARK = "TUI_GAMES_LIFETIME_RUN"
+#: The stop signals as a /proc SigBlk mask.
+STOP_MASK = sum(1 << (sig - 1) for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM))
+
+
+def start_marked(tmp_path: Path, argv: Sequence[str]) -> tuple[subprocess.Popen, str]:
+    """``argv`` started as :func:`start` does, with a mark of its own in its environment; and the mark."""
+    mark = f"{MARK}={tmp_path.name}-{os.getpid()}"
+    return start(argv, env={**os.environ, MARK: mark.split("=", 1)[1]}), mark
+
+
+def assert_nothing_left(mark: str, since: float) -> None:
+    """No process with ``mark`` runs GRACE seconds after ``since`` (the signal, or the command's end)."""
+    deadline = since + GRACE
+    while (left := marked(mark)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    for pid in left:  # do not leave them running for the next test
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert not left, f"still running {GRACE} s on: {left}"
+
+
+def wait_for_marked(mark: str, ready: Callable[[dict[int, str]], bool], what: str) -> dict[int, str]:
+    """The processes with ``mark`` once ``ready`` says they are there (by START_TIMEOUT)."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while not ready(found := marked(mark)):
+        assert time.monotonic() < deadline, f"no {what} after {START_TIMEOUT} s: {found}"
+        time.sleep(0.05)
+    return found
+
+
+def sleeps(found: dict[int, str]) -> list[int]:
+    """The ``sleep`` children the spawning engines started."""
+    return [pid for pid, command in found.items() if command.startswith("sleep ")]
+
+
+def guards(found: dict[int, str]) -> list[int]:
+    """The UCI guards among ``found``."""
+    return [pid for pid, command in found.items() if "uci_guard.py" in command]
+
+
+def stops_blocked(pid: int) -> bool:
+    """Whether process ``pid`` blocks a stop signal (``False`` once it is gone)."""
+    try:
+        return bool(blocked_signals(pid) & STOP_MASK)
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("command,jobs", [("match", 1), ("match", 2), ("tournament", 2)])
+def test_an_engines_children_end_with_a_run_that_finishes(tmp_path: Path, command: str, jobs: int) -> None:
+    """A program that starts children and ignores ``quit``, played on one or two workers: when the run
+    ends, its guards have killed every program's group (the issue's 4 and 8 orphans with ``--jobs 2``)."""
+    program = fake_engine(tmp_path, "spawns", "FAKE_UCI_SPAWN=1")
+    engine = f"uci:path={program},time=0.05"
+    players = ["--a", engine, "--b", "random"] if command == "match" else ["--engine", engine, "--engine", "random"]
+    process, mark = start_marked(tmp_path, [command, "chess", *players, "--games", "2", "--jobs", str(jobs),
+                                            "--out", str(tmp_path / "r.jsonl")])
+    assert process.wait(timeout=START_TIMEOUT) == 0
+    assert_nothing_left(mark, time.monotonic())
+
+
+def test_an_engines_children_end_with_a_killed_two_job_match(tmp_path: Path) -> None:
+    """SIGKILL of a match on two workers, each playing a program that started children: the guards
+    (which block no stop signal once started) end the programs and their children within GRACE."""
+    program = fake_engine(tmp_path, "spawns", "FAKE_UCI_SPAWN=1")
+    process, mark = start_marked(tmp_path, ["match", "chess", "--a", f"uci:path={program},time=0.05", "--b",
+                                            "random", "--games", "20", "--jobs", "2",
+                                            "--out", str(tmp_path / "r.jsonl")])
+    found = wait_for_marked(mark, lambda found: len(sleeps(found)) >= 4 and len(guards(found)) >= 2,
+                            "two engines with their children")
+    wait_for_marked(mark, lambda now: not any(stops_blocked(pid) for pid in guards(found) if pid in now),
+                    "guard that unblocked the stop signals")
+    os.kill(process.pid, signal.SIGKILL)
+    killed = time.monotonic()
+    process.wait(timeout=10)
+    assert_nothing_left(mark, killed)
