@@ -77,6 +77,10 @@ class EngineFailure(SpecError):
         super().__init__(message)
         self.reason = reason
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Both arguments, so that a failure raised in a worker process reaches the parent."""
+        return type(self), (self.reason, *self.args), self.__dict__
+
 
 @dataclass(frozen=True)
 class UciOption:

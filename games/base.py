@@ -91,6 +91,10 @@ class ReplayError(GameError):
         self.ply = ply
         self.cause = cause
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Both arguments, so that the error pickles (to cross a process pool)."""
+        return type(self), (self.ply, self.cause), self.__dict__
+
 
 class UnknownHeuristicError(GameError, KeyError):
     """No heuristic of that name exists for the game."""
@@ -122,6 +126,8 @@ class Termination(StrEnum):
     TIME = "time"
     RESIGNATION = "resignation"
     AGREEMENT = "agreement"
+    #: A player left a network game for longer than the host allows (lichess's "abandoned").
+    ABANDONMENT = "abandonment"
     #: The reason a record or a results file gives, whatever its words (in ``said``).
     RECORDED = "as recorded"
 

@@ -125,6 +125,20 @@ def test_search_says_what_the_engine_did_in_one_line(tmp_path: Path, capsys, mod
     assert_usage_error(capsys, ["search", "chess", "--engine", spec], message)
 
 
+@pytest.mark.parametrize("command", [["book", "chess", "--lines", "4", "--engine"],
+                                     ["dataset", "chess", "--games", "2", "--depth", "1", "--label"]],
+                         ids=["book", "dataset"])
+def test_a_forfeit_on_a_worker_is_one_line_too(tmp_path: Path, capsys, command: list[str]) -> None:
+    """The engine's failure crosses the process pool (it pickles): one line and exit 2, not a
+    broken pool's traceback."""
+    label = "uci" if command[0] == "book" else "stockfish"
+    code, _, err = run(capsys, *command, f"{label}:path={misbehaving(tmp_path, 'illegal')}", "--jobs", "2",
+                       "--out", str(tmp_path / "out"))
+    assert code == 2
+    assert "Traceback" not in err and "BrokenProcessPool" not in err
+    assert err.splitlines()[-1].startswith("tui-games") and "answered an illegal move e2e5" in err
+
+
 def test_deadlines_come_from_the_limits() -> None:
     assert UciEngine.deadline(Limits(time=0.5), True) == pytest.approx(0.5 + GRACE)
     clocks = Clocks((3.0, 7.0), margin=0.25)

@@ -31,6 +31,10 @@ class UsageError(Exception):
         super().__init__(message)
         self.prog = prog
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Both arguments, so that the error pickles."""
+        return type(self), (self.prog, *self.args), self.__dict__
+
 
 #: What the user can do about a refused run (an engine error's ``remedy``), in the command line's flags.
 REMEDIES: dict[Remedy, str] = {
