@@ -56,11 +56,14 @@ from .base import Engine, InfoCallback, Limits, SearchResult, SearchStats, StopF
 from .spec import EngineSpec, Option, SpecError, parse_switch
 from .uci_client import EngineFailure, UciInfo, UciOption, UciProcess, parse_info, parse_option
 
-__all__ = ["ENVIRONMENT_VARIABLE", "OPTIONS", "UCI_OPTIONS", "StockfishEngine", "UCI_GAME", "UciEngine",
-           "check_game", "find_program", "find_stockfish"]
+__all__ = ["ENVIRONMENT_VARIABLE", "NO_PROGRAMS_VARIABLE", "OPTIONS", "UCI_OPTIONS", "StockfishEngine", "UCI_GAME", "UciEngine",
+           "check_game", "find_program", "find_stockfish", "programs_allowed"]
 
 #: Names the stockfish binary to use (a path), before the ``PATH`` is searched.
 ENVIRONMENT_VARIABLE = "TUI_GAMES_STOCKFISH"
+#: Set (to anything but an empty text) in the environment of a process that may start no other program,
+#: such as an app served to a web browser: the engines that run one (``uci``, ``stockfish``) are refused.
+NO_PROGRAMS_VARIABLE = "TUI_GAMES_NO_PROGRAMS"
 #: Where Debian's ``stockfish`` package installs the binary (not on a user's PATH).
 DEBIAN_PATH = "/usr/games/stockfish"
 #: Seconds to wait for the engine to start and answer ``uci``.
@@ -101,6 +104,11 @@ MANAGED = ("multipv", "ponder", "uci_chess960", "uci_variant")
 
 _MISSING = (f"stockfish: no stockfish binary found (install Debian's 'stockfish' package "
             f"or set {ENVIRONMENT_VARIABLE})")
+
+
+def programs_allowed() -> bool:
+    """Whether this process may start another program (see :data:`NO_PROGRAMS_VARIABLE`)."""
+    return not os.environ.get(NO_PROGRAMS_VARIABLE)
 
 
 def find_program(path: str, engine: str = "uci") -> str:
@@ -159,6 +167,8 @@ class UciEngine(Engine):
     def __init__(self, spec: EngineSpec, game_class: type[Game]) -> None:
         super().__init__(spec, game_class)
         check_game(game_class, spec.name)
+        if not programs_allowed():
+            raise SpecError(f"{spec.name}: runs another program, and this process may start none")
         self.path = self.program()
         self.uci: UciProcess | None = None
         #: Closed for good (:meth:`close`); a program killed for breaking the rules is started again.

@@ -17,6 +17,7 @@ from games import GAME_NAMES, GameError, Outcome, game_class
 from games.clock import ClockError, TimeControl
 from games.reading import LoadedGame
 
+from ..served import program_refusal
 from ..views.format import default_text
 
 __all__ = ["HUMAN", "DEFAULT_PLAYERS", "PRESETS", "presets_for", "level_summary", "GameSetup", "SetupError", "engine_summary", "fallback_notice",
@@ -117,6 +118,9 @@ def resolve_player(spec: str, game: str) -> tuple[str, str | None]:
     for level in levels_for(game):
         if text.lower() == level.name:
             return level.spec, None  # a level by name: its engine spec
+    refusal = program_refusal(text)  # a served app: before create_engine would start the program
+    if refusal is not None:
+        raise SetupError(refusal)
     try:
         create_engine(text, game_class(game)).close()
     except EngineModelError as error:

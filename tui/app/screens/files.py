@@ -15,6 +15,7 @@ from games import GAME_NAMES, game_kind
 from games.reading import LoadedGame, RecordSummary, game_for_path, index_records, load_record_file
 from games.records import RecordError, save_record
 
+from ...served import OutsideError, confined
 from ..session import side_names
 from ..widgets.path_input import PathInput
 from .dialogs import Dialog
@@ -82,7 +83,7 @@ class SaveDialog(Dialog["Path | None"]):
             self.query_one("#save-error", Static).update("type a file name")
             return
         try:
-            saved = save_record(Path(path).expanduser(), self.text)
+            saved = save_record(confined(path), self.text)  # a served app: only inside its folder
         except (OSError, ValueError) as error:
             message = str(error).splitlines()[0] if str(error) else type(error).__name__
             self.query_one("#save-error", Static).update(message)
@@ -182,6 +183,11 @@ class OpenDialog(Dialog[tuple[LoadedGame, Path] | None]):
 
     def read(self, path: str, number: int | None) -> None:
         """Read ``path`` in a worker: game ``number``, or the list of its games."""
+        try:
+            path = str(confined(path))  # a served app: only inside its folder
+        except OutsideError as error:
+            self.say(str(error))
+            return
         self.say("reading…")
         self._read(path, game_for_path(path, self.game_name), number)
 

@@ -28,6 +28,7 @@ from textual.worker import get_current_worker
 
 from games import GAME_NAMES
 
+from ...served import OutsideError, confined
 from ..keymap import screen_bindings
 from ..messages import OpenStart, ReviewGame
 
@@ -131,9 +132,14 @@ class LabScreen(Screen):
     def _experiment(self) -> Any:
         """The experiment picked: the file typed, else the shipped one selected
         (an :class:`~engines.lab.ExperimentError` for a bad file)."""
-        from engines.lab import load_experiment
+        from engines.lab import ExperimentError, load_experiment
 
         path = self.query_one("#experiment-file", Input).value.strip()
+        if path:
+            try:
+                path = str(confined(path))  # a served app: only inside its folder
+            except OutsideError as error:
+                raise ExperimentError(str(error)) from None
         return load_experiment(path or str(self.query_one("#experiment", Select).value))
 
     def _describe_experiment(self) -> None:
@@ -246,6 +252,7 @@ class LabScreen(Screen):
             experiment = self._experiment()
             games = self._whole("#experiment-games", None, "games per arm")
             out = self.query_one("#experiment-out", Input).value.strip() or f"lab/{experiment.name}"
+            out = str(confined(out))  # a served app: only inside its folder (OutsideError: one line)
             self.folder, _notes = LabFolder.open(experiment, Path(out), games=games, resume=True)
             self.run, self.tournament = self.folder.run, None
             return f"{experiment.name} in {out}"
@@ -259,6 +266,7 @@ class LabScreen(Screen):
         tournament = Tournament.create(game, engines, games, gauntlet=self.query_one("#gauntlet", Checkbox).value)
         out = self.query_one("#tournament-out", Input).value.strip() or None
         if out:
+            out = str(confined(out))  # a served app: only inside its folder (OutsideError: one line)
             Path(out).expanduser().parent.mkdir(parents=True, exist_ok=True)
         self.run, _notes = Run.open(tournament.configs, out, resume=True, event="tui-games tournament")
         self.folder, self.tournament = None, tournament

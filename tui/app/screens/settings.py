@@ -21,6 +21,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 from games import GAME_NAMES
 from games.clock import TimeControl
 
+from ...served import OutsideError, confined
 from ...settings import THEMES, Settings, save_settings, settings_path, tables_problem
 from ..keymap import screen_bindings
 from ..session import DEFAULT_PLAYERS, SetupError, resolve_player
@@ -121,6 +122,10 @@ class SettingsScreen(Screen[Settings | None]):
             players[game] = (chosen[0], chosen[1])
         syzygy = self._value("#settings-syzygy")
         if syzygy:
+            try:
+                confined(syzygy)  # a served app: only inside its folder
+            except OutsideError as outside:
+                raise SetupError(f"Syzygy tables: {outside}") from None
             problem = tables_problem(syzygy)
             if problem is not None:
                 raise SetupError(f"Syzygy tables: {problem}")

@@ -15,6 +15,8 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input
 
+from ...served import OutsideError, confined
+
 __all__ = ["PathInput", "complete_path", "MAX_ENTRIES"]
 
 #: Entries of a directory looked at, at most.
@@ -25,7 +27,10 @@ def complete_path(text: str) -> tuple[str, list[str]]:
     """``text`` completed as far as its directory's entries agree, and the entries that still
     match (none: nothing matches or the directory cannot be read)."""
     typed_directory, prefix = text[: len(text) - len(os.path.basename(text))], os.path.basename(text)
-    directory = os.path.expanduser(typed_directory) or "."
+    try:
+        directory = str(confined(typed_directory or "."))  # a served app lists only its own folder
+    except OutsideError:
+        return text, []
     try:
         with os.scandir(directory) as scan:
             entries = []
