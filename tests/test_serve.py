@@ -1,10 +1,14 @@
-"""``tui-games serve``: the app in a web browser, seen by headless Chromium.
+"""``tui-games serve``: the app in a web browser, for its owner only.
 
-The test starts ``tui-games serve`` on a free port, opens the page in headless Chromium driven over its
-DevTools protocol (aiohttp, which textual-serve brings), waits until the page's terminal has received
-the app's start screen -- the bytes the browser's terminal is sent over its websocket, read from
-Chromium's own network events -- and saves a screenshot (its path is printed).  Skipped only where no
-Chromium is installed.  Every process it starts is killed with its group at the end.
+Each test starts ``tui-games serve`` on a free port of 127.0.0.1 and reads the address it prints
+(with its token).  Requests go through aiohttp's client: the page and its assets without the token
+are refused, and so is a websocket without it, from another Origin, or past ``--max-sessions``;
+the app processes are counted (the server's children, from /proc) to prove that a refused one
+started none.  The last test opens the page in headless Chromium, driven over its DevTools protocol,
+waits until the page's terminal has received the app's start screen -- the bytes the browser's
+terminal is sent over its websocket, read from Chromium's own network events -- and saves a
+screenshot (its path is printed); it is skipped only where no Chromium is installed.  Every wait
+has a deadline; every process started is killed with its group at the end.
 """
 
 from __future__ import annotations
@@ -14,13 +18,18 @@ import base64
 import json
 import os
 import re
+import selectors
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
+import aiohttp
 import pytest
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
@@ -28,6 +37,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shuti
 START_WORDS = ("Play against", "You play")
 TIMEOUT = 90.0
 ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
+EVIL = "http://evil.example.com"
 
 
 def free_port() -> int:
@@ -36,19 +46,29 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_for_port(port: int, deadline: float) -> None:
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"nothing listens on port {port}") from None
-            time.sleep(0.1)
+def wait_until(condition: Callable[[], bool], deadline: float, what: str, step: float = 0.05) -> None:
+    """Wait until ``condition()`` holds, or fail saying ``what`` at the deadline."""
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting until {what}"
+        time.sleep(step)
+
+
+async def wait_until_async(condition: Callable[[], bool], deadline: float, what: str) -> None:
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting until {what}"
+        await asyncio.sleep(0.05)
+
+
+def listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
 
 
 def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (from /proc)."""
+    """The running processes whose parent is ``pid`` (from /proc; zombies not counted)."""
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -57,7 +77,7 @@ def children(pid: int) -> list[int]:
                     fields = file.read().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            if int(fields[1]) == pid:
+            if int(fields[1]) == pid and fields[0] != "Z":
                 found.append(int(entry))
     return found
 
@@ -84,11 +104,198 @@ def kill_group(process: subprocess.Popen) -> None:
     process.wait(10)
 
 
+class Served:
+    """A running ``tui-games serve``: its process, port, printed address and token."""
+
+    def __init__(self, process: subprocess.Popen, port: int, url: str) -> None:
+        self.process, self.port, self.url = process, port, url
+        self.token = url.split("token=", 1)[1]
+        self.base = f"http://127.0.0.1:{port}"
+        self.cookie = f"tui-games-{port}"
+
+    def apps(self) -> list[int]:
+        """The app processes the server runs now."""
+        return children(self.process.pid)
+
+
+@contextmanager
+def serve(tmp_path: Path, *flags: str, deadline: float) -> Iterator[Served]:
+    """``tui-games serve`` on a free port with ``flags``, until the block ends."""
+    port = free_port()
+    env = {**os.environ, "TUI_GAMES_DATA_DIR": str(tmp_path / "data"), "TUI_GAMES_CONFIG_DIR": str(tmp_path / "config")}
+    process = group([sys.executable, "-m", "tui.launch", "serve", "--port", str(port), *flags], cwd=tmp_path,
+                    env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        line = b""
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stdout, selectors.EVENT_READ)
+            while not line.endswith(b"\n"):
+                assert selector.select(max(0.0, deadline - time.monotonic())), "serve printed no address"
+                chunk = os.read(process.stdout.fileno(), 4096)  # the pipe itself: no buffer hides a line
+                assert chunk, f"serve ended before printing its address (status {process.poll()})"
+                line += chunk
+                line = line.split(b"\n", 1)[0] + b"\n" if b"\n" in line else line
+        match = re.search(r"(http://\S+\?token=\S+)", line.decode())
+        assert match, f"no address with a token in {line!r}"
+        wait_until(lambda: listening(port), deadline, f"serve listens on {port}")
+        yield Served(process, port, match.group(1))
+    finally:
+        kill_group(process)
+
+
+def ws_url(served: Served, token: bool = True) -> str:
+    return f"ws://127.0.0.1:{served.port}/ws?width=80&height=24" + (f"&token={served.token}" if token else "")
+
+
+async def refused_status(url: str, **kwargs) -> int:
+    """The HTTP status a websocket to ``url`` was refused with (fails if it was accepted)."""
+    async with aiohttp.ClientSession() as session:
+        try:
+            async with session.ws_connect(url, **kwargs):
+                pass
+        except aiohttp.WSServerHandshakeError as error:
+            return error.status
+    raise AssertionError(f"the websocket to {url} was accepted")
+
+
+def test_the_page_and_its_assets_need_the_token(tmp_path):
+    deadline = time.monotonic() + TIMEOUT
+    with serve(tmp_path, deadline=deadline) as served:
+        assert served.url.startswith(f"http://127.0.0.1:{served.port}/?token=")
+        assert len(served.token) >= 22  # at least 128 bits, URL-safe base64
+
+        async def probe() -> None:
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as session:
+                for url in (f"{served.base}/", f"{served.base}/?token=wrong", f"{served.base}/static/js/textual.js",
+                            f"{served.base}/download/x"):
+                    async with session.get(url) as response:
+                        assert response.status == 403, url
+                        assert "token" in await response.text()
+                async with session.get(served.url) as response:
+                    assert response.status == 200
+                    page = await response.text()
+                    cookie = response.headers["Set-Cookie"]
+                for part in (f"{served.cookie}={served.token}", "HttpOnly", "SameSite=Strict", "Path=/"):
+                    assert part in cookie
+                assert f"ws://127.0.0.1:{served.port}/ws" in page  # the page's websocket: the server's own origin
+                with_cookie = {"Cookie": f"{served.cookie}={served.token}"}
+                async with session.get(f"{served.base}/static/js/textual.js", headers=with_cookie) as response:
+                    assert response.status == 200
+                # another name for this machine (a DNS name rebound to 127.0.0.1): refused, even with the token
+                async with session.get(served.url, headers={"Host": f"evil.example.com:{served.port}"}) as response:
+                    assert response.status == 403
+
+        asyncio.run(probe())
+        assert served.apps() == []
+
+
+def test_a_websocket_without_the_secret_or_from_another_origin_starts_no_app(tmp_path):
+    deadline = time.monotonic() + TIMEOUT
+    with serve(tmp_path, deadline=deadline) as served:
+        own = f"http://127.0.0.1:{served.port}"
+        cookie = {"Cookie": f"{served.cookie}={served.token}"}
+
+        async def probe() -> list[int]:
+            return [
+                await refused_status(ws_url(served, token=False)),
+                await refused_status(ws_url(served, token=False), origin=own),
+                await refused_status(ws_url(served), origin=EVIL),
+                await refused_status(ws_url(served, token=False), origin=EVIL, headers=cookie),
+                await refused_status(ws_url(served), origin="null"),
+                await refused_status(ws_url(served), origin=f"https://127.0.0.1:{served.port}"),
+            ] + [await refused_status(ws_url(served), origin=EVIL) for _ in range(12)]
+
+        statuses = asyncio.run(probe())
+        assert statuses == [403] * len(statuses)
+        assert served.apps() == [], "a refused websocket started an app"
+
+
+async def open_session(served: Served, session: aiohttp.ClientSession, deadline: float,
+                       received: bytearray) -> aiohttp.ClientWebSocketResponse:
+    """A websocket with the token and the server's own Origin, and a task reading what it is sent."""
+    ws = await session.ws_connect(ws_url(served), origin=f"http://127.0.0.1:{served.port}")
+
+    async def read() -> None:
+        async for message in ws:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                received.extend(message.data)
+
+    asyncio.get_running_loop().create_task(read())
+    return ws
+
+
+def test_sessions_past_the_cap_are_refused_in_words(tmp_path):
+    deadline = time.monotonic() + TIMEOUT
+    with serve(tmp_path, "--max-sessions", "2", deadline=deadline) as served:
+
+        async def probe() -> None:
+            async with aiohttp.ClientSession() as session:
+                screens = [bytearray(), bytearray()]
+                first = [await open_session(served, session, deadline, screen) for screen in screens]
+                await wait_until_async(lambda: len(served.apps()) == 2, deadline, "two apps run")
+                extra = await session.ws_connect(ws_url(served), origin=f"http://127.0.0.1:{served.port}")
+                said = await extra.receive(timeout=max(0.1, deadline - time.monotonic()))
+                assert said.type == aiohttp.WSMsgType.BINARY and b"2 sessions at most" in said.data
+                closing = await extra.receive(timeout=max(0.1, deadline - time.monotonic()))
+                assert closing.type == aiohttp.WSMsgType.CLOSE and closing.data == 1013
+                async with session.get(served.url) as page:
+                    assert page.status == 503 and "2 sessions at most" in await page.text()
+                assert len(served.apps()) == 2, "the refused session started an app"
+                await first[0].close()  # a session closed: its app ends, and its place is free again
+                await wait_until_async(lambda: len(served.apps()) == 1, deadline, "the closed session's app ends")
+                again = await open_session(served, session, deadline, bytearray())
+                await wait_until_async(lambda: len(served.apps()) == 2, deadline, "a new app runs")
+                await again.close()
+                await first[1].close()
+
+        asyncio.run(probe())
+
+
+def test_an_idle_session_is_ended(tmp_path):
+    deadline = time.monotonic() + TIMEOUT
+    with serve(tmp_path, "--idle-minutes", "0.05", deadline=deadline) as served:  # 3 seconds
+
+        async def probe() -> None:
+            async with aiohttp.ClientSession() as session:
+                screen = bytearray()
+                ws = await open_session(served, session, deadline, screen)
+                await wait_until_async(lambda: len(served.apps()) == 1, deadline, "the app runs")
+                await wait_until_async(lambda: ws.closed, deadline, "the idle session is closed")
+                assert ws.close_code == 1001
+                assert b"idle for 0.05 minutes" in screen
+                await wait_until_async(lambda: served.apps() == [], deadline, "the idle session's app ends")
+
+        asyncio.run(probe())
+
+
+def test_the_apps_command_carries_the_served_limits(tmp_path):
+    from tui.cli.serve import app_command
+
+    command = app_command(tmp_path, allow_programs=True)
+    assert "TUI_GAMES_NO_PROGRAMS" not in command and f"TUI_GAMES_SERVED_FILES={tmp_path}" in command
+    command = app_command(tmp_path, allow_programs=False)
+    assert "TUI_GAMES_NO_PROGRAMS=1" in command and command.startswith(f"cd {tmp_path} && ")
+    assert " exec " in command and command.endswith("-m tui.launch")  # the app is the server's own child
+
+
+@pytest.mark.parametrize("flags, words", [
+    (["--public", "--allow-programs"], "--allow-programs on 0.0.0.0 without --tls"),
+    (["--public", "--host", "10.0.0.1"], "give it or --host, not both"),
+    (["--idle-minutes", "0"], "expected minutes"),
+    (["--max-sessions", "0"], "expected a whole number >= 1"),
+])
+def test_bad_serve_flags_are_one_line(tmp_path, flags, words):
+    done = subprocess.run([sys.executable, "-m", "tui.launch", "serve", "--port", str(free_port()), *flags],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "TUI_GAMES_DATA_DIR": str(tmp_path / "data")})
+    assert done.returncode == 2
+    assert words in done.stderr and len(done.stderr.strip().splitlines()) <= 2  # argparse adds its usage line
+    assert "Traceback" not in done.stderr
+
+
 async def browse(devtools: str, url: str, screenshot: str, deadline: float) -> bytes:
     """Open ``url`` in the browser at ``devtools``; the terminal bytes it received once the start
     screen's words are among them (or at the deadline), with a screenshot saved."""
-    import aiohttp
-
     received = bytearray()
     async with aiohttp.ClientSession() as session, session.ws_connect(devtools, max_msg_size=0) as ws:
         ids = iter(range(1, 10**6))
@@ -113,18 +320,24 @@ async def browse(devtools: str, url: str, screenshot: str, deadline: float) -> b
                     if response.get("opcode") == 2:
                         received.extend(base64.b64decode(response["payloadData"]))
 
+        def shown() -> bool:
+            text = ANSI.sub(b"", bytes(received))
+            return all(word.encode() in text for word in START_WORDS)
+
         reader = asyncio.create_task(read())
         target = (await call("Target.createTarget", url="about:blank"))["targetId"]
         page = (await call("Target.attachToTarget", targetId=target, flatten=True))["sessionId"]
         await call("Network.enable", page)
         await call("Page.enable", page)
         await call("Page.navigate", page, url=url)
-        while time.monotonic() < deadline:
-            text = ANSI.sub(b"", bytes(received))
-            if all(word.encode() in text for word in START_WORDS):
-                await asyncio.sleep(1.0)  # let it paint before the screenshot
-                break
-            await asyncio.sleep(0.2)
+        while not shown() and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        painted = len(received)  # the screenshot once the terminal has had no new bytes for a moment
+        quiet = time.monotonic() + 0.5
+        while time.monotonic() < min(quiet, deadline):
+            if len(received) != painted:
+                painted, quiet = len(received), time.monotonic() + 0.5
+            await asyncio.sleep(0.05)
         shot = await call("Page.captureScreenshot", page, format="png")
         with open(screenshot, "wb") as file:
             file.write(base64.b64decode(shot["data"]))
@@ -136,37 +349,31 @@ async def browse(devtools: str, url: str, screenshot: str, deadline: float) -> b
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed")
 def test_serve_shows_the_start_screen_in_headless_chromium(tmp_path):
     deadline = time.monotonic() + TIMEOUT
-    port = free_port()
-    serve = group([sys.executable, "-m", "tui.launch", "serve", "--port", str(port)], cwd=tmp_path,
-                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     browser = None
-    try:
-        wait_for_port(port, deadline)
-        browser = group([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1200,800",
-                         f"--user-data-dir={tmp_path / 'profile'}", "--remote-debugging-port=0", "about:blank"],
-                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        devtools = None
-        while devtools is None:
-            line = browser.stderr.readline()
-            assert line or time.monotonic() < deadline, "Chromium said no DevTools address"
-            match = re.search(r"(ws://\S+/devtools/browser/\S+)", line)
-            devtools = match.group(1) if match else None
-        screenshot = str(tmp_path / "serve.png")
-        text = asyncio.run(browse(devtools, f"http://127.0.0.1:{port}/", screenshot, deadline))
-        print(f"screenshot of the page: {screenshot}")
-        for word in START_WORDS:
-            assert word.encode() in text, f"the page's terminal never showed {word!r}"
-        assert os.path.getsize(screenshot) > 0
-        # the tab's app is the server's child, and ends with it when the server is killed
-        apps = children(serve.pid)
-        assert apps, "the server started no app for the page"
-        os.kill(serve.pid, signal.SIGKILL)
-        serve.wait(10)
-        end = time.monotonic() + 5
-        while any(alive(pid) for pid in apps):
-            assert time.monotonic() < end, f"the page's app outlived the server: {apps}"
-            time.sleep(0.1)
-    finally:
-        if browser is not None:
-            kill_group(browser)
-        kill_group(serve)
+    with serve(tmp_path, deadline=deadline) as served:
+        try:
+            browser = group([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1200,800",
+                             f"--user-data-dir={tmp_path / 'profile'}", "--remote-debugging-port=0", "about:blank"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            devtools = None
+            while devtools is None:
+                line = browser.stderr.readline()
+                assert line or time.monotonic() < deadline, "Chromium said no DevTools address"
+                match = re.search(r"(ws://\S+/devtools/browser/\S+)", line)
+                devtools = match.group(1) if match else None
+            screenshot = str(tmp_path / "serve.png")
+            text = asyncio.run(browse(devtools, served.url, screenshot, deadline))
+            print(f"screenshot of the page: {screenshot}")
+            for word in START_WORDS:
+                assert word.encode() in text, f"the page's terminal never showed {word!r}"
+            assert os.path.getsize(screenshot) > 0
+            # the tab's app is the server's child, and ends with it when the server is killed
+            apps = served.apps()
+            assert len(apps) == 1, f"the server runs {len(apps)} apps for one page"
+            os.kill(served.process.pid, signal.SIGKILL)
+            served.process.wait(10)
+            end = time.monotonic() + 5
+            wait_until(lambda: not any(alive(pid) for pid in apps), end, f"the page's apps {apps} end with the server")
+        finally:
+            if browser is not None:
+                kill_group(browser)

@@ -5,7 +5,8 @@
   the words (flags) for what the user can do about a refused run;
 - :mod:`~tui.cli.play` (``play``, ``lab`` and the app), :mod:`~tui.cli.rules`
   (``perft``, ``moves``, ``show``), :mod:`~tui.cli.search` (``search``,
-  ``engines``), :mod:`~tui.cli.bench`, :mod:`~tui.cli.match` (``match``,
+  ``engines``), :mod:`~tui.cli.network` (``host``, ``join``), :mod:`~tui.cli.serve`,
+  :mod:`~tui.cli.bench`, :mod:`~tui.cli.match` (``match``,
   ``report``, ``levels``), :mod:`~tui.cli.lab` (``experiment``, ``tournament``),
   :mod:`~tui.cli.learning` (``dataset``, ``train``, ``models``), :mod:`~tui.cli.uci`;
 - :mod:`~tui.cli.report` and :mod:`~tui.cli.training` -- the progress bars of

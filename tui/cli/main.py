@@ -21,7 +21,8 @@ Commands::
     tui-games uci [--engine SPEC]
     tui-games host GAME [--port P] [--clock 5+3] [--as white|black|random] [--public] [--tls] [--position TEXT]
     tui-games join HOST:PORT CODE [--watch] [--tls] [--fingerprint AB:CD:...]
-    tui-games serve [--port P] [--host ADDRESS]
+    tui-games serve [--port P] [--host ADDRESS | --public] [--tls] [--max-sessions N] [--idle-minutes M]
+                    [--files DIR] [--allow-programs]
     tui-games train GAME --data FILE --model rf|mlp [--inputs features|h0] [--grid] [--test-size F]
                     [--seed S] [--jobs J] [--cv K] --out MODEL.npz
     tui-games models [GAME] [--json]  |  tui-games models --check PATH --game GAME
@@ -50,7 +51,8 @@ from engines import SpecError
 from engines import RunError
 from games import GAME_NAMES, GameError, game_titles
 
-from . import bench, books, endgame, lab, learn, learning, match, network, play, puzzles, rules, search, tree, uci
+from . import (bench, books, endgame, lab, learn, learning, match, network, play, puzzles, rules, search, serve,
+               tree, uci)
 from .common import PROG, Parser, UsageError, error_text, interrupted_status, one_line, notices_on_stderr, stop_signals
 
 __all__ = ["main", "build_parser", "UsageError"]
@@ -67,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with no command: draw pieces as letters (for terminals that misrender chess glyphs)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for group in (play, learn, network, puzzles, rules, search, tree, bench, endgame, match, lab, books, learning, uci):
+    for group in (play, learn, network, serve, puzzles, rules, search, tree, bench, endgame, match, lab, books, learning, uci):
         group.add_commands(sub)
     return parser
 

@@ -1,18 +1,15 @@
-"""``host``, ``join`` and ``serve``: play a friend over the network, and the app in a web browser.
+"""``host`` and ``join``: play a friend over the network (``serve``, the app in a browser, is :mod:`.serve`).
 
 ``host`` starts the referee (:class:`tui.net.link.HostLink`) before the app opens, so a taken port
 or a bad clock is one line and exit 2; it prints the address and the join and watch codes, and the
 app shows them too.  ``join`` connects first (a wrong code, nobody listening: one line, exit 2).
-Both open the app on the game through :func:`.play.run_app`.  ``serve`` runs the whole app in a web
-browser with textual-serve: each browser tab gets its own ``tui-games`` in a terminal of the server's.
+Both open the app on the game through :func:`.play.run_app`.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import shlex
-import sys
 
 from games import GAME_NAMES
 from games.clock import ClockError, TimeControl
@@ -50,12 +47,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="refuse the host unless its certificate has this fingerprint (implies --tls)")
     j.add_argument("--ascii", action="store_true", help="draw pieces as letters")
     j.set_defaults(run=_cmd_join)
-
-    s = sub.add_parser("serve", help="serve the app to a web browser (textual-serve)",
-                       description="Serve the whole app at http://HOST:PORT: each browser tab runs its own tui-games.")
-    s.add_argument("--port", type=whole(1), default=8000, help="the port (default 8000)")
-    s.add_argument("--host", default="127.0.0.1", help="the interface to listen on (default 127.0.0.1)")
-    s.set_defaults(run=_cmd_serve)
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
@@ -102,17 +93,3 @@ def _cmd_join(args: argparse.Namespace) -> int:
         return run_app(ascii=args.ascii, friend=link)
     finally:
         link.close()
-
-
-def _cmd_serve(args: argparse.Namespace) -> int:
-    try:
-        from textual_serve.server import Server
-    except ImportError:
-        raise UsageError(f"{PROG} serve", "textual-serve is not installed: pip install textual-serve") from None
-    if args.port >= 65536:
-        raise UsageError(f"{PROG} serve", f"bad port {args.port}: 1 to 65535")
-    # exec: each tab's app is the server's own child, and ends with it (run_app watches its parent)
-    command = f"exec {shlex.quote(sys.executable)} -m tui.launch"
-    print(f"serving tui-games at http://{args.host}:{args.port} (Ctrl-C stops)", flush=True)
-    Server(command, host=args.host, port=args.port, title="tui-games").serve()
-    return 0
