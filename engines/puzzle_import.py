@@ -7,10 +7,11 @@ a :class:`~engines.puzzles.Puzzle` (:func:`puzzle_of_row`): the id ``lichess:ID`
 setting-up move, the solution, the rating, the themes, the game's URL as its source.
 
 :func:`read_lichess` reads rows one at a time from any iterable of lines (a file, or a
-``.zst`` file decompressed as a stream: :func:`open_csv`), so the whole database -- five
-million rows -- is never held in memory; a bad row (a bad FEN, an illegal move, a
-rating that is not a number, too few columns) is reported with its line number and
-skipped.  :func:`lichess_row` writes a puzzle back in the same format (chess moves in
+``.zst`` file decompressed as a stream: :func:`open_csv`, :func:`lichess_lines`), so the
+whole database -- five million rows -- is never held in memory; a bad row (a bad FEN, an
+illegal move, a rating that is not a number, too few columns) is reported with its line
+number and skipped.  A line over :data:`MAX_ROW` bytes is not a row of the database: it
+refuses the file (:class:`LichessFileError`, naming the line), read no further than the cap.  :func:`lichess_row` writes a puzzle back in the same format (chess moves in
 UCI; a move's own spaces as ``_`` for the other games).  Our own puzzles without a
 setting-up move are written with ``Moves`` starting at the player's move (an odd number
 of moves), and such a row reads back the same way.
@@ -24,11 +25,12 @@ from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
 
 from games import Game, new_game
+from games.lines import LineSource, capped_lines
 
 from .puzzles import MAX_RATING, Puzzle
 
-__all__ = ["COLUMNS", "HEADER_LINE", "read_lichess", "puzzle_of_row", "lichess_row", "open_csv", "text_stream", "LichessError",
-           "move_token"]
+__all__ = ["COLUMNS", "HEADER_LINE", "MAX_ROW", "read_lichess", "puzzle_of_row", "lichess_row", "open_csv",
+           "lichess_lines", "LichessError", "LichessFileError", "move_token"]
 
 #: The lichess puzzle CSV's columns, in order.
 COLUMNS = ("PuzzleId", "FEN", "Moves", "Rating", "RatingDeviation", "Popularity", "NbPlays", "Themes", "GameUrl",
@@ -36,26 +38,36 @@ COLUMNS = ("PuzzleId", "FEN", "Moves", "Rating", "RatingDeviation", "Popularity"
 HEADER_LINE = ",".join(COLUMNS)
 #: The longest field read (a FEN is under 100 characters; a line of moves a few hundred).
 MAX_FIELD = 2_000
+#: The longest line read (a lichess row is a few hundred bytes; ten fields of :data:`MAX_FIELD` fit).
+MAX_ROW = 32 * 1024
 
 
 class LichessError(ValueError):
     """A row that is not a puzzle (one line, without its line number)."""
 
 
-def open_csv(path: Path) -> IO[str]:
-    """``path`` opened as text (:func:`text_stream`).  Raises :class:`OSError`."""
-    return text_stream(open(path, "rb"), path.name)
+class LichessFileError(ValueError):
+    """A file that cannot be imported at all (one line naming the file, and the line where it says)."""
 
 
-def text_stream(raw: IO[bytes], name: str) -> IO[str]:
-    """The text of the binary stream ``raw``, decompressed as a stream when ``name`` ends in
-    ``.zst`` (the ``zstandard`` package); bytes that are not UTF-8 read as U+FFFD."""
+def open_csv(path: Path) -> Iterator[str]:
+    """The lines of the file at ``path`` (:func:`lichess_lines`).  Raises :class:`OSError`."""
+    return lichess_lines(open(path, "rb"), path.name, str(path))
+
+
+def lichess_lines(raw: IO[bytes], name: str, where: str, cap: int = MAX_ROW) -> Iterator[str]:
+    """The lines of the binary stream ``raw`` as text, decompressed as a stream when ``name`` ends
+    in ``.zst`` (the ``zstandard`` package) and closed at the end; bytes that are not UTF-8 read as
+    U+FFFD.  A line over ``cap`` bytes is a :class:`LichessFileError` naming ``where`` and the line,
+    read no further than the cap (decompressed a chunk at a time)."""
+    source: LineSource = raw
     if name.endswith(".zst"):
         import zstandard
 
-        stream: IO[bytes] = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
-        return io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline="")
-    return io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="")
+        source = io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(raw, closefd=True))
+    with raw:
+        for line in capped_lines(source, where, LichessFileError, cap):
+            yield line.decode("utf-8", errors="replace")
 
 
 def move_token(game: Game, move: object) -> str:

@@ -41,7 +41,8 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from games import Game, game_class, game_files, game_kind, game_package, new_game
-from games.files import read_text, user_path
+from games.files import open_regular, read_text, user_path
+from games.lines import capped_lines
 
 from .base import mate_in
 from .registry import create_engine
@@ -537,17 +538,17 @@ def scan_puzzle_file(path: Path, game_name: str, check: bool = True) -> Iterator
     millions); :class:`PuzzleError` names the first bad line, or a file that is not a set.
     ``check``: each puzzle's moves are played through (else the fields only are read)."""
     where = str(user_path(path))
-    if not path.is_file():
-        raise PuzzleError(f"{where}: not a regular file" if path.exists() else f"{where}: no such file")
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            first = handle.readline().lstrip("\ufeff")
+        with open_regular(path, "a puzzle file", PuzzleError) as handle:
+            lines = capped_lines(handle, where, PuzzleError)
+            first = next(lines, b"").decode("utf-8", errors="replace").lstrip("\ufeff")
             read_puzzles(first, game_name, where)  # the header: the right game
-            for number, line in enumerate(handle, 2):
+            for number, raw in enumerate(lines, 2):
+                line = raw.decode("utf-8", errors="replace")
                 if not line.strip() or line.startswith("#"):
                     continue
                 try:
-                    yield parse_puzzle_line(line.rstrip("\n"), game_name, number, check)
+                    yield parse_puzzle_line(line.rstrip("\r\n"), game_name, number, check)
                 except ValueError as error:
                     raise PuzzleError(f"{where}, line {number}: {str(error).splitlines()[0][:120]}") from None
     except OSError as error:

@@ -6,7 +6,8 @@ descriptor* whether it is a regular file (a FIFO, a device such as
 ``/dev/zero``, a socket or a directory is refused at once, before a byte is
 read) and reads at most ``limit + 1`` bytes, whatever its size claims: a file
 over the limit its loader declares is refused, not read to the end.  Text is
-UTF-8 without NUL bytes (:func:`read_text`); TOML and JSON are parsed only
+UTF-8 without NUL bytes, and no line of it over a cap (:func:`read_text`,
+:data:`games.lines.MAX_LINE` unless the loader names its own); TOML and JSON are parsed only
 after their nesting is counted (:func:`parse_toml`, :func:`parse_json`), so a
 file of 3,000 nested brackets is one line, not a ``RecursionError``.
 
@@ -27,6 +28,8 @@ import tomllib
 from pathlib import Path
 from collections.abc import Iterable
 from typing import Any, BinaryIO
+
+from .lines import MAX_LINE, first_long_line, long_line
 
 __all__ = ["MAX_DEPTH", "user_path", "unknown_user", "open_regular", "read_bytes", "read_head", "read_text", "decode_text", "read_toml", "read_json",
            "parse_toml", "parse_json", "nesting_depth"]
@@ -103,6 +106,10 @@ def _read_upto(descriptor: int, size: int) -> bytes:
     return b"".join(chunks)
 
 
+def _too_large(shown: str, size: int, what: str, limit: int) -> str:
+    return f"{shown}: {size:,} bytes; {what} over {limit:,} bytes is refused"
+
+
 def read_bytes(path: str | os.PathLike[str], what: str, limit: int, error: type[ValueError]) -> bytes:
     """The bytes of the regular file at ``path`` (``what`` it should be, such as ``a tables file``),
     at most ``limit`` of them.  Refused in one ``error`` line: missing, a directory, a FIFO, a
@@ -111,7 +118,7 @@ def read_bytes(path: str | os.PathLike[str], what: str, limit: int, error: type[
     descriptor, size, shown = _open_regular(path, what, error)
     try:
         if size > limit:
-            raise error(f"{shown}: {size:,} bytes; {what} over {limit:,} bytes is refused")
+            raise error(_too_large(shown, size, what, limit))
         data = _read_upto(descriptor, limit + 1)
         if len(data) > limit:
             raise error(f"{shown}: over {limit:,} bytes; {what} over that is refused")
@@ -122,10 +129,15 @@ def read_bytes(path: str | os.PathLike[str], what: str, limit: int, error: type[
         os.close(descriptor)
 
 
-def open_regular(path: str | os.PathLike[str], what: str, error: type[ValueError]) -> BinaryIO:
+def open_regular(path: str | os.PathLike[str], what: str, error: type[ValueError],
+                 limit: int | None = None) -> BinaryIO:
     """The regular file at ``path`` open to be read as a stream (a file too large to hold); missing,
-    a directory, a FIFO, a device or unreadable is refused in one ``error`` line, without waiting."""
-    descriptor, _size, _shown = _open_regular(path, what, error)
+    a directory, a FIFO, a device, unreadable or (given ``limit``) over ``limit`` bytes is refused
+    in one ``error`` line, without waiting."""
+    descriptor, size, shown = _open_regular(path, what, error)
+    if limit is not None and size > limit:
+        os.close(descriptor)
+        raise error(_too_large(shown, size, what, limit))
     return os.fdopen(descriptor, "rb")
 
 
@@ -142,11 +154,16 @@ def read_head(path: str | os.PathLike[str], size: int) -> bytes:
         os.close(descriptor)
 
 
-def read_text(path: str | os.PathLike[str], what: str, limit: int, error: type[ValueError]) -> str:
+def read_text(path: str | os.PathLike[str], what: str, limit: int, error: type[ValueError],
+              max_line: int = MAX_LINE) -> str:
     """The text of the file at ``path`` (:func:`read_bytes`), checked to be UTF-8 (a byte-order
-    mark is dropped) and not binary (no NUL bytes)."""
+    mark is dropped), not binary (no NUL bytes) and without a line over ``max_line`` bytes."""
     data = read_bytes(path, what, limit, error)
-    return decode_text(data, str(user_path(path)), what, error)
+    where = str(user_path(path))
+    number = first_long_line(data, max_line)
+    if number is not None:
+        raise error(long_line(where, number, max_line))
+    return decode_text(data, where, what, error)
 
 
 def decode_text(data: bytes, where: str, what: str, error: type[ValueError]) -> str:

@@ -31,6 +31,8 @@ search may end early; ``movetime`` is a fixed time, used in full
 (:func:`engines.timing.fixed_time`).  ``go ponder`` searches without a limit
 until ``ponderhit`` gives it the limits its ``go`` named, counted from then.
 Ctrl-C answers the running search's ``bestmove`` and ends the session.
+A line over :data:`games.lines.MAX_LINE` bytes (1 MiB) is answered with one
+``info string error`` line naming it and skipped, never read whole.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from __future__ import annotations
 import signal
 import sys
 import threading
-from typing import Any, Iterator, Iterable, TextIO
+from typing import Any, Callable, Iterator, Iterable, TextIO
 
 import chess
 
@@ -50,6 +52,7 @@ from engines.spec import format_spec
 from engines.timing import FOREVER, fixed_time, time_for_move
 from games import GameError, Termination
 from games.chess import ChessGame, ChessTermination
+from games.lines import MAX_LINE, capped_lines, long_line
 
 __all__ = ["UciServer", "info_line", "info_lines", "run_uci", "time_for_move"]
 
@@ -514,10 +517,15 @@ def run_uci(spec: str, lines: Iterable[str] | None = None, out: TextIO | None = 
     if tables is not None:
         ChessGame.open_tables(tables)
     server = UciServer(spec, out, tables=tables)
-    return server.run(_stdin_lines() if lines is None else lines)
+    return server.run(_stdin_lines(server.send) if lines is None else lines)
 
 
-def _stdin_lines() -> Iterator[str]:
-    """Standard input line by line; bytes that are not UTF-8 become U+FFFD instead of an error."""
-    for raw in sys.stdin.buffer:
+def _stdin_lines(send: Callable[[str], None]) -> Iterator[str]:
+    """Standard input line by line; bytes that are not UTF-8 become U+FFFD instead of an error.  A
+    line over :data:`games.lines.MAX_LINE` bytes is never held whole: it is answered with one
+    ``info string error`` line naming it, and skipped."""
+    def overlong(number: int) -> None:
+        send(f"info string error: {long_line('standard input', number, MAX_LINE)}")
+
+    for raw in capped_lines(sys.stdin.buffer, "standard input", ValueError, MAX_LINE, overlong):
         yield raw.decode("utf-8", errors="replace")

@@ -25,18 +25,18 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import io
 import math
 import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, BinaryIO, Iterator, Sequence
 
 import numpy as np
 
 from games import Game, GameError
-from games.files import read_bytes, read_json, user_path
+from games.files import open_regular, read_json, user_path
+from games.lines import capped_lines
 
 from .dataset import FORMAT as DATASET_FORMAT
 from .dataset import dataset_columns, meta_path
@@ -100,6 +100,9 @@ MAX_CELL = 1e12
 #: The largest dataset and sidecar read (a dataset of a million positions is about 200 MB).
 MAX_BYTES = 1024 * 1024 * 1024
 MAX_META_BYTES = 1024 * 1024
+#: The longest line of a dataset read (a row of a game's 25 to 33 columns is under a kilobyte; the
+#: header is the same columns' names).  The file is read a line at a time, never a longer line whole.
+MAX_LINE_BYTES = 64 * 1024
 
 #: The optional column of the game's result for the side to move, and the texts it holds.
 OUTCOME_COLUMN = "outcome"
@@ -245,7 +248,6 @@ def read_dataset(path: str | Path, game_class: type[Game]) -> Dataset:
     path = user_path(path)
     name = str(path)
     game = game_class.NAME
-    data = read_bytes(path, "a dataset", MAX_BYTES, DatasetError)
     meta, notes = _read_sidecar(path, game_class)
     heuristic = game_class.DEFAULT_HEURISTIC
     depth: int | None = None
@@ -255,9 +257,8 @@ def read_dataset(path: str | Path, game_class: type[Game]) -> Dataset:
     columns = dataset_columns(game_class)
     digest = hashlib.sha256()
     try:
-        digest.update(data)
-        with io.StringIO(data.decode("utf-8"), newline="") as handle:
-            reader = csv.reader(handle)
+        with open_regular(path, "a dataset", DatasetError, MAX_BYTES) as raw:
+            reader = csv.reader(_hashed_lines(raw, name, digest))
             header = next(reader, None)
             if header is None:
                 raise DatasetError(f"{name}: empty file; expected a header row: {','.join(columns[:6])},...")
@@ -339,10 +340,25 @@ def read_dataset(path: str | Path, game_class: type[Game]) -> Dataset:
     )
 
 
+def _hashed_lines(raw: BinaryIO, name: str, digest: Any) -> Iterator[str]:
+    """The lines of a dataset file as text, each at most :data:`MAX_LINE_BYTES` (a longer one is a
+    :class:`DatasetError` naming it), its bytes added to ``digest`` as they are read."""
+    for line in capped_lines(raw, name, DatasetError, MAX_LINE_BYTES):
+        digest.update(line)
+        yield line.decode("utf-8")
+
+
 def _check_header(name: str, header: list[str], columns: list[str], game: str) -> None:
-    missing = [column for column in columns if column not in header]
-    unknown = [cell for cell in header if cell not in columns]
-    duplicated = sorted({cell for cell in header if header.count(cell) > 1})
+    """A header with every column of ``columns`` once and no other; else one :class:`DatasetError`
+    line.  Sets, one pass over the header: linear in its length, whatever it holds."""
+    known, present = set(columns), set(header)
+    missing = [column for column in columns if column not in present]
+    unknown = [cell for cell in header if cell not in known]
+    seen: set[str] = set()
+    repeated: set[str] = set()
+    for cell in header:
+        (repeated if cell in seen else seen).add(cell)
+    duplicated = sorted(repeated)
 
     def listed(names: list[str]) -> str:
         shown = [name if name.isprintable() else ascii(name)[:40] for name in names[:5]]  # no raw control bytes

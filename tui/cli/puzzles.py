@@ -256,7 +256,7 @@ class _Progress:
 
 def _import(prog: str, args: argparse.Namespace) -> int:
     """``--import FILE``: a lichess CSV into the set ``--name`` of the user's, a row at a time."""
-    from engines.puzzle_import import read_lichess, text_stream
+    from engines.puzzle_import import LichessFileError, lichess_lines, read_lichess
 
     for flag, value in (("--make", args.make), ("--file", args.file), ("--from", args.records),
                         ("--set", args.set_name), ("--export", args.export)):
@@ -285,16 +285,18 @@ def _import(prog: str, args: argparse.Namespace) -> int:
             try:
                 handle.write(f"{HEADER}: {args.game}\n# imported from {one_line(source.name)} by {PROG} puzzles "
                              f"{args.game} --import\n")
-                puzzles = read_lichess(text_stream(raw, source.name), args.game, bad)
+                puzzles = read_lichess(lichess_lines(raw, source.name, str(source)), args.game, bad)
                 for puzzle in _filtered(puzzles, args.theme, args.rating):
                     handle.write(puzzle_line(puzzle) + "\n")
                     count += 1
                     progress.row(count)
-            except BaseException:
+            except BaseException as error:
                 progress.done()  # what is said next starts on a line of its own
                 handle.close()
                 partial.unlink(missing_ok=True)
                 path.unlink(missing_ok=True)
+                if isinstance(error, LichessFileError):  # a line over the cap: the file is refused
+                    raise UsageError(prog, one_line(str(error))) from None
                 raise
         progress.done()
         os.replace(partial, path)

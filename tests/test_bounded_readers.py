@@ -1,0 +1,158 @@
+"""Bounded readers: every line reader has a length cap and names the line that broke it, and no
+file makes quadratic or amplified work (header checks, games of a record file or book, variations).
+
+The caps are real where a file just over them is a few megabytes at most; the others are lowered.
+Memory is measured by what a reader holds (the bytes it is handed, tracemalloc's peak), never by time.
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+
+import pytest
+import zstandard
+
+import engines.learning.train as train_module
+from cli_run import assert_usage_error
+from engines.learning.train import DatasetError, read_dataset
+from engines.puzzle_import import MAX_ROW, LichessFileError, lichess_lines
+from engines.puzzles import PuzzleError, scan_puzzle_file
+from games import game_class
+from games.files import read_text
+from games.lines import MAX_LINE, capped_lines, first_long_line
+from learning_data import columns
+
+
+class Endless:
+    """A stream of one line that never ends, counting the bytes it hands out."""
+
+    def __init__(self, head: bytes = b"") -> None:
+        self.head, self.given = head, 0
+
+    def readline(self, size: int = -1) -> bytes:
+        assert size > 0, "an unbounded readline"
+        if self.head:
+            line, self.head = self.head, b""
+            return line
+        self.given += size
+        return b"a" * size
+
+
+# ------------------------------------------------------------------ the shared reader
+def test_lines_up_to_the_cap_are_read_with_their_newlines() -> None:
+    source = io.BytesIO(b"one\r\n" + b"x" * 10 + b"\nlast")
+    assert list(capped_lines(source, "f", ValueError, cap=10)) == [b"one\r\n", b"x" * 10 + b"\n", b"last"]
+
+
+def test_a_line_over_the_cap_is_refused_naming_the_file_line_and_cap() -> None:
+    source = io.BytesIO(b"ok\n" + b"x" * 11 + b"\nnever read\n")
+    with pytest.raises(ValueError, match=r"^f:2: a line over 10 bytes; refused$"):
+        list(capped_lines(source, "f", ValueError, cap=10))
+
+
+def test_an_endless_line_is_refused_having_read_no_more_than_the_cap() -> None:
+    source = Endless()
+    with pytest.raises(ValueError, match="f:1: a line over 1,000 bytes"):
+        list(capped_lines(source, "f", ValueError, cap=1000))
+    assert source.given <= 1000 + 2
+
+
+def test_a_reader_that_goes_on_is_told_the_long_line_and_gets_the_next() -> None:
+    told: list[int] = []
+    source = io.BytesIO(b"a\n" + b"x" * 100_000 + b"\nb\n")
+    assert list(capped_lines(source, "f", ValueError, cap=10, overlong=told.append)) == [b"a\n", b"b\n"]
+    assert told == [2]
+
+
+def test_the_first_long_line_of_a_text_read_whole_is_found_in_one_pass() -> None:
+    assert first_long_line(b"") is None
+    assert first_long_line(b"ab\n" * 1000, cap=2) is None
+    assert first_long_line(b"ab\n" * 1000 + b"abc", cap=2) == 1001
+    assert first_long_line(b"x\n" * 5 + b"y" * 50 + b"\nz\n", cap=10) == 6
+
+
+def test_every_text_file_read_whole_has_a_line_cap(tmp_path: Path) -> None:
+    path = tmp_path / "f.txt"
+    path.write_bytes(b"fine\n" + b"x" * 101 + b"\n")
+    with pytest.raises(ValueError, match=rf"^{path}:2: a line over 100 bytes; refused$"):
+        read_text(path, "a text", 10_000, ValueError, max_line=100)
+    path.write_bytes(b"fine\n" + b"x" * (MAX_LINE + 1))
+    with pytest.raises(PuzzleError, match=rf"{path}:2: a line over {MAX_LINE:,} bytes"):
+        read_text(path, "a puzzle file", 4 * MAX_LINE, PuzzleError)
+
+
+# ------------------------------------------------------------------ lichess imports
+def _zst(data: bytes) -> bytes:
+    return zstandard.ZstdCompressor().compress(data)
+
+
+@pytest.mark.parametrize("name, data", [
+    ("long.csv.zst", _zst(b"PuzzleId,FEN,Moves,Rating\n" + b"a" * (MAX_ROW + 1) + b"\n")),
+    ("flat.csv", b"b" * (MAX_ROW + 100)),  # no newline at all
+])
+def test_an_import_with_a_line_over_the_cap_exits_2_and_leaves_no_set(capsys, tmp_path: Path, name: str,
+                                                                      data: bytes) -> None:
+    source = tmp_path / name
+    source.write_bytes(data)
+    line = 2 if name.endswith(".zst") else 1
+    assert_usage_error(capsys, ["puzzles", "chess", "--import", str(source), "--name", "hostile"],
+                       f"{source}:{line}: a line over {MAX_ROW:,} bytes; refused")
+    assert not list(tmp_path.parent.rglob("hostile.txt*"))
+
+
+def test_a_compressed_line_is_decompressed_no_further_than_the_cap() -> None:
+    writer = zstandard.ZstdCompressor()
+    packed = writer.compress(b"PuzzleId\n" + b"a" * (64 << 20))  # 64 MB in a few kilobytes
+    tracemalloc.start()
+    try:
+        with pytest.raises(LichessFileError, match="x.zst:2: a line over"):
+            list(lichess_lines(io.BytesIO(packed), "x.zst", "x.zst"))
+        _now, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * 1024 * 1024
+
+
+def test_a_puzzle_set_read_a_line_at_a_time_has_the_cap(tmp_path: Path) -> None:
+    path = tmp_path / "set.txt"
+    path.write_bytes(b"# tui-games puzzles: chess\n" + b"x" * (MAX_LINE + 1) + b"\n")
+    with pytest.raises(PuzzleError, match=rf"{path}:2: a line over {MAX_LINE:,} bytes"):
+        list(scan_puzzle_file(path, "chess"))
+
+
+# ------------------------------------------------------------------ datasets
+def test_a_dataset_line_over_the_cap_exits_2_naming_it(capsys, tmp_path: Path) -> None:
+    data = tmp_path / "d.csv"
+    header = ",".join(columns(game_class("quixo"))).encode()
+    data.write_bytes(header + b"\n" + b"1," * (train_module.MAX_LINE_BYTES // 2 + 1) + b"\n")
+    assert_usage_error(capsys, ["train", "quixo", "--data", str(data), "--model", "rf", "--out",
+                                str(tmp_path / "m.npz")],
+                       f"{data}:2: a line over {train_module.MAX_LINE_BYTES:,} bytes; refused")
+
+
+def test_a_header_of_100000_columns_is_refused_by_a_linear_check(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(train_module, "MAX_LINE_BYTES", 4 << 20)  # let the header through to its check
+    data = tmp_path / "wide.csv"
+    data.write_text(",".join(f"column_{index:07d}" for index in range(100_000)) + "\n1\n")
+    with pytest.raises(DatasetError, match=r"wide.csv:1: not a quixo dataset: unknown columns column_0000000,.* "
+                                           r"and 99995 more"):
+        read_dataset(data, game_class("quixo"))
+    names = columns(game_class("quixo"))
+    data.write_text(",".join(names + names[:3] * 30_000) + "\n")
+    with pytest.raises(DatasetError, match="appears twice"):
+        read_dataset(data, game_class("quixo"))
+
+
+# ------------------------------------------------------------------ UCI
+def test_uci_answers_a_line_over_the_cap_with_one_info_string_and_goes_on() -> None:
+    feed = b"uci\n" + b"a" * (MAX_LINE + 1000) + b"\nisready\nquit\n"
+    process = subprocess.run([sys.executable, "-m", "tui.cli", "uci", "--engine", "random"],
+                             input=feed, capture_output=True, timeout=120)
+    assert process.returncode == 0, process.stderr
+    said = [line for line in process.stdout.decode().splitlines() if line.startswith("info string")]
+    assert said == [f"info string error: standard input:2: a line over {MAX_LINE:,} bytes; refused"]
+    assert process.stdout.endswith(b"readyok\n")
