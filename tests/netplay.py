@@ -43,9 +43,10 @@ class Guest:
 
 
 def start_host(name: str, position: str | None = None, *, clock: str | None = None, host_side: int = 0,
-               bounds: Bounds = Bounds(), now: Callable[[], float] = time.monotonic) -> HostServer:
+               bounds: Bounds = Bounds(), now: Callable[[], float] = time.monotonic,
+               abandon: float = 60.0) -> HostServer:
     referee = Referee(name, position, host_side=host_side,
-                      control=TimeControl.parse(clock) if clock else None, now=now)
+                      control=TimeControl.parse(clock) if clock else None, now=now, abandon=abandon)
     server = HostServer(referee, bounds=bounds)
     server.start()
     return server

@@ -1,15 +1,18 @@
 """Network play without the app: a live host (the referee) and clients over a real 127.0.0.1 socket.
 
 Full games of every registered game from its samples, the refusals of docs/network.md (the code,
-turns, plies, replays, the shape, size and rate of lines), the clock (paused by a dropped guest), the
-offers, and a guest killed mid-game that comes back with its code.
+turns, plies, replays, the shape, size and rate of lines), the hello's one deadline and the slow
+connections that cannot keep the guest out, the clock (an absent player's runs down; abandonment and
+the claim), the offers, and a guest killed mid-game that comes back with its code.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import select
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -172,23 +175,80 @@ def test_a_spectator_watches_with_its_own_code_and_cannot_play(hosted):
 
 
 def test_the_rate_the_idle_time_and_the_connections_are_bounded(hosted):
-    server = hosted(GAME_NAMES[0], bounds=Bounds(rate=5, burst=5, strikes=3, idle=0.5, hello=0.5, connections=3))
+    server = hosted(GAME_NAMES[0], bounds=Bounds(rate=5, burst=5, strikes=3, idle=0.5, hello=0.5, pending=3))
     guest = Guest(server.port, server.code)
     guest.client._socket.sendall(encode({"type": "ping"}) * 12)
     assert "too many messages" in guest.error()
     assert guest.client.closed.wait(TIMEOUT) and "too many messages" in guest.client.close_reason
     # a silent connection (no hello) is closed after the hello's time, an idle guest after the idle time
     started = time.monotonic()
-    assert b"idle" in raw(server.port, b"")
+    assert b"too slow: say hello within 0.5 s" in raw(server.port, b"")
     assert time.monotonic() - started < TIMEOUT
-    # connections beyond the bound are closed at once
-    import socket
-    held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(3)]
+    again = Guest(server.port, server.code)
+    assert again.client.closed.wait(TIMEOUT) and "idle" in again.client.close_reason
+
+
+def _trickling(port: int, count: int) -> list[socket.socket]:
+    """``count`` connections that each send the start of a hello and then nothing more."""
+    held = []
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+        sock.sendall(b'{"type":"hel')
+        held.append(sock)
+    return held
+
+
+def _answer(sock: socket.socket) -> bytes:
+    """All the host says until it closes (a close with our bytes unread resets: what came is kept)."""
+    answer = b""
     try:
-        assert b"too many connections" in raw(server.port, b"")
+        while chunk := sock.recv(4096):
+            answer += chunk
+    except ConnectionResetError:
+        answer += b"<reset>"
+    return answer
+
+
+def test_the_hello_has_one_deadline_however_slowly_its_bytes_come(hosted):
+    server = hosted(GAME_NAMES[0], bounds=Bounds(hello=1.0))
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=TIMEOUT)
+    started = time.monotonic()
+    with sock:
+        for byte in b'{"type":"hello"':  # a byte every 0.1 s: each read is quick, the whole is not
+            try:
+                sock.sendall(bytes([byte]))
+            except OSError:
+                break
+            if select.select([sock], [], [], 0.1)[0]:
+                break
+        assert b"too slow: say hello within 1 s" in _answer(sock)
+    assert time.monotonic() - started < 1.0 + TIMEOUT / 2
+
+
+def test_slow_connections_never_keep_the_guest_out(hosted):
+    server = hosted(GAME_NAMES[0], bounds=Bounds(hello=30.0, pending=8, pending_per_address=4))
+    held = _trickling(server.port, 40)  # far more than the bound, all from this address, all slow
+    try:
+        guest = Guest(server.port, server.code)  # the newest waiting connection: it gets a place
+        assert guest.client.state["you"] is not None
+        answers = [_answer(sock) for sock in held[:-3]]  # each closed, the oldest first, to make room
+        assert all(b"another connection needs the place" in answer or answer == b"<reset>" for answer in answers)
+        for sock in held[-3:]:  # the three newest still wait (the guest took the fourth place)
+            assert not select.select([sock], [], [], 0)[0]
+        watcher = Guest(server.port, server.watch_code, "watch")
+        assert watcher.client.state["you"] is None
     finally:
         for sock in held:
             sock.close()
+
+
+def test_spectators_are_bounded_but_never_the_guest(hosted):
+    server = hosted(GAME_NAMES[0], bounds=Bounds(connections=2))
+    watchers = [Guest(server.port, server.watch_code, "watch") for _ in range(2)]
+    with pytest.raises(ConnectError, match="no room for another spectator"):
+        Guest(server.port, server.watch_code, "watch")
+    assert Guest(server.port, server.code).client.state["you"] is not None
+    assert all(not watcher.client.closed.is_set() for watcher in watchers)
 
 
 def test_the_host_listens_on_localhost_unless_public(hosted):
@@ -201,28 +261,69 @@ def test_the_host_listens_on_localhost_unless_public(hosted):
     assert public.bind == "0.0.0.0"
 
 
-def test_the_clock_runs_with_both_players_and_pauses_without_the_guest(hosted):
-    name = GAME_NAMES[0]
-    clock = [100.0]
-    server = hosted(name, clock="1+0", now=lambda: clock[0])
-    assert server.state()["clock"]["running"] is None and server.state()["paused"]
-    guest = Guest(server.port, server.code)
-    assert server.state()["clock"]["running"] == 0
-    clock[0] += 10
+def _gone(server, guest: Guest) -> None:
     guest.client.close()
     guest.client.closed.wait(TIMEOUT)
     deadline = time.monotonic() + TIMEOUT
     while server.guest_present() and time.monotonic() < deadline:
         time.sleep(0.02)
-    clock[0] += 1000  # the paused game's clocks do not move
+
+
+def test_the_clock_starts_with_the_guest_and_runs_down_an_absent_players_time(hosted):
+    name = GAME_NAMES[0]
+    line = game_kind(name).samples.line
+    clock = [100.0]
+    server = hosted(name, clock="1+0", now=lambda: clock[0])
+    assert server.state()["clock"]["running"] is None and server.state()["paused"]  # waiting for the guest
+    guest = Guest(server.port, server.code)
+    assert server.state()["clock"]["running"] == 0
+    clock[0] += 10
+    _gone(server, guest)
+    state = server.state()  # on a clock nothing pauses: the host may move, the absent guest's time runs
+    assert not state["paused"] and state["clock"]["running"] == 0
+    assert state["away"] == {"side": 1, "seconds": 0.0, "limit": 60.0, "claimable": False}
+    assert server.act("move", move=line[0]) is None
+    clock[0] += 30
     state = server.state()
-    assert state["paused"] and state["clock"]["running"] is None
-    assert state["clock"]["left"] == [50.0, 60.0] and state["outcome"] is None
-    assert "paused" in server.act("move", move=game_kind(name).samples.line[0])
-    again = Guest(server.port, server.code)
-    clock[0] += 60  # the host's flag falls
+    assert state["clock"]["running"] == 1 and state["clock"]["left"] == [50.0, 30.0]
+    again = Guest(server.port, server.code)  # back within the limit: the game goes on
+    assert again.client.state["away"] is None and again.client.state["outcome"] is None
+    clock[0] += 30  # the guest's own flag falls while it is here
     again.wait(lambda m: m["type"] == "state" and m["outcome"] is not None, "the flag")
     assert server.state()["outcome"]["reason"] == "time"
+
+
+def test_a_player_away_past_the_limit_loses_by_abandonment_on_a_clock(hosted):
+    name = GAME_NAMES[0]
+    clock = [100.0]
+    server = hosted(name, clock="60+0", now=lambda: clock[0])
+    watcher = Guest(server.port, server.watch_code, "watch")
+    guest = Guest(server.port, server.code)
+    _gone(server, guest)
+    clock[0] += 59.9
+    assert server.state()["outcome"] is None
+    clock[0] += 0.2
+    ended = watcher.wait(lambda m: m["type"] == "state" and m["outcome"] is not None, "the abandonment")
+    assert ended["outcome"]["winner"] == 0 and ended["outcome"]["reason"] == "abandonment"
+
+
+def test_without_a_clock_the_game_pauses_and_the_host_may_claim_it_after_the_limit(hosted):
+    name = GAME_NAMES[0]
+    clock = [100.0]
+    server = hosted(name, now=lambda: clock[0], abandon=30.0)
+    guest = Guest(server.port, server.code)
+    _gone(server, guest)
+    state = server.state()
+    assert state["paused"] and not state["away"]["claimable"]
+    assert "away for 30 s first" in server.act("claim")
+    clock[0] += 31
+    deadline = time.monotonic() + TIMEOUT
+    while not server.state()["away"]["claimable"] and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert server.act("claim") is None
+    assert server.state()["outcome"]["reason"] == "abandonment" and server.state()["outcome"]["winner"] == 0
+    with pytest.raises(ProtocolError, match="unknown type"):  # a claim is the host's: no guest's message
+        decode(b'{"type":"claim","seq":1,"ply":0}')
 
 
 def test_draw_takeback_resign_and_rematch_go_through_both_players(hosted):
@@ -282,10 +383,10 @@ def test_a_guest_killed_mid_game_reconnects_with_its_code_and_the_game_resumes(h
     while server.guest_present():
         assert time.monotonic() < deadline, "the host never saw the guest go"
         time.sleep(0.02)
-    paused = server.state()
-    assert paused["paused"] and paused["moves"] == list(line[:1]) and paused["clock"]["running"] is None
+    away = server.state()  # on a clock nothing pauses: the host, to move, has its clock running
+    assert away["moves"] == list(line[:1]) and away["clock"]["running"] == 1 and away["away"]["side"] == 0
     guest = Guest(server.port, server.code)
-    assert guest.client.state["moves"] == list(line[:1]) and not guest.client.state["paused"]
+    assert guest.client.state["moves"] == list(line[:1]) and guest.client.state["away"] is None
     assert guest.client.state["seq"] == 1  # the numbering goes on from the killed client's
     play_line(server, guest, line[1:5])
     assert server.state()["moves"] == list(line[:5])

@@ -16,6 +16,7 @@ import time
 from dataclasses import replace
 from typing import Any, Iterable
 
+from rich.text import Text
 from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -33,7 +34,8 @@ from .screens.game import GameScreen
 from .screens.lab import LabScreen
 from .screens.puzzles import PuzzleScreen
 from .screens.start import StartScreen
-from .messages import ContinueGame, OpenFriend, OpenGame, OpenLab, OpenLearn, OpenNetworkGame, OpenPuzzles, OpenStart, ReviewGame
+from .messages import (ContinueGame, NetworkFailed, OpenFriend, OpenGame, OpenLab, OpenLearn, OpenNetworkGame, OpenPuzzles,
+                       OpenStart, ReviewGame)
 from .search_service import SearchService
 from .keymap import key_named
 from .session import GameSetup, SetupError
@@ -224,6 +226,13 @@ class TuiGamesApp(App):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
+
+    @on(NetworkFailed)
+    def network_failed(self, message: NetworkFailed) -> None:
+        """A host broke the protocol.  Opened by ``tui-games join``, the app ends with the line and exit
+        status 2 (the command prints it); from the friend screen, the game screen has said it and stays."""
+        if self.initial_friend is not None:
+            self.exit(return_code=2, message=Text(f"tui-games join: error: {message.reason}"))
 
     @property
     def ascii(self) -> bool:

@@ -15,7 +15,8 @@ from textual.message import Message
 
 from .session import GameSetup
 
-__all__ = ["ContinueGame", "OpenFriend", "OpenGame", "OpenLab", "OpenLearn", "OpenNetworkGame", "OpenPuzzles", "OpenStart", "ReviewGame"]
+__all__ = ["ContinueGame", "NetworkFailed", "OpenFriend", "OpenGame", "OpenLab", "OpenLearn", "OpenNetworkGame",
+           "OpenPuzzles", "OpenStart", "ReviewGame"]
 
 
 class OpenGame(Message):
@@ -80,3 +81,11 @@ class OpenNetworkGame(Message):
     def __init__(self, link: Any) -> None:
         super().__init__()
         self.link = link
+
+
+class NetworkFailed(Message):
+    """The network game's host broke the protocol (``reason``, one line): the connection is over."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason

@@ -14,6 +14,8 @@ import random
 from games import GAME_NAMES
 from games.clock import ClockError, TimeControl
 
+from ..net.referee import ABANDON_AFTER
+
 from .common import PROG, UsageError, add_position, game_name, whole
 from .play import run_app
 
@@ -33,6 +35,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     h.add_argument("--public", action="store_true", help="listen on every interface, not only 127.0.0.1")
     h.add_argument("--tls", action="store_true",
                    help="TLS with a certificate made for this game: compare its fingerprint with your friend's")
+    h.add_argument("--abandon-after", type=_seconds, default=ABANDON_AFTER, metavar="SECONDS",
+                   help=f"a friend away this long loses on a clock, or lets you claim the game without one "
+                        f"(default {ABANDON_AFTER:g}; 10 to 86400)")
     add_position(h)
     h.add_argument("--ascii", action="store_true", help="draw pieces as letters")
     h.set_defaults(run=_cmd_host)
@@ -47,6 +52,17 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="refuse the host unless its certificate has this fingerprint (implies --tls)")
     j.add_argument("--ascii", action="store_true", help="draw pieces as letters")
     j.set_defaults(run=_cmd_join)
+
+
+def _seconds(text: str) -> float:
+    """``--abandon-after``'s seconds: a number from 10 to a day."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, e.g. 60, not {text[:40]!r}") from None
+    if not 10 <= seconds <= 86400:
+        raise argparse.ArgumentTypeError(f"{text[:40]} is not from 10 to 86400 seconds")
+    return seconds
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
@@ -66,7 +82,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         raise UsageError(f"{PROG} host", f"bad port {args.port}: 0 to 65535")
     try:
         link = HostLink(args.game, position, host_side=side, control=control, port=args.port, public=args.public,
-                        tls=args.tls)
+                        tls=args.tls, abandon=args.abandon_after)
     except TlsError as error:
         raise UsageError(f"{PROG} host", str(error)) from None
     except OSError as error:

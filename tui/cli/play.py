@@ -106,9 +106,10 @@ def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False, pick_f
         raise UsageError(PROG, f"the app needs a terminal: its standard {which} is not one")
     from ..app.app import TuiGamesApp
 
-    TuiGamesApp(setup, ascii=ascii, lab=lab, pick_from=pick_from, puzzles=puzzles, learn=learn, friend=friend,
-                ask_how=ask_how, syzygy=syzygy).run()
-    return 0
+    app = TuiGamesApp(setup, ascii=ascii, lab=lab, pick_from=pick_from, puzzles=puzzles, learn=learn, friend=friend,
+                      ask_how=ask_how, syzygy=syzygy)
+    app.run()
+    return app.return_code or 0  # 2: a host that broke the protocol ended `join` (the app printed why)
 
 
 def _cmd_play(args: argparse.Namespace) -> int:

@@ -5,26 +5,33 @@ reads the host's lines in a daemon thread, calling ``on_message`` with each (fro
 posts it on as a Textual message).  :meth:`Client.send` numbers each message (``seq``, going on from
 the number the host last saw of this seat, so a reconnected client continues it) and stamps it with
 the ply of the last state, so the host refuses it if the game has moved meanwhile.  The client pings
-the host when it has sent nothing for a while, so a quiet game is not closed as idle.  A host's line is
-at most :data:`MAX_HOST_LINE` bytes and must be a JSON object of a known type; anything else ends the
-connection with one line (``on_closed``).
+the host when it has sent nothing for a while, so a quiet game is not closed as idle.
+
+The host is trusted no more than a guest.  Each line is checked by :func:`.protocol.decode_host`
+(size, depth, types, ranges) and each state by :class:`.trust.StateCheck` (the game known, the moves
+legal); one deadline covers the whole handshake (the connection, TLS, the hello, the first state) and
+another each message once its first byte has come.  A host that breaks any of this is
+:class:`HostBroke` while connecting, and afterwards ends the connection with ``on_closed`` and
+:attr:`Client.broken` set: the guest does not join it again.  Whatever ends the reader thread ends the
+connection, with its reason.
 """
 
 from __future__ import annotations
 
-import json
 import socket
 import threading
 import time
 from typing import Any, Callable
 
-from .protocol import HOST_TYPES, VERSION, encode
+from .protocol import MAX_HOST_LINE, VERSION, ProtocolError, decode_host, encode
 from .tls import TlsError, check_fingerprint, client_context, fingerprint as fingerprint_of
+from .trust import StateCheck
 
-__all__ = ["Client", "ConnectError", "MAX_HOST_LINE", "PING_EVERY", "parse_address"]
+__all__ = ["Client", "ConnectError", "HostBroke", "MAX_HOST_LINE", "MESSAGE_DEADLINE", "PING_EVERY",
+           "parse_address"]
 
-#: The longest line the client reads from the host (a state holds the whole game's moves).
-MAX_HOST_LINE = 1 << 20
+#: Seconds a host has to finish a message once its first byte has come.
+MESSAGE_DEADLINE = 10.0
 #: Seconds between pings while the client has nothing else to send.
 PING_EVERY = 10.0
 #: Seconds close() waits for the reader thread to let go of the socket before closing it.
@@ -33,6 +40,32 @@ CLOSE_WAIT = 2.0
 
 class ConnectError(OSError):
     """The host could not be reached or refused us: one line."""
+
+
+class HostBroke(ConnectError):
+    """The host broke the protocol (a message out of shape, a state the rules refuse, too slow)."""
+
+
+class _Watchdog:
+    """Shuts the socket down when ``seconds`` have passed, whatever it is doing (a TLS handshake or a
+    read fed one byte at a time): the deadline of the whole handshake."""
+
+    def __init__(self, sock: socket.socket, seconds: float) -> None:
+        self.sock = sock
+        self.expired = False
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _expire(self) -> None:
+        self.expired = True
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def cancel(self) -> None:
+        self._timer.cancel()
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -70,23 +103,56 @@ class Client:
         self._lock = threading.Lock()
         self._sent_at = 0.0
         self._thread: threading.Thread | None = None
+        self._check = StateCheck(role)
+        #: When the message being read began to arrive (``None``: between messages).
+        self._begun: float | None = None
+        #: Whether the connection ended because the host broke the protocol (it is not joined again).
+        self.broken = False
 
     # -- connecting -------------------------------------------------------------------------------
 
     def connect(self, timeout: float = 10.0) -> dict[str, Any]:
-        """Say hello and return the first state; :class:`ConnectError` (one line) if refused."""
+        """Say hello and return the first state, all within ``timeout`` seconds; :class:`ConnectError`
+        (one line) if refused or unreachable, :class:`HostBroke` if the host broke the protocol."""
+        where = f"{self.address[0]}:{self.address[1]}"
+        deadline = time.monotonic() + timeout
         try:
             sock = socket.create_connection(self.address, timeout=timeout)
         except OSError as error:
-            raise ConnectError(f"cannot reach {self.address[0]}:{self.address[1]}: "
-                               f"{error.strerror or error}") from None
+            raise ConnectError(f"cannot reach {where}: {error.strerror or error}") from None
+        watchdog = _Watchdog(sock, timeout)
+        try:
+            sock = self._handshake(sock, watchdog, deadline)
+        except ConnectError:
+            sock.close()
+            raise
+        except ProtocolError as error:
+            sock.close()
+            raise HostBroke(f"the host broke the protocol: {error}") from None
+        except (OSError, ValueError) as error:
+            sock.close()
+            if watchdog.expired or isinstance(error, TimeoutError):
+                raise HostBroke(f"the host did not finish its welcome within {timeout:g} s") from None
+            raise ConnectError(f"the host did not answer: {error}") from None
+        finally:
+            watchdog.cancel()
+        self._seq = int(self.state.get("seq") or 0)
+        sock.settimeout(1.0)  # the reader wakes up each second to ping when nothing was sent for a while
+        self._thread = threading.Thread(target=self._reader, name="tui-games client", daemon=True)
+        self._thread.start()
+        return self.state
+
+    def _handshake(self, sock: socket.socket, watchdog: _Watchdog, deadline: float) -> socket.socket:
+        """TLS if asked, the hello, the welcome and the first state: the connected socket."""
         if self.tls:
             try:
                 sock = client_context().wrap_socket(sock)
+                watchdog.sock = sock
                 der = sock.getpeercert(binary_form=True) or b""
             except (OSError, ValueError) as error:
                 sock.close()
-                raise ConnectError(f"no TLS with {self.address[0]}:{self.address[1]}: {error}") from None
+                reason = "too slow" if watchdog.expired else str(error)
+                raise ConnectError(f"no TLS with {self.address[0]}:{self.address[1]}: {reason}") from None
             self.fingerprint = fingerprint_of(der)
             try:
                 check_fingerprint(self.fingerprint, self.expected)
@@ -95,25 +161,23 @@ class Client:
                 raise ConnectError(str(error)) from None
         self._socket = sock
         self._write({"type": "hello", "v": VERSION, "code": self.code, "role": self.role})
-        deadline = time.monotonic() + timeout
+        welcomed = False
         while not self.state:
-            sock.settimeout(max(0.01, deadline - time.monotonic()))
-            try:
-                message = self._read()
-            except (OSError, ValueError) as error:
-                sock.close()
-                raise ConnectError(f"the host did not answer: {error}") from None
+            message = self._read(deadline)
+            if message is None and watchdog.expired:  # the watchdog shut the socket: the time ran out
+                raise TimeoutError("the handshake's time ran out")
             if message is None or message["type"] in ("error", "bye"):
-                sock.close()
-                reason = "closed the connection" if message is None else str(message.get("reason"))[:200]
-                raise ConnectError(f"the host refused: {reason}")
-            if message["type"] == "state":
+                reason = "closed the connection" if message is None else message["reason"]
+                raise ConnectError(f"the host refused: {_plain(reason)}")
+            if message["type"] == "welcome":
+                if message["role"] != self.role:
+                    raise ProtocolError(f"welcome: the role {message['role']}, not {self.role}")
+                welcomed = True
+            elif message["type"] == "state":
+                if not welcomed:
+                    raise ProtocolError("a state before the welcome")
                 self.state = message
-        self._seq = int(self.state.get("seq") or 0)
-        sock.settimeout(1.0)  # the reader wakes up each second to ping when nothing was sent for a while
-        self._thread = threading.Thread(target=self._reader, name="tui-games client", daemon=True)
-        self._thread.start()
-        return self.state
+        return sock
 
     def close(self) -> None:
         """Close the connection (the reader thread ends)."""
@@ -155,23 +219,45 @@ class Client:
 
     # -- reading ----------------------------------------------------------------------------------
 
-    def _read(self) -> dict[str, Any] | None:
-        """The host's next message (``None``: it closed); ValueError for a bad line."""
+    def _read(self, deadline: float | None = None) -> dict[str, Any] | None:
+        """The host's next message, checked (``None``: it closed); :class:`ProtocolError` for a line
+        out of shape, a state the rules refuse, or a message not finished by its deadline
+        (``deadline``, or :data:`MESSAGE_DEADLINE` after its first byte)."""
         assert self._socket is not None
         while b"\n" not in self._buffer:
+            now = time.monotonic()
+            if self._begun is None and self._buffer:
+                self._begun = now
+            if self._begun is not None and now - self._begun > MESSAGE_DEADLINE:
+                raise ProtocolError(f"a message took more than {MESSAGE_DEADLINE:g} s to arrive")
+            if deadline is not None:
+                if now >= deadline:
+                    raise TimeoutError("the handshake's time ran out")
+                self._socket.settimeout(deadline - now)
             if len(self._buffer) > MAX_HOST_LINE:
-                raise ValueError("the host sent a line too long")
+                raise ProtocolError(f"line too long: at most {MAX_HOST_LINE} bytes")
             chunk = self._socket.recv(65536)
             if not chunk:
                 return None
             self._buffer += chunk
         line, self._buffer = self._buffer.split(b"\n", 1)
-        message = json.loads(line.decode("utf-8"))
-        if not isinstance(message, dict) or message.get("type") not in HOST_TYPES:
-            raise ValueError("the host sent a message of no known type")
+        self._begun = time.monotonic() if self._buffer else None
+        message = decode_host(line)
+        if message["type"] == "state":
+            self._check.check(message)
         return message
 
     def _reader(self) -> None:
+        """The reader thread: each message to ``on_message``; anything that ends it ends the connection."""
+        try:
+            self._read_on()
+        except ProtocolError as error:
+            self.broken = True
+            self._end(f"the host broke the protocol: {error}")
+        except Exception as error:  # noqa: BLE001 -- the thread's death is the connection's end
+            self._end(f"the connection failed: {type(error).__name__}: {str(error)[:200]}")
+
+    def _read_on(self) -> None:
         assert self._socket is not None
         while not self.closed.is_set():
             try:
@@ -180,14 +266,14 @@ class Client:
                 if time.monotonic() - self._sent_at > PING_EVERY:
                     self._write({"type": "ping"})
                 continue
-            except (OSError, ValueError, UnicodeDecodeError) as error:
+            except OSError as error:
                 self._end(f"the connection dropped ({error})" if not self.closed.is_set() else "closed")
                 return
             if message is None:
                 self._end("the host closed the connection")
                 return
             if message["type"] == "bye":
-                self._end(f"the host closed the connection: {str(message.get('reason'))[:200]}")
+                self._end(f"the host closed the connection: {_plain(message['reason'])}")
                 return
             if message["type"] == "state":
                 self.state = message
@@ -203,3 +289,8 @@ class Client:
             self._socket.close()
         if self.on_closed is not None:
             self.on_closed(reason)
+
+
+def _plain(text: str) -> str:
+    """A peer's words made one printable line (control characters dropped, at most 200 characters)."""
+    return "".join(c if c.isprintable() else " " for c in text[:200]).strip()

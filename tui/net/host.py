@@ -7,7 +7,9 @@ first line must be a ``hello`` naming the protocol's version and the right code 
 closed.  After it, each line is read by :func:`.protocol.decode` and handed to the referee; a refusal is
 an ``error`` line to that peer alone, and every change sends each peer the new ``state``.  The bounds
 (:class:`Bounds`): the line's size, the messages per second, the time a peer may stay silent, the time
-to say hello, the number of connections at once, what may wait unsent for a slow reader.  The host's
+to say the whole hello (one deadline, however slowly its bytes come), the connections still to say hello
+(in all and from one address: the oldest waiting one makes room for a new one, so a crowd of slow
+connections never keeps the real guest out), the spectators, what may wait unsent for a slow reader.  The host's
 own player acts through :meth:`HostServer.act`, the same referee path as the guest's messages, and
 hears every change through ``on_change``.
 """
@@ -46,10 +48,13 @@ class Bounds:
     strikes: int = 200
     #: Seconds a connection may send nothing (the client pings well within it).
     idle: float = 60.0
-    #: Seconds a new connection has to send its hello.
+    #: Seconds a new connection has to send its whole hello (a TLS handshake has as long again).
     hello: float = 5.0
-    #: Connections at once (players, spectators and those still to say hello).
+    #: Spectators at once (the guest's seat is never refused for them).
     connections: int = 32
+    #: Connections still to say hello, in all and from one address; beyond, the oldest is closed.
+    pending: int = 16
+    pending_per_address: int = 4
     #: Bytes that may wait unsent for a peer that does not read; beyond, it is closed.
     backlog: int = 1 << 20
 
@@ -57,6 +62,8 @@ class Bounds:
 @dataclass
 class _Peer:
     writer: asyncio.StreamWriter
+    address: str = ""
+    since: float = 0.0  # when it connected
     seat: int | None = None  # None: a spectator
     tokens: float = 0.0
     stamp: float = 0.0
@@ -230,23 +237,30 @@ class HostServer:
         self._send(peer, {"type": "error", "reason": reason})
 
     async def _tick(self) -> None:
-        """End a game on time as soon as a flag falls."""
+        """End a game on time as soon as a flag falls or a player has been away too long, and tell
+        everyone once the game may be claimed."""
+        claimable = False
         while True:
             await asyncio.sleep(0.1)
-            if self.referee.check_time():
+            if self.referee.check_time() or self.referee.claimable() != claimable:
+                claimable = self.referee.claimable()
                 self._broadcast()
 
-    async def _lines(self, reader: asyncio.StreamReader, peer: _Peer, timeout: float):
+    async def _lines(self, reader: asyncio.StreamReader, peer: _Peer):
         """The peer's lines, each at most MAX_LINE bytes; an oversized one is refused and skipped
-        (to its newline); ends when the peer closes or is silent for ``timeout`` seconds."""
+        (to its newline); ends when the peer closes, has not said its whole hello within
+        :attr:`Bounds.hello` of connecting, or once welcomed is silent for :attr:`Bounds.idle`."""
         buffer = b""
         skipping = False
         while not peer.closed:
+            welcomed = peer.extra.get("welcomed")
+            timeout = self.bounds.idle if welcomed else peer.since + self.bounds.hello - time.monotonic()
             try:
-                chunk = await asyncio.wait_for(reader.read(MAX_LINE), timeout)
+                chunk = await asyncio.wait_for(reader.read(MAX_LINE), max(0.0, timeout))
             except (asyncio.TimeoutError, ConnectionError):
                 if not peer.closed:
-                    self._close(peer, "idle: nothing received for too long")
+                    self._close(peer, "idle: nothing received for too long" if welcomed
+                                else f"too slow: say hello within {self.bounds.hello:g} s")
                 return
             if not chunk:
                 return
@@ -266,8 +280,6 @@ class HostServer:
                     return
                 skipping = True
                 buffer = b""
-            if peer.extra.get("welcomed"):
-                timeout = self.bounds.idle
 
     def _too_long(self, peer: _Peer) -> bool:
         """Refuse a line over the bound; before the hello, that closes the connection (whether it did)."""
@@ -278,17 +290,25 @@ class HostServer:
         self._close(peer, None)
         return True
 
+    def _make_room(self, address: str) -> None:
+        """Close the oldest connection still to say hello from ``address`` if it has its share of them,
+        else the oldest of all if they are at their bound: a new one always gets a place."""
+        waiting = [peer for peer in self.peers if not peer.extra.get("welcomed")]
+        mine = [peer for peer in waiting if peer.address == address]
+        for crowd, bound in ((mine, self.bounds.pending_per_address), (waiting, self.bounds.pending)):
+            if len(crowd) >= bound:
+                self.counts["refused"] += 1
+                self._close(min(crowd, key=lambda peer: peer.since), "too slow: another connection needs the place")
+                return
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        peer = _Peer(writer)
-        if len(self.peers) >= self.bounds.connections:
-            self.counts["refused"] += 1
-            peer.writer.write(encode({"type": "bye", "reason": "too many connections"}))
-            writer.close()
-            return
+        where = writer.get_extra_info("peername")
+        peer = _Peer(writer, address=str(where[0]) if isinstance(where, tuple) else "", since=time.monotonic())
+        self._make_room(peer.address)
         self.peers.append(peer)
         try:
             first = True
-            async for line in self._lines(reader, peer, self.bounds.hello):
+            async for line in self._lines(reader, peer):
                 self.counts["lines"] += 1
                 if first:
                     first = False
@@ -355,6 +375,10 @@ class HostServer:
                 return False
             peer.seat = GUEST
         elif role == "watch" and hmac.compare_digest(code, self.watch_code.encode("utf-8")):
+            watching = sum(1 for other in self.peers if other.extra.get("welcomed") and other.seat is None)
+            if watching >= self.bounds.connections:
+                self._refuse(peer, "too many connections: no room for another spectator")
+                return False
             peer.seat = None
         else:
             self._refuse(peer, "wrong code")

@@ -2,7 +2,10 @@
 :class:`GuestLink` (it is over the socket), so the app's remote player does not ask which it has.
 
 Each link calls ``listener`` (set with :meth:`Link.listen`) from its own thread with ``("state",
-state)``, ``("error", reason)`` or ``("closed", reason)``; the app posts these on as messages.
+state)``, ``("error", reason)``, ``("closed", reason)`` (the line dropped: the guest joins again) or
+``("broken", reason)`` (the host broke the protocol: the guest does not join it again); the app posts
+these on as messages.  Every ``reason`` and state a guest's link hears has been checked
+(:mod:`.client`): the words are plain text, never markup.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from games.clock import TimeControl
 
 from .client import Client
 from .host import HostServer
-from .referee import Referee
+from .referee import ABANDON_AFTER, Referee
 from .tls import host_context
 
 __all__ = ["Link", "HostLink", "GuestLink", "Listener"]
@@ -57,7 +60,7 @@ class HostLink(Link):
 
     def __init__(self, game: str, position: str | None = None, *, host_side: int = 0,
                  control: TimeControl | None = None, port: int = 0, public: bool = False,
-                 tls: bool = False) -> None:
+                 tls: bool = False, abandon: float = ABANDON_AFTER) -> None:
         super().__init__()
         context: ssl.SSLContext | None = None
         #: The certificate's fingerprint, shown on both sides (``None``: no TLS).
@@ -65,7 +68,7 @@ class HostLink(Link):
         if tls:
             context, self.fingerprint = host_context()
         self.server = HostServer(Referee(game, position, host_side=host_side, control=control,
-                                         now=time.monotonic),
+                                         now=time.monotonic, abandon=abandon),
                                  port=port, public=public, on_change=lambda state: self._hear("state", state),
                                  tls=context)
         self.server.start()
@@ -112,14 +115,14 @@ class GuestLink(Link):
 
     def _connect(self, timeout: float) -> Client:
         client = Client(self.address, self.code, "play" if self.plays else "watch",
-                        on_message=self._message, on_closed=lambda reason: self._hear("closed", reason),
-                        tls=self.tls, fingerprint=self.fingerprint)
+                        on_message=self._message, tls=self.tls, fingerprint=self.fingerprint)
+        client.on_closed = lambda reason: self._hear("broken" if client.broken else "closed", reason)
         client.connect(timeout)
         return client
 
     def _message(self, message: dict[str, Any]) -> None:
         if message["type"] in ("state", "error"):
-            self._hear(message["type"], message if message["type"] == "state" else str(message.get("reason")))
+            self._hear(message["type"], message if message["type"] == "state" else message["reason"])
 
     def reconnect(self, timeout: float = 10.0) -> None:
         """Join again with the same code after the line dropped (:class:`ConnectError` if refused)."""

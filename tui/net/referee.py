@@ -6,9 +6,14 @@ shape by :mod:`.protocol`) through :meth:`Referee.handle`, which checks it again
 game's state first and raises :class:`RefereeError` (one line; nothing changed) when it does not fit:
 a move for the other side or out of turn, a move the game's rules refuse, a message for another ply
 than the game's (late, out of order or replayed), a message number not above the seat's last one
-(replayed), an answer to no offer, an offer that does not fit the game's state.  The clock runs only
-while both players are connected and the game goes on: a dropped guest pauses it
-(:meth:`Referee.connected`).  :meth:`Referee.state` is the whole game as each peer is sent it.
+(replayed), an answer to no offer, an offer that does not fit the game's state.
+
+A player who leaves cannot hold the game hostage (:meth:`Referee.connected`, :meth:`Referee.check_time`).
+On a clock nothing pauses: the clock of the side to move runs, away or not, and a player away for
+longer than ``abandon`` seconds loses by :attr:`~games.Termination.ABANDONMENT`, as on lichess.
+Without a clock the game pauses while a player is away, and once the limit has passed the one who
+stayed may claim the game (a ``claim`` message).  :meth:`Referee.state` is the whole game as each
+peer is sent it.
 """
 
 from __future__ import annotations
@@ -22,11 +27,13 @@ from games.clock import Clock, TimeControl
 
 from .protocol import OFFERS
 
-__all__ = ["HOST", "GUEST", "WATCHER", "Referee", "RefereeError", "Offer"]
+__all__ = ["ABANDON_AFTER", "HOST", "GUEST", "WATCHER", "Referee", "RefereeError", "Offer"]
 
 #: The seats: the host's, the guest's; a spectator has none.
 HOST, GUEST = 0, 1
 WATCHER = None
+#: Seconds a player may be away before losing the game (on a clock) or letting it be claimed.
+ABANDON_AFTER = 60.0
 
 
 class RefereeError(ValueError):
@@ -43,19 +50,25 @@ class Offer:
 
 class Referee:
     """One game of ``name`` from ``position`` between the host's seat, playing ``host_side``, and the
-    guest's, under ``control`` (``None``: no clock); ``now`` reads the time (``time.monotonic``)."""
+    guest's, under ``control`` (``None``: no clock); ``now`` reads the time (``time.monotonic``);
+    ``abandon``: the seconds a player may be away (see the module doc)."""
 
     def __init__(self, name: str, position: str | None = None, *, host_side: int = 0,
-                 control: TimeControl | None = None, now: Callable[[], float]) -> None:
+                 control: TimeControl | None = None, now: Callable[[], float],
+                 abandon: float = ABANDON_AFTER) -> None:
         self.name = name
+        self.abandon = abandon
         self.position = position
         self.control = control
         self.now = now
         self.host_side = host_side
         #: The last message number seen from each seat (replays are refused).
         self.seqs = [0, 0]
-        #: Whether each seat is connected (the host's always is).
+        #: Whether each seat is connected (the host's always is), and since when each is away.
         self.present = [True, False]
+        self.away_since: list[float | None] = [None, None]
+        #: Whether the guest has come at all (the clock starts then).
+        self.arrived = False
         #: The games played so far in this session (a rematch adds one).
         self.number = 1
         self._new_game()
@@ -83,8 +96,8 @@ class Referee:
 
     @property
     def paused(self) -> bool:
-        """Whether the game waits for a player who is not connected."""
-        return not all(self.present)
+        """Whether the game waits for a player: the guest's first arrival, or on no clock one who left."""
+        return not all(self.present) and (self.clock is None or not self.arrived)
 
     def _run_clock(self) -> None:
         if self.clock is None:
@@ -96,20 +109,41 @@ class Referee:
             self.clock.start(self.game.turn, now)
 
     def connected(self, seat: int, present: bool) -> None:
-        """``seat`` came or went: the clock stops while a player is away, and runs again."""
+        """``seat`` came or went: without a clock the game pauses while a player is away; on a clock
+        it goes on, and the time away counts towards :attr:`abandon`."""
         self.check_time()
         self.present[seat] = present
+        self.arrived = self.arrived or present
+        self.away_since[seat] = None if present else self.now()
         self._run_clock()
 
+    def away(self) -> tuple[int, float] | None:
+        """The seat away and for how many seconds (``None``: both are here)."""
+        for seat in (HOST, GUEST):
+            since = self.away_since[seat]
+            if since is not None and not self.present[seat]:
+                return seat, self.now() - since
+        return None
+
+    def claimable(self) -> bool:
+        """Whether the player who stayed may claim the game (no clock, the other away past the limit)."""
+        gone = self.away()
+        return self.clock is None and gone is not None and gone[1] >= self.abandon and self.outcome() is None
+
     def check_time(self) -> bool:
-        """End the game on time if the side to move has run out; whether it did."""
+        """End the game on time if the side to move has run out, or by abandonment if a player has
+        been away past the limit on a clock; whether it did."""
         if self.clock is None or self.outcome() is not None:
             return False
-        side = self.game.turn
-        if not self.clock.flagged(side, self.now()):
-            return False
-        winner = 1 - side if self.game.can_win(1 - side) else None
-        self.result = Outcome(winner, Termination.TIME)
+        gone = self.away()
+        if gone is not None and gone[1] >= self.abandon:
+            self.result = Outcome(self.side_of(1 - gone[0]), Termination.ABANDONMENT)
+        else:
+            side = self.game.turn
+            if not self.clock.flagged(side, self.now()):
+                return False
+            winner = 1 - side if self.game.can_win(1 - side) else None
+            self.result = Outcome(winner, Termination.TIME)
         self.offer = None
         self._run_clock()
         return True
@@ -198,6 +232,12 @@ class Referee:
             self.number += 1
             self._new_game()
 
+    def _claim(self, side: int, message: dict[str, Any]) -> None:
+        if not self.claimable():
+            raise RefereeError(f"claim: the other player must be away for {self.abandon:g} s first")
+        self.result = Outcome(side, Termination.ABANDONMENT)
+        self.offer = None
+
     def _resign(self, side: int, message: dict[str, Any]) -> None:
         if self.outcome() is not None:
             raise RefereeError("resign: the game is over")
@@ -205,6 +245,13 @@ class Referee:
         self.offer = None
 
     # -- what the peers are sent ----------------------------------------------------------------
+
+    def _away_state(self) -> dict[str, Any] | None:
+        gone = self.away()
+        if gone is None or self.outcome() is not None:
+            return None
+        return {"side": self.side_of(gone[0]), "seconds": round(gone[1], 1), "limit": self.abandon,
+                "claimable": self.claimable()}
 
     def state(self, seat: int | None) -> dict[str, Any]:
         """The whole game as ``seat`` (``None``: a spectator) is sent it after every change."""
@@ -222,6 +269,7 @@ class Referee:
             "you": None if seat is None else self.side_of(seat),
             "seq": 0 if seat is None else self.seqs[seat], "paused": self.paused, "clock": clock,
             "offer": None if self.offer is None else {"what": self.offer.what, "by": self.offer.by},
+            "away": self._away_state(),
             "outcome": None if outcome is None else {"winner": outcome.winner, "reason": str(outcome.reason),
                                                      "said": outcome.text},
         }

@@ -113,8 +113,9 @@ class ResultDialog(GuardedDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.result, id="result", classes="question")
-            yield Label(self.detail, id="detail", classes="detail")
+            # plain text: a result's words may come from a record file or a network peer
+            yield Label(self.result, id="result", classes="question", markup=False)
+            yield Label(self.detail, id="detail", classes="detail", markup=False)
             with Horizontal():
                 yield Button("Board", id="review", variant="primary")
                 yield Button("Save", id="save")
@@ -140,9 +141,9 @@ class ConfirmDialog(GuardedDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.question, classes="question")
+            yield Label(self.question, classes="question", markup=False)
             if self.detail:
-                yield Label(self.detail, classes="detail")
+                yield Label(self.detail, classes="detail", markup=False)
             with Horizontal():
                 for index, (answer, label) in enumerate(self.answers):
                     yield Button(label, id=answer, variant="primary" if index == 0 else "default")

@@ -12,21 +12,23 @@ come from the host's one list of moves.  Leaving the screen closes the link (the
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from textual import on, work
+from textual.app import SystemCommand
 from textual.widgets import Static
 
 from games.clock import TimeControl
 
 from ...net.link import Link
 from ..engine_link import EngineLink
+from ..messages import NetworkFailed
 from ..session import GameSetup
 from ..widgets.game_clocks import GameClocks
 from .dialogs import ConfirmDialog
 from .game import GameScreen
 from .game_commands import GameCommands
-from .remote_turns import RemoteClosed, RemoteRefused, RemoteState, RemoteTurns
+from .remote_turns import RemoteBroken, RemoteClosed, RemoteRefused, RemoteState, RemoteTurns
 
 __all__ = ["NetworkGameScreen", "NetworkCommands", "network_setup"]
 
@@ -133,7 +135,12 @@ class NetworkGameScreen(GameScreen):
             if state.get("outcome") is not None or self.review is not None:
                 return
             status = self.query_one("#status", Static)
-            if state.get("paused"):
+            away = state.get("away")
+            if away is not None and away.get("side") != you:
+                gone = f"{self.sides[away['side']]} is away ({away['seconds']:.0f} s of {away['limit']:.0f})"
+                status.update(f"{gone}: the game may be claimed" if away.get("claimable") else
+                              f"{gone}: their clock runs" if state.get("clock") else f"paused: {gone}")
+            elif state.get("paused"):
                 status.update(f"paused: waiting for the other player · {self.network.where[0]}")
             elif you is None:
                 status.update(f"{self.sides[self.game.turn]} to move · you watch")
@@ -153,6 +160,11 @@ class NetworkGameScreen(GameScreen):
             return
         self.remote.sync(state)
         self.next_turn()
+        away = state.get("away")
+        if away and away.get("claimable") and self.network.plays and away.get("side") != self.remote.you \
+                and self._asked != ("claim", away.get("side")):
+            self._asked = ("claim", away.get("side"))
+            self._ask_claim(float(away.get("limit") or 0))
         offer = state.get("offer")
         you = self.remote.you
         if offer and you is not None and offer.get("by") != you:
@@ -168,6 +180,24 @@ class NetworkGameScreen(GameScreen):
         self.app.push_screen(ConfirmDialog(f"Your friend {OFFER_WORDS.get(what, what)}.",
                                            [("decline", "Decline"), ("accept", "Accept")]), answered)
 
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        """The game's commands, and the claim while the other player has been away past the limit."""
+        yield from super().palette_commands()
+        away = self.remote.state.get("away")
+        if away and away.get("claimable") and self.network.plays:
+            yield SystemCommand("Claim the game", "your friend has been away past the host's limit: you win",
+                                lambda: self.remote.send("claim"))
+
+    def _ask_claim(self, limit: float) -> None:
+        def answered(answer: str | None) -> None:
+            if answer == "claim":
+                self.remote.send("claim")
+            else:
+                self.say("waiting for your friend; ctrl+p 'Claim the game' ends it when you choose")
+
+        self.app.push_screen(ConfirmDialog(f"Your friend has been away for over {limit:.0f} s.",
+                                           [("wait", "Wait"), ("claim", "Claim the game")]), answered)
+
     @on(RemoteRefused)
     def remote_refused(self, message: RemoteRefused) -> None:
         self.say(message.reason, error=True)
@@ -179,6 +209,15 @@ class NetworkGameScreen(GameScreen):
         self.say(f"{message.reason} — joining again…", error=True)
         self.clocks.stop()
         self.rejoin()
+
+    @on(RemoteBroken)
+    def remote_broken(self, message: RemoteBroken) -> None:
+        """The host broke the protocol: the connection is over.  Opened by ``tui-games join``, the app
+        ends with that line and exit status 2; opened from the friend screen, it says so and stays."""
+        self.remote.closed = True
+        self.clocks.stop()
+        self.say(message.reason, error=True)
+        self.app.post_message(NetworkFailed(message.reason))
 
     @work(thread=True, exclusive=True, group="rejoin")
     def rejoin(self) -> None:

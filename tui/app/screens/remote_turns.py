@@ -4,11 +4,11 @@ from the search process).
 :class:`RemoteTurns` holds the game screen's :class:`~tui.net.link.Link` (the host's referee or the
 guest's connection).  The link's threads hear the host's states, refusals and a dropped line; this
 component posts them to the screen as messages (:class:`RemoteState`, :class:`RemoteRefused`,
-:class:`RemoteClosed`) and, on the screen's event loop, makes the screen's game what the state says
+:class:`RemoteClosed`, :class:`RemoteBroken`) and, on the screen's event loop, makes the screen's game what the state says
 (:meth:`RemoteTurns.sync`): the moves (taken back and played on from where they part), the outcome,
 the clocks' times.  What the local player does goes out through :meth:`RemoteTurns.send`.  A guest
 whose line drops tries to join again with its code every two seconds in a worker thread until it
-does or the screen goes.
+does or the screen goes; one whose host broke the protocol does not (:class:`RemoteBroken`).
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from textual.message import Message
 
 from games import Outcome, Termination
 
-from ...net.client import ConnectError
+from ...net.client import ConnectError, HostBroke
 from ...net.link import GuestLink, Link
 from ..controller import GameController
 
-__all__ = ["RemoteTurns", "RemoteState", "RemoteRefused", "RemoteClosed", "outcome_of"]
+__all__ = ["RemoteTurns", "RemoteState", "RemoteRefused", "RemoteClosed", "RemoteBroken", "outcome_of"]
 
 #: Seconds between a dropped guest's tries to join again.
 RETRY_EVERY = 2.0
@@ -48,6 +48,14 @@ class RemoteRefused(Message):
 
 class RemoteClosed(Message):
     """The line to the host dropped (``reason``)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+class RemoteBroken(Message):
+    """The host broke the protocol (``reason``, one line): the connection is over for good."""
 
     def __init__(self, reason: str) -> None:
         super().__init__()
@@ -101,6 +109,8 @@ class RemoteTurns:
             message = RemoteState(value)
         elif kind == "error":
             message = RemoteRefused(str(value))
+        elif kind == "broken":
+            message = RemoteBroken(str(value))
         else:
             message = RemoteClosed(str(value))
         self.screen.post_message(message)
@@ -137,8 +147,9 @@ class RemoteTurns:
             controller.clock.history[:] = [(float(a), float(b)) for a, b in clock.get("history") or ()]
 
     def keep_trying(self) -> None:
-        """In a worker thread: join again every :data:`RETRY_EVERY` seconds until it works or the
-        screen has gone (a host's line never drops: it is the host)."""
+        """In a worker thread: join again every :data:`RETRY_EVERY` seconds until it works, the
+        screen has gone, or the host breaks the protocol (said as :class:`RemoteBroken`; a host's line
+        never drops: it is the host)."""
         link = self.link
         if not isinstance(link, GuestLink):
             return
@@ -148,6 +159,9 @@ class RemoteTurns:
                 return
             try:
                 link.reconnect()
+                return
+            except HostBroke as error:
+                self.screen.post_message(RemoteBroken(str(error)))
                 return
             except (ConnectError, OSError):
                 continue
