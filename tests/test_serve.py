@@ -184,6 +184,12 @@ def test_the_page_and_its_assets_need_the_token(tmp_path):
                 # another name for this machine (a DNS name rebound to 127.0.0.1): refused, even with the token
                 async with session.get(served.url, headers={"Host": f"evil.example.com:{served.port}"}) as response:
                     assert response.status == 403
+                # localhost is loopback too: sent on to the address printed, with the token
+                alias = served.url.replace("127.0.0.1", "localhost")
+                async with session.get(alias, allow_redirects=False) as response:
+                    assert response.status == 302 and response.headers["Location"] == served.url
+                async with session.get(alias.split("?")[0], allow_redirects=False) as response:
+                    assert response.status == 403
 
         asyncio.run(probe())
         assert served.apps() == []

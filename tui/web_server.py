@@ -8,9 +8,11 @@ front of them (aiohttp middleware and two small overrides):
   page's first request sets (HttpOnly, SameSite=Strict, Secure over TLS), which the page's assets, its
   websocket and its downloads then carry.  Else 403, and no process starts.  The secret is compared in
   constant time;
-- the request's ``Host`` is the one the server prints (a page at another name, such as a rebound DNS
-  name, is refused), and a websocket's ``Origin``, when one is sent, is the server's own
-  (``scheme://host:port``): a page elsewhere cannot open one, even in the owner's browser;
+- the request's ``Host`` is the one the server prints, or on loopback another name of loopback
+  (``localhost``, ``127.0.0.1``, ``[::1]``, whose page is sent on to the printed one): a page at
+  another name, such as a DNS name rebound to 127.0.0.1, is refused.  A request's ``Origin``, when
+  one is sent, is the server's own (``scheme://host:port``, those hosts): a page elsewhere cannot
+  open a websocket, even in the owner's browser;
 - at most ``max_sessions`` apps run at once: the next websocket is told so on its terminal and
   closed (1013, try again later), and the page itself answers 503 while they are all taken;
 - a session whose browser has sent nothing (no key, click or resize) for ``idle`` seconds is told so
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import ipaddress
 import secrets
 import ssl
 import time
@@ -30,12 +33,14 @@ from aiohttp import WSCloseCode, WSMessage, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
-__all__ = ["OwnerServer", "new_token", "TOKEN_BYTES"]
+__all__ = ["OwnerServer", "is_loopback", "new_token", "TOKEN_BYTES"]
 
 #: Random bytes in the secret (192 bits).
 TOKEN_BYTES = 24
 #: Seconds between two looks at a session's idleness, at most.
 IDLE_CHECK = 30.0
+#: The names of the loopback interface a browser may use for a server on it.
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -43,6 +48,16 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 def new_token() -> str:
     """A fresh secret for the served address (URL-safe text)."""
     return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an address or ``localhost``) is this machine's loopback interface."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def url_host(host: str) -> str:
@@ -77,10 +92,19 @@ class OwnerServer(Server):
                  idle: float, ssl_context: ssl.SSLContext | None = None, title: str = "tui-games") -> None:
         """``host``: the interface listened on; ``name``: the host the address printed names (the one
         the browser must use); ``idle``: seconds a session may stay silent."""
-        origin = f"{'https' if ssl_context else 'http'}://{url_host(name)}:{port}"
+        scheme = "https" if ssl_context else "http"
+        origin = f"{scheme}://{url_host(name)}:{port}"
         super().__init__(command, host=host, port=port, title=title, public_url=origin)
         self.origin = origin
-        self.netloc = f"{url_host(name)}:{port}".lower()
+        default = 443 if ssl_context else 80
+        #: The Host headers of the address printed (a browser leaves out a default port).
+        self.printed = {f"{url_host(name)}:{port}".lower()} | ({url_host(name).lower()} if port == default else set())
+        names = {name, *(LOOPBACK_NAMES if is_loopback(name) else ())}
+        #: The Host headers answered.
+        self.hosts = {f"{url_host(each)}:{port}".lower() for each in names}
+        self.hosts |= {url_host(each).lower() for each in names} if port == default else set()
+        #: The origins whose pages may use the server.
+        self.origins = {f"{scheme}://{each}" for each in self.hosts}
         self.token = token
         self.cookie = f"tui-games-{port}"  # a cookie is shared by every port of a host: one name each
         self.max_sessions = max_sessions
@@ -98,21 +122,19 @@ class OwnerServer(Server):
         given = request.query.get("token") or request.cookies.get(self.cookie) or ""
         return hmac.compare_digest(given.encode(), self.token.encode())
 
-    def _own_host(self, request: web.Request) -> bool:
-        host = (request.headers.get("Host") or "").lower()
-        default = ":443" if self.ssl_context else ":80"
-        return host == self.netloc or (self.netloc.endswith(default) and host == self.netloc[:-len(default)])
-
     @web.middleware
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """Refuse what lacks the secret, comes for another host or from another origin (403)."""
-        if not self._own_host(request):
+        host = (request.headers.get("Host") or "").lower()
+        if host not in self.hosts:
             return _refused(403, f"this server answers at {self.origin} only")
         if not self._has_secret(request):
             return _refused(403, "the address needs its token: open the one tui-games serve printed")
         origin = request.headers.get("Origin")
-        if origin is not None and origin.lower() != self.origin.lower():
+        if origin is not None and origin.lower() not in self.origins:
             return _refused(403, f"a page from {origin[:80]} may not use this server")
+        if request.path == "/" and host not in self.printed:  # another name of loopback: on to the printed one
+            raise web.HTTPFound(f"{self.origin}/?{request.query_string}", headers={"Referrer-Policy": "no-referrer"})
         if request.path == "/" and self.sessions >= self.max_sessions:
             return _refused(503, self._full())
         response = await handler(request)

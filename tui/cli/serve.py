@@ -62,16 +62,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.set_defaults(run=_cmd_serve)
 
 
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` (an address or ``localhost``) is this machine's loopback interface."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
 def address_name(host: str) -> str:
     """The host a browser reaches ``host`` at: itself, or for every interface this machine's address
     on its default route (its name when it has none)."""
@@ -125,7 +115,7 @@ def app_command(folder: Path, allow_programs: bool) -> str:
 def _cmd_serve(args: argparse.Namespace) -> int:
     prog = f"{PROG} serve"
     try:
-        from ..web_server import OwnerServer, new_token
+        from ..web_server import OwnerServer, is_loopback, new_token
     except ImportError:
         raise UsageError(prog, "textual-serve is not installed: pip install textual-serve") from None
     if args.port >= 65536:
