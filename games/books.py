@@ -25,7 +25,10 @@ game reads as a legal move (``2 0 bottom 4 4 left`` reads too).
 A game's package ships books of its own (``books`` of its kind, a
 :class:`ShippedBook` each), named on the command line by their names
 (``ballots``, ``balanced``).  :func:`load_book` reads a shipped book or a file;
-every problem is a one-line :class:`BookError` naming the file and line.
+every problem is a one-line :class:`BookError` naming the file and line.  A
+book holds at most :data:`~games.records.MAX_GAMES` lines (50,000; a record
+file as a book, as many games), none over :data:`~games.lines.MAX_LINE`
+bytes: a larger one is refused, counted before any line is replayed.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from pathlib import Path
 from typing import ClassVar, Protocol, Sequence
 
 from .base import Game, GameError, ReplayError
-from .records import LoadedGame, RecordError, RecordFormat, read_text_file
+from .records import MAX_GAMES, LoadedGame, RecordError, RecordFormat, read_text_file
 
 
 __all__ = ["Book", "BookError", "BookFormat", "BookLine", "MADE_BOOK_MARK", "MAX_BOOK_BYTES", "MoveLines", "RecordBook",
@@ -129,6 +132,10 @@ class RecordBook(BookFormat):
         return self.records.recognises(text)
 
     def read(self, text: str) -> list[BookLine]:
+        try:
+            self.records.check_count(text)  # counted before any game is read
+        except RecordError as error:
+            raise BookError(str(error)) from None
         lines = []
         for number, item in enumerate(self.records.read(text), 1):
             if isinstance(item, RecordError):
@@ -151,12 +158,10 @@ class MoveLines(BookFormat):
         return True
 
     def read(self, text: str) -> list[BookLine]:
-        lines = []
-        for row, raw in enumerate(text.splitlines(), 1):
-            body = raw.split("#", 1)[0].strip()
-            if body:
-                lines.append(BookLine(tuple(self.moves(body, row)), row=row))
-        return lines
+        bodies = [(row, body) for row, raw in enumerate(text.splitlines(), 1) if (body := raw.split("#", 1)[0].strip())]
+        if len(bodies) > MAX_GAMES:  # counted before any is read
+            raise BookError(_too_many())
+        return [BookLine(tuple(self.moves(body, row)), row=row) for row, body in bodies]
 
     def moves(self, body: str, row: int) -> list[str]:
         """The move texts of one line, each read in the position the ones before reach."""
@@ -219,6 +224,10 @@ class BookKind(Protocol):
     def books(self) -> tuple[ShippedBook, ...]: ...
 
 
+def _too_many() -> str:
+    return f"more than {MAX_GAMES:,} lines; a book of more is refused"
+
+
 def _formats(kind: BookKind) -> list[BookFormat]:
     return [*kind.book_formats, RecordBook(kind.records), MoveLines(kind.game)]
 
@@ -256,6 +265,8 @@ def read_book(kind: BookKind, text: str, name: str) -> Book:
             continue
         try:
             lines = book_format.read(text)
+            if len(lines) > MAX_GAMES:  # before each is replayed
+                raise BookError(_too_many())
         except BookError as error:
             raise BookError(f"{name}: {error} (read as {book_format.name})") from None
         for line in lines:

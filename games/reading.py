@@ -9,6 +9,8 @@ move.  Every file :func:`games.records.save_record` writes reads back to the
 same game.  :func:`load_record_file` reads a file with the size and encoding
 checks a file from elsewhere needs, :func:`index_records` lists a file's
 games, :func:`resaved_record` writes a loaded game back with nothing lost.
+A file where more than :data:`~games.records.MAX_GAMES` games start is
+refused in one line before any game is read.
 """
 
 from __future__ import annotations
@@ -90,6 +92,7 @@ def scan_records(game_name: str, text: str) -> list[LoadedGame | RecordError]:
     records = game_kind(game_name).records
     if "\x00" in text:
         raise RecordError("not a text file (it holds NUL bytes)")
+    records.check_count(text)
     scanned: list[LoadedGame | RecordError] = []
     for index, item in enumerate(records.read(text)):
         if isinstance(item, LoadedGame):
@@ -135,7 +138,11 @@ def load_record_file(path: str | Path, game_name: str, number: int = 1) -> tuple
     file = user_path(path)
     text = read_record_text(file)
     kind = game_kind(game_name)
-    item, count = kind.records.game_at(text, number)
+    try:
+        kind.records.check_count(text)
+        item, count = kind.records.game_at(text, number)
+    except RecordError as error:
+        raise RecordError(f"{file}: {error}") from None
     if isinstance(item, LoadedGame):
         try:
             item = _checked(item, number - 1)
@@ -189,7 +196,11 @@ def index_records(path: str | Path, game_name: str, *, progress: Progress | None
     :class:`RecordError` s; a bad game shows up when it is opened."""
     text = read_record_text(path)
     kind = game_kind(game_name)
-    summaries = kind.records.summaries(text, progress)
+    try:
+        kind.records.check_count(text)
+        summaries = kind.records.summaries(text, progress)
+    except RecordError as error:
+        raise RecordError(f"{user_path(path)}: {error}") from None
     if not summaries:
         raise RecordError(f"{user_path(path)}: no {kind.name} game found in it")
     return summaries

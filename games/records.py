@@ -30,6 +30,8 @@ from .base import Game, Outcome, Termination
 from .variations import MoveTree, start_move_number
 
 __all__ = [
+    "MAX_GAMES",
+    "MAX_NODES",
     "LoadedGame",
     "RecordError",
     "RecordFormat",
@@ -40,6 +42,7 @@ __all__ = [
     "WRAP",
     "braced",
     "describe_outcome",
+    "games_over_cap",
     "numbered_moves",
     "notes_tree",
     "outcome_from_record",
@@ -57,9 +60,22 @@ SITE = "tui-games"
 #: Records are wrapped at this many columns.
 WRAP = 79
 
+#: The most games read from one record file or book: a larger one is refused in one line
+#: (a database of real games the size a record file may be holds fewer; a book such as
+#: 8moves_v3.pgn holds 34,000).
+MAX_GAMES = 50_000
+#: The most moves and variations read in one game (an annotated game holds hundreds, a deep
+#: repertoire a few thousand): a larger game is refused in one line.
+MAX_NODES = 20_000
+
 
 class RecordError(ValueError):
     """A record text could not be read; the message says where and why."""
+
+
+def games_over_cap() -> RecordError:
+    """The refusal of a text of more than :data:`MAX_GAMES` games."""
+    return RecordError(f"more than {MAX_GAMES:,} games; a record file or book of more is refused")
 
 
 # ---------------------------------------------------------------------------
@@ -338,6 +354,13 @@ class RecordFormat(ABC):
         """Whether ``text`` (the start of a file) looks like this format's records:
         a game starts in it as :attr:`game_start` says."""
         return re.search(self.game_start, text, re.MULTILINE) is not None
+
+    def check_count(self, text: str) -> None:
+        """A :class:`RecordError` for a text where more than :data:`MAX_GAMES` games start (as
+        :attr:`game_start` says), counted in one pass before any is read."""
+        for count, _match in enumerate(re.finditer(self.game_start, text, re.MULTILINE), 1):
+            if count > MAX_GAMES:
+                raise games_over_cap()
 
     def filename(self, when: datetime.datetime) -> str:
         """``chess-20261122-153012.pgn``: a new record's default file name."""

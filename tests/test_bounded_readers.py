@@ -17,13 +17,18 @@ import pytest
 import zstandard
 
 import engines.learning.train as train_module
+import games.chess.records as chess_records
+import games.records as records_module
 from cli_run import assert_usage_error
 from engines.learning.train import DatasetError, read_dataset
 from engines.puzzle_import import MAX_ROW, LichessFileError, lichess_lines
 from engines.puzzles import PuzzleError, scan_puzzle_file
-from games import game_class
+from games import game_class, game_kind
+from games.books import BookError, read_book
 from games.files import read_text
 from games.lines import MAX_LINE, capped_lines, first_long_line
+from games.reading import index_records, load_record_file
+from games.records import MAX_GAMES, MAX_NODES, RecordError
 from learning_data import columns
 
 
@@ -156,3 +161,74 @@ def test_uci_answers_a_line_over_the_cap_with_one_info_string_and_goes_on() -> N
     said = [line for line in process.stdout.decode().splitlines() if line.startswith("info string")]
     assert said == [f"info string error: standard input:2: a line over {MAX_LINE:,} bytes; refused"]
     assert process.stdout.endswith(b"readyok\n")
+
+
+# ------------------------------------------------------------------ games and variations
+def _tiny_games(count: int, tagged: bool = True) -> str:
+    return ('[Event "x"]\n\n1. e4 e5 *\n\n' if tagged else "1. e4 e5 *\n\n") * count
+
+
+def test_a_book_of_more_games_than_the_cap_exits_2_before_reading_them(capsys, tmp_path: Path) -> None:
+    book = tmp_path / "many.pgn"
+    book.write_text(_tiny_games(MAX_GAMES + 1))
+    assert_usage_error(capsys, ["match", "chess", "--a", "random", "--b", "random", "--games", "2", "--book",
+                                str(book), "--out", str(tmp_path / "r.jsonl")],
+                       f"more than {MAX_GAMES:,} games")
+
+
+def test_a_record_file_of_more_games_than_the_cap_is_refused_listed_or_opened(capsys, tmp_path: Path) -> None:
+    path = tmp_path / "many.pgn"
+    path.write_text(_tiny_games(MAX_GAMES + 1))
+    for read in (lambda: index_records(path, "chess"), lambda: load_record_file(path, "chess", 2)):
+        with pytest.raises(RecordError, match=rf"^{path}: more than {MAX_GAMES:,} games; .* refused$"):
+            read()
+    assert_usage_error(capsys, ["play", "chess", "--load", str(path)], f"more than {MAX_GAMES:,} games")
+
+
+def test_games_without_the_tag_that_counts_them_are_capped_as_read(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(chess_records, "MAX_GAMES", 10)
+    monkeypatch.setattr(records_module, "MAX_GAMES", 10)
+    path = tmp_path / "untagged.pgn"
+    path.write_text(_tiny_games(11, tagged=False))
+    pgn = game_kind("chess").records
+    for read in (lambda: pgn.read(path.read_text()), lambda: pgn.summaries(path.read_text()),
+                 lambda: pgn.game_at(path.read_text(), 11)):
+        with pytest.raises(RecordError, match="more than 10 games"):
+            read()
+    path.write_text(_tiny_games(10, tagged=False))
+    assert len(pgn.read(path.read_text())) == 10
+
+
+def test_a_book_of_more_lines_than_the_cap_is_refused_before_any_is_replayed() -> None:
+    with pytest.raises(BookError, match=rf"^many: more than {MAX_GAMES:,} lines; a book of more is refused"):
+        read_book(game_kind("chess"), "e4 e5\n" * (MAX_GAMES + 1), "many")
+
+
+def test_a_game_of_more_variations_than_the_cap_is_refused_as_it_is_read(capsys, tmp_path: Path) -> None:
+    path = tmp_path / "variations.pgn"
+    path.write_text('[Event "v"]\n\n1. e4 ' + "(1. d4 d5)\n" * (MAX_NODES // 3 + 1) + "*\n")
+    with pytest.raises(RecordError, match=rf"game 1: more than {MAX_NODES:,} moves and variations"):
+        load_record_file(path, "chess")
+    assert_usage_error(capsys, ["play", "chess", "--load", str(path)], f"more than {MAX_NODES:,} moves")
+
+
+def test_a_long_game_with_a_variation_at_every_ply_reads_whole() -> None:
+    cycle = ["Nf3", "Nf6", "Ng1", "Ng8"]
+    words = []
+    for ply in range(400):  # a variation copies the board: the copies keep a short stack, not the game's
+        number = f"{ply // 2 + 1}{'.' if ply % 2 == 0 else '...'}"
+        words.append(f"{number} {cycle[ply % 4]} ({number} {'e4' if ply % 2 == 0 else 'e5'})")
+    (loaded,) = game_kind("chess").records.read('[Event "d"]\n\n' + "\n".join(words) + " *\n")
+    assert not isinstance(loaded, RecordError)
+    assert len(loaded.moves) == 400
+    node, alternatives = loaded.tree, 0
+    while node.variations:
+        alternatives += len(node.variations) - 1
+        node = node.variations[0]
+    assert alternatives == 400
+
+
+def test_deeply_nested_variations_are_left_out_of_a_listing_in_one_pass() -> None:
+    text = '[Event "n"]\n\n1. e4 ' + "(1. d4 " * 5000 + ")" * 5000 + " e5 2. Nf3 *\n"
+    (summary,) = game_kind("chess").records.summaries(text)
+    assert summary.moves == 2

@@ -13,7 +13,10 @@ variations, ``%clk``/``%eval``) on the :class:`~games.records.LoadedGame`,
 and a re-save writes that model back with the moves played since.  Files
 are streamed: the games before the one asked for are skipped unread
 (``skip_game``), and a list of the games reads their headers only
-(``read_headers``), so a 10 MB database is listed in about a second.
+(``read_headers``), so a 10 MB database is listed in about a second.  A file
+of more than :data:`~games.records.MAX_GAMES` games, or a game of more than
+:data:`~games.records.MAX_NODES` moves and variations, is refused as it is
+read; a long game's variations cost no more than its moves.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ import chess.pgn
 
 from ..base import Game
 from ..records import (
+    MAX_GAMES,
+    MAX_NODES,
     SITE,
     WRAP,
     LoadedGame,
@@ -37,6 +42,7 @@ from ..records import (
     RecordNotes,
     RecordSummary,
     describe_outcome,
+    games_over_cap,
     notes_tree,
     result_token,
 )
@@ -53,9 +59,46 @@ _UNSET = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White"
           "Result": "*"}
 
 
+class _ShortCopies(chess.Board):
+    """The board python-chess reads a PGN on, whose copies keep two moves of the stack:
+    python-chess copies the board at each variation to take its last move back, and a copy
+    of the whole stack at each of thousands of variations along a long game is quadratic."""
+
+    def copy(self, *, stack: bool | int = True) -> _ShortCopies:
+        return super().copy(stack=2 if stack is True else stack)
+
+
+class _Headers(chess.pgn.Headers):
+    """A game's headers whose standard board is :class:`_ShortCopies`."""
+
+    def variant(self) -> type[chess.Board]:
+        board_class = super().variant()
+        return _ShortCopies if board_class is chess.Board else board_class
+
+
 class _QuietBuilder(chess.pgn.GameBuilder):
     """python-chess's game builder without its log line per error: the errors
-    stay on the game (``errors``) and are reported as one line each."""
+    stay on the game (``errors``) and are reported as one line each.  A game of
+    more than :data:`~games.records.MAX_NODES` moves and variations is refused
+    as it is read (a ``ValueError``), before its tree grows further."""
+
+    def begin_game(self) -> None:
+        super().begin_game()
+        self.game.headers = _Headers(self.game.headers)
+        self.nodes = 0
+
+    def begin_variation(self) -> None:
+        self._count()
+        super().begin_variation()
+
+    def visit_move(self, board: chess.Board, move: chess.Move) -> None:
+        self._count()
+        super().visit_move(board, move)
+
+    def _count(self) -> None:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise ValueError(f"more than {MAX_NODES:,} moves and variations in one game; refused")
 
     def handle_error(self, error: Exception) -> None:
         self.game.errors.append(error)
@@ -83,7 +126,7 @@ _SAN_RE = re.compile(r"(?<![\w.])(?:[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](?:=?[QRBN])
 _COMMENT_RE = re.compile(r"\{[^}]*\}|;[^\n]*")
 #: Files up to this many characters have their games' moves counted where no PlyCount tag says.
 _COUNTED_CHARS = 4_000_000
-_VARIATION_RE = re.compile(r"\([^()]*\)")
+_PARENTHESIS_RE = re.compile(r"[()]")
 
 
 def _name_opening(headers: chess.pgn.Headers, board: chess.Board) -> None:
@@ -101,12 +144,28 @@ def _main_line_plies(record: str) -> int:
     moves = record[body:] if body >= 0 else record
     if "{" in moves or ";" in moves:
         moves = _COMMENT_RE.sub(" ", moves)
-    while "(" in moves:
-        shorter = _VARIATION_RE.sub(" ", moves)
-        if shorter == moves:  # an unbalanced parenthesis: count what is there
-            break
-        moves = shorter
+    if "(" in moves:
+        moves = _outside_variations(moves)
     return len(_SAN_RE.findall(moves))
+
+
+def _outside_variations(moves: str) -> str:
+    """A move text without its variations, however deeply they nest: one pass, the depth
+    counted (an unclosed parenthesis keeps what follows it: it is counted as there)."""
+    kept: list[str] = []
+    depth = at = 0
+    for match in _PARENTHESIS_RE.finditer(moves):
+        if match.group() == "(":
+            if depth == 0:
+                kept.append(moves[at:match.start()])
+                at = match.end()
+            depth += 1
+        elif depth:
+            depth -= 1
+            if depth == 0:
+                at = match.end()
+    kept.append(moves[at:])
+    return " ".join(kept)
 
 
 def tree_of_pgn(pgn: chess.pgn.Game) -> MoveTree:
@@ -266,6 +325,8 @@ class PGN(RecordFormat):
                 break
             if pgn is None:
                 break
+            if len(games) == MAX_GAMES:  # games without the tag game_start counts
+                raise games_over_cap()
             try:
                 games.append(self._loaded(pgn, len(games)))
             except RecordError as error:
@@ -279,6 +340,8 @@ class PGN(RecordFormat):
         loaded: LoadedGame | RecordError | None = None
         while True:
             count += 1
+            if count > MAX_GAMES + 1:
+                raise games_over_cap()
             if count == number:
                 try:
                     pgn = _read_pgn(stream)
@@ -300,6 +363,8 @@ class PGN(RecordFormat):
         count_moves = len(text) <= _COUNTED_CHARS  # counting doubles a large database's listing time
         start = 0
         while (headers := chess.pgn.read_headers(stream)) is not None:
+            if len(summaries) == MAX_GAMES:
+                raise games_over_cap()
             _check_game_type(headers.get("GameType", "0"), len(summaries))
             end = stream.tell()
             tagged = headers.get("PlyCount", "")
