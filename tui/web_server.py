@@ -146,8 +146,8 @@ class OwnerServer(Server):
         return response
 
     def _full(self) -> str:
-        return (f"tui-games serve runs {self.max_sessions} session{'s' * (self.max_sessions != 1)} at most, "
-                "and all are open: close a tab, then reload")
+        return (f"{self.max_sessions} session{'s' * (self.max_sessions != 1)} at most, and all are open: "
+                "close a tab, then reload")
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """textual-serve's session, or a refusal when :attr:`max_sessions` run already."""
