@@ -36,6 +36,8 @@ from typing import Any, Callable, Iterator
 
 from games import Game, game_kind, new_game
 from games.books import MADE_BOOK_MARK, MAX_BOOK_BYTES
+from games.files import read_bytes
+from games.lines import MAX_LINE
 
 from .registry import create_engine
 from .remedy import Remedy, RunError
@@ -261,7 +263,7 @@ class BookFile:
         fd = os.open(path, os.O_RDWR | os.O_APPEND)
         try:
             cls._lock(path, fd)
-            data = path.read_bytes()
+            data = read_bytes(path, "a book", MAX_BOOK_BYTES, RunError, MAX_LINE)
             note = None
             if data and not data.endswith(b"\n"):  # a write that did not finish: not a line of the book
                 whole = data.rfind(b"\n") + 1
@@ -298,7 +300,7 @@ class BookFile:
 
     def held(self) -> int:
         """How many kept lines the file holds (read from it: what an interrupt leaves is what it says)."""
-        rows = self.path.read_bytes().splitlines()
+        rows = read_bytes(self.path, "a book", MAX_BOOK_BYTES, RunError, MAX_LINE).splitlines()
         return sum(1 for row in rows if row.strip() and not row.startswith(b"#"))
 
     def add(self, candidate: Candidate) -> None:

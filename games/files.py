@@ -31,7 +31,7 @@ from typing import Any, BinaryIO
 
 from .lines import MAX_LINE, first_long_line, long_line
 
-__all__ = ["MAX_DEPTH", "user_path", "unknown_user", "open_regular", "read_bytes", "read_head", "read_text", "decode_text", "read_toml", "read_json",
+__all__ = ["MAX_DEPTH", "MAX_LINE", "user_path", "unknown_user", "open_regular", "read_bytes", "read_head", "read_text", "decode_text", "read_toml", "read_json",
            "parse_toml", "parse_json", "nesting_depth"]
 
 #: The deepest nesting of tables, arrays or objects any of our TOML or JSON files has (they have 4 or 5).
@@ -110,11 +110,13 @@ def _too_large(shown: str, size: int, what: str, limit: int) -> str:
     return f"{shown}: {size:,} bytes; {what} over {limit:,} bytes is refused"
 
 
-def read_bytes(path: str | os.PathLike[str], what: str, limit: int, error: type[ValueError]) -> bytes:
+def read_bytes(path: str | os.PathLike[str], what: str, limit: int, error: type[ValueError],
+               max_line: int | None = None) -> bytes:
     """The bytes of the regular file at ``path`` (``what`` it should be, such as ``a tables file``),
     at most ``limit`` of them.  Refused in one ``error`` line: missing, a directory, a FIFO, a
     device or anything else that is not a regular file (without waiting on it), over ``limit``
-    bytes (read no further than ``limit + 1``), unreadable."""
+    bytes (read no further than ``limit + 1``), unreadable, or (a file of lines) with a line over
+    ``max_line`` bytes (the line's number said)."""
     descriptor, size, shown = _open_regular(path, what, error)
     try:
         if size > limit:
@@ -122,6 +124,9 @@ def read_bytes(path: str | os.PathLike[str], what: str, limit: int, error: type[
         data = _read_upto(descriptor, limit + 1)
         if len(data) > limit:
             raise error(f"{shown}: over {limit:,} bytes; {what} over that is refused")
+        number = None if max_line is None else first_long_line(data, max_line)
+        if number is not None:
+            raise error(long_line(shown, number, max_line or 0))
         return data
     except OSError as failure:
         raise error(f"{shown}: cannot read it ({failure.strerror or failure})") from None
@@ -158,12 +163,8 @@ def read_text(path: str | os.PathLike[str], what: str, limit: int, error: type[V
               max_line: int = MAX_LINE) -> str:
     """The text of the file at ``path`` (:func:`read_bytes`), checked to be UTF-8 (a byte-order
     mark is dropped), not binary (no NUL bytes) and without a line over ``max_line`` bytes."""
-    data = read_bytes(path, what, limit, error)
-    where = str(user_path(path))
-    number = first_long_line(data, max_line)
-    if number is not None:
-        raise error(long_line(where, number, max_line))
-    return decode_text(data, where, what, error)
+    data = read_bytes(path, what, limit, error, max_line)
+    return decode_text(data, str(user_path(path)), what, error)
 
 
 def decode_text(data: bytes, where: str, what: str, error: type[ValueError]) -> str:

@@ -20,11 +20,14 @@ import engines.learning.train as train_module
 import games.chess.records as chess_records
 import games.records as records_module
 from cli_run import assert_usage_error
+import engines.course.progress as progress_module
+from engines.course.progress import load_progress
 from engines.learning.train import DatasetError, read_dataset
 from engines.puzzle_import import MAX_ROW, LichessFileError, lichess_lines
 from engines.puzzles import PuzzleError, scan_puzzle_file
+from engines.tournament import ResultsFileError, read_results
 from games import game_class, game_kind
-from games.books import BookError, read_book
+from games.books import MADE_BOOK_MARK, BookError, read_book
 from games.files import read_text
 from games.lines import MAX_LINE, capped_lines, first_long_line
 from games.reading import index_records, load_record_file
@@ -232,3 +235,28 @@ def test_deeply_nested_variations_are_left_out_of_a_listing_in_one_pass() -> Non
     text = '[Event "n"]\n\n1. e4 ' + "(1. d4 " * 5000 + ")" * 5000 + " e5 2. Nf3 *\n"
     (summary,) = game_kind("chess").records.summaries(text)
     assert summary.moves == 2
+
+
+# ------------------------------------------------------------------ files of our own, read back
+def test_a_results_file_line_over_the_cap_is_refused_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(b"{" + b" " * MAX_LINE + b"}\n")
+    with pytest.raises(ResultsFileError, match=rf"^{path}:1: a line over {MAX_LINE:,} bytes; refused$"):
+        read_results(path)
+
+
+def test_a_stopped_book_with_a_line_over_the_cap_is_not_resumed(capsys, tmp_path: Path) -> None:
+    out = tmp_path / "book.txt"
+    out.write_bytes(f"{MADE_BOOK_MARK} quixo\n".encode() + b"x" * (MAX_LINE + 1) + b"\n")
+    assert_usage_error(capsys, ["book", "quixo", "--lines", "1", "--plies", "1", "--engine", "random", "--resume",
+                                "--out", str(out)], f"{out}:2: a line over {MAX_LINE:,} bytes; refused")
+
+
+def test_a_course_progress_file_over_its_caps_starts_afresh(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "course.json"
+    path.write_bytes(b'{"done": ["' + b"x" * (MAX_LINE + 1) + b'"], "scores": {}}')
+    for size, said in ((MAX_LINE, "is refused"), (4 * MAX_LINE, f"{path}:1: a line over {MAX_LINE:,} bytes")):
+        monkeypatch.setattr(progress_module, "MAX_BYTES", size)
+        progress, problem = load_progress(path)
+        assert progress.done == set() and problem is not None
+        assert said in problem and "\n" not in problem

@@ -11,10 +11,14 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from games.files import read_text
+
 __all__ = ["Progress", "load_progress", "PROGRESS_FILE"]
 
 #: The file's name in the settings directory.
 PROGRESS_FILE = "course.json"
+#: The largest progress file read (a course's is a few kilobytes).
+MAX_BYTES = 1024 * 1024
 
 
 @dataclass
@@ -40,12 +44,12 @@ class Progress:
 
 def load_progress(path: Path) -> tuple[Progress, str | None]:
     """The progress in ``path`` (none yet: empty), and what was wrong with the file, in one line."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not path.exists() and not path.is_symlink():
         return Progress(), None
-    except (OSError, UnicodeDecodeError) as error:
-        return Progress(), f"the course's progress {path} cannot be read ({error}); starting afresh"
+    try:
+        text = read_text(path, "the course's progress", MAX_BYTES, ValueError)
+    except ValueError as error:
+        return Progress(), f"the course's progress cannot be read ({error}); starting afresh"
     try:
         data = json.loads(text)
         done = {str(key) for key in data["done"]}

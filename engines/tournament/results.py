@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import BinaryIO, Callable, Sequence
 
-from games.files import MAX_DEPTH, nesting_depth, read_bytes, user_path
+from games.files import MAX_DEPTH, MAX_LINE, nesting_depth, read_bytes, user_path
 
 from ..remedy import Remedy
 from .config import MatchConfig, MatchError
@@ -35,7 +35,7 @@ def read_results(path: str | Path) -> tuple[list[GameResult], int | None]:
     byte offset (``None`` when the file ends cleanly).
     """
     path = user_path(path)
-    data = read_bytes(path, "a results file", MAX_BYTES, ResultsFileError)
+    data = read_bytes(path, "a results file", MAX_BYTES, ResultsFileError, MAX_LINE)
     results: list[GameResult] = []
     seen: dict[tuple[MatchConfig, int], int] = {}
     offset = 0
