@@ -195,6 +195,16 @@ def test_the_page_and_its_assets_need_the_token(tmp_path):
         assert served.apps() == []
 
 
+def test_a_file_saved_in_the_served_folder_is_not_imported(tmp_path):
+    """The app starts in the served folder, where a session may save any name: not on its import path."""
+    from tui.cli.serve import app_command
+
+    (tmp_path / "textual.py").write_text("raise SystemExit('imported from the served folder')\n")
+    command = app_command(tmp_path, allow_programs=False).replace(" -m tui.launch", " -c 'import textual'")
+    done = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
 def test_a_websocket_without_the_secret_or_from_another_origin_starts_no_app(tmp_path):
     deadline = time.monotonic() + TIMEOUT
     with serve(tmp_path, deadline=deadline) as served:
@@ -281,7 +291,7 @@ def test_the_apps_command_carries_the_served_limits(tmp_path):
     assert "TUI_GAMES_NO_PROGRAMS" not in command and f"TUI_GAMES_SERVED_FILES={tmp_path}" in command
     command = app_command(tmp_path, allow_programs=False)
     assert "TUI_GAMES_NO_PROGRAMS=1" in command and command.startswith(f"cd {tmp_path} && ")
-    assert " exec " in command and command.endswith("-m tui.launch")  # the app is the server's own child
+    assert " exec " in command and command.endswith(" -P -m tui.launch")  # the server's own child
 
 
 @pytest.mark.parametrize("flags, words", [

@@ -103,13 +103,14 @@ def files_folder(named: str | None) -> Path:
 
 def app_command(folder: Path, allow_programs: bool) -> str:
     """The shell command that starts one browser tab's app: in the served folder, with the served
-    limits in its environment.  ``exec``: the app is the server's own child, and ends with it."""
+    limits in its environment.  ``exec``: the app is the server's own child, and ends with it.
+    ``-P``: the folder (where the app saves what it is told to) is not on the import path."""
     from ..served import served_environment
 
     variables = " ".join(f"{name}={shlex.quote(value)}"
                          for name, value in served_environment(folder, allow_programs).items())
     return (f"cd {shlex.quote(str(folder))} && export {variables} && "
-            f"exec {shlex.quote(sys.executable)} -m tui.launch")
+            f"exec {shlex.quote(sys.executable)} -P -m tui.launch")
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
