@@ -119,7 +119,7 @@ class Served:
 
 
 @contextmanager
-def serve(tmp_path: Path, *flags: str, deadline: float) -> Iterator[Served]:
+def serve(tmp_path: Path, *flags: str, deadline: float, scheme: str = "http") -> Iterator[Served]:
     """``tui-games serve`` on a free port with ``flags``, until the block ends."""
     port = free_port()
     env = {**os.environ, "TUI_GAMES_DATA_DIR": str(tmp_path / "data"), "TUI_GAMES_CONFIG_DIR": str(tmp_path / "config")}
@@ -135,7 +135,7 @@ def serve(tmp_path: Path, *flags: str, deadline: float) -> Iterator[Served]:
                 assert chunk, f"serve ended before printing its address (status {process.poll()})"
                 line += chunk
                 line = line.split(b"\n", 1)[0] + b"\n" if b"\n" in line else line
-        match = re.search(r"(http://\S+\?token=\S+)", line.decode())
+        match = re.search(rf"({scheme}://127\.0\.0\.1:{port}/\?token=\S+)", line.decode())
         assert match, f"no address with a token in {line!r}"
         wait_until(lambda: listening(port), deadline, f"serve listens on {port}")
         yield Served(process, port, match.group(1))
@@ -292,6 +292,37 @@ def test_the_apps_command_carries_the_served_limits(tmp_path):
     command = app_command(tmp_path, allow_programs=False)
     assert "TUI_GAMES_NO_PROGRAMS=1" in command and command.startswith(f"cd {tmp_path} && ")
     assert " exec " in command and command.endswith(" -P -m tui.launch")  # the server's own child
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl to make a certificate")
+def test_tls_serves_https_with_a_secure_cookie(tmp_path):
+    import ssl
+
+    deadline = time.monotonic() + TIMEOUT
+    with serve(tmp_path, "--tls", deadline=deadline, scheme="https") as served:
+        insecure = ssl.create_default_context()
+        insecure.check_hostname, insecure.verify_mode = False, ssl.CERT_NONE  # a certificate made for the run
+        base = f"https://127.0.0.1:{served.port}"
+
+        async def probe() -> None:
+            connector = aiohttp.TCPConnector(ssl=insecure)
+            async with aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.DummyCookieJar()) as session:
+                async with session.get(f"{base}/") as response:
+                    assert response.status == 403
+                async with session.get(served.url) as response:
+                    assert response.status == 200
+                    assert "Secure" in response.headers["Set-Cookie"]
+                    assert f"wss://127.0.0.1:{served.port}/ws" in await response.text()
+                url = f"wss://127.0.0.1:{served.port}/ws?width=80&height=24&token={served.token}"
+                for origin in (f"http://127.0.0.1:{served.port}", EVIL):
+                    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                        await session.ws_connect(url, origin=origin)
+                    assert refused.value.status == 403
+                ws = await session.ws_connect(url, origin=base)
+                await wait_until_async(lambda: len(served.apps()) == 1, deadline, "the app runs")
+                await ws.close()
+
+        asyncio.run(probe())
 
 
 @pytest.mark.parametrize("flags, words", [
