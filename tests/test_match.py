@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
@@ -331,6 +334,50 @@ def test_an_unreachable_dask_scheduler_is_one_line(capsys, monkeypatch) -> None:
     monkeypatch.setattr(engines.tournament.match, "DASK_TIMEOUT", 1)
     assert_usage_error(capsys, ["match", *TINY, "--games", "2", "--dask", "tcp://127.0.0.1:9"],
                        "no dask scheduler reachable")
+
+
+@contextlib.contextmanager
+def not_a_scheduler(greeting: bytes | None) -> Iterator[str]:
+    """The address of a TCP listener on 127.0.0.1 that accepts connections and says ``greeting`` on each
+    (``None``: nothing, ever), as a dask scheduler would not."""
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:  # closed: the test is over
+                return
+            held.append(connection)
+            if greeting is not None:
+                connection.sendall(greeting)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        server.close()
+        for connection in held:
+            connection.close()
+
+
+@pytest.mark.parametrize("greeting,needle", [
+    (None, "gave no dask handshake within 0.5 s"),
+    (b'{"hello": "tui-games", "game": "chess"}\n', "not dask's protocol"),  # a `tui-games host` port's kind
+    (b"\x00" * 8 + b"garbage", "not dask's protocol"),
+], ids=["silent", "a line of text", "garbage"])
+def test_a_listener_that_is_not_a_dask_scheduler_is_one_line(capsys, monkeypatch, greeting: bytes | None,
+                                                             needle: str) -> None:
+    """A silent listener is given up after the handshake timeout, and any answer that is not dask's
+    handshake is refused: one line, exit 2 (no exabyte allocation's traceback, no wait of minutes)."""
+    pytest.importorskip("distributed")
+    import engines.tournament.match
+
+    monkeypatch.setattr(engines.tournament.match, "DASK_TIMEOUT", 0.5)
+    monkeypatch.setattr(engines.tournament.match, "DASK_HANDSHAKE_TIMEOUT", 0.5)
+    with not_a_scheduler(greeting) as address:
+        assert_usage_error(capsys, ["match", *TINY, "--games", "2", "--dask", address], needle)
 
 
 def test_play_games_yields_every_requested_game_once() -> None:

@@ -80,8 +80,10 @@ IDLE_WORKER_TIMEOUT = 5
 QUEUED_PER_WORKER = 2
 #: What a game played by :func:`parallel_games` returns.
 T = TypeVar("T")
-#: Seconds to wait for a dask scheduler to answer.
-DASK_TIMEOUT = 10
+#: Seconds to wait for a dask scheduler to accept the connection (refused connections are tried again
+#: until then), and then for its handshake, the first thing a scheduler says.
+DASK_TIMEOUT = 5
+DASK_HANDSHAKE_TIMEOUT = 5
 
 
 # ---------------------------------------------------------------------- seeds
@@ -428,10 +430,52 @@ def _dask_client(address: str) -> Any:
         raise MatchError("playing on dask needs dask.distributed, which is not installed: "
                          "pip install 'tui-games[dask]'") from None
     try:
+        _check_dask_scheduler(address)
         return Client(address, timeout=DASK_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as error:
+    except MatchError:
+        raise
+    except (OSError, TimeoutError, ValueError, TypeError) as error:  # TypeError: tls:// without TLS settings
         raise MatchError(f"no dask scheduler reachable at {address!r} "
                          f"({' '.join(str(error).split())[:120]})") from None
+
+
+def _check_dask_scheduler(address: str) -> None:
+    """Refuse ``address`` (a :class:`MatchError`) unless a dask scheduler there says its handshake in time.
+
+    dask's own connection waits for the handshake without a deadline (a silent listener held a match for
+    minutes) and takes the first bytes of any answer as a frame's length (a ``tui-games host`` port made
+    it allocate exabytes): the first exchange is made here, the connection within :data:`DASK_TIMEOUT`
+    and the handshake within :data:`DASK_HANDSHAKE_TIMEOUT`, without unpickling anything, and any
+    other answer refused.  The scheduler is trusted past this point: dask unpickles what it sends."""
+    import asyncio
+
+    from distributed.comm import parse_address
+    from distributed.comm.registry import get_backend
+
+    scheme, location = parse_address(address)
+    connector = get_backend(scheme).get_connector()
+
+    async def handshake() -> object:
+        try:
+            comm = await asyncio.wait_for(connector.connect(location, deserialize=False), DASK_TIMEOUT)
+        except TimeoutError:
+            raise OSError(f"no connection within {DASK_TIMEOUT} s") from None
+        except (OSError, ValueError, TypeError):
+            raise
+        try:
+            await asyncio.wait_for(comm.write(comm.handshake_info()), DASK_HANDSHAKE_TIMEOUT)
+            return await asyncio.wait_for(comm.read(), DASK_HANDSHAKE_TIMEOUT)
+        except TimeoutError:
+            raise MatchError(f"no dask scheduler at {address!r}: it accepted the connection but gave no "
+                             f"dask handshake within {DASK_HANDSHAKE_TIMEOUT} s") from None
+        except Exception:  # not dask's protocol: a frame length of exabytes, bad msgpack, a closed line...
+            raise MatchError(f"no dask scheduler at {address!r}: what it answered is not dask's protocol") \
+                from None
+        finally:
+            comm.abort()
+
+    if not isinstance(asyncio.run(handshake()), dict):
+        raise MatchError(f"no dask scheduler at {address!r}: what it answered is not dask's protocol")
 
 
 def _play_on_dask(tasks: Iterable[_Sent], client: Any) -> Iterator[GameResult]:
