@@ -226,20 +226,43 @@ def test_the_hello_has_one_deadline_however_slowly_its_bytes_come(hosted):
 
 
 def test_slow_connections_never_keep_the_guest_out(hosted):
-    server = hosted(GAME_NAMES[0], bounds=Bounds(hello=30.0, pending=8, pending_per_address=4))
+    # a waiting connection is never pushed out within its grace: a crowd within it is let in over the bound
+    server = hosted(GAME_NAMES[0], bounds=Bounds(hello=30.0, pending=8, pending_per_address=4, grace=30.0))
     held = _trickling(server.port, 40)  # far more than the bound, all from this address, all slow
     try:
-        guest = Guest(server.port, server.code)  # the newest waiting connection: it gets a place
-        assert guest.client.state["you"] is not None
-        answers = [_answer(sock) for sock in held[:-3]]  # each closed, the oldest first, to make room
-        assert all(b"another connection needs the place" in answer or answer == b"<reset>" for answer in answers)
-        for sock in held[-3:]:  # the three newest still wait (the guest took the fourth place)
-            assert not select.select([sock], [], [], 0)[0]
-        watcher = Guest(server.port, server.watch_code, "watch")
-        assert watcher.client.state["you"] is None
+        assert Guest(server.port, server.code).client.state["you"] is not None
+        assert Guest(server.port, server.watch_code, "watch").client.state["you"] is None
     finally:
         for sock in held:
             sock.close()
+
+
+def test_past_its_grace_the_oldest_waiting_connection_makes_room(hosted):
+    server = hosted(GAME_NAMES[0], bounds=Bounds(hello=30.0, pending=8, pending_per_address=4, grace=0.0))
+    held = _trickling(server.port, 4)
+    try:
+        late = _trickling(server.port, 1)  # a fifth from this address: the oldest goes
+        answer = _answer(held[0])
+        assert b"another connection needs the place" in answer or answer == b"<reset>"
+        assert Guest(server.port, server.code).client.state["you"] is not None
+        late[0].close()
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_connections_waiting_to_say_hello_have_a_hard_bound(hosted):
+    server = hosted(GAME_NAMES[0], bounds=Bounds(hello=30.0, pending_hard=10))
+    held = _trickling(server.port, 10)
+    try:
+        assert b"too many connections waiting to say hello" in raw(server.port, b"")
+    finally:
+        for sock in held:
+            sock.close()
+    deadline = time.monotonic() + TIMEOUT
+    while server._call(lambda: len(server.peers)) and time.monotonic() < deadline:
+        time.sleep(0.02)  # until the host has seen them go
+    assert Guest(server.port, server.code).client.state["you"] is not None
 
 
 def test_spectators_are_bounded_but_never_the_guest(hosted):

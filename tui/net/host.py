@@ -8,8 +8,8 @@ closed.  After it, each line is read by :func:`.protocol.decode` and handed to t
 an ``error`` line to that peer alone, and every change sends each peer the new ``state``.  The bounds
 (:class:`Bounds`): the line's size, the messages per second, the time a peer may stay silent, the time
 to say the whole hello (one deadline, however slowly its bytes come), the connections still to say hello
-(in all and from one address: the oldest waiting one makes room for a new one, so a crowd of slow
-connections never keeps the real guest out), the spectators, what may wait unsent for a slow reader.  The host's
+(in all and from one address: a new one pushes out the oldest that has had time to say it, so a crowd
+of slow connections never keeps the real guest out), the spectators, what may wait unsent for a slow reader.  The host's
 own player acts through :meth:`HostServer.act`, the same referee path as the guest's messages, and
 hears every change through ``on_change``.
 """
@@ -52,9 +52,13 @@ class Bounds:
     hello: float = 5.0
     #: Spectators at once (the guest's seat is never refused for them).
     connections: int = 32
-    #: Connections still to say hello, in all and from one address; beyond, the oldest is closed.
+    #: Connections still to say hello, in all and from one address: beyond, a new one closes the oldest
+    #: that has waited ``grace`` seconds (a younger one is never pushed out: its hello is on its way);
+    #: with none that old, the new one comes in over the bound, up to ``pending_hard`` in all.
     pending: int = 16
     pending_per_address: int = 4
+    grace: float = 0.25
+    pending_hard: int = 256
     #: Bytes that may wait unsent for a peer that does not read; beyond, it is closed.
     backlog: int = 1 << 20
 
@@ -290,21 +294,31 @@ class HostServer:
         self._close(peer, None)
         return True
 
-    def _make_room(self, address: str) -> None:
-        """Close the oldest connection still to say hello from ``address`` if it has its share of them,
-        else the oldest of all if they are at their bound: a new one always gets a place."""
+    def _make_room(self, address: str) -> bool:
+        """Make a place for a new connection from ``address`` among those still to say hello (see
+        :class:`Bounds`); whether it may come in."""
+        now = time.monotonic()
         waiting = [peer for peer in self.peers if not peer.extra.get("welcomed")]
+        if len(waiting) >= self.bounds.pending_hard:
+            return False
         mine = [peer for peer in waiting if peer.address == address]
         for crowd, bound in ((mine, self.bounds.pending_per_address), (waiting, self.bounds.pending)):
             if len(crowd) >= bound:
-                self.counts["refused"] += 1
-                self._close(min(crowd, key=lambda peer: peer.since), "too slow: another connection needs the place")
-                return
+                old = [peer for peer in crowd if now - peer.since >= self.bounds.grace]
+                if old:
+                    self.counts["refused"] += 1
+                    self._close(min(old, key=lambda peer: peer.since), "too slow: another connection needs the place")
+                return True
+        return True
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         where = writer.get_extra_info("peername")
         peer = _Peer(writer, address=str(where[0]) if isinstance(where, tuple) else "", since=time.monotonic())
-        self._make_room(peer.address)
+        if not self._make_room(peer.address):
+            self.counts["refused"] += 1
+            writer.write(encode({"type": "bye", "reason": "too many connections waiting to say hello"}))
+            writer.close()
+            return
         self.peers.append(peer)
         try:
             first = True
