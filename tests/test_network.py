@@ -575,3 +575,26 @@ def test_tls_with_the_fingerprint_both_sides_show():
         assert host.state()["moves"] == [line[0]]
     finally:
         host.close()
+
+
+@pytest.mark.slow
+async def test_the_host_app_offers_the_claim_once_an_absent_friend_passes_the_limit():
+    from app_pilot import wait_for
+    from textual.widgets import Button
+    from tui.app.screens.dialogs import ConfirmDialog
+    from tui.net.link import HostLink
+
+    link = HostLink(GAME_NAMES[0], abandon=0.5)  # no clock: the game pauses, then may be claimed
+    app = app_of(link)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: network_screen(app) is not None, "the host's game")
+        screen = network_screen(app)
+        guest = Guest(link.server.port, link.server.code)
+        await wait_for(pilot, lambda: link.server.guest_present(), "the guest")
+        guest.client.close()
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the question to claim")
+        assert "away for over" in str(app.screen.question)
+        app.screen.query_one("#claim", Button).press()
+        await wait_for(pilot, lambda: screen.outcome() is not None, "the game claimed")
+        assert str(screen.outcome().reason) == "abandonment" and screen.outcome().winner == 0
+    link.close()
