@@ -340,6 +340,18 @@ def test_bad_serve_flags_are_one_line(tmp_path, flags, words):
     assert "Traceback" not in done.stderr
 
 
+def test_a_taken_port_is_one_line_and_no_address(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "tui.launch", "serve", "--port", str(port)], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "TUI_GAMES_DATA_DIR": str(tmp_path / "data")})
+    assert done.returncode == 2 and done.stdout == ""  # no address printed for a server that never listened
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
 async def browse(devtools: str, url: str, screenshot: str, deadline: float) -> bytes:
     """Open ``url`` in the browser at ``devtools``; the terminal bytes it received once the start
     screen's words are among them (or at the deadline), with a screenshot saved."""

@@ -184,12 +184,13 @@ class OwnerServer(Server):
         app.middlewares.append(self._guard)
         return app
 
-    def serve(self, debug: bool = False) -> None:
-        """Serve until Ctrl-C or SIGTERM (the apps end with the server)."""
+    def serve(self, debug: bool = False, ready: Callable[[], None] = lambda: None) -> None:
+        """Serve until Ctrl-C or SIGTERM (the apps end with the server); ``ready`` is called once
+        the server listens (an OSError before, for a port taken)."""
         self.debug = debug
         self.initialize_logging()
         web.run_app(self._make_app(), host=self.host, port=self.port, ssl_context=self.ssl_context,
-                    access_log=None, print=lambda *args: None)
+                    access_log=None, print=lambda *args: ready())
 
 
 def _refused(status: int, line: str) -> web.Response:

@@ -92,6 +92,8 @@ def default_files() -> Path:
 def files_folder(named: str | None) -> Path:
     """The folder the served app is confined to, made if missing; a one-line UsageError otherwise."""
     folder = Path(named).expanduser() if named is not None else default_files()
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{PROG} serve", f"--files {folder}: not a folder")
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as error:
@@ -142,16 +144,19 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     server = OwnerServer(app_command(folder, args.allow_programs), host=listen, port=args.port,
                          name=address_name(listen), token=new_token(), max_sessions=args.max_sessions,
                          idle=args.idle_minutes * 60, ssl_context=context)
-    if not local:
-        _warn(listen, server.origin, args.tls, folder)
-    print(f"serving tui-games at {server.url}  (Ctrl-C stops)", flush=True)
-    if fingerprint is not None:
-        print(f"its certificate's fingerprint: {fingerprint} (your browser will ask: compare it)", flush=True)
-    programs = "may run other programs" if args.allow_programs else "run no other program"
-    print(f"the apps open and save files in {folder} only and {programs}; at most {args.max_sessions} at once, "
-          f"each ended after {args.idle_minutes:g} idle minutes", flush=True)
+
+    def ready() -> None:
+        if not local:
+            _warn(listen, server.origin, args.tls, folder)
+        print(f"serving tui-games at {server.url}  (Ctrl-C stops)", flush=True)
+        if fingerprint is not None:
+            print(f"its certificate's fingerprint: {fingerprint} (your browser will ask: compare it)", flush=True)
+        programs = "may run other programs" if args.allow_programs else "run no other program"
+        print(f"the apps open and save files in {folder} only and {programs}; at most {args.max_sessions} at "
+              f"once, each ended after {args.idle_minutes:g} idle minutes", flush=True)
+
     try:
-        server.serve()
+        server.serve(ready=ready)
     except OSError as error:
         raise UsageError(prog, f"cannot listen on {listen}:{args.port}: {error.strerror or error}") from None
     return 0
