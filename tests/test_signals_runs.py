@@ -79,19 +79,24 @@ def test_an_experiment_keeps_its_finished_games(tmp_path: Path, jobs: str, sig: 
     assert "depth 1" in text  # the summary of the games finished
 
 
-def _blocked_signals(_: None, index: int) -> int:
-    """The signal mask this worker process started with (its main thread's)."""
+def _signal_masks(_: None, index: int) -> tuple[int, int]:
+    """The signals this worker process blocks (its main thread) and those it ignores."""
     with open("/proc/self/status", encoding="ascii") as status:
-        return next(int(line.split()[1], 16) for line in status if line.startswith("SigBlk:"))
+        fields = dict(line.split(":", 1) for line in status)
+    return int(fields["SigBlk"], 16), int(fields["SigIgn"], 16)
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
-def test_match_workers_start_deaf_to_ctrl_c() -> None:
+def test_match_workers_are_deaf_to_ctrl_c_and_block_nothing() -> None:
     """A worker still importing when Ctrl-C reaches the group must not print a
-    KeyboardInterrupt traceback: it starts with SIGINT blocked (the parent's
-    own SIGINT handling is unchanged)."""
+    KeyboardInterrupt traceback: it starts with the stop signals blocked, and
+    once started it ignores them, and no longer blocks them, so that what it
+    starts (a UCI engine's guard) gets the mask a process should have (the
+    parent's own SIGINT handling is unchanged)."""
     from engines.tournament.match import parallel_games
 
-    masks = list(parallel_games(_blocked_signals, None, range(4), jobs=2, ordered=True, workers_only=True))
-    assert all(mask & (1 << (signal.SIGINT - 1)) for mask in masks), [hex(mask) for mask in masks]
+    stops = sum(1 << (sig - 1) for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM))
+    masks = list(parallel_games(_signal_masks, None, range(4), jobs=2, ordered=True, workers_only=True))
+    assert all(not blocked & stops and ignored & stops == stops for blocked, ignored in masks), \
+        [(hex(blocked), hex(ignored)) for blocked, ignored in masks]
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
