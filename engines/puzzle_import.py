@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
 
 from games import Game, new_game
-from games.lines import LineSource, capped_lines
+from games.lines import LineSource, RecordBudget, capped_lines
 
 from .puzzles import MAX_RATING, Puzzle
 
@@ -116,19 +116,24 @@ def puzzle_of_row(row: list[str], game_name: str) -> Puzzle:
 
 
 def read_lichess(lines: Iterable[str], game_name: str,
-                 bad: Callable[[int, str], None] | None = None) -> Iterator[Puzzle]:
+                 bad: Callable[[int, str], None] | None = None, where: str = "the CSV") -> Iterator[Puzzle]:
     """The puzzles of a lichess CSV's lines, one row at a time; a header row is skipped, and a
-    bad row is told to ``bad`` (its line number, what is wrong) and skipped."""
-    reader = csv.reader(lines)
+    bad row is told to ``bad`` (its line number, what is wrong) and skipped.  A row over
+    :data:`MAX_ROW` characters, over however many lines, is a :class:`LichessFileError` naming
+    ``where`` and its line."""
+    budget = RecordBudget(lines, where, LichessFileError, MAX_ROW)
+    reader = csv.reader(budget)
     while True:
         try:
             row = next(reader)
         except StopIteration:
             return
         except csv.Error as error:
+            budget.spent()
             if bad is not None:
                 bad(reader.line_num, f"not CSV: {str(error).splitlines()[0][:100]}")
             continue
+        budget.spent()
         if not row or (row[0] == COLUMNS[0] and reader.line_num == 1):
             continue
         try:

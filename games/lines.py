@@ -9,7 +9,9 @@ and the cap (:func:`long_line`), or, for a reader that goes on (UCI), told to
 ``overlong`` and skipped unread.  :func:`first_long_line` checks a text
 already read whole (a record file, a book, a puzzle set: bounded by its
 loader's size limit) in one linear pass; :func:`games.files.read_text` does
-so for every text file it reads.
+so for every text file it reads.  A CSV record may go on over several lines
+(a quoted field holding newlines): :class:`RecordBudget` caps a record as a
+whole, so that thousands of short lines cannot make one endless row.
 
 The cap counts the bytes of a line before its newline.  :data:`MAX_LINE` is
 the cap of every text file unless its reader names its own.
@@ -17,9 +19,9 @@ the cap of every text file unless its reader names its own.
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Protocol
+from typing import Callable, Iterable, Iterator, Protocol
 
-__all__ = ["MAX_LINE", "LineSource", "capped_lines", "first_long_line", "long_line"]
+__all__ = ["MAX_LINE", "LineSource", "RecordBudget", "capped_lines", "first_long_line", "long_line"]
 
 #: The longest line of any text file read (a PGN game's moves on one line are a few kilobytes).
 MAX_LINE = 1 << 20
@@ -70,3 +72,27 @@ def first_long_line(data: bytes, cap: int = MAX_LINE) -> int | None:
             return data.count(b"\n", 0, start) + 1
         start = newline + 1
     return None
+
+
+class RecordBudget:
+    """The lines a ``csv.reader`` reads, a record at most ``cap`` characters however many lines it
+    spans (a quoted field may hold newlines): the reader's caller calls :meth:`spent` after each
+    record, and a record that grows past the cap raises ``error`` naming its first line."""
+
+    def __init__(self, lines: Iterable[str], where: str, error: type[ValueError], cap: int) -> None:
+        self.lines, self.where, self.error, self.cap = lines, where, error, cap
+        self.used = self.number = 0
+        self.first = 1
+
+    def __iter__(self) -> Iterator[str]:
+        for line in self.lines:
+            self.number += 1
+            self.used += len(line)
+            if self.used > self.cap:
+                raise self.error(f"{self.where}:{self.first}: a record over {self.cap:,} characters "
+                                 f"(a quoted field left open?); refused")
+            yield line
+
+    def spent(self) -> None:
+        """A record was read: the next one starts on the next line, with the whole cap."""
+        self.used, self.first = 0, self.number + 1

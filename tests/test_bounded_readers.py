@@ -23,7 +23,7 @@ from cli_run import assert_usage_error
 import engines.course.progress as progress_module
 from engines.course.progress import load_progress
 from engines.learning.train import DatasetError, read_dataset
-from engines.puzzle_import import MAX_ROW, LichessFileError, lichess_lines
+from engines.puzzle_import import MAX_ROW, LichessFileError, lichess_lines, read_lichess
 from engines.puzzles import PuzzleError, scan_puzzle_file
 from engines.tournament import ResultsFileError, read_results
 from games import game_class, game_kind
@@ -123,6 +123,20 @@ def test_a_compressed_line_is_decompressed_no_further_than_the_cap() -> None:
     finally:
         tracemalloc.stop()
     assert peak < 4 * 1024 * 1024
+
+
+def test_a_row_of_short_lines_in_quoted_fields_is_capped_as_a_whole() -> None:
+    lines = ["PuzzleId,FEN,Moves,Rating\n", '"a\n'] + ['b","c\n'] * MAX_ROW  # each line closes a field, opens one
+    with pytest.raises(LichessFileError, match=rf"^in.csv:2: a record over {MAX_ROW:,} characters"):
+        list(read_lichess(iter(lines), "chess", where="in.csv"))
+
+
+def test_a_dataset_row_over_many_lines_is_refused_naming_its_first(tmp_path: Path) -> None:
+    data = tmp_path / "d.csv"
+    header = ",".join(columns(game_class("quixo")))
+    data.write_text(header + '\n"a\n' + 'b","c\n' * (train_module.MAX_LINE_BYTES // 2))
+    with pytest.raises(DatasetError, match=rf"d.csv:2: a record over {train_module.MAX_LINE_BYTES:,} characters"):
+        read_dataset(data, game_class("quixo"))
 
 
 def test_a_puzzle_set_read_a_line_at_a_time_has_the_cap(tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ import numpy as np
 
 from games import Game, GameError
 from games.files import open_regular, read_json, user_path
-from games.lines import capped_lines
+from games.lines import RecordBudget, capped_lines
 
 from .dataset import FORMAT as DATASET_FORMAT
 from .dataset import dataset_columns, meta_path
@@ -258,8 +258,10 @@ def read_dataset(path: str | Path, game_class: type[Game]) -> Dataset:
     digest = hashlib.sha256()
     try:
         with open_regular(path, "a dataset", DatasetError, MAX_BYTES) as raw:
-            reader = csv.reader(_hashed_lines(raw, name, digest))
+            budget = RecordBudget(_hashed_lines(raw, name, digest), name, DatasetError, MAX_LINE_BYTES)
+            reader = csv.reader(budget)
             header = next(reader, None)
+            budget.spent()
             if header is None:
                 raise DatasetError(f"{name}: empty file; expected a header row: {','.join(columns[:6])},...")
             header = [cell.strip() for cell in header]
@@ -273,6 +275,7 @@ def read_dataset(path: str | Path, game_class: type[Game]) -> Dataset:
             rows: list[list[float]] = []
             positions: list[str] = []
             for cells in reader:
+                budget.spent()
                 line = reader.line_num
                 if not cells:  # a blank line
                     continue

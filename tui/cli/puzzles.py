@@ -285,7 +285,7 @@ def _import(prog: str, args: argparse.Namespace) -> int:
             try:
                 handle.write(f"{HEADER}: {args.game}\n# imported from {one_line(source.name)} by {PROG} puzzles "
                              f"{args.game} --import\n")
-                puzzles = read_lichess(lichess_lines(raw, source.name, str(source)), args.game, bad)
+                puzzles = read_lichess(lichess_lines(raw, source.name, str(source)), args.game, bad, str(source))
                 for puzzle in _filtered(puzzles, args.theme, args.rating):
                     handle.write(puzzle_line(puzzle) + "\n")
                     count += 1
@@ -309,7 +309,7 @@ def _import(prog: str, args: argparse.Namespace) -> int:
 
 def _make(args: argparse.Namespace, prog: str, out: Path) -> int:
     """``--make``: find line puzzles (engines.puzzle_lines), tag their themes, write them to ``out``
-    (a run stopped by Ctrl-C writes what it found)."""
+    (a run stopped by Ctrl-C writes what it found, and exits 130 as every stopped run does)."""
 
     looked = [0]
 
@@ -352,4 +352,4 @@ def _make(args: argparse.Namespace, prog: str, out: Path) -> int:
     except OSError as error:
         raise UsageError(prog, f"cannot write {out}: {error.strerror or error}") from None
     print(f"wrote {out} ({len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''})")
-    return 0
+    return 130 if stopped else 0
