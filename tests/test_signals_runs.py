@@ -12,6 +12,7 @@ test_signals.py.)
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -100,3 +101,21 @@ def test_match_workers_are_deaf_to_ctrl_c_and_block_nothing() -> None:
     assert all(not blocked & stops and ignored & stops == stops for blocked, ignored in masks), \
         [(hex(blocked), hex(ignored)) for blocked, ignored in masks]
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGHUP, signal.SIGTERM])
+def test_puzzles_make_writes_what_it_found_and_exits_as_the_signal_says(tmp_path: Path, sig: int) -> None:
+    """``puzzles --make`` stopped once it has found a puzzle writes those found and exits 130, 129 or
+    143 as the other runs do (it exited 0)."""
+    out = tmp_path / "p.txt"
+    process = subprocess.Popen([*COMMAND, "puzzles", "quixo", "--make", "50", "--out", str(out)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert process.stderr is not None
+    deadline = time.monotonic() + 60
+    while not re.match(r"[1-9]\d* puzzles from", line := process.stderr.readline()):
+        assert line and time.monotonic() < deadline, f"no puzzle found: {line!r}"
+    os.killpg(process.pid, sig)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 128 + sig, err
+    assert "Traceback" not in err
+    assert "--make" in out.read_text()
