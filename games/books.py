@@ -158,10 +158,12 @@ class MoveLines(BookFormat):
         return True
 
     def read(self, text: str) -> list[BookLine]:
-        bodies = [(row, body) for row, raw in enumerate(text.splitlines(), 1) if (body := raw.split("#", 1)[0].strip())]
-        if len(bodies) > MAX_GAMES:  # counted before any is read
-            raise BookError(_too_many())
-        return [BookLine(tuple(self.moves(body, row)), row=row) for row, body in bodies]
+        lines = []
+        for row, raw in enumerate(text.splitlines(), 1):
+            body = raw.split("#", 1)[0].strip()
+            if body:
+                lines.append(BookLine(tuple(self.moves(body, row)), row=row))
+        return lines
 
     def moves(self, body: str, row: int) -> list[str]:
         """The move texts of one line, each read in the position the ones before reach."""
@@ -228,6 +230,12 @@ def _too_many() -> str:
     return f"more than {MAX_GAMES:,} lines; a book of more is refused"
 
 
+def _entries(text: str) -> int:
+    """The lines of a book of a line per opening (EPD, ballots, lines of moves) that may hold one:
+    neither blank nor a comment."""
+    return sum(1 for raw in text.splitlines() if (line := raw.strip()) and not line.startswith("#"))
+
+
 def _formats(kind: BookKind) -> list[BookFormat]:
     return [*kind.book_formats, RecordBook(kind.records), MoveLines(kind.game)]
 
@@ -264,6 +272,8 @@ def read_book(kind: BookKind, text: str, name: str) -> Book:
         if not book_format.recognises(text):
             continue
         try:
+            if not isinstance(book_format, RecordBook) and _entries(text) > MAX_GAMES:
+                raise BookError(_too_many())  # a line a line, counted before any is read
             lines = book_format.read(text)
             if len(lines) > MAX_GAMES:  # before each is replayed
                 raise BookError(_too_many())

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from .base import Game, Outcome, Termination
-from .variations import MoveTree, start_move_number
+from .variations import MAX_NODES, MoveTree, start_move_number
 
 __all__ = [
     "MAX_GAMES",
@@ -64,9 +64,6 @@ WRAP = 79
 #: (a database of real games the size a record file may be holds fewer; a book such as
 #: 8moves_v3.pgn holds 34,000).
 MAX_GAMES = 50_000
-#: The most moves and variations read in one game (an annotated game holds hundreds, a deep
-#: repertoire a few thousand): a larger game is refused in one line.
-MAX_NODES = 20_000
 
 
 class RecordError(ValueError):

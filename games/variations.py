@@ -21,13 +21,16 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterable, Iterator
 
-__all__ = ["GLYPH_NAGS", "MoveNode", "MoveTree", "NAG_GLYPHS", "Token", "TreeError", "annotated", "movetext_tokens", "nag_text",
+__all__ = ["GLYPH_NAGS", "MAX_NODES", "MoveNode", "MoveTree", "NAG_GLYPHS", "Token", "TreeError", "annotated", "movetext_tokens", "nag_text",
            "pgn_style_tokens", "read_movetext", "start_move_number", "variation_parts", "variation_tokens"]
 
 #: The move marks of the six NAGs every reader knows.
 NAG_GLYPHS = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
 #: A move mark's NAG: ``!?`` is 5.
 GLYPH_NAGS = {glyph: nag for nag, glyph in NAG_GLYPHS.items()}
+#: The most moves and variations read in one game (an annotated game holds hundreds, a deep
+#: repertoire a few thousand): a larger game is refused in one line as it is read.
+MAX_NODES = 20_000
 
 
 class TreeError(ValueError):
@@ -341,12 +344,18 @@ def read_movetext(tokens: Iterable[Token], tree: MoveTree,
                   where: Callable[[int], str] = lambda index: f"token {index + 1}") -> MoveTree:
     """The tree ``tokens`` describe, built on ``tree`` (its comment gets a comment
     before the first move).  Raises :class:`TreeError` (``where(index)`` names the
-    place) for a variation with no move before it or a parenthesis not closed."""
+    place) for a variation with no move before it or a parenthesis not closed, and
+    for more than :data:`MAX_NODES` moves and variations."""
     node: MoveNode = tree
     stack: list[MoveNode] = []
     fresh = False  # a variation was opened and has no move yet
     pending = ""  # the comment before its first move
+    nodes = 0
     for index, (kind, text) in enumerate(tokens):
+        if kind in ("move", "open"):
+            nodes += 1
+            if nodes > MAX_NODES:
+                raise TreeError(f"more than {MAX_NODES:,} moves and variations in one game; refused")
         if kind == "move":
             node = node.add_variation(text)
             if fresh:

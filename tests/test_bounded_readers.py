@@ -30,7 +30,7 @@ from games import game_class, game_kind
 from games.books import MADE_BOOK_MARK, BookError, read_book
 from games.files import read_text
 from games.lines import MAX_LINE, capped_lines, first_long_line
-from games.reading import index_records, load_record_file
+from games.reading import index_records, load_record_file, read_records
 from games.records import MAX_GAMES, MAX_NODES, RecordError
 from learning_data import columns
 
@@ -274,3 +274,20 @@ def test_a_course_progress_file_over_its_caps_starts_afresh(tmp_path: Path, monk
         progress, problem = load_progress(path)
         assert progress.done == set() and problem is not None
         assert said in problem and "\n" not in problem
+
+
+@pytest.mark.parametrize("game, line", [("chess", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -"),
+                                        ("checkers", "001 9-13 21-17 5-9")])
+def test_a_book_of_its_own_format_is_counted_before_it_is_read(game: str, line: str) -> None:
+    text = ("# tui-games ballots\n" if game == "checkers" else "") + f"{line}\n" * (MAX_GAMES + 1)
+    with pytest.raises(BookError, match=f"more than {MAX_GAMES:,} lines"):
+        read_book(game_kind(game), text, "many")
+
+
+@pytest.mark.parametrize("game, text", [
+    ("checkers", '[Event "x"]\n[GameType "21"]\n\n1. 11-15 ' + "(1. 9-13 22-18)\n" * (MAX_NODES // 3 + 1) + "*\n"),
+    ("quixo", "# tui-games Quixo\n" + "1. 0 0 top (1. 0 4 top)\n" * (MAX_NODES // 2 + 1)),
+])
+def test_every_record_format_caps_the_moves_and_variations_of_a_game(game: str, text: str) -> None:
+    with pytest.raises(RecordError, match=f"game 1: more than {MAX_NODES:,} moves and variations"):
+        read_records(game, text)
