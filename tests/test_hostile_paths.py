@@ -19,16 +19,36 @@ def loop(tmp_path: Path) -> Path:
     return first
 
 
-@pytest.mark.parametrize("argv, needle", [
-    (["match", "quixo", "--a", "random", "--b", "random", "--games", "2", "--out"], "Too many levels of symbolic links"),
-    (["match", "quixo", "--a", "random", "--b", "random", "--games", "2", "--resume", "--out"],
-     "Too many levels of symbolic links"),
-    (["tournament", "quixo", "--engine", "random", "--engine", "alphabeta:depth=1", "--games", "2", "--out"],
-     "Too many levels of symbolic links"),
-    (["book", "quixo", "--lines", "1", "--plies", "1", "--out"], "a symbolic link that leads to no file"),
-])
-def test_an_output_through_a_loop_of_links_is_one_line(capsys, loop: Path, argv: list[str], needle: str) -> None:
-    assert_usage_error(capsys, [*argv, str(loop)], needle)
+#: Commands whose last argument is an output file (``--out``, ``--records``, ``--export``).
+OUTPUTS = [
+    ["match", "quixo", "--a", "random", "--b", "random", "--games", "2", "--out"],
+    ["match", "quixo", "--a", "random", "--b", "random", "--games", "2", "--resume", "--out"],
+    ["tournament", "quixo", "--engine", "random", "--engine", "alphabeta:depth=1", "--games", "2", "--out"],
+    ["book", "quixo", "--lines", "1", "--plies", "1", "--out"],
+    ["dataset", "quixo", "--games", "1", "--depth", "1", "--out"],
+]
+IDS = ["match", "match --resume", "tournament", "book", "dataset"]
+
+
+@pytest.mark.parametrize("argv", OUTPUTS, ids=IDS)
+def test_an_output_through_a_loop_of_links_is_one_line(capsys, loop: Path, argv: list[str]) -> None:
+    assert_usage_error(capsys, [*argv, str(loop)], "a symbolic link that leads to no file")
+
+
+@pytest.mark.parametrize("argv", [*OUTPUTS, ["match", "quixo", "--a", "random", "--b", "random", "--games", "2",
+                                             "--out", "r.jsonl", "--records"],
+                                  ["puzzles", "quixo", "--export"]],
+                         ids=[*IDS, "match --records", "puzzles --export"])
+def test_an_output_through_a_dangling_link_is_refused_and_its_target_not_made(
+        capsys, tmp_path: Path, monkeypatch, argv: list[str]) -> None:
+    """A link to a file that does not exist: writing through it would make that file, elsewhere than
+    where the user looked (``match --out`` did)."""
+    monkeypatch.chdir(tmp_path)
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "target")
+    needle = "already exists" if argv[0] == "puzzles" else "a symbolic link that leads to no file"
+    assert_usage_error(capsys, [*argv, str(link)], needle)
+    assert not (tmp_path / "target").exists() and not (tmp_path / "r.jsonl").exists()
 
 
 def test_control_characters_in_a_path_are_escaped_in_the_message(capsys, tmp_path: Path) -> None:

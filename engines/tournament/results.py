@@ -215,7 +215,8 @@ def claim_output(path: Path, *, resume: bool, what: str, holds: str,
                  error: type[MatchError] = MatchError,
                  ours: Callable[[Path], bool] = holds_results) -> tuple[bool, BinaryIO]:
     """Claim a run's output file (``what``: its results, its game records)
-    before any game is played: not a directory nor another special file, not
+    before any game is played: not a directory nor another special file nor
+    a symbolic link that leads to no file (a dangling one, or a loop), not
     being written by another run, and empty unless ``resume``.  Creates it
     when absent.  Returns whether it already holds something (``holds``) and
     the open handle that holds the file's lock: an advisory ``flock`` that
@@ -225,6 +226,8 @@ def claim_output(path: Path, *, resume: bool, what: str, holds: str,
     wrote it); any other is somebody's own file, refused without that remedy."""
     if path.is_dir():
         raise error(f"{path}: is a directory, not {what}")
+    if path.is_symlink() and not path.exists():  # appending would make a file where the link points
+        raise error(f"{path}: a symbolic link that leads to no file", remedy=Remedy.OTHER_OUTPUT)
     if path.exists() and not path.is_file():
         raise error(f"{path}: not a regular file; {holds} go to a file of their own")
     # Before any game is played: a run whose output could not be kept is not started.

@@ -7,7 +7,8 @@ import shlex
 import sys
 from pathlib import Path
 
-from .common import PROG, UsageError, capped_jobs, error_text, finite, game_name, path_arg, whole
+from .common import (PROG, UsageError, capped_jobs, error_text, finite, game_name, path_arg, refuse_link_to_nowhere,
+                     whole)
 
 __all__ = ["add_commands"]
 
@@ -60,8 +61,7 @@ def _cmd_book(args: argparse.Namespace) -> int:
     if args.band is not None and args.band < 0:
         raise UsageError(prog, f"--band is 0 or more, got {args.band:g}")
     out = Path(args.out).expanduser()
-    if out.is_symlink() and not out.exists():  # a link to nowhere, or a loop of links
-        raise UsageError(prog, f"{out}: a symbolic link that leads to no file; choose another --out")
+    refuse_link_to_nowhere(prog, out)
     if out.exists() and not out.is_file():
         raise UsageError(prog, f"{out}: not a regular file; a book goes to a file of its own, choose another --out")
     if out.exists() and not args.resume:

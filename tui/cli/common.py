@@ -11,6 +11,7 @@ import signal
 import sys
 import threading
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Iterator, NoReturn, Sequence
 
 from engines import notices
@@ -19,6 +20,7 @@ from games import GAME_NAMES, Game, GameError, new_game
 from games.base import quote_input
 
 __all__ = ["PROG", "REMEDIES", "error_text", "UsageError", "Parser", "check_workers", "game_name", "depth_type", "whole", "fraction", "integer", "finite", "path_arg",
+           "refuse_link_to_nowhere",
            "add_position", "add_game_filter", "position_of", "play_moves", "stop_on_interrupt", "STOP_SIGNALS", "stop_signals", "interrupted_status",
            "machine_cores", "capped_jobs", "notices_on_stderr"]
 
@@ -169,6 +171,16 @@ def path_arg(text: str) -> str:
     if len(encoded) > PATH_MAX or any(len(part) > NAME_MAX for part in encoded.split(b"/")):
         raise argparse.ArgumentTypeError(f"a file path or name too long ({len(encoded):,} bytes): {text[:40]!r}...")
     return text
+
+
+def refuse_link_to_nowhere(prog: str, out: str | os.PathLike[str]) -> None:
+    """Refuse ``--out`` ``out`` in one line when it is a symbolic link that leads to no file (a dangling
+    link, or a loop of links): writing through it would make a file where the link points, not where
+    the user looked.  (Results and game records files are refused so by
+    :func:`engines.tournament.results.claim_output`.)"""
+    path = Path(out).expanduser()
+    if path.is_symlink() and not path.exists():
+        raise UsageError(prog, f"{path}: a symbolic link that leads to no file; choose another --out")
 
 
 def add_game_filter(b: argparse.ArgumentParser) -> None:

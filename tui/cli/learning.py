@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import PROG, Parser, path_arg, UsageError, capped_jobs, error_text, fraction, game_name, integer, share, whole
+from .common import (PROG, Parser, path_arg, UsageError, capped_jobs, error_text, fraction, game_name, integer,
+                     refuse_link_to_nowhere, share, whole)
 
 
 
@@ -113,6 +114,7 @@ def _cmd_dataset(args: argparse.Namespace) -> int:
     from engines.learning.dataset import DatasetConfig, DatasetError, DatasetInterrupted, write_dataset
 
     prog = f"{PROG} dataset"
+    refuse_link_to_nowhere(prog, args.out)
     try:
         config = DatasetConfig(args.game, args.games, args.depth, openings=args.openings, seed=args.seed,
                                explore=args.explore, max_plies=args.max_plies, heuristic=args.heuristic,
