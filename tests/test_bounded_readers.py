@@ -33,6 +33,7 @@ from games.lines import MAX_LINE, capped_lines, first_long_line
 from games.reading import index_records, load_record_file, read_records
 from games.records import MAX_GAMES, MAX_NODES, RecordError
 from learning_data import columns
+from tui.uci import UciServer
 
 
 class Endless:
@@ -291,3 +292,14 @@ def test_a_book_of_its_own_format_is_counted_before_it_is_read(game: str, line: 
 def test_every_record_format_caps_the_moves_and_variations_of_a_game(game: str, text: str) -> None:
     with pytest.raises(RecordError, match=f"game 1: more than {MAX_NODES:,} moves and variations"):
         read_records(game, text)
+
+
+def test_uci_refuses_a_position_of_more_moves_than_a_game_has_and_goes_on() -> None:
+    out = io.StringIO()
+    server = UciServer("random", out)
+    server.run(["position startpos moves " + "g1f3 g8f6 f3g1 f6g8 " * (MAX_NODES // 4 + 1), "go depth 1",
+                "position startpos moves e2e4", "go depth 1", "isready", "quit"])
+    lines = out.getvalue().splitlines()
+    assert f"info string error: {MAX_NODES + 4:,} moves; a position of more than {MAX_NODES:,} is refused" in lines
+    answers = [line.split()[1] for line in lines if line.startswith("bestmove")]
+    assert answers[-1] != "0000" and "readyok" in lines  # the next position is searched

@@ -32,7 +32,8 @@ search may end early; ``movetime`` is a fixed time, used in full
 until ``ponderhit`` gives it the limits its ``go`` named, counted from then.
 Ctrl-C answers the running search's ``bestmove`` and ends the session.
 A line over :data:`games.lines.MAX_LINE` bytes (1 MiB) is answered with one
-``info string error`` line naming it and skipped, never read whole.
+``info string error`` line naming it and skipped, never read whole; a
+``position`` of more than :data:`games.variations.MAX_NODES` moves is refused.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from engines.timing import FOREVER, fixed_time, time_for_move
 from games import GameError, Termination
 from games.chess import ChessGame, ChessTermination
 from games.lines import MAX_LINE, capped_lines, long_line
+from games.variations import MAX_NODES
 
 __all__ = ["UciServer", "info_line", "info_lines", "run_uci", "time_for_move"]
 
@@ -226,6 +228,9 @@ class UciServer:
             where, moves = args, []
         if not where:
             self._refuse("expected 'position startpos [moves ...]' or 'position fen FEN [moves ...]'")
+            return
+        if len(moves) > MAX_NODES:  # a game is never this long: its replay and stack would be the cost
+            self._refuse(f"{len(moves):,} moves; a position of more than {MAX_NODES:,} is refused")
             return
         previous_where, previous_moves = self.position_read
         if where == previous_where and moves[:len(previous_moves)] == previous_moves:
