@@ -303,3 +303,8 @@ def test_uci_refuses_a_position_of_more_moves_than_a_game_has_and_goes_on() -> N
     assert f"info string error: {MAX_NODES + 4:,} moves; a position of more than {MAX_NODES:,} is refused" in lines
     answers = [line.split()[1] for line in lines if line.startswith("bestmove")]
     assert answers[-1] != "0000" and "readyok" in lines  # the next position is searched
+
+
+def test_othello_transcripts_a_game_a_line_are_counted_before_they_are_played() -> None:
+    with pytest.raises(RecordError, match=f"more than {MAX_GAMES:,} games"):
+        read_records("othello", "f5d6c3d3c4\n" * (MAX_GAMES + 1))

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from ..movelist import MoveList
 from ..base import GameError
-from ..records import LoadedGame, RecordError
+from ..records import MAX_GAMES, LoadedGame, RecordError, games_over_cap
 from .bitboards import PASS
 from .game import Othello
 
@@ -45,6 +45,8 @@ class OthelloMoveList(MoveList):
         lines = [line for line in text.splitlines() if line.strip()]
         if not lines or not all(_TRANSCRIPT_LINE.match(line) for line in lines):
             return super().read(text)
+        if len(lines) > MAX_GAMES:  # a game a line: counted before any is played through
+            raise games_over_cap()
         return [self._transcript(line) for line in lines]
 
     def _transcript(self, line: str) -> LoadedGame:
