@@ -80,6 +80,32 @@ def test_bad_experiment_files_are_one_line_errors(change: tuple[str, str], needl
     assert needle in message and "\n" not in message and message.startswith("x.toml")
 
 
+@pytest.mark.parametrize("change", [
+    ('label = "d{depth}"', 'label = "d{depth} \\u001b[2J\\u001b[31mred"'),  # clears the screen, then red
+    ('label = "d{depth}"', 'label = "d{depth}\\nsecond line"'),
+    ('values = [1, 2]', 'values = ["1\\u0007", "2"]'),  # a swept value becomes a label
+    ('x = "depth"', 'x = "depth\\r"'),
+    ('name = "tiny"', 'name = "tiny"\ntitle = "a \\u009b31m title"'),  # C1's CSI
+    ('text = "depth 1 wins everything"', 'text = "depth 1 \\u001b]0;title\\u0007 wins"'),
+], ids=["ESC in a label", "a line break in a label", "BEL in a swept value", "CR in x", "CSI in the title",
+        "OSC in a claim's text"])
+def test_control_characters_in_an_experiments_texts_are_refused(change: tuple[str, str]) -> None:
+    """The texts reach the terminal and summary.txt as they are: an escape sequence in an arm's label
+    would act on the user's terminal.  The message shows the character escaped, on one line."""
+    with pytest.raises(ExperimentError) as error:
+        parse_experiment(GOOD.replace(*change), "x.toml")
+    message = str(error.value)
+    assert "holds the control character" in message and message.startswith("x.toml")
+    assert not any(ord(char) < 32 or 127 <= ord(char) < 160 for char in message)
+
+
+def test_a_line_break_in_a_claims_text_or_about_is_fine() -> None:
+    text = GOOD.replace('x = "depth"', 'x = "depth"\nabout = "one\\ntwo"').replace(
+        'text = "depth 1 wins everything"', 'text = "depth 1\\n\\twins everything"')
+    experiment = parse_experiment(text)
+    assert experiment.about == "one\ntwo" and experiment.claims[0].text == "depth 1\n\twins everything"
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=300))
 def test_any_text_is_an_experiment_or_a_one_line_error(text: str) -> None:

@@ -76,6 +76,14 @@ _CLAIM_KEYS = {"text", "kind", "arm", "arms", "measure", "value", "other"}
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 #: Largest experiment file read.
 MAX_BYTES = 200_000
+#: Control characters a text of the file may not hold: ESC (which starts a terminal's escape
+#: sequences), CR, BEL, DEL, the C1 controls... every one but a line break and a tab.  A file's texts
+#: reach the terminal and summary.txt.
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: The same, for the texts shown on one line (a table's row, a chart's legend): no break nor tab either.
+_ONE_LINE_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_ONE_LINE_KEYS = {"name", "title", "x", "label", "series", "values", "engine", "opponent", "arm", "arms",
+                  "other"}
 
 
 class ExperimentError(MatchError):
@@ -178,6 +186,7 @@ def _unknown(table: dict[str, Any], allowed: set[str], where: str) -> None:
 def parse_experiment(text: str, where: str = "experiment") -> Experiment:
     """The experiment a TOML text declares; :class:`ExperimentError` says what is wrong."""
     table = parse_toml(text, where, ExperimentError)
+    _no_controls(table, where)
     _unknown(table, _KEYS, where)
     name = _get(table, "name", str, where)
     if not _NAME_RE.match(name):
@@ -245,6 +254,23 @@ def parse_experiment(text: str, where: str = "experiment") -> Experiment:
         game=game, games=games, openings=openings, seed=_get(table, "seed", int, where, 0),
         x=_get(table, "x", str, where, "arm"), arms=tuple(arms), claims=tuple(claims),
         about=_get(table, "about", str, where, ""), text=text, settings=tuple(settings.items()))
+
+
+def _no_controls(value: Any, where: str, key: str = "") -> None:
+    """Refuse a control character in any text of ``value`` (the file's table, or a value in it, under
+    ``key``): an arm's label with ``\\x1b[2J`` would clear the terminal the summary is printed on."""
+    if isinstance(value, dict):
+        for inner, item in value.items():
+            _no_controls(item, where, inner)
+    elif isinstance(value, list):
+        for item in value:
+            _no_controls(item, where, key)
+    elif isinstance(value, str):
+        found = (_ONE_LINE_CONTROL_RE if key in _ONE_LINE_KEYS else _CONTROL_RE).search(value)
+        if found is not None:
+            raise _fail(where, f"{key!r} {value[:60]!r} holds the control character {found.group()!r}; "
+                               f"the texts of an experiment are shown as they are, on the terminal and in "
+                               f"summary.txt")
 
 
 def _settings(table: dict[str, Any], where: str) -> dict[str, Any]:
