@@ -21,6 +21,7 @@ from tui.cli import main
     (3, 1, 4, 1, "--jobs 3 is more than the 1 game to play: starting 1 worker"),
     (4, 4, 4, 4, None),
     (1, 0, 4, 1, None),
+    (2, 0, 2, 1, None),  # a finished tournament resumed: no game to play, no worker to blame on the cores
 ])
 def test_jobs_are_capped_at_the_tasks_and_the_cores(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                                                     jobs: int, tasks: int | None, cores: int, started: int,
@@ -45,6 +46,16 @@ def test_a_match_of_two_games_starts_two_workers(tmp_path: Path, capsys: pytest.
     assert len(notices) == 1 and notices[0].startswith("tui-games match: --jobs 1,000 is more than "), err
     assert notices[0].endswith(f": starting {started} worker{'s' * (started != 1)}"), err
     assert len(out.read_text().splitlines()) == 2
+
+
+def test_a_finished_tournament_resumed_with_two_jobs_says_nothing_of_the_cores(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["tournament", "quixo", "--engine", "random", "--engine", "alphabeta:depth=1", "--games", "2",
+            "--out", str(tmp_path / "t.jsonl")]
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert main([*argv, "--resume", "--jobs", "2"]) == 0
+    assert "--jobs" not in capsys.readouterr().err
 
 
 # ------------------------------------------------------------------ hash: what the machine holds

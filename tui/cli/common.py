@@ -304,7 +304,10 @@ def machine_cores() -> int:
 def capped_jobs(prog: str, jobs: int, tasks: int | None = None, *, what: str = "game") -> int:
     """``--jobs`` capped at the ``tasks`` to do (games to play, fits to make; ``None``: no such
     cap) and at the cores this process may use: a worker with nothing to do, or sharing a core,
-    only costs its start and its memory.  A clamp is said in one line on stderr."""
+    only costs its start and its memory.  A clamp is said in one line on stderr; with nothing to
+    do (a finished run resumed) there is nothing to say."""
+    if tasks is not None and tasks <= 0:
+        return 1
     cores = machine_cores()
     capped = max(1, min(jobs, cores, jobs if tasks is None else tasks))
     if capped < jobs:
