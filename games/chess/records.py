@@ -168,11 +168,20 @@ def _outside_variations(moves: str) -> str:
     return " ".join(kept)
 
 
+def _start_text(headers: chess.pgn.Headers, board: chess.Board) -> str | None:
+    """The FEN of a game's start, ``None`` for the standard start: written out only where the
+    headers set up a position (a FEN costs more than reading a short game)."""
+    if "FEN" not in headers:
+        return None
+    fen = board.fen()
+    return None if fen == chess.STARTING_FEN else fen
+
+
 def tree_of_pgn(pgn: chess.pgn.Game) -> MoveTree:
     """The tree of a game python-chess read: every variation, comment and NAG, the
     moves in SAN (walked without recursion)."""
     board = pgn.board()
-    tree = MoveTree(None if board.fen() == chess.STARTING_FEN else board.fen(),
+    tree = MoveTree(_start_text(pgn.headers, board),
                     0 if board.turn == chess.WHITE else 1, board.fullmove_number, pgn.comment)
     work: list[tuple[chess.pgn.GameNode, MoveNode, chess.Board]] = [(pgn, tree, board)]
     while work:
@@ -305,14 +314,10 @@ class PGN(RecordFormat):
         if not pgn.variations and all(pgn.headers.get(key) == value for key, value in _UNSET.items()) \
                 and len(pgn.headers) == len(_UNSET):
             raise RecordError(f"game {index + 1}: neither tags nor moves: not a PGN game")
-        board = pgn.board()
-        start = None if board.fen() == chess.STARTING_FEN else board.fen()
-        moves = []
-        for move in pgn.mainline_moves():
-            moves.append(board.san(move))
-            board.push(move)
-        return LoadedGame(self.game_name, start, tuple(moves), dict(pgn.headers), model=pgn,
-                          player_tags=self.player_tags, tree=tree_of_pgn(pgn))
+        tree = tree_of_pgn(pgn)
+        moves = tuple(node.move or "" for node in tree.mainline())
+        return LoadedGame(self.game_name, tree.start, moves, dict(pgn.headers), model=pgn,
+                          player_tags=self.player_tags, tree=tree)
 
     def read(self, text: str) -> list[LoadedGame | RecordError]:
         games: list[LoadedGame | RecordError] = []
