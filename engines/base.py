@@ -38,6 +38,7 @@ __all__ = [
     "COUNTERS",
     "SearchStats",
     "PvLine",
+    "MoveVisits",
     "MAX_PLY",
     "MATE_BOUND",
     "Clocks",
@@ -79,6 +80,17 @@ class PvLine(NamedTuple):
     pv: list[str]
 
 
+class MoveVisits(NamedTuple):
+    """A root move of a Monte Carlo search (``mcts``): its text, the playouts through it, its
+    mean result for the side to move (1 a win, 0.5 a draw, 0 a loss, a cut playout its winning
+    chance) and, once the search proved it, ``win``, ``draw`` or ``loss`` (else ``None``)."""
+
+    move: str
+    visits: int
+    value: float
+    proven: str | None
+
+
 @dataclass
 class SearchStats(Mapping[str, Any]):
     """The statistics of a search, live or final: one type from the core to
@@ -93,7 +105,11 @@ class SearchStats(Mapping[str, Any]):
     asked for more than one (``multipv``; else empty); ``solved`` the exact
     value the game's own solver proved for the root, in the game's units
     (Othello: the final disc difference for the side to move), ``None`` when
-    the root was searched rather than solved.
+    the root was searched rather than solved.  A Monte Carlo search (``mcts``) also
+    fills ``playouts`` (the iterations run, each one playout or a proven result
+    backed up) and ``visits``, the root's moves with their visits and values, most
+    visited first; ``nodes`` is then its tree's size and ``depth`` the deepest
+    path its selection walked.
 
     It reads as a mapping too, by field name (``stats["nodes"]``,
     ``set(stats)``), and :meth:`as_dict` gives the plain dict written as JSON.
@@ -121,6 +137,9 @@ class SearchStats(Mapping[str, Any]):
     engine: str = ""
     lines: list[PvLine] = field(default_factory=list)
     solved: int | None = None
+    playouts: int = 0
+    #: Set after construction, not an argument: only a Monte Carlo search has it.
+    visits: list[MoveVisits] = field(default_factory=list, init=False)
 
     def __getitem__(self, name: str) -> Any:
         if name not in _STAT_FIELDS:
@@ -138,13 +157,17 @@ class SearchStats(Mapping[str, Any]):
         values = {name: getattr(self, name) for name in _STAT_FIELDS}
         values["pv"] = list(self.pv)
         values["lines"] = list(self.lines)
+        values["visits"] = list(self.visits)
         return values
 
     def copy(self, **changes: Any) -> SearchStats:
         """A copy, with ``changes`` applied (``pv`` is never shared)."""
         values = self.as_dict()
         values.update(changes)
-        return SearchStats(**values)
+        visits = values.pop("visits")
+        stats = SearchStats(**values)
+        stats.visits = list(visits)
+        return stats
 
 
 _STAT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(SearchStats))

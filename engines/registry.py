@@ -13,6 +13,7 @@
 ``mi-pred``        one ply: each child's feature vector mapped to its predicted depth-L value
 ``pvs``            the strongest: iterative deepening, PVS, aspiration windows,
                    TT move, killers and history, quiescence (``workers`` processes)
+``mcts``           Monte Carlo tree search (UCT) with MCTS-Solver, any turn order
 ``uci``            any UCI chess engine (``path=PROGRAM``, ``option.NAME=VALUE``)
 ``stockfish``      Stockfish over UCI, chess only (needs a ``stockfish`` binary)
 =================  ==========================================================
@@ -37,6 +38,7 @@ from .base import Engine
 from .learning.learned import PredictEngine, hr_cutoff
 from .search import MAX_DEPTH, AlphaBetaEngine, RandomEngine, SearchConfig
 from .notices import say
+from .search.mcts import DEFAULT_C, MctsEngine
 from .search.parallel import ParallelEngine
 from .search.selectors import branching_limit, h0_cutoff, hl_cutoff
 from .search.table import hash_cap
@@ -170,6 +172,10 @@ NOISE = (
 
 ENGINES: dict[str, EngineInfo] = {}
 
+#: ``mcts``'s playout and longest playout by default (see docs/benchmarks.md for the measurements).
+MCTS_PLAYOUT = "heuristic"
+MCTS_PLIES = 8
+
 
 def register(info: EngineInfo) -> None:
     """Add an engine to the registry."""
@@ -216,6 +222,20 @@ for _info in (
                                maximum=MAX_WORKERS),
                         SOLVE, TABLES, *REFINEMENTS, *NOISE),
                _alphabeta(ParallelEngine, strongest=True)),
+    EngineInfo("mcts", "Monte Carlo tree search: UCT, seeded playouts, MCTS-Solver; any turn order",
+               _options(Option("time", float, 1.0, "seconds per move (unless nodes is given alone)",
+                               minimum=0.001),
+                        Option("nodes", int, None, "playouts per move (iterations of the search)", minimum=1),
+                        Option("c", float, DEFAULT_C, "UCB1's exploration constant", minimum=0),
+                        Option("seed", int, 0, "seed of the playouts and of the order moves are tried in"),
+                        Option("playout", str, MCTS_PLAYOUT, "how playouts choose moves: random, or "
+                               "heuristic (the game's cheap move ordering, captures first, most of the time)",
+                               choices=("random", "heuristic")),
+                        Option("max-plies", int, MCTS_PLIES, "the longest playout; one cut there is scored "
+                               "by the heuristic's winning chance (0: the leaf's evaluation alone)", minimum=0),
+                        Option("heuristic", str, None, "the evaluation of a cut playout (the game's "
+                               "strongest if unset)")),
+               MctsEngine),
 ):
     register(_info)
 

@@ -198,9 +198,11 @@ def test_spec_errors_are_value_errors() -> None:
 
 
 # ------------------------------------------------------------ generated specs
-def _value_text(kind: type, minimum: float | None,
-                maximum: float | None = None) -> st.SearchStrategy[tuple[Any, str]]:
-    """(value, text) pairs an option of this kind accepts."""
+def _value_text(kind: type, minimum: float | None, maximum: float | None = None,
+                choices: tuple[str, ...] | None = None) -> st.SearchStrategy[tuple[Any, str]]:
+    """(value, text) pairs an option of this kind accepts (one of its ``choices``, if it has some)."""
+    if choices is not None:
+        return st.sampled_from(choices).map(lambda v: (v, v))
     if kind is bool:
         return st.sampled_from([(True, "on"), (True, "True"), (False, "off"), (False, "FALSE")])
     if kind is int:
@@ -229,7 +231,8 @@ def spec_texts(draw: st.DrawFn) -> tuple[str, str, dict[str, Any]]:
     options: dict[str, Any] = {}
     items = []
     for key in keys:
-        value, text = draw(_value_text(table[key].kind, table[key].minimum, table[key].maximum))
+        option = table[key]
+        value, text = draw(_value_text(option.kind, option.minimum, option.maximum, option.choices))
         options[key] = value
         items.append(f"{draw(space)}{_case(key, upper)}{draw(space)}={draw(space)}{text}{draw(space)}")
     text = draw(space) + _case(name, upper) + draw(space)
