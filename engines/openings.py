@@ -40,7 +40,7 @@ from games.files import read_bytes
 from games.lines import MAX_LINE
 
 from .registry import create_engine
-from .remedy import Remedy, RunError
+from .remedy import Remedy, RunError, write_failure
 from .tournament.match import derived_seed, parallel_games
 
 __all__ = ["BookFile", "BookPlan", "Candidate", "MadeBook", "book_head", "book_row", "engine_name", "lasting",
@@ -284,19 +284,22 @@ class BookFile:
             raise RunError(f"{path}: another run is writing it", remedy=Remedy.WAIT) from None
 
     def _write(self, text: str) -> None:
-        """``text`` at the end of the file in one write, flushed and synced; on failure
-        (a full disk) the file is cut back to what it held, and an :class:`OSError` says so."""
+        """``text`` at the end of the file, flushed and synced; on failure (a full disk, the file size
+        limit) the file is cut back to what it held, and an :class:`OSError` names the file and why."""
         data = text.encode("utf-8")
         size = os.fstat(self._fd).st_size
         try:
-            if os.write(self._fd, data) != len(data):  # the disk took part of it
-                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            written = 0
+            while written < len(data):  # a write cut short is tried again: the next one says why
+                done = os.write(self._fd, data[written:])
+                if not done:
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                written += done
             os.fsync(self._fd)
         except OSError as error:
             os.ftruncate(self._fd, size)  # only whole lines stay
-            why = error.strerror or str(error)
-            raise OSError(error.errno, f"{why}: the lines written before are kept; make room, then resume",
-                          str(self.path)) from None
+            raise OSError(error.errno, f"{write_failure(error)}; the lines written before are kept: resume "
+                                       f"once there is room", str(self.path)) from None
 
     def held(self) -> int:
         """How many kept lines the file holds (read from it: what an interrupt leaves is what it says)."""

@@ -12,8 +12,17 @@ another --out``), the app's lab screen with its fields and buttons.
 from __future__ import annotations
 
 import enum
+import errno
 
-__all__ = ["Remedy", "RunError"]
+__all__ = ["Remedy", "RunError", "write_failure"]
+
+#: Why a write failed, for the errors a full disk or a limit gives (the system's words are terse: a
+#: file over ``ulimit -f`` is "File too large").
+_WRITE_FAILURES = {
+    errno.ENOSPC: "the disk is full",
+    errno.EFBIG: "the file size limit is reached (ulimit -f)",
+    errno.EDQUOT: "the disk quota is reached",
+}
 
 
 class Remedy(enum.Enum):
@@ -45,3 +54,9 @@ class RunError(ValueError):
         super().__init__(message)
         self.remedy = remedy
         self.games = games
+
+
+def write_failure(error: OSError) -> str:
+    """Why a write failed, in a few words: a full disk (ENOSPC), the file size limit (EFBIG), the disk
+    quota (EDQUOT), else the system's own words."""
+    return _WRITE_FAILURES.get(error.errno or 0) or error.strerror or str(error)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from tui.cli import main
@@ -22,3 +25,14 @@ def assert_usage_error(capsys: pytest.CaptureFixture[str], argv: list[str], need
     assert err.count("\n") == 1 and err.endswith("\n")
     assert needle in err
     assert "Traceback" not in err
+
+
+def run_with_file_limit(argv: list[str], limit: int) -> subprocess.CompletedProcess[str]:
+    """``tui-games ARGV...`` in a process whose files may not grow past ``limit`` bytes (``ulimit -f``):
+    a write past it fails with EFBIG (SIGXFSZ ignored, as Python does)."""
+    script = ("import resource, signal, sys\n"
+              "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+              f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))\n"
+              "from tui.cli import main\n"
+              f"sys.exit(main({argv!r}))\n")
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)

@@ -4,6 +4,7 @@ the uninterrupted one, and a plan no line can meet is refused before the run."""
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import subprocess
@@ -12,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_run import assert_usage_error, run
+from cli_run import assert_usage_error, run, run_with_file_limit
 from processes import group_gone
 
 from games import game_kind
@@ -73,20 +74,41 @@ def test_a_full_disk_leaves_whole_lines_and_resume_finishes_them(tmp_path: Path,
     text = whole.read_bytes()
     (tmp_path / "full").mkdir()
     out = tmp_path / "full" / "book.txt"
-    limit = text.index(b"try 1") + 4  # the disk takes the head, the first line and part of the second
-    script = ("import resource, signal, sys\n"
-              "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
-              f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))\n"
-              "from tui.cli import main\n"
-              f"sys.exit(main({[*SMALL, '--out', str(out)]!r}))\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    limit = text.index(b"try 1") + 4  # the file takes the head, the first line and part of the second
+    done = run_with_file_limit([*SMALL, "--out", str(out)], limit)
     assert done.returncode == 2, done.stderr
     last = done.stderr.splitlines()[-1]  # after the progress bar
     assert last.startswith("tui-games: error: ") and "the lines written before are kept" in last
+    assert "the file size limit is reached (ulimit -f)" in last and str(out) in last  # not "No space left"
     assert out.read_bytes().endswith(b"\n") and len(_rows(out)) == 1
     code, _, err = run(capsys, *SMALL, "--resume", "--out", str(out))
     assert code == 0, err
     assert _comparable(out) == _comparable(whole)
+
+
+def test_a_full_disk_is_said_as_such_with_the_books_name(tmp_path: Path, capsys, monkeypatch) -> None:
+    """The disk takes part of the first line, then nothing (ENOSPC): one line naming the book and the
+    full disk, and the book keeps its head alone."""
+    out = tmp_path / "book.txt"
+    real = os.write
+    calls: list[int] = []
+
+    def full(fd: int, data: bytes) -> int:
+        if os.readlink(f"/proc/self/fd/{fd}") != str(out):
+            return real(fd, data)
+        calls.append(len(data))
+        if len(calls) == 1:  # the head
+            return real(fd, data)
+        if len(calls) == 2:
+            return real(fd, data[:5])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "write", full)
+    code, _, err = run(capsys, *SMALL, "--out", str(out))
+    assert code == 2
+    last = err.splitlines()[-1]
+    assert "the disk is full" in last and str(out) in last and "Traceback" not in err
+    assert _rows(out) == []
 
 
 def test_a_cut_off_last_line_is_refused_by_readers_and_dropped_by_resume(tmp_path: Path, capsys) -> None:

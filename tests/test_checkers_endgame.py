@@ -3,6 +3,8 @@ game's own move generator and a plain search, read safely, and used by pvs."""
 
 from __future__ import annotations
 
+import errno
+import os
 import random
 import zipfile
 from pathlib import Path
@@ -37,7 +39,7 @@ from games.checkers.endgame_build import (
     positions,
 )
 
-from cli_run import assert_usage_error, run
+from cli_run import assert_usage_error, run, run_with_file_limit
 
 PIECES = 3
 
@@ -256,6 +258,28 @@ def test_the_command_builds_and_checks(tmp_path: Path, capsys: pytest.CaptureFix
     assert_usage_error(capsys, ["endgame", "check", "checkers", "--dir", str(tmp_path)], file_name(sig))
     assert_usage_error(capsys, ["endgame", "build", "checkers", "--pieces", "2", "--out", str(tmp_path / file_name(sig))],
                        "is not a folder")
+
+
+def test_a_build_past_the_file_size_limit_names_the_file_and_the_limit(tmp_path: Path) -> None:
+    """Under ``ulimit -f`` the build said only "File too large": now the file and the cause, and no
+    partial file is left; the 2-piece files (under 1 KB) were kept."""
+    done = run_with_file_limit(["endgame", "build", "checkers", "--pieces", "3", "--out", str(tmp_path)], 4096)
+    assert done.returncode == 2, done.stderr
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith("tui-games endgame build: error: cannot write ") and ".npz: " in last
+    assert "the file size limit is reached (ulimit -f)" in last and str(tmp_path) in last
+    assert not list(tmp_path.glob("*.partial")) and len(list(tmp_path.glob("*.npz"))) >= 4
+
+
+def test_a_build_on_a_full_disk_names_the_file_and_the_disk(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(out: object, **arrays: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))  # as numpy's writer raises it: no file name
+
+    monkeypatch.setattr(endgame.np, "savez_compressed", full)
+    assert_usage_error(capsys, ["endgame", "build", "checkers", "--pieces", "2", "--out", str(tmp_path)],
+                       "the disk is full")
+    assert not list(tmp_path.glob("*.partial"))
 
 
 def test_a_build_never_writes_over_a_file(built: Path, tmp_path: Path) -> None:

@@ -326,8 +326,12 @@ def save(path: Path, sig: Signature, values: np.ndarray) -> None:
     values = np.ascontiguousarray(values, dtype=np.int16)
     header = np.array([VERSION, *sig, values.size, zlib.crc32(values.tobytes())], dtype=np.int64)
     partial = path.with_name(path.name + ".partial")
-    with open(partial, "wb") as out:
-        np.savez_compressed(out, values=values, header=header)
+    try:
+        with open(partial, "wb") as out:
+            np.savez_compressed(out, values=values, header=header)
+    except OSError as error:  # a full disk, the file size limit: the error names the file it was for
+        partial.unlink(missing_ok=True)
+        raise OSError(error.errno, error.strerror, str(path)) from None
     os.replace(partial, path)
 
 

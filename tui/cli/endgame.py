@@ -13,6 +13,7 @@ import argparse
 import time
 from pathlib import Path
 
+from engines.remedy import write_failure
 from games import game_kind
 from games.files import user_path
 from games.kind import EndgamePlan
@@ -70,6 +71,9 @@ def _cmd_build(args: argparse.Namespace) -> int:
         plan.build(folder, pieces, _say)
     except ValueError as error:
         raise UsageError(prog, str(error)) from None
+    except OSError as error:
+        raise UsageError(prog, f"cannot write {error.filename or folder}: {write_failure(error)}; the files "
+                               f"finished before are kept (build again to go on)") from None
     print(f"built up to {pieces} pieces in {time.perf_counter() - start:.1f} s")
     return 0
 
