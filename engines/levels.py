@@ -29,8 +29,8 @@ from dataclasses import dataclass
 
 from games import game_kind
 
-__all__ = ["BRIDGES", "FROM_RANDOM", "Level", "anchors", "level_named", "levels_for", "pairings",
-           "player_spec", "scale"]
+__all__ = ["BRIDGES", "FROM_RANDOM", "Level", "about", "anchors", "level_named", "levels_for", "pairings",
+           "player_spec", "rating_interval", "rating_words", "scale"]
 
 
 @dataclass(frozen=True)
@@ -45,9 +45,8 @@ class Level:
 
     @property
     def label(self) -> str:
-        """``"Club · 1290 ± 120"`` (the start screen's choice)."""
-        rating = "unrated" if self.elo is None else f"{self.elo} ± {self.margin}"
-        return f"{self.name.capitalize()} · {rating}"
+        """``"Club · about 1450"`` (the start screen's choice; :func:`about`)."""
+        return f"{self.name.capitalize()} · {about(self)}"
 
 
 def levels_for(game: str) -> tuple[Level, ...]:
@@ -76,6 +75,27 @@ def _levels(game: str) -> tuple[Level, ...]:
 def scale(game: str) -> str:
     """What ``game``'s ratings are relative to (``random = 0``)."""
     return game_kind(game).levels.scale
+
+
+def about(level: Level) -> str:
+    """A level's rating as a player reads it: ``about 1450`` (to the ten), or ``not rated``."""
+    return "not rated" if level.elo is None else f"about {round(level.elo, -1):.0f}"
+
+
+def rating_words(game: str, level: Level) -> str:
+    """``about 1450 (Stockfish's scale)``, ``about 1140 (random play = 0)``: the rating and the scale
+    in a player's words (the interval is :func:`rating_interval`'s, for the help)."""
+    if level.elo is None:
+        return about(level)
+    return f"{about(level)} ({game_kind(game).levels.scale_words})"
+
+
+def rating_interval(game: str, level: Level) -> str:
+    """The measured rating with its 95% interval and the scale as measured:
+    ``1449 ± 76 (Stockfish 15.1 UCI_Elo, 95% interval)`` (docs/levels.md)."""
+    if level.elo is None:
+        return "not measured"
+    return f"{level.elo} ± {level.margin} ({scale(game)}, 95% interval)"
 
 
 #: Players between ``random`` and the beginner, only for measuring: every level

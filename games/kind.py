@@ -35,7 +35,7 @@ from .records import RecordFormat
 from .samples import Samples
 
 __all__ = ["BenchPlan", "BenchPosition", "EndgamePlan", "SolveCase", "GameKind", "LevelPlan", "NetworkPlan", "PerftCase", "PerftReference",
-           "ScoreScale", "ScoreUnit", "TablesPlan", "TrainedNetwork", "by_tables", "tables_text"]
+           "ScoreScale", "ScoreUnit", "TablesPlan", "VERDICT_CHANCES", "VERDICT_WON", "TrainedNetwork", "by_tables", "tables_text"]
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,15 @@ def tables_text(score: float) -> str:
     tables' result (a search scores their win above every heuristic's value, and their
     distance is not to mate, so it reads as neither pawns nor a mate)."""
     return "won (tables)" if score > 0 else "lost (tables)"
+
+
+#: The words for a position by the winning chance of the side ahead: below each chance, its words
+#: (``{side}``: the side ahead); from the last on, :data:`VERDICT_WON`.  A game's scores for them
+#: follow from its ``win_scale`` (:meth:`ScoreScale.bands`): chess about 0.4, 1.1 and 3.0 pawns.
+VERDICT_CHANCES: tuple[tuple[float, str], ...] = (
+    (0.54, "equal"), (0.60, "{side} is slightly better"), (0.75, "{side} is better"),
+)
+VERDICT_WON = "{side} is winning"
 
 
 @dataclass(frozen=True)
@@ -160,6 +169,30 @@ class ScoreScale:
         win, loss = self.signed(0, 3), self.signed(0, -3)
         return f"{text}; {win}: {first} forces a win in 3 moves, {loss}: a loss in 3"
 
+    def bands(self) -> tuple[tuple[float, str], ...]:
+        """The scores (for one side, in the game's heuristic units) where the words for a position
+        change, each with the words up to it: the winning chances of :data:`VERDICT_CHANCES`
+        turned into this game's scores through its :attr:`win_scale`."""
+        return tuple((self.win_scale * math.log(chance / (1.0 - chance)), words)
+                     for chance, words in VERDICT_CHANCES)
+
+    def verdict(self, score: float, mate: int | None, first: str, second: str) -> str:
+        """A score for the first player (``first``; the other: ``second``) in words a player reads:
+        ``equal``, ``White is slightly better``, ``Black is winning``, ``White mates in 3``
+        (chess; ``X wins in 3`` where the game has no mate), ``Black wins (tables)``."""
+        reading = self.reading
+        if mate is not None:
+            side = first if mate > 0 else second
+            wins = "mates" if reading is not None and reading.mate_sign else "wins"
+            return f"{side} {wins} in {abs(mate)}"
+        side = first if score > 0 else second
+        if by_tables(score):
+            return f"{side} wins (tables)"
+        for bound, words in self.bands():
+            if abs(score) < bound:
+                return words.format(side=side)
+        return VERDICT_WON.format(side=side)
+
     def plotted(self, score: float) -> float:
         """A score on the scale it is charted on: in the unit (pawns) or, where the game has
         none, the winning chance's points above 50% (-50 to +50)."""
@@ -187,6 +220,8 @@ class LevelPlan:
     ratings: tuple[tuple[int | None, int | None], ...]
     #: What the ratings are relative to (``random = 0``).
     scale: str = "random = 0"
+    #: The same in a player's words (``Stockfish's scale``, ``random play = 0``).
+    scale_words: str = "random play = 0"
     #: The pairings a measurement plays, by player name (levels, ``random``,
     #: rungs); none: the usual chain up from ``random``.
     pairings: tuple[tuple[str, str], ...] = ()

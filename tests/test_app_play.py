@@ -393,7 +393,7 @@ async def test_moves_are_numbered_from_the_position() -> None:
 def test_panel_lines_fit_and_say_whose_score() -> None:
     from engines import SearchStats
 
-    panel = EnginePanel(1, "Black", "pvs", scores=game_kind("chess").scores, first_name="White")
+    panel = EnginePanel(1, "Black", "pvs", scores=game_kind("chess").scores, first_name="White", advanced=True)
     panel.stats = SearchStats(nodes=123456, evals=1000, prunes=500, depth=9, best="15x24x31x22",
                               score=-125, pv=["15x24x31x22", "9x18"])
     rows, _pv = panel._figures()

@@ -68,6 +68,7 @@ def test_a_sweep_makes_one_arm_per_value() -> None:
     (("values = [1, 2]", "values = [1, 1]"), "the same label"),
     (("x = \"depth\"", "x = \"depth\"\ncolour = 1"), "unknown key 'colour'"),
     (("games = 2", "games = \"two\""), "'games' must be a whole number"),
+    (("games = 2", "games = 2\ntimemargin = 100000000000000"), "'timemargin' must be 0 to 3,600,000"),
     (("engine = \"alphabeta:depth={depth}\"", "engine = \"alphabeta\""), "needs one {parameter}"),
     (("[sweep]", "[sweep\n"), "not valid TOML"),
     (("engine = \"alphabeta:depth={depth}\"", "engine = \"alphabeta:depth={dpth}\""),

@@ -121,6 +121,8 @@ def test_a_resume_under_other_conditions_is_refused_in_one_line(tmp_path: Path, 
     (["--maxmoves", "0"], "--maxmoves"),
     (["--tc", "ten"], "bad time control"),
     (["--timemargin", "-5"], "--timemargin"),
+    (["--timemargin", "100000000000000"], "the time margin is 0 to 3,600,000 ms (an hour), got 100,000,000,000,000"),
+    (["--timemargin", "3600001"], "the time margin is 0 to 3,600,000 ms"),
 ])
 def test_bad_conditions_are_one_line_and_exit_2(capsys, argv: list[str], needle: str) -> None:
     assert_usage_error(capsys, ["match", "chess", "--a", "random", "--b", "random", "--games", "2", *argv], needle)

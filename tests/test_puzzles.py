@@ -164,7 +164,11 @@ async def test_solving_by_typing_and_by_clicks_keeps_a_streak_and_a_rating() -> 
         await pilot.click(board, offset=board.square_offset((7, 3)))  # h5, then f7
         await pilot.click(board, offset=board.square_offset((5, 1)))
         assert screen.record.streak == 2
-        await pilot.press("ctrl+n", "ctrl+f")  # a hint: solving now does not count
+        await pilot.press("ctrl+n", "ctrl+f")  # a hint: first what it costs (nothing, for one seen before)
+        assert screen.hinted == screen.seen_before
+        if not screen.seen_before:
+            assert "counts this puzzle as not solved" in str(message.render())
+            await pilot.press("ctrl+f")  # then the hint: solving now does not count
         assert screen.hinted and board.selected == (7, 3) and (5, 1) in board.targets  # h5 picked up, f7 shown
         assert "White to play" in str(screen.query_one("#puzzle-task", Static).render())  # the task stays
         await pilot.click(board, offset=board.square_offset((5, 1)))  # one click on the target plays it

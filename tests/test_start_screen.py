@@ -38,14 +38,14 @@ async def start_screen(pilot) -> StartScreen:
 # -- the plain choices -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("game", GAME_NAMES)
-def test_the_opponents_are_the_levels_with_ratings_to_the_hundred_then_human(game: str) -> None:
+def test_the_opponents_are_the_levels_with_ratings_to_the_ten_then_human(game: str) -> None:
     choices = level_choices(game)
     levels = levels_for(game)
     assert [value for _label, value in choices] == [level.name for level in levels] + ["human"]
     for (label, _value), level in zip(choices, levels):
         assert label.startswith(level.name.capitalize())
         if level.elo is not None:
-            assert f"~{round(level.elo, -2):.0f}" in label and "±" not in label
+            assert f"~{round(level.elo, -1):.0f}" in label and "±" not in label
     assert "type or click moves" in choices[-1][0]
     assert middle_level(game) == levels[len(levels) // 2].name
 

@@ -55,8 +55,8 @@ from typing import Any
 from games import GAME_NAMES
 from games.files import parse_toml, read_text, unknown_user, user_path
 
-from ..tournament.conditions import BOOK_ORDERS, SETTINGS, ConditionsError, DrawRule, Resign, conditions_from, \
-    parse_time_control
+from ..tournament.conditions import BOOK_ORDERS, MAX_TIMEMARGIN, SETTINGS, ConditionsError, DrawRule, Resign, \
+    conditions_from, parse_time_control
 from ..tournament.config import MatchConfig, MatchError
 
 __all__ = ["Arm", "Claim", "Experiment", "ExperimentError", "CLAIM_KINDS", "MEASURES", "shipped",
@@ -282,8 +282,10 @@ def _settings(table: dict[str, Any], where: str) -> dict[str, Any]:
     settings = {key: _get(table, key, kinds[key], where) for key in SETTINGS if key in table}
     if settings.get("book_order", "sequential") not in BOOK_ORDERS:
         raise _fail(where, f"'book_order' must be one of: {', '.join(BOOK_ORDERS)}")
-    if settings.get("book_plies", 0) < 0 or settings.get("timemargin", 0) < 0 or settings.get("maxmoves", 1) < 1:
-        raise _fail(where, "'book_plies' and 'timemargin' must be 0 or more, 'maxmoves' 1 or more")
+    if settings.get("book_plies", 0) < 0 or settings.get("maxmoves", 1) < 1:
+        raise _fail(where, "'book_plies' must be 0 or more, 'maxmoves' 1 or more")
+    if not 0 <= settings.get("timemargin", 0) <= MAX_TIMEMARGIN:
+        raise _fail(where, f"'timemargin' must be 0 to {MAX_TIMEMARGIN:,} (ms: an hour)")
     try:
         for key, parse in (("resign", Resign.parse), ("draw", DrawRule.parse), ("tc", parse_time_control)):
             if key in settings:

@@ -39,11 +39,13 @@ from games.clock import ClockError, TimeControl
 
 from ..remedy import Remedy, RunError
 
-__all__ = ["BOOK_ORDERS", "SETTINGS", "BookChoice", "BookPlace", "Conditions", "ConditionsError", "DrawRule",
+__all__ = ["BOOK_ORDERS", "MAX_TIMEMARGIN", "SETTINGS", "BookChoice", "BookPlace", "Conditions", "ConditionsError", "DrawRule",
            "Opening", "Resign", "conditions_from", "parse_time_control"]
 
 #: How a book's lines are taken: in file order, or shuffled by the match's seed.
 BOOK_ORDERS = ("sequential", "random")
+#: The longest time margin, in milliseconds: an hour (a clock's largest increment; more is no clock).
+MAX_TIMEMARGIN = 3_600_000
 
 
 class ConditionsError(RunError):
@@ -264,8 +266,8 @@ class Conditions:
     def __post_init__(self) -> None:
         if self.maxmoves is not None and self.maxmoves < 1:
             raise ConditionsError(f"maxmoves must be 1 or more, got {self.maxmoves}")
-        if self.timemargin < 0:
-            raise ConditionsError(f"the time margin is 0 ms or more, got {self.timemargin}")
+        if not 0 <= self.timemargin <= MAX_TIMEMARGIN:
+            raise ConditionsError(f"the time margin is 0 to {MAX_TIMEMARGIN:,} ms (an hour), got {self.timemargin:,}")
         if self.tc is not None:
             object.__setattr__(self, "tc", parse_time_control(self.tc).seconds_text)
 
@@ -378,7 +380,7 @@ SETTINGS: dict[str, str] = {
     "draw": "movenumber=M,movecount=N,score=S",
     "maxmoves": "the moves after which the game is a draw (1 or more)",
     "tc": "BASE+INC or MOVES/BASE+INC in seconds",
-    "timemargin": "milliseconds an engine may go beyond its clock (0 or more)",
+    "timemargin": f"milliseconds an engine may go beyond its clock (0 to {MAX_TIMEMARGIN:,})",
 }
 
 

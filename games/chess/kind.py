@@ -81,6 +81,7 @@ KIND: GameKind[ChessGame] = GameKind(
         noise=(150, 60), casual_sees=" and quiescence",
         ratings=((740, 367), (1213, 166), (1449, 76), (1723, 71), (1812, 113)),  # 2026-12-03 (docs/levels.md)
         scale="Stockfish 15.1 UCI_Elo",
+        scale_words="Stockfish's scale",
         pairings=(
             ("beginner", "casual"), ("casual", "club"), ("club", "expert"), ("expert", "master"),
             ("beginner", "stockfish-1350"), ("casual", "stockfish-1350"), ("club", "stockfish-1350"),

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from engines import ENGINES, SpecError, create_engine
 from engines import fallback_spec
 from engines.learning.learned import EngineModelError
-from engines.levels import Level, levels_for, scale
+from engines.levels import Level, levels_for, rating_interval, rating_words
 from games import GAME_NAMES, GameError, Outcome, game_class
 from games.clock import ClockError, TimeControl
 from games.reading import LoadedGame
@@ -21,7 +21,7 @@ from ..served import program_refusal
 from ..views.format import default_text
 
 __all__ = ["HUMAN", "DEFAULT_PLAYERS", "PRESETS", "presets_for", "level_summary", "GameSetup", "SetupError", "engine_summary", "fallback_notice",
-           "resolve_player", "side_names", "level_of", "rounded", "engine_label"]
+           "resolve_player", "side_names", "level_of", "rounded", "engine_label", "record_player"]
 
 #: The player spec of a human.
 HUMAN = "human"
@@ -55,8 +55,9 @@ def presets_for(game: str) -> tuple[tuple[str, str], ...]:
 
 
 def rounded(level: Level) -> str:
-    """A level's rating as a player reads it: ``~1500`` (to the hundred), or ``unrated``."""
-    return "unrated" if level.elo is None else f"~{round(level.elo, -2):.0f}"
+    """A level's rating as a player reads it: ``~1450`` (to the ten, as :func:`engines.levels.about`),
+    or ``unrated``."""
+    return "unrated" if level.elo is None else f"~{round(level.elo, -1):.0f}"
 
 
 def level_of(game: str, spec: str) -> Level | None:
@@ -69,18 +70,24 @@ def level_of(game: str, spec: str) -> Level | None:
 
 
 def engine_label(game: str, spec: str) -> str:
-    """How a game names an engine player: a level by its name and rating (``Club ~1500``),
+    """How a game names an engine player: a level by its name and rating (``Club ~1450``),
     any other engine (or ``human``) by its spec."""
     level = level_of(game, spec)
     return spec if level is None else f"{level.name.capitalize()} {rounded(level)}"
+
+
+def record_player(game: str, spec: str) -> str:
+    """How a saved record names a player: a level by its name and rating (``Club (~1450)``; its
+    spec goes in a tag of its own, :meth:`GameSetup.record_tags`), anyone else as given."""
+    level = level_of(game, spec)
+    return spec if level is None else f"{level.name.capitalize()} ({rounded(level)})"
 
 
 def level_summary(game: str, spec: str) -> str | None:
     """One line about the level whose spec is ``spec``, or ``None``."""
     for level in levels_for(game):
         if level.spec == spec:
-            rating = "not rated" if level.elo is None else f"rated {level.elo} ± {level.margin}"
-            return f"{level.name}: {level.about}; {rating} ({scale(game)})"
+            return f"{level.name}: {level.about}; {rating_words(game, level)}, measured {rating_interval(game, level)}"
     return None
 
 
@@ -220,10 +227,16 @@ class GameSetup:
 
     def record_name(self, side: int) -> str:
         """The name a saved record gives ``side``: the loaded record's for a
-        human seat replaying it, else the player's spec (``human``)."""
+        human seat replaying it, a level's name and rating (``Club (~1450)``), else the
+        player's spec (``human``)."""
         if self.is_human(side) and self.names[side]:
             return self.names[side]
-        return self.players[side]
+        return record_player(self.game, self.players[side])
+
+    def record_tags(self, player_tags: tuple[str, str]) -> dict[str, str]:
+        """The tags a saved record gives the engines' specs, named after the tags naming the
+        players (``player_tags``, first mover first): ``{"BlackEngine": "pvs:nodes=3000"}``."""
+        return {f"{player_tags[side]}Engine": self.players[side] for side in self.engine_sides}
 
     @property
     def bottom_side(self) -> int:

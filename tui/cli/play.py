@@ -12,6 +12,10 @@ from games import GAME_NAMES, game_class, game_kind
 from .common import PROG, UsageError, add_position, game_name, path_arg, whole
 from .tables import add_syzygy, checked_tables
 
+#: Who plays second unless told: the middle level, by name (every game has one called so), as on
+#: the start screen, so that dialogs and records name it as a level.
+DEFAULT_OPPONENT = "club"
+
 
 def side_options() -> tuple[str, ...]:
     """The side-name options of ``play``, beside --first/--second: every game's players' names."""
@@ -35,13 +39,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "play", help="open a game in the app: each side 'human' or an engine spec",
         description=f"Open a game directly.  --first is the side that moves first ({first_movers()}); "
         f"side names work too: {', '.join('--' + side for side in side_options())}.  "
-        "Without them: you (first) against pvs:time=1.",
+        "Without them: you (first) against club, the middle level.",
     )
     p.add_argument("game", type=game_name, metavar="GAME")
     p.add_argument("--first", metavar="SPEC",
                    help="who moves first: 'human' (default), a level (beginner, casual, club, expert, "
                         "master; 'tui-games levels GAME') or an engine spec")
-    p.add_argument("--second", metavar="SPEC", help="who moves second (default pvs:time=1)")
+    p.add_argument("--second", metavar="SPEC", help="who moves second (default club, the middle level)")
     for side in side_options():
         p.add_argument(f"--{side}", metavar="SPEC", help=argparse.SUPPRESS)
     add_position(p)
@@ -82,7 +86,7 @@ def _players(args: argparse.Namespace) -> tuple[str, str]:
             )
         chosen[side] = spec
     return ("human" if chosen[0] is None else chosen[0],
-            "pvs:time=1" if chosen[1] is None else chosen[1])
+            DEFAULT_OPPONENT if chosen[1] is None else chosen[1])
 
 
 def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False, pick_from: str | None = None,

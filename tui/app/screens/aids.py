@@ -27,6 +27,7 @@ from games import GameError, game_kind
 
 from ...views.format import first_player_view, illegal_text, line_text
 from ..controller import Premove
+from ..widgets.engine_panel import why_figures_differ
 
 if TYPE_CHECKING:
     from .host import GameHost
@@ -134,8 +135,21 @@ class BoardAids:
         screen.board.mark(start, (end,))
         evaluation = game_kind(screen.controller.setup.game).scores.signed(*first_player_view(stats.score, stats.mate, side))
         screen.say(f"hint: {move} (eval {evaluation} for {screen.sides[0]}, "
-                   f"line {line_text(stats.pv) or move}) — not played · {used} hint{'s' if used != 1 else ''} used")
+                   f"line {line_text(stats.pv) or move}) — not played · {used} hint{'s' if used != 1 else ''} used"
+                   + self._beside_panel(evaluation, stats, len(moves)))
         screen.update_analysis()
+
+    def _beside_panel(self, evaluation: str, stats: SearchStats, ply: int) -> str:
+        """Why the hint's eval is not the one the engine panel shows (''  when they agree): the
+        panel's is of the engine's search before its last move, which looked as deep as it did."""
+        screen = self.screen
+        if ply == 0 or screen.review is not None:
+            return ""
+        panel = screen.panel(1 - screen.game.turn)
+        if panel is None or panel.stats is None or panel.eval_text == evaluation:
+            return ""
+        earlier = f"before {screen.moves[ply - 1]}"
+        return f" · the panel says {panel.eval_text}: {why_figures_differ(panel.stats.depth, stats.depth, earlier)}"
 
     # -- lines drawn on the board: the best line, the threat --------------------------------
 

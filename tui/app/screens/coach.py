@@ -139,6 +139,8 @@ class Coach(Vertical):
         self.hints = [0, 0]
         self.hinted: set[int] = set()
         self.hint_move: str | None = None
+        #: The analysis panel shows the search's figures, not a player's words (the screen's choice).
+        self.advanced = False
 
     def compose(self) -> Iterator[EnginePanel]:
         if self.analysis_spec is not None:
@@ -226,8 +228,9 @@ class Coach(Vertical):
 
     def _new_panel(self, side: int) -> EnginePanel:
         return EnginePanel(side, self.sides[side], self.analysis_spec or HINT_SPEC,
-                           id="panel-analysis", title="analysis", trend=False,
-                           scores=game_kind(self.game_name).scores, first_name=self.sides[0])
+                           id="panel-analysis", title="analysis", trend=False, advanced=self.advanced,
+                           scores=game_kind(self.game_name).scores, first_name=self.sides[0],
+                           second_name=self.sides[1])
 
     def analyse(self, moves: tuple[str, ...] | None, waits: str = "") -> None:
         """Analyse the position after ``moves``; ``None``: none now (``waits`` says why).

@@ -79,6 +79,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("analyse", "Analysis on/off", "Analyse",
             "an engine searches the position shown without end, its panel live"),
     Command("report", "Game report", "Report",
+    Command("advanced", "Advanced: the search's numbers", "Advanced",
+            "the engine panel shows the search's numbers (nodes, prunes, cutoffs, tt hits) or a player's words"),
             "judge every move (inaccuracy, mistake, blunder) with a chart of the score"),
     Command("tree", "Search tree", "Tree",
             "record the search behind the last engine move (or of the position shown) and explore it "

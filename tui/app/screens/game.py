@@ -58,6 +58,7 @@ from ...settings import Settings
 from ...views.format import plies_text
 from ..controller import EngineToMove, EngineWaits, GameController, GameOver, HumanToMove
 from ..engine_link import EngineDone, EngineFailed, EngineInfo, EngineLink
+from ..keymap import key_named
 from ..session import GameSetup, engine_label
 from ..widgets.board import BoardView
 from ..widgets.engine_panel import EnginePanel
@@ -99,6 +100,9 @@ class GameScreen(Screen):
                            self.played.first_number, setup.analysis)
         #: The engines' searches, their panels and the eval.
         self.engines = EngineTurns(self)
+        #: The engine panels show the search's own figures (on when two engines play), not a player's words.
+        self.advanced = len(setup.engine_sides) == 2
+        self.coach.advanced = self.advanced
         #: Premoves, the best line and the threat.
         self.aids = BoardAids(self)
         #: What the keys, the palette and the typed words do.
@@ -146,7 +150,8 @@ class GameScreen(Screen):
                 for side in setup.engine_sides:
                     panel = EnginePanel(side, self.sides[side], setup.players[side], id=f"panel-{side}",
                                         label=engine_label(kind.name, setup.players[side]),
-                                        scores=kind.scores, first_name=self.sides[0])
+                                        scores=kind.scores, first_name=self.sides[0], second_name=self.sides[1],
+                                        advanced=self.advanced)
                     if setup.notices[side]:
                         panel.border_title = f"{panel.border_title} · fallback"
                     yield panel
@@ -203,6 +208,19 @@ class GameScreen(Screen):
 
     def say(self, text: str, *, error: bool = False) -> None:
         """A line under the board: answers to moves, notices."""
+    def show_advanced(self, advanced: bool) -> None:
+        """The engine panels show the search's figures (``advanced``) or a player's words."""
+        self.advanced = self.coach.advanced = advanced
+        for panel in self.query(EnginePanel):
+            panel.advanced = advanced
+
+    def toggle_advanced(self) -> None:
+        """The Advanced key: the panels switch, and the line under the board says what they show now."""
+        self.show_advanced(not self.advanced)
+        key = key_named("advanced").shown
+        self.say(f"engine panel: the search's numbers — {key} shows a player's words" if self.advanced
+                 else f"engine panel: a player's words — {key} shows the search's numbers")
+
         message = self.query_one("#message", Static)
         message.update(text)
         message.set_class(error, "-error")

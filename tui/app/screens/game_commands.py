@@ -338,7 +338,9 @@ class GameCommands:
             if ply in self.screen.coach.hinted:
                 parts.append("hint used")
             comments.append(" ".join(parts))
-        tags = {"TimeControl": clock.control.pgn_tag} if clock is not None else {}
+        setup = self.screen.controller.setup
+        tags = setup.record_tags(game_kind(setup.game).records.player_tags)  # the engines' specs
+        tags.update({"TimeControl": clock.control.pgn_tag} if clock is not None else {})
         used = [f"{self.screen.sides[side]} {count}" for side, count in enumerate(self.screen.coach.hints) if count]
         comment = f"hints used: {', '.join(used)}" if used else ""
         return RecordNotes(outcome=self.screen.played.verdict, comments=comments, tags=tags, comment=comment)
@@ -435,6 +437,10 @@ class GameCommands:
             return
         if self.screen.coach.report_running:
             self.screen.coach.cancel("report")
+    def advanced(self) -> None:
+        """The engine panels: the search's numbers, or a player's words."""
+        self.screen.toggle_advanced()
+
             self.screen.say("report stopped")
             self.screen.next_turn()
             return

@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from engines.levels import levels_for, rating_interval, rating_words
 from games import game_kind
 
 from .commands import COMMANDS
@@ -78,6 +79,9 @@ class HelpDialog(_ScrollDialog):
                   "", "[b]The engine panel[/b]"]
         lines += [f"  [b]{name:<12}[/b] {meaning}" for name, meaning in PANEL_LEGEND]
         lines += [f"  [b]{'scores':<12}[/b] {game_kind(self.game).scores.legend()}"]
+        lines += ["", "[b]The levels[/b]  (ratings measured in games: docs/levels.md)"]
+        lines += [f"  [b]{level.name.capitalize():<12}[/b] {rating_words(self.game, level)}; measured "
+                  f"{rating_interval(self.game, level)}" for level in levels_for(self.game)]
         lines += ["", "Escape closes this help."]
         with VerticalScroll():
             yield Static("\n".join(lines))

@@ -9,8 +9,10 @@ move any move that wins as clearly is accepted (:func:`engines.puzzles.wins_as_c
 any mate in chess).  A wrong move stays on the board with the reply our search
 finds against it (:func:`engines.puzzles.refutation`, in a worker), then ctrl+z
 retries from before it and ctrl+w shows the solution a move at a time.  ctrl+f
-marks the piece to move (a hint), ctrl+n goes on, Esc leaves with a summary of the
-sitting.  A wrong move, a hint, the solution or a skip counts the puzzle as failed.
+marks the piece to move (a hint; the first press says what it costs, and a move on
+one cell, Othello's, is marked, never played), ctrl+n goes on, Esc leaves with a
+summary of the sitting.  A wrong move, a hint, the solution or a skip counts the
+puzzle as failed.
 
 The trainer (:mod:`engines.puzzle_training`): a Glicko-2 rating per game and per
 theme, the streak, and failed puzzles coming back a few puzzles later, kept per
@@ -146,6 +148,8 @@ class PuzzleScreen(Screen[None]):
         self.done = False
         self.failed = False
         self.hinted = False
+        #: The hint's cost was said (the next ctrl+f shows it).
+        self.hint_asked = False
         self.busy = False
         #: Bumped by every puzzle shown: a reply or a search answering an earlier one is dropped.
         self.serial = 0
@@ -210,7 +214,7 @@ class PuzzleScreen(Screen[None]):
         game = puzzle.game(self.game_name)
         board = self.board
         board.flipped = board.painter.flipped_for(game.turn)
-        self.done = self.failed = self.hinted = self.busy = False
+        self.done = self.failed = self.hinted = self.busy = self.hint_asked = False
         self.serial += 1
         self.seen_before = puzzle.id in self.rated
         self.retry_from = None
@@ -447,14 +451,23 @@ class PuzzleScreen(Screen[None]):
         if self.retry_from is not None:
             self.action_retry()
         assert self.position is not None
+        if not self.hint_asked and not self.failed and not self.seen_before:  # what it costs, before it costs it
+            self.hint_asked = True
+            self.say("a hint counts this puzzle as not solved and ends the streak — ctrl+f again shows it")
+            return
         game = self.position
         squares = self.board.painter.move_squares(game, game.parse_move(self.puzzle.solution[self.step]))
         self.hinted = True
         self.count(False)
-        if squares is not None:  # picked up, as a click would: its targets shown, a click on one plays it
-            self.entry.offer(squares[0])
-            self.say(f"hint: the move starts on {self.board.painter.square_name(squares[0])} (the puzzle counts "
-                     "as not solved)")
+        if squares is not None:
+            start, end = squares
+            if start == end:  # a move on one cell (Othello): picked up, it would be played -- marked only
+                self.board.mark(start)
+                said = f"hint: the move is on {self.board.painter.square_name(start)}"
+            else:  # picked up, as a click would: its targets shown, a click on one plays it
+                self.entry.offer(start)
+                said = f"hint: the move starts on {self.board.painter.square_name(start)}"
+            self.say(f"{said} (the puzzle counts as not solved)")
 
     def action_next(self) -> None:
         if not self.puzzles:

@@ -35,7 +35,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 
 from engines import ENGINES
 from engines.registry import REFINEMENTS
-from engines.levels import levels_for, scale
+from engines.levels import levels_for, rating_words
 from games import GAME_NAMES, game_class, game_kind, game_titles
 
 from ...autosave import Autosave
@@ -270,7 +270,7 @@ class StartScreen(Screen):
         level = level_of(self.game, str(opponent))
         if level is None or level.elo is None:
             return ""
-        return f"{level.name.capitalize()}: rated {level.elo} ± {level.margin} ({scale(self.game)})"
+        return f"{level.name.capitalize()}: {rating_words(self.game, level)}"
 
     @on(Select.Changed, "#game")
     def _game_changed(self, event: Select.Changed) -> None:

@@ -1,5 +1,11 @@
 """The engine panel: one AI side's search, live.
 
+By default the panel shows what a player reads: the position in words and in the game's unit
+(``White is slightly better (+0.6 pawns)``, ``equal``, ``Black mates in 3``:
+:meth:`games.kind.ScoreScale.verdict`), the best move and line, and how deep the engine looked;
+the engine is named in its title by its level (``Club ~1450``).  Its :attr:`EnginePanel.advanced`
+figures, one key away (on by default when two engines play), are the search's own:
+
 While the engine thinks the panel shows the search statistics (:class:`engines.SearchStats`) as the
 search process reports them (about ten times a second): nodes, evaluations,
 alpha-beta prunes (and the share cut by the first move), the cutoff engines'
@@ -33,9 +39,10 @@ from textual.widget import Widget
 from engines import SearchStats
 from games.kind import ScoreScale, by_tables
 
-from ...views.format import CUTOFF_STATS, count_text, first_player_view, line_text
+from ...views.format import ENGINE_COUNTS, count_text, first_player_view, line_text, visits_text
 
-__all__ = ["EnginePanel", "Figures", "ScoreTrend", "TREND_MOST", "trend_axis", "trend_scale", "trend_text"]
+__all__ = ["EnginePanel", "Figures", "ScoreTrend", "TREND_MOST", "looked_text", "trend_axis", "trend_scale",
+           "trend_text", "why_figures_differ"]
 
 #: Scores worth more than this many times the game's ``win_scale`` (a winning chance
 #: over 99%) are drawn at the trend's edge, which never goes beyond them.
@@ -130,6 +137,8 @@ class Figures(Widget):
     def __init__(self, content: FigureContent, *, classes: str | None = None) -> None:
         super().__init__(classes=classes)
         self.content = content
+        #: The principal variation's label: ``pv`` (the search's figures), ``line`` (a player's words).
+        self.pv_label = "pv"
 
     def show(self, content: FigureContent) -> None:
         """New figures; the screen is laid out again only when the number of lines changes."""
@@ -146,8 +155,8 @@ class Figures(Widget):
         rows, pv = self.content
         width = self.size.width or 40
         pairs = [row for row in rows if len(row) == 4]
-        left = max(len(row[0]) for row in pairs)
-        right = max(len(row[2]) for row in pairs)
+        left = max((len(row[0]) for row in pairs), default=0)
+        right = max((len(row[2]) for row in pairs), default=0)
         values = max(width - left - right - 3, 2)  # the two value columns share the rest
         first = values // 2
         lines = []
@@ -165,12 +174,28 @@ class Figures(Widget):
             line.append_text(_right(value2, values - first))
             lines.append(line)
         line = Text(no_wrap=True, overflow="ellipsis", end="")
-        line.append("pv ", "dim")
+        line.append(self.pv_label + " ", "dim")
         line.append(pv)
         lines.append(line)
         for line in lines:
             line.truncate(width, overflow="ellipsis")
         return Text("\n", no_wrap=True, end="").join(lines)
+
+
+def looked_text(depth: int, seconds: float) -> str:
+    """How deep a search looked, in a player's words: ``7 plies ahead (1.0 s)``."""
+    return f"{depth} pl{'y' if depth == 1 else 'ies'} ahead ({seconds:.1f} s)"
+
+
+def why_figures_differ(panel_depth: int, hint_depth: int, earlier: str = "") -> str:
+    """Why a hint's figure is not the panel's: the hint looked deeper (or less deep), and the
+    panel's search was of an ``earlier`` position when one is named (``before Nf6``)."""
+    where = f"the panel's search was {earlier}; " if earlier else ""
+    if hint_depth > panel_depth:
+        return f"{where}the hint looked deeper (depth {hint_depth} vs {panel_depth})"
+    if hint_depth < panel_depth:
+        return f"{where}the hint looked less deep (depth {hint_depth} vs {panel_depth})"
+    return f"{where}both looked {hint_depth} plies deep, along other lines"
 
 
 def _height(content: FigureContent) -> int:
@@ -205,7 +230,8 @@ class EnginePanel(Vertical):
 
     def __init__(self, side: int, side_name: str, spec: str, *, scores: ScoreScale, first_name: str,
                  title: str | None = None, label: str | None = None, trend: bool = True,
-                 id: str | None = None, classes: str | None = None) -> None:
+                 advanced: bool = False, second_name: str = "", id: str | None = None,
+                 classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.side = side
         self.side_name = side_name
@@ -213,6 +239,8 @@ class EnginePanel(Vertical):
         #: The game's unit, and the name of the first player, whose view the eval takes.
         self.units = scores
         self.first_name = first_name
+        #: The other player's name (the words of a position the first player is behind in).
+        self.second_name = second_name or (side_name if side != 0 else "the other side")
         #: The side to move in the position the figures are of (a player's panel: its side).
         self.mover = side
         #: The last statistics shown (``None`` before the first search).
@@ -223,6 +251,7 @@ class EnginePanel(Vertical):
         #: game's charted scale, :meth:`games.kind.ScoreScale.plotted`; a forced win ``±inf``).
         self.points: list[tuple[int, float]] = []
         self._compact = False
+        self._advanced = advanced
         #: ``title``: what the panel is for when it is not a player's (``analysis``); ``label``: how
         #: the engine is named when not by its spec (a level: ``Club ~1500``).
         self.border_title = f"{title or side_name} · {label or spec}"
@@ -231,7 +260,9 @@ class EnginePanel(Vertical):
         self.border_subtitle = "waiting"
 
     def compose(self) -> ComposeResult:
-        yield Figures(self._figures(), classes="figures")
+        figures = Figures(self._figures(), classes="figures")
+        figures.pv_label = "pv" if self._advanced else "line"
+        yield figures
         if self.trend:
             yield ScoreTrend(self.units)
 
@@ -251,6 +282,29 @@ class EnginePanel(Vertical):
             self._compact = value
             if self.is_mounted:
                 self.query_one(Figures).show(self._figures())
+
+    @property
+    def advanced(self) -> bool:
+        """The search's own figures (nodes, prunes, cutoffs, tt hits, nodes/s) instead of a
+        player's words: the position, the best line, how deep the engine looked."""
+        return self._advanced
+
+    @advanced.setter
+    def advanced(self, value: bool) -> None:
+        if value != self._advanced:
+            self._advanced = value
+            if self.is_mounted:
+                figures = self.query_one(Figures)
+                figures.pv_label = "pv" if value else "line"
+                figures.show(self._figures())
+
+    @property
+    def verdict(self) -> str:
+        """The last figures' position in words (``White is better``; '' before any)."""
+        if self.stats is None:
+            return ""
+        score, mate = self.first_view(self.stats.score, self.stats.mate)
+        return self.units.verdict(score, mate, self.first_name, self.second_name)
 
     @property
     def status(self) -> str:
@@ -319,6 +373,8 @@ class EnginePanel(Vertical):
     # -- drawing -------------------------------------------------------------
 
     def _figures(self) -> FigureContent:
+        if not self._advanced:
+            return self._words()
         s = self.stats
         if self._compact:
             if s is None:
@@ -342,12 +398,31 @@ class EnginePanel(Vertical):
         ]
         extra = [("tt hits", count_text(s.tt_hits)),
                  ("1st cut", f"{s.first_cutoffs / prunes:.0%}" if prunes else "-")]
-        extra += [(name.replace("_", " "), count_text(s[name])) for name in CUTOFF_STATS if s[name]]
+        extra += [(name.replace("_", " "), count_text(s[name])) for name in ENGINE_COUNTS if s[name]]
         for i in range(0, len(extra), 2):
             pair = extra[i:i + 2] + [("", "")] * (2 - len(extra[i:i + 2]))
             rows.append((pair[0][0], pair[0][1], pair[1][0], pair[1][1]))
+        if s.visits:  # a Monte Carlo search: its most visited root moves
+            rows.append(("visits", visits_text(s.visits)))
         rows.append(("best", Text(s.best or "-", style="bold")))
         rows.append((self.score_label, self.eval_text))
+        return rows, line_text(s.pv) or "-"
+
+    def _words(self) -> FigureContent:
+        """What a player reads: the position in words and the game's unit, the best move and
+        line, how deep the engine looked (one line when compact)."""
+        s = self.stats
+        if s is None:
+            if self._compact:
+                return Text("no search yet", style="dim")
+            return [("position", "-"), ("best", "-"), ("looked", "-")], ""
+        position = Text(self.verdict)
+        position.append(f" ({self.eval_text})", "dim")
+        if self._compact:
+            return Text.assemble(("best ", "dim"), (s.best or "-", "bold"), "  ", position,
+                                 no_wrap=True, overflow="ellipsis")
+        rows: list[Row] = [("position", position), ("best", Text(s.best or "-", style="bold")),
+                           ("looked", looked_text(s.depth, s.time_s))]
         return rows, line_text(s.pv) or "-"
 
     @property

@@ -15,8 +15,8 @@ __all__ = ["GAME_KEYS", "LegalMoveSuggester", "MoveInput"]
 
 #: Input's editing keys the game screen takes for its commands (Delete, Home, End,
 #: ctrl+u and the mouse still do what they did: delete right, go to either end,
-#: delete all to the left, cut/kill; moves are short words).
-GAME_KEYS = frozenset({"ctrl+a", "ctrl+d", "ctrl+e", "ctrl+k", "ctrl+w", "ctrl+x"})
+#: delete all to the left, cut/kill, paste; moves are short words).
+GAME_KEYS = frozenset({"ctrl+a", "ctrl+d", "ctrl+e", "ctrl+k", "ctrl+v", "ctrl+w", "ctrl+x"})
 
 
 def _without_game_keys(bindings: Sequence[BindingType]) -> list[BindingType]:
