@@ -286,3 +286,13 @@ def test_mcts_beats_random_with_either_colour(name: str) -> None:
     for index in range(2):
         result = play_game(config, index)
         assert result.winner == "a", (name, index, result.reason)
+
+
+def test_the_visits_read_as_moves_with_counts_and_chances() -> None:
+    from tui.views.format import visits_text
+
+    game = BonusNim(5)
+    result = search("mcts:nodes=3000", game)
+    text = visits_text(result.stats.visits)
+    assert text.startswith(f"{result.stats.visits[0].move} ") and "win" in text
+    assert visits_text([("d3", 181, 0.482, None), ("c4", 1500, 0.47, None)]) == "d3 181 48%, c4 1.5k 47%"

@@ -126,6 +126,9 @@ KEYS: tuple[Key, ...] = (
         ("GameScreen",), footer=False),
     Key("ctrl+e,f11", "analyse", "Analyse", "analysis on / off: an engine searches the position shown without "
         "end, in its own panel", ("GameScreen",), footer=False),
+    Key("ctrl+v", "advanced", "Advanced", "the engine panel: the search's numbers (nodes, prunes, cutoffs, tt "
+        "hits, nodes/s) or a player's words (on at the start when two engines play)", ("GameScreen",),
+        footer=False),
     Key("ctrl+a", "tree", "Tree", "the search tree behind the last engine move (or of the position shown)",
         ("GameScreen",), footer=False),
     Key("ctrl+backslash", "threat", "Threat", "the threat: what the opponent would play if it were its move",

@@ -11,7 +11,7 @@ from engines import ENGINES, EngineFailure, SearchStats, create_engine
 from games import GAME_NAMES, Game, game_class
 from games.kind import by_tables, tables_text
 
-from ..views.format import CUTOFF_STATS, default_text, line_text, score_text
+from ..views.format import ENGINE_COUNTS, default_text, line_text, score_text, visits_text
 from .common import PROG, add_position, game_name, one_line, play_moves, position_of, stop_on_interrupt
 from .tables import add_syzygy, checked_tables, syzygy_spec, tables_problem
 
@@ -94,7 +94,9 @@ def _summary(game: Game, stats: SearchStats) -> list[str]:
         ("time", f"{stats.time_s:.3f} s"),
         ("nps", f"{stats.nps:,}"),
     ]
-    rows += [(name.replace("_", " "), f"{stats[name]:,}") for name in CUTOFF_STATS if stats[name]]
+    rows += [(name.replace("_", " "), f"{stats[name]:,}") for name in ENGINE_COUNTS if stats[name]]
+    if stats.visits:
+        rows.append(("visits", visits_text(stats.visits, 5)))
     rows += [("pv", line_text(stats.pv) or "-"), ("engine", stats.engine)]
     return [f"{label:<10} {value}" for label, value in rows]
 

@@ -9,11 +9,21 @@ from typing import Sequence
 
 from engines import Option
 
-__all__ = ["bar", "first_player_view", "plies_text", "CUTOFF_STATS", "score_text", "line_text", "count_text", "default_text", "percent_text", "elo_text",
+__all__ = ["bar", "first_player_view", "plies_text", "CUTOFF_STATS", "ENGINE_COUNTS", "visits_text", "score_text", "line_text", "count_text", "default_text", "percent_text", "elo_text",
            "number_text", "seconds_text", "counted", "illegal_text"]
 
 #: Counters of the cutoff engines (seeds' H0/HL/Hr), shown when non-zero.
 CUTOFF_STATS = ("h0_evals", "h0_pruned", "hl_evals", "hl_pruned", "hr_evals", "hr_pruned")
+#: Counters only some engines keep, shown where a search's figures are when non-zero: the cutoffs',
+#: and the playouts of a Monte Carlo search (``mcts``).
+ENGINE_COUNTS = (*CUTOFF_STATS, "playouts")
+
+
+def visits_text(visits: Sequence[tuple[str, int, float, str | None]], most: int = 3) -> str:
+    """The most visited root moves of a Monte Carlo search, each with its visits and its mean
+    result for the side to move (or what the search proved): ``d3 181 48%, c4 175 47%``."""
+    return ", ".join(f"{move} {count_text(count)} {proven or f'{value:.0%}'}"
+                     for move, count, value, proven in visits[:most])
 
 
 def score_text(score: int, mate: int | None) -> str:

@@ -78,6 +78,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("hint", "Hint", "Hint", "the engine's move for your position, shown on the board, not played"),
     Command("analyse", "Analysis on/off", "Analyse",
             "an engine searches the position shown without end, its panel live"),
+    Command("advanced", "Advanced: the search's numbers", "Advanced",
+            "the engine panel shows the search's numbers (nodes, prunes, cutoffs, tt hits) or a player's words"),
     Command("report", "Game report", "Report",
     Command("advanced", "Advanced: the search's numbers", "Advanced",
             "the engine panel shows the search's numbers (nodes, prunes, cutoffs, tt hits) or a player's words"),
