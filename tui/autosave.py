@@ -1,14 +1,12 @@
-"""The game left unfinished, kept so that the start screen can continue it.
+"""The one-slot autosave of earlier versions: read so that no game kept in it is lost.
 
-When the player quits the app, or leaves a game for another (a new game, the
-lab, a file opened), an unfinished game with a human player and at least one
-move is written to ``autosave/GAME.toml`` in the settings directory
-(:func:`tui.settings.config_dir`): one slot per game, the newest game of that
-game in it.  A game finished after it was continued clears its slot.  The
-file is ours alone (nothing the user names is ever written), written whole and
-renamed into place (:func:`tui.settings.write_whole`); a file in the slot that
-cannot be read is moved aside to ``GAME.toml.bad`` before a new one is written,
-so nothing is lost.  It is TOML, read with the same checks as the settings::
+Before every unfinished game was kept (:mod:`tui.unfinished`), the app wrote
+the newest unfinished game of each game to ``autosave/GAME.toml`` in the
+settings directory (:func:`tui.settings.config_dir`), one slot per game.  The
+store reads these slots the first time it is read and moves each into a file
+of its own; a slot that cannot be read is moved aside to ``GAME.toml.bad``.
+:class:`Fields` checks the values of such a table, for the store's files too.
+A slot is TOML::
 
     # tui-games autosave: the game chess left unfinished (the app writes this file)
     version = 1
@@ -22,8 +20,8 @@ so nothing is lost.  It is TOML, read with the same checks as the settings::
     saved = "2026-11-27 22:14:05"
 
 ``left`` is each side's time left after each move (the clock's history), so a
-continued game's clocks read as they stood.  What the slot holds is checked
-again when it is continued (the app rebuilds a checked setup from it).
+continued game's clocks read as they stood.  :func:`write_autosave` makes such
+a slot (the tests of the move into the store write one).
 """
 
 from __future__ import annotations
@@ -32,13 +30,14 @@ import datetime
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from games import GAME_NAMES
 from games.files import read_toml
 
 from .settings import MAX_BYTES, config_dir, keep_aside, quoted, write_whole
 
-__all__ = ["Autosave", "AutosaveError", "VERSION", "autosave_path", "clear_autosave", "latest_autosave",
+__all__ = ["Autosave", "AutosaveError", "Fields", "VERSION", "autosave_path", "clear_autosave", "latest_autosave",
            "load_autosave", "write_autosave"]
 
 #: The autosave file's format.
@@ -115,37 +114,62 @@ def clear_autosave(game: str) -> None:
     path.unlink()
 
 
+class Fields:
+    """The values of a TOML table read from ``path``, each checked for its type; a wrong one is
+    an ``error`` naming the file and the key (one line)."""
+
+    def __init__(self, table: dict[str, Any], path: Path, error: type[ValueError]) -> None:
+        self.table, self.path, self.error = table, path, error
+
+    def texts(self, key: str) -> tuple[str, ...]:
+        value = self.table.get(key)
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise self.error(f"{self.path}: {key} is not a list of texts")
+        return tuple(value)
+
+    def text(self, key: str) -> str:
+        value = self.table.get(key, "")
+        if not isinstance(value, str):
+            raise self.error(f"{self.path}: {key} is not a text")
+        return value
+
+    def flag(self, key: str, default: bool) -> bool:
+        value = self.table.get(key, default)
+        if not isinstance(value, bool):
+            raise self.error(f"{self.path}: {key} is not true or false")
+        return value
+
+    def game(self) -> str:
+        """The ``game`` key: a game's name."""
+        game = self.text("game")
+        if game not in GAME_NAMES:
+            raise self.error(f"{self.path}: {game[:20]!r} is not a game")
+        return game
+
+    def players(self, key: str) -> tuple[str, str]:
+        players = self.texts(key)
+        if len(players) != 2:
+            raise self.error(f"{self.path}: {key} is not two players")
+        return players[0], players[1]
+
+    def times(self, key: str) -> tuple[tuple[float, float], ...]:
+        """A list of pairs of times (each side's time left after each move)."""
+        left = self.table.get(key, [])
+        if not isinstance(left, list) or not all(
+                isinstance(pair, list) and len(pair) == 2 and all(isinstance(t, (int, float)) for t in pair)
+                for pair in left):
+            raise self.error(f"{self.path}: {key} is not a list of two times")
+        return tuple((float(a), float(b)) for a, b in left)
+
+
 def load_autosave(path: Path) -> Autosave:
     """The autosave in ``path``; :class:`AutosaveError` in one line if it cannot be read."""
     table = read_toml(path, "an autosave", MAX_BYTES, AutosaveError)
     if table.get("version") != VERSION:
         raise AutosaveError(f"{path}: an autosave of version {table.get('version')!r}, not {VERSION}")
-
-    def texts(key: str) -> tuple[str, ...]:
-        value = table.get(key)
-        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-            raise AutosaveError(f"{path}: {key} is not a list of texts")
-        return tuple(value)
-
-    def text(key: str) -> str:
-        value = table.get(key, "")
-        if not isinstance(value, str):
-            raise AutosaveError(f"{path}: {key} is not a text")
-        return value
-
-    game = text("game")
-    if game not in GAME_NAMES:
-        raise AutosaveError(f"{path}: {game[:20]!r} is not a game")
-    players = texts("players")
-    if len(players) != 2:
-        raise AutosaveError(f"{path}: players is not two players")
-    left = table.get("left", [])
-    if not isinstance(left, list) or not all(
-            isinstance(pair, list) and len(pair) == 2 and all(isinstance(t, (int, float)) for t in pair)
-            for pair in left):
-        raise AutosaveError(f"{path}: left is not a list of two times")
-    return Autosave(game, (players[0], players[1]), text("position"), texts("moves"), text("clock"),
-                    tuple((float(a), float(b)) for a, b in left), text("analysis"), text("saved"))
+    fields = Fields(table, path, AutosaveError)
+    return Autosave(fields.game(), fields.players("players"), fields.text("position"), fields.texts("moves"),
+                    fields.text("clock"), fields.times("left"), fields.text("analysis"), fields.text("saved"))
 
 
 def latest_autosave() -> tuple[Autosave | None, str]:
