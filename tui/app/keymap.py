@@ -132,9 +132,6 @@ KEYS: tuple[Key, ...] = (
     Key("ctrl+a", "tree", "Tree", "the search tree behind the last engine move (or of the position shown)",
         ("GameScreen",), footer=False),
     Key("ctrl+backslash", "threat", "Threat", "the threat: what the opponent would play if it were its move",
-    Key("ctrl+v", "advanced", "Advanced", "the engine panel: the search's numbers (nodes, prunes, cutoffs, tt "
-        "hits, nodes/s) or a player's words (on at the start when two engines play)", ("GameScreen",),
-        footer=False),
         ("GameScreen",), footer=False),
     Key("ctrl+d", "offer_draw", "Draw", "offer a draw (an engine answers at once; a human opponent is asked)",
         ("GameScreen",), footer=False),
