@@ -137,7 +137,7 @@ class RecordBook(BookFormat):
         except RecordError as error:
             raise BookError(str(error)) from None
         lines = []
-        for number, item in enumerate(self.records.read(text), 1):
+        for number, item in enumerate(self.records.each(text), 1):  # a game's model dropped once it is a line
             if isinstance(item, RecordError):
                 raise BookError(str(item))
             assert isinstance(item, LoadedGame)

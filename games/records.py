@@ -24,7 +24,7 @@ import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence
 
 from .base import Game, Outcome, Termination
 from .variations import MAX_NODES, MoveTree, start_move_number
@@ -369,6 +369,11 @@ class RecordFormat(ABC):
         """Every game of a file's text, in order, as written (not yet replayed):
         a game that cannot be read is its :class:`RecordError` (naming it by
         number) in its place."""
+
+    def each(self, text: str) -> Iterator[LoadedGame | RecordError]:
+        """The games of :meth:`read` one at a time (a format that can streams them: a
+        reader that keeps little of each holds little)."""
+        return iter(self.read(text))
 
     def game_at(self, text: str, number: int) -> tuple[LoadedGame | RecordError | None, int]:
         """Game ``number`` (1-based) of ``text`` (``None`` if there is none) and how

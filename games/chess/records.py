@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import io
 import re
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, Iterator, cast
 
 import chess
 import chess.pgn
@@ -320,23 +320,27 @@ class PGN(RecordFormat):
                           player_tags=self.player_tags, tree=tree)
 
     def read(self, text: str) -> list[LoadedGame | RecordError]:
-        games: list[LoadedGame | RecordError] = []
+        return list(self.each(text))
+
+    def each(self, text: str) -> Iterator[LoadedGame | RecordError]:
+        """Streamed: a game is read when the one before has been taken."""
         stream = io.StringIO(text)
+        count = 0
         while True:
             try:
                 pgn = _read_pgn(stream)
             except (ValueError, RecursionError) as error:  # python-chess is lenient; be safe with garbage
-                games.append(RecordError(f"game {len(games) + 1}: {error}"))
-                break
+                yield RecordError(f"game {count + 1}: {error}")
+                return
             if pgn is None:
-                break
-            if len(games) == MAX_GAMES:  # games without the tag game_start counts
+                return
+            if count == MAX_GAMES:  # games without the tag game_start counts
                 raise games_over_cap()
             try:
-                games.append(self._loaded(pgn, len(games)))
+                yield self._loaded(pgn, count)
             except RecordError as error:
-                games.append(error)
-        return games
+                yield error
+            count += 1
 
     def game_at(self, text: str, number: int) -> tuple[LoadedGame | RecordError | None, int]:
         """Streamed: the games before ``number`` are skipped unread."""
