@@ -397,6 +397,10 @@ class GameCommands:
             self.screen.say("analysis off")
             self.screen.call_after_refresh(self.engines.fit_panels)
 
+    def advanced(self) -> None:
+        """The engine panels: the search's numbers, or a player's words."""
+        self.screen.toggle_advanced()
+
     def tree(self) -> None:
         """Open the search tree explorer (see :mod:`.tree`) on the search behind the last
         engine move shown, or with the analysis engine (or a small alpha-beta) on the
@@ -437,10 +441,6 @@ class GameCommands:
             return
         if self.screen.coach.report_running:
             self.screen.coach.cancel("report")
-    def advanced(self) -> None:
-        """The engine panels: the search's numbers, or a player's words."""
-        self.screen.toggle_advanced()
-
             self.screen.say("report stopped")
             self.screen.next_turn()
             return
