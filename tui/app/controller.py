@@ -127,8 +127,10 @@ class GameController:
 
     @property
     def human_to_move(self) -> bool:
-        """A human is to move in a game still going on."""
-        return self.outcome() is None and self.setup.is_human(self.game.turn)
+        """A human is to move in a game still going on: the side to move is a human's, or the engines
+        are paused and the player moves for either side (exploring a line: the engine plays on from
+        there only when asked, ctrl+b)."""
+        return self.outcome() is None and (self.setup.is_human(self.game.turn) or self.engines_paused)
 
     @property
     def engines_paused(self) -> bool:
@@ -207,18 +209,28 @@ class GameController:
     def undo(self) -> int:
         """Take back the last move, and the engine's reply before it when a human plays an
         engine (engines playing each other pause: they would replay the move at once).
-        The verdict off the board goes. Returns how many moves were taken back (0: none to take)."""
+        The verdict off the board goes; redo can bring the moves back (:attr:`PlayedGame.redo`).
+        Returns how many moves were taken back (0: none to take)."""
         if not self.moves:
             return 0
         self.played.verdict = None
-        before = len(self.moves)
+        before = list(self.moves)
         self.undo_one()
-        if len(self.setup.engine_sides) == 2:
-            self.paused = True
+        if len(self.setup.engine_sides) == 2 or self.engines_paused:
+            self.paused = bool(self.setup.engine_sides)
         else:
             while self.moves and not self.setup.is_human(self.game.turn) and self.setup.engine_sides:
                 self.undo_one()
-        return before - len(self.moves)
+        self.played.redo.append(before[len(self.moves):])
+        return len(before) - len(self.moves)
+
+    def redo(self, moves: list[str], now: float) -> None:
+        """Play again ``moves`` that undo took back (a :class:`~games.GameError` if one is no longer legal)."""
+        for text in moves:
+            move = self.game.parse_move(text)
+            if self.clock is not None:
+                self.clock.press(self.game.turn, now)
+            self.played.replay(move)
 
     def back_to(self, ply: int) -> int:
         """Play on from the position after ``ply`` moves (a reviewed one): the moves after it
@@ -292,7 +304,7 @@ class GameController:
     def premove_possible(self) -> bool:
         """The engine is to move in the game itself and a human plays the other side."""
         return (self.played.review is None and self.outcome() is None and not self.setup.is_human(self.game.turn)
-                and self.setup.is_human(1 - self.game.turn))
+                and self.setup.is_human(1 - self.game.turn) and not self.engines_paused)
 
     def queue_premove(self, text: str, squares: Squares | None = None) -> None:
         """Queue ``text`` (made by clicking ``squares``) to play when the engine has moved."""

@@ -82,7 +82,10 @@ KEYS: tuple[Key, ...] = (
     Key("ctrl+f,f10", "hint", "Hint", "hint: the engine's move for your position, marked on the board, not "
         "played (puzzles: the piece to move)", ("GameScreen", "PuzzleScreen")),
     Key("ctrl+z,f4", "undo", "Undo", "undo: against an engine, your move and its reply; engine vs engine, one "
-        "move (and pauses); puzzles: take back the wrong move and try again", ("GameScreen", "PuzzleScreen")),
+        "move (and pauses); in review a step back (it never deletes); after a deletion, the variation back; "
+        "puzzles: take back the wrong move and try again", ("GameScreen", "PuzzleScreen")),
+    Key("ctrl+y,ctrl+shift+z", "redo", "Redo", "redo: what undo took back (the moves, or the deletion again); "
+        "in review a step on", ("GameScreen",), footer=False),
     Key("ctrl+b,f5", "pause", "Pause", "pause / resume the engines (a running search is stopped); "
         "lab: stop the run / resume it", ("GameScreen", "LabScreen")),
     Key("ctrl+w", "best_line", "Line", "the best line: a short search of the position shown, its first moves "
@@ -121,7 +124,7 @@ KEYS: tuple[Key, ...] = (
         ("StartScreen",)),
     # -- the game screen -------------------------------------------------------------------------
     Key("ctrl+l", "list_moves", "Moves", "the legal moves, in a scrollable dialog", ("GameScreen",), footer=False),
-    Key("ctrl+y,f6", "step", "Step", "step: one engine move, then pause", ("GameScreen",)),
+    Key("f6", "step", "Step", "step: one engine move, then pause", ("GameScreen",)),
     Key("ctrl+r,f7", "delay", "Delay", "the delay between two engines' moves: 0, 0.5, 1, 2, 5 s",
         ("GameScreen",), footer=False),
     Key("ctrl+e,f11", "analyse", "Analyse", "analysis on / off: an engine searches the position shown without "

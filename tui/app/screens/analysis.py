@@ -123,6 +123,7 @@ class AnalysisBoard:
         screen = self.screen
         later = len(screen.moves) - (screen.review or 0)
         self.commands.back_to(screen.review or 0)
+        screen.controller.paused = False  # asked to play on: the engine to move answers from here
         screen.say(f"playing from here: the {counted(later, 'later move')} stay in the list; "
                    "a different move starts a variation")
         screen.move_input.focus()
@@ -136,10 +137,15 @@ class AnalysisBoard:
             return
         self.commands.back_to(screen.review)
         known = any(node.move == text for node in screen.played.node.variations)
-        screen.controller.play(screen.game.parse_move(text), time.monotonic())
+        controller = screen.controller
+        if controller.setup.engine_sides and not controller.paused:
+            controller.paused = True  # exploring: the engine plays on from here only when asked
+        controller.play(screen.game.parse_move(text), time.monotonic())
         node = screen.played.node
         where = "the line's" if known else "a new variation:"
-        screen.say(f"{where} {screen.played.tree.label(node, numbered=True)} {text}")
+        waits = " — the engine waits: type the next move for either side, or ctrl+b lets it play on from here" \
+            if controller.setup.engine_sides and controller.outcome() is None else ""
+        screen.say(f"{where} {screen.played.tree.label(node, numbered=True)} {text}{waits}")
         screen.move_input.focus()
         screen.next_turn()
 
@@ -203,15 +209,39 @@ class AnalysisBoard:
         self._tree_changed()
 
     def _delete(self, node: MoveNode, label: str) -> None:
-        """Delete the variation ``node`` is in (on the main line: ``node`` and what follows)."""
+        """Delete the variation ``node`` is in (on the main line: ``node`` and what follows);
+        undo puts it back."""
         screen = self.screen
         target = self._variation_of(node) or node
         if target in screen.played.node.path():  # the game is in it: back to where it branched off
             self.commands.back_to(target.ply - 1)
         gone = sum(1 for _ in target.walk())
-        target.remove()
-        screen.say(f"deleted {counted(gone, 'move')} from {label}" if target is node
-                   else f"deleted the variation of {label} ({counted(gone, 'move')})")
+        screen.played.delete(target)
+        screen.say((f"deleted {counted(gone, 'move')} from {label}" if target is node
+                    else f"deleted the variation of {label} ({counted(gone, 'move')})") + " — ctrl+z puts it back")
+        self._tree_changed()
+
+    def restore(self) -> None:
+        """Undo the last deletion: the variation goes back where it was (redo deletes it again)."""
+        screen = self.screen
+        entry = screen.played.restore()
+        if entry is None:
+            return
+        screen.played.redo.append(entry)
+        screen.say(f"put back {screen.played.tree.label(entry.node, numbered=True)} {entry.node.move} "
+                   f"({counted(sum(1 for _ in entry.node.walk()), 'move')}) — ctrl+y deletes it again")
+        self._tree_changed()
+
+    def delete_again(self) -> None:
+        """Redo a deletion undo restored."""
+        screen = self.screen
+        entry = screen.played.redo.pop()
+        assert not isinstance(entry, list)
+        if entry.node in screen.played.node.path():
+            self.commands.back_to(entry.node.ply - 1)
+        screen.played.delete(entry.node)
+        screen.say(f"deleted {screen.played.tree.label(entry.node, numbered=True)} {entry.node.move} again "
+                   "— ctrl+z puts it back")
         self._tree_changed()
 
     def _tree_changed(self) -> None:

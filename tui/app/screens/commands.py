@@ -63,7 +63,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("help", "Help", "Help", "keys, notation and what the engine panel shows"),
     Command("list_moves", "Legal moves", "Moves", "every legal move of the position"),
     Command("flip", "Flip board", "Flip", "turn the board around"),
-    Command("undo", "Undo", "Undo", "take back a move (and the engine's reply)"),
+    Command("undo", "Undo", "Undo", "take back a move (and the engine's reply); in review, a step back"),
+    Command("redo", "Redo", "Redo", "bring back what undo took back; in review, a step on"),
     Command("pause", "Pause or resume engines", "Pause", "stop or restart the engines' play"),
     Command("step", "Step", "Step", "while paused, the engine to move plays one move"),
     Command("delay", "Delay between engine moves", "Delay",
@@ -98,7 +99,7 @@ COMMANDS: tuple[Command, ...] = (
 
 #: Words typed in the move box that run a command instead of a move.
 TYPED_COMMANDS = {"hint": "hint", "analyse": "analyse", "analyze": "analyse", "report": "report", "tree": "tree",
-                  "line": "best_line", "threat": "threat",
+                  "line": "best_line", "threat": "threat", "step": "step",
                   "draw": "offer_draw", "resign": "resign"}
 
 

@@ -260,7 +260,7 @@ class GameScreen(Screen):
             elif self.engines.request is not None:
                 text = f"{who} ({engine_label(setup.game, setup.players[side])}) is thinking…"
             elif self.controller.paused:
-                text = f"{who} to move — paused: ctrl+b resumes, ctrl+y plays one move"
+                text = f"{who} to move — paused: type a move for either side; ctrl+b lets the engine play on, F6 one move"
             else:
                 text = f"{who} to move ({engine_label(setup.game, setup.players[side])})"
             if self.game.in_check():
@@ -287,6 +287,8 @@ class GameScreen(Screen):
             self.aids.turn_began(turn.premove)  # the queued premove, if any
         elif isinstance(turn, EngineWaits):
             self.engines.set_panel_status(turn.side, turn.why)
+            if self.controller.human_to_move and self.is_active and not isinstance(self.focused, (BoardView, MoveList)):
+                self.move_input.focus()  # paused: the player may move for either side
         elif isinstance(turn, EngineToMove):
             self.engines.play(turn.side)
         self.update_analysis()

@@ -24,15 +24,16 @@ quitting.
 from __future__ import annotations
 
 import datetime
+import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable
 
-from games import Game, Outcome, Termination, game_kind
+from games import Game, GameError, Outcome, Termination, game_kind
 from games.clock import clk_text
 from games.reading import resaved_record
 from games.records import RecordNotes, describe_outcome, result_token
 
-from ...views.format import counted, plies_text
+from ...views.format import counted
 from ..messages import OpenGame, OpenStart
 from ..session import GameSetup
 from ..widgets.eval_bar import EvalBar
@@ -93,9 +94,9 @@ class GameCommands:
             return False
         if screen.outcome() is not None:
             screen.say("the game is over — ctrl+z takes a move back, ctrl+n starts a new game", error=True)
-        elif not screen.controller.setup.is_human(screen.game.turn):
+        elif not screen.controller.human_to_move:
             screen.say(f"it is {screen.sides[screen.game.turn]}'s turn and an engine plays it; wait, "
-                       "or ctrl+b pauses", error=True)
+                       "or ctrl+b pauses (then you may move for either side)", error=True)
         else:
             return False
         return True
@@ -179,7 +180,7 @@ class GameCommands:
             f"The game is not saved. Save it before {what}?",
             [("cancel", "Cancel"), ("save", "Save first"),
              ("discard", "Don't save (Continue keeps it)" if kept else "Discard the game")],
-            detail=f"{plies_text(len(self.screen.moves))} played", topic=what,
+            detail=self.screen.played.size_text(), topic=what,
         ), answered)
 
     # -- the commands ------------------------------------------------------------------
@@ -208,20 +209,59 @@ class GameCommands:
                 self.screen.say(problem, error=True)
 
     def undo(self) -> None:
-        if self.screen.review is not None:
-            self.show_ply(len(self.screen.moves))
-        if not self.screen.moves:
-            self.screen.say("nothing to undo", error=True)
+        """Restore the variation just deleted; in review, a step back (undo never deletes there);
+        else take back the last move (and the engine's reply), which redo can bring back."""
+        screen = self.screen
+        if screen.played.deleted:
+            self.analysis.restore()
+            return
+        if screen.review is not None:
+            if screen.review == 0:
+                screen.say("the start position: nothing before it (in review, undo steps back and never deletes)",
+                           error=True)
+            else:
+                self.show_ply(screen.review - 1)
+                screen.say("a step back — in review undo never deletes (Delete on a move in the list does, "
+                           "and can be undone); End returns to the game")
+            return
+        if not screen.moves:
+            screen.say("nothing to undo", error=True)
             return
         self.engines.cancel()
-        self.screen.coach.cancel("hint")
+        screen.coach.cancel("hint")
         # Back to a human's turn (the engine's reply goes too); engines playing each other pause.
-        taken = self.screen.controller.undo()
+        taken = screen.controller.undo()
         self.forget_taken_back()
         self.result_shown = False
-        self.screen.say(f"took back {'a move' if taken == 1 else counted(taken, 'move')}"
-                 + (" — paused, ctrl+b resumes" if self.screen.controller.paused else ""))
-        self.screen.next_turn()
+        screen.say(f"took back {'a move' if taken == 1 else counted(taken, 'move')} — ctrl+y brings "
+                   f"{'it' if taken == 1 else 'them'} back"
+                   + (" — paused, ctrl+b resumes" if screen.controller.paused else ""))
+        screen.next_turn()
+
+    def redo(self) -> None:
+        """Bring back what undo took back: the moves, or the deletion undo restored; in review, a step on."""
+        screen = self.screen
+        played = screen.played
+        if played.redo and not isinstance(played.redo[-1], list):
+            self.analysis.delete_again()
+            return
+        if screen.review is not None:
+            self.show_ply(screen.review + 1)
+            return
+        if not played.redo:
+            screen.say("nothing to redo: ctrl+y brings back what ctrl+z took back", error=True)
+            return
+        moves = played.redo.pop()
+        assert isinstance(moves, list)
+        self.engines.cancel()
+        try:
+            screen.controller.redo(moves, time.monotonic())
+        except GameError as error:
+            screen.say(f"cannot bring the moves back: {error}", error=True)
+        else:
+            screen.say(f"brought back {', '.join(moves)}")
+        self.result_shown = screen.outcome() is not None
+        screen.next_turn()
 
     def forget_taken_back(self) -> None:
         """The engines' panels forget the scores of the moves taken back."""
@@ -236,7 +276,7 @@ class GameCommands:
             return
         if self.screen.controller.toggle_pause():
             self.engines.cancel()
-            self.screen.say("paused — ctrl+b resumes, ctrl+y plays one engine move")
+            self.screen.say("paused — type a move for either side; ctrl+b resumes, F6 plays one engine move")
             side = self.screen.game.turn
             if not self.screen.controller.setup.is_human(side):
                 self.engines.set_panel_status(side, "paused")

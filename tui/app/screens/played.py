@@ -12,20 +12,39 @@ comments and NAGs a record brought (:class:`games.variations.MoveTree`):
 the path to that node.  A move played follows the variation that already
 plays it or starts a new one, so nothing is cut: playing on from a reviewed
 position (:meth:`PlayedGame.back_to`) keeps the later moves as a line of the
-tree, and :meth:`PlayedGame.follow_line` makes another line the game's.  Only
-taking a move back (:meth:`PlayedGame.undo`) forgets it, when nothing hangs on it.
+tree, and :meth:`PlayedGame.follow_line` makes another line the game's.
+
+Only two things take a move out of the tree, and both can be undone:
+taking back a move played in this session with nothing hanging on it
+(:meth:`PlayedGame.undo`: the moves taken back wait in :attr:`PlayedGame.redo`
+until another move is played), and deleting a variation
+(:meth:`PlayedGame.delete`: it waits in :attr:`PlayedGame.deleted` until
+another move is played).  A move the game started with -- read from a file,
+or a continued game's -- is never forgotten: taking it back only steps back.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from dataclasses import dataclass
+
 from games import Game, Outcome, new_game
 from games.variations import MoveNode, MoveTree, start_move_number
 
+from ...views.format import counted, plies_text
 from ..session import GameSetup, side_names
 
-__all__ = ["PlayedGame", "start_move_number"]
+__all__ = ["Deleted", "PlayedGame", "start_move_number"]
+
+
+@dataclass(frozen=True)
+class Deleted:
+    """A variation deleted from the tree: ``node`` was ``parent``'s ``index``-th continuation."""
+
+    parent: MoveNode
+    index: int
+    node: MoveNode
 
 
 class PlayedGame:
@@ -52,22 +71,55 @@ class PlayedGame:
         self.saved: tuple[object, ...] | None = self.tree.key() if setup.source else None
         #: The position reviewed (after this many moves); ``None``: the game itself.
         self.review: int | None = None
+        #: The moves the game started with (a file's, a continued game's): taking back never forgets them.
+        self.kept: set[MoveNode] = set(self.tree.walk())
+        #: What redo brings back, the last undone last: the moves one undo took back, or a deletion
+        #: that undo restored (redo deletes it again).
+        self.redo: list[list[str] | Deleted] = []
+        #: The variations deleted since the last move was played, the last deleted last (undo restores them).
+        self.deleted: list[Deleted] = []
 
     def play(self, move: Any) -> None:
-        """Play ``move``: the tree's variation that plays it is followed, or a new one starts."""
+        """Play ``move``: the tree's variation that plays it is followed, or a new one starts.
+        What undo could bring back or restore before it is history now (as in any editor)."""
+        self.redo = []
+        self.deleted = []
+        self.replay(move)
+
+    def replay(self, move: Any) -> None:
+        """Play ``move`` as :meth:`play` does, keeping what undo could bring back (redo's own moves)."""
         text = self.game.format_move(move)
         self.moves.append(text)
         self.game.play(move)
         self.node = self.node.follow(text)
 
     def undo(self, *, forget: bool = True) -> None:
-        """Take back the last move; ``forget``: it leaves the tree too, unless moves,
-        a comment or a mark hang on it."""
+        """Take back the last move; ``forget``: it leaves the tree too, unless it is one the game
+        started with, or moves, a comment or a mark hang on it."""
         self.game.undo()
         self.moves.pop()
         node, self.node = self.node, self.node.parent or self.tree
-        if forget and not (node.variations or node.comment or node.nags or node.starting_comment):
+        if forget and node not in self.kept and not (node.variations or node.comment or node.nags
+                                                     or node.starting_comment):
             node.remove()
+
+    def delete(self, node: MoveNode) -> Deleted:
+        """Take ``node`` and what follows it out of the tree, kept in :attr:`deleted` for undo.
+        The game must not be in it (the caller goes back first)."""
+        parent = node.parent
+        assert parent is not None and node not in self.node.path()
+        entry = Deleted(parent, parent.variations.index(node), node)
+        node.remove()
+        self.deleted.append(entry)
+        return entry
+
+    def restore(self) -> Deleted | None:
+        """Put the last deleted variation back where it was (``None``: none to restore)."""
+        if not self.deleted:
+            return None
+        entry = self.deleted.pop()
+        entry.parent.variations.insert(min(entry.index, len(entry.parent.variations)), entry.node)
+        return entry
 
     def follow_line(self, node: MoveNode) -> int:
         """Make the line through ``node`` (to its end) the game's; returns ``node``'s ply."""
@@ -78,7 +130,7 @@ class PlayedGame:
         while len(self.moves) > common:
             self.undo(forget=False)
         for step in target[common:]:
-            self.play(self.game.parse_move(step.move or ""))
+            self.replay(self.game.parse_move(step.move or ""))
         return node.ply
 
     def mark_saved(self, key: tuple[object, ...] | None = None) -> None:
@@ -93,6 +145,13 @@ class PlayedGame:
     def unsaved(self) -> bool:
         """Moves were played (or annotated) that no file holds."""
         return bool(self.tree.variations) and self.tree.key() != self.saved
+
+    def size_text(self) -> str:
+        """What the record holds, as a player counts it: the main line, and the moves of the variations."""
+        main = len(self.tree.mainline())
+        others = sum(1 for _ in self.tree.walk()) - 1 - main
+        text = f"{plies_text(main)} on the main line" if others else f"{plies_text(main)} played"
+        return text + (f", {counted(others, 'more move')} in variations" if others else "")
 
     def shown_game(self) -> Game:
         """The position to show: the game's, or the one reviewed."""
