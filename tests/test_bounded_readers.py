@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 import zstandard
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engines.learning.train as train_module
 import games.chess.records as chess_records
@@ -94,6 +96,20 @@ def test_every_text_file_read_whole_has_a_line_cap(tmp_path: Path) -> None:
         read_text(path, "a puzzle file", 4 * MAX_LINE, PuzzleError)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"bc", b"\r", b"\n", b"\n\n"]), max_size=120).map(b"".join),
+       st.integers(min_value=1, max_value=12))
+def test_the_readers_agree_with_a_naive_split(data: bytes, cap: int) -> None:
+    lines = data.split(b"\n")
+    naive = next((number for number, line in enumerate(lines, 1) if len(line) > cap), None)
+    assert first_long_line(data, cap) == naive
+    told: list[int] = []
+    kept = list(capped_lines(io.BytesIO(data), "f", ValueError, cap, told.append))
+    expected = [line + b"\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+    assert told == [number for number, line in enumerate(lines, 1) if len(line) > cap]
+    assert kept == [line for line in expected if len(line.rstrip(b"\n")) <= cap]
+
+
 # ------------------------------------------------------------------ lichess imports
 def _zst(data: bytes) -> bytes:
     return zstandard.ZstdCompressor().compress(data)
@@ -102,7 +118,7 @@ def _zst(data: bytes) -> bytes:
 @pytest.mark.parametrize("name, data", [
     ("long.csv.zst", _zst(b"PuzzleId,FEN,Moves,Rating\n" + b"a" * (MAX_ROW + 1) + b"\n")),
     ("flat.csv", b"b" * (MAX_ROW + 100)),  # no newline at all
-])
+], ids=["zst", "no-newline"])
 def test_an_import_with_a_line_over_the_cap_exits_2_and_leaves_no_set(capsys, tmp_path: Path, name: str,
                                                                       data: bytes) -> None:
     source = tmp_path / name
@@ -278,7 +294,7 @@ def test_a_course_progress_file_over_its_caps_starts_afresh(tmp_path: Path, monk
 
 
 @pytest.mark.parametrize("game, line", [("chess", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -"),
-                                        ("checkers", "001 9-13 21-17 5-9")])
+                                        ("checkers", "001 9-13 21-17 5-9")], ids=["epd", "ballots"])
 def test_a_book_of_its_own_format_is_counted_before_it_is_read(game: str, line: str) -> None:
     text = ("# tui-games ballots\n" if game == "checkers" else "") + f"{line}\n" * (MAX_GAMES + 1)
     with pytest.raises(BookError, match=f"more than {MAX_GAMES:,} lines"):
@@ -288,7 +304,7 @@ def test_a_book_of_its_own_format_is_counted_before_it_is_read(game: str, line: 
 @pytest.mark.parametrize("game, text", [
     ("checkers", '[Event "x"]\n[GameType "21"]\n\n1. 11-15 ' + "(1. 9-13 22-18)\n" * (MAX_NODES // 3 + 1) + "*\n"),
     ("quixo", "# tui-games Quixo\n" + "1. 0 0 top (1. 0 4 top)\n" * (MAX_NODES // 2 + 1)),
-])
+], ids=["pdn", "move-list"])
 def test_every_record_format_caps_the_moves_and_variations_of_a_game(game: str, text: str) -> None:
     with pytest.raises(RecordError, match=f"game 1: more than {MAX_NODES:,} moves and variations"):
         read_records(game, text)
