@@ -82,8 +82,6 @@ COMMANDS: tuple[Command, ...] = (
     Command("advanced", "Advanced: the search's numbers", "Advanced",
             "the engine panel shows the search's numbers (nodes, prunes, cutoffs, tt hits) or a player's words"),
     Command("report", "Game report", "Report",
-    Command("advanced", "Advanced: the search's numbers", "Advanced",
-            "the engine panel shows the search's numbers (nodes, prunes, cutoffs, tt hits) or a player's words"),
             "judge every move (inaccuracy, mistake, blunder) with a chart of the score"),
     Command("tree", "Search tree", "Tree",
             "record the search behind the last engine move (or of the position shown) and explore it "

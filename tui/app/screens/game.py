@@ -206,8 +206,6 @@ class GameScreen(Screen):
         panels = self.query(f"#panel-{side}")
         return panels.first(EnginePanel) if panels else None
 
-    def say(self, text: str, *, error: bool = False) -> None:
-        """A line under the board: answers to moves, notices."""
     def show_advanced(self, advanced: bool) -> None:
         """The engine panels show the search's figures (``advanced``) or a player's words."""
         self.advanced = self.coach.advanced = advanced
@@ -221,6 +219,8 @@ class GameScreen(Screen):
         self.say(f"engine panel: the search's numbers — {key} shows a player's words" if self.advanced
                  else f"engine panel: a player's words — {key} shows the search's numbers")
 
+    def say(self, text: str, *, error: bool = False) -> None:
+        """A line under the board: answers to moves, notices."""
         message = self.query_one("#message", Static)
         message.update(text)
         message.set_class(error, "-error")
