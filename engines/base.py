@@ -246,12 +246,18 @@ class SearchResult:
         return self.stats.depth
 
 
-def mate_in(score: float) -> int | None:
-    """Moves (not plies) to a forced win (positive) or loss (negative), else ``None``."""
+def mate_in(score: float, *, plies: bool = False) -> int | None:
+    """Moves (not plies) to a forced win (positive) or loss (negative), else ``None``.
+
+    The search scores a win ``WIN`` less the plies to it; a move is two plies where the sides
+    alternate.  With ``plies`` (a game where a side may move again,
+    :attr:`~games.Game.MOVES_AGAIN`) the count is in plies: no pairing of them holds there."""
     if score >= MATE_BOUND:
-        return (WIN - int(score) + 1) // 2
+        left = WIN - int(score)
+        return left if plies else (left + 1) // 2
     if score <= -MATE_BOUND:
-        return -((WIN + int(score) + 1) // 2)
+        left = WIN + int(score)
+        return -(left if plies else (left + 1) // 2)
     return None
 
 

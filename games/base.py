@@ -268,6 +268,11 @@ class Game(ABC, Generic[M]):
     MOVE_NOTATION: ClassVar[str]
     #: One-line description of the position text format.
     POSITION_NOTATION: ClassVar[str]
+    #: Whether a side may move twice in a row (Kalah's last seed in its own store, a box
+    #: completed in Dots and Boxes).  :attr:`turn` alone says who moves and the searches read
+    #: it after every move, so they are right without this; it says how results read: a
+    #: forced win is counted in plies, not in moves of two plies.
+    MOVES_AGAIN: ClassVar[bool] = False
 
     # ----------------------------------------------------------------- creation
     @classmethod
@@ -307,7 +312,11 @@ class Game(ABC, Generic[M]):
     @property
     @abstractmethod
     def turn(self) -> int:
-        """The index (0 or 1) of the player to move."""
+        """The index (0 or 1) of the player to move.
+
+        Only ``turn`` says who moves: a move need not hand the turn over (see
+        :attr:`MOVES_AGAIN`).  A search negates a child's value only where ``turn``
+        changed, and views number and colour moves by the side that played them."""
 
     @abstractmethod
     def legal_moves(self) -> list[M]:

@@ -230,7 +230,8 @@ class AlphaBetaEngine(Engine):
         texts = _RootTexts(game)  # only the moves shown are written (SAN costs in chess)
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         iterative = self.config.strongest or limits.time is not None or limits.nodes is not None
-        state = SearchProgress()
+        state = SearchProgress(plies=game.MOVES_AGAIN)
+        plies = game.MOVES_AGAIN
         wanted = min(self.multipv, len(root_moves))
         def snapshot() -> SearchStats:
             elapsed = control.elapsed()
@@ -245,7 +246,7 @@ class AlphaBetaEngine(Engine):
                 **control.counters(),
                 depth=state.depth, time_s=round(elapsed, 4),
                 nps=int(control.nodes / elapsed) if elapsed > 0 else 0,
-                score=int(score) if abs(score) < INF else 0, mate=mate_in(score),
+                score=int(score) if abs(score) < INF else 0, mate=mate_in(score, plies=plies),
                 best=texts[move] if move is not None else None, pv=list(pv_texts),
                 engine=str(self.spec), lines=list(state.lines), solved=state.solved,
             )
@@ -405,7 +406,8 @@ class AlphaBetaEngine(Engine):
                 if not line or line[0] != searcher.root_best:
                     line = [searcher.root_best]
                 found.append(line[0])
-                lines.append(PvLine(int(score), mate_in(score), self._format_line(game, line)))
+                lines.append(PvLine(int(score), mate_in(score, plies=game.MOVES_AGAIN),
+                                    self._format_line(game, line)))
         finally:
             searcher.root_moves = root
             searcher.root_best, searcher.root_best_value = best, value
@@ -494,6 +496,8 @@ class SearchProgress:
     line: list[Any] = field(default_factory=list)
     lines: list[PvLine] = field(default_factory=list)
     solved: int | None = None
+    #: Whether mates count plies (a game where a side may move again).
+    plies: bool = False
 
     def settle(self, move: Any, score: float, line: list[Any], pv: list[str], *,
                depth: int | None = None) -> None:
@@ -505,7 +509,7 @@ class SearchProgress:
 
     def best_line(self) -> PvLine:
         """The best move's line as ``multipv`` reports it."""
-        return PvLine(int(self.score), mate_in(self.score), list(self.pv))
+        return PvLine(int(self.score), mate_in(self.score, plies=self.plies), list(self.pv))
 
     def led_by(self, wanted: int) -> list[PvLine]:
         """The lines with the best move's line first (a search stopped inside a depth that

@@ -1,7 +1,12 @@
 """The one alpha-beta core every minimax-family engine runs on.
 
 :class:`Searcher` is a negamax alpha-beta over a mutable :class:`~games.Game`
-(play/undo, never a copy per child).  What distinguishes the engines is
+(play/undo, never a copy per child).  Turn order is the game's: a child's value
+is negated, and its window turned to ``(-beta, -alpha)``, only where the move
+changed :attr:`~games.Game.turn`; where the same side moves again (Kalah, Dots
+and Boxes) the child is searched in the parent's own window and its value kept
+(:meth:`Searcher.again`), null windows included, and a null move that leaves the
+side to move unchanged is not tried.  What distinguishes the engines is
 configuration, not a copy of the loop:
 
 - ``prune``: cut off when a move reaches beta (off: plain minimax);
@@ -272,14 +277,19 @@ class Searcher:
         if (self.null_move and ply and depth >= NULL_MIN_DEPTH and beta - alpha == 1 and not in_check
                 and not self.passed[ply] and abs(beta) < MATE_BOUND and game.null_move_ok()):
             control.evals += 1
-            if self.evaluate(game, game.turn) >= beta:
+            mover = game.turn
+            if self.evaluate(game, mover) >= beta:
                 reduction = NULL_REDUCTION + (depth > 6)
                 game.play_null()
-                self.passed[ply + 1] = True
-                try:
-                    value = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1)
-                finally:
-                    self.passed[ply + 1] = False
+                value = -INF
+                if game.turn != mover:  # a pass that leaves the same side to move proves nothing
+                    self.passed[ply + 1] = True
+                    try:
+                        value = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1)
+                    finally:
+                        self.passed[ply + 1] = False
+                        game.undo_null()
+                else:
                     game.undo_null()
                 if value >= beta:
                     control.prunes += 1
@@ -299,6 +309,7 @@ class Searcher:
         if busy is not None:
             deferred: list[Any] = []
             moves = _then(moves, deferred)
+        mover = game.turn
         for i, move in enumerate(moves):
             late = (reduce and i >= LMR_FULL_MOVES and move not in killers and move != tt_move
                     and not game.capture_score(move))
@@ -311,7 +322,9 @@ class Searcher:
                     deferred.append(move)
                     continue
                 busy[slot] = mark
-            if late and not game.in_check():
+            if game.turn == mover:  # the same side moves again: its value is ours, unnegated
+                value = self.again(depth - 1, alpha, beta, child, pvs and bool(i or alpha > alpha0))
+            elif late and not game.in_check():
                 # A late quiet move: first a shallower null-window look; only
                 # one that beats alpha there is searched to the full depth.
                 cut = 1 + (i >= 4 * LMR_FULL_MOVES and depth >= 6)
@@ -405,6 +418,7 @@ class Searcher:
         play, undo = game.play, game.undo
         child = ply + 1
         delta = stand if self.delta else None  # delta pruning measures from the standing score
+        mover = game.turn
         for i, move in enumerate(moves):
             if delta is not None:
                 gain = game.capture_gain(move)
@@ -414,7 +428,10 @@ class Searcher:
             control.nodes += 1
             if control.nodes >= control.next_poll:
                 control.poll()
-            value = -self.qsearch(-beta, -alpha, child)
+            if game.turn != mover:
+                value = -self.qsearch(-beta, -alpha, child)
+            else:  # the same side moves again: its value is ours, in our window
+                value = self.qsearch(alpha, beta, child)
             undo()
             if value > best:
                 best = value
@@ -426,6 +443,19 @@ class Searcher:
                         break
                     alpha = value
         return best
+
+    def again(self, depth: int, alpha: float, beta: float, ply: int, null_window: bool) -> float:
+        """The value of a child where the side that just moved moves again: its own
+        value (not negated), searched in the parent's window ``(alpha, beta)`` -- first
+        a null window above ``alpha`` when ``null_window`` (principal variation search),
+        then the full window if the value falls inside it.  No reduction here: late-move
+        reductions assume the other side answers."""
+        if null_window:
+            value = self.negamax(depth, alpha, alpha + 1, ply)
+            if alpha < value < beta:
+                value = self.negamax(depth, alpha, beta, ply)
+            return value
+        return self.negamax(depth, alpha, beta, ply)
 
     def _reward(self, move: Any, depth: int, ply: int) -> None:
         killers = self.killers[ply]  # type: ignore[index]

@@ -55,6 +55,7 @@ ENDS: dict[str, str] = {
     "stand-pat": "quiescence: the evaluation stood (reached beta, or no capture to try)",
     "max-ply": "the deepest ply a search goes to: the evaluation",
     "stopped": "the search was stopped inside this node (time, node limit or the recording's budget)",
+    "playout": "a Monte Carlo leaf (mcts): played out from here, to the end or the longest playout",
 }
 
 #: Nodes a recording keeps unless told otherwise, and the most it may keep.
@@ -84,7 +85,9 @@ class TreeNode:
     """One node of a recorded search (see the module doc).
 
     Values are the side to move's (negamax): a child's value is the negation of
-    what it is worth to its parent.  Windows of ±``INF`` are unbounded.
+    what it is worth to its parent where the other side moves there, the same
+    value where the same side moves again (:attr:`root_side` tells).  Windows of
+    ±``INF`` are unbounded.
     """
 
     #: The move into this node (``None`` at a root and for a null move).
@@ -113,6 +116,11 @@ class TreeNode:
     #: At a root: which of the engine's best lines it searched for (``multipv``: 2 and on
     #: search the root again without the moves already found).
     pv_line: int = 1
+    #: The playouts through the node, in a Monte Carlo search's tree (``mcts``); ``None`` in the others.
+    visits: int | None = None
+    #: Whether the root's side is to move here (the game's ``turn``: a side may move
+    #: again); ``None`` for a node made elsewhere, where the plies alternate.
+    root_side: bool | None = None
 
     #: What :attr:`value` is: ``exact``, ``lower`` (at least) or ``upper`` (at most);
     #: ``None`` for a node stopped before it returned.
@@ -259,11 +267,17 @@ class RecordingSearcher(Searcher):
                  control: Control, *, select: Selector, **options: Any) -> None:
         super().__init__(game, evaluate, control, select=_RecordingSelector(select, recorder), **options)
         self.recorder = recorder
+        #: The side to move at the root (the nodes' :attr:`TreeNode.root_side`).
+        self.root_turn = game.turn
 
     def _new_node(self, depth: int, alpha: float, beta: float, ply: int, quiescence: bool) -> TreeNode:
         null = bool(ply) and self.passed[ply]
-        move = self.game.move_stack[-1] if ply and not null else None
-        return TreeNode(move, depth, ply, alpha, beta, null=null, quiescence=quiescence)
+        game = self.game
+        move = game.move_stack[-1] if ply and not null else None
+        if not ply:
+            self.root_turn = game.turn
+        return TreeNode(move, depth, ply, alpha, beta, null=null, quiescence=quiescence,
+                        root_side=game.turn == self.root_turn)
 
     def negamax(self, depth: int, alpha: float, beta: float, ply: int) -> float:
         recorder = self.recorder

@@ -183,10 +183,12 @@ class HlCutoff(Selector):
             control.hl_pruned += max(0, n - self.k)
             lookahead = search.sub_searcher(self.cut, FullWidth())
             game = search.game
+            me = game.turn
             scores = []
             for move in moves:
                 game.play(move)
-                scores.append(-lookahead.negamax(self.l - 1, -INF, INF, 1))
+                value = lookahead.negamax(self.l - 1, -INF, INF, 1)
+                scores.append(value if game.turn == me else -value)
                 game.undo()
             self._root = _keep_best(search, moves, scores, self.k, None)
         root = self._root
@@ -224,9 +226,11 @@ class BranchingLimit(Selector):
             if lookahead is None:
                 lookahead = search.lookahead = search.sub_searcher(
                     search.evaluate, BranchingLimit(self.bf, 0))
+            me = game.turn
             for move in moves:
                 game.play(move)
-                scores.append(-lookahead.negamax(lookahead_depth, -INF, INF, ply + 1))
+                value = lookahead.negamax(lookahead_depth, -INF, INF, ply + 1)
+                scores.append(value if game.turn == me else -value)
                 game.undo()
         return _keep_best(search, moves, scores, self.bf, tt_move)
 

@@ -107,6 +107,8 @@ def node_document(game: Game, root: TreeNode, view: View = NEGAMAX) -> dict[str,
             item["kept"] = node.kept
         if node.lookahead:
             item["lookahead"] = node.lookahead
+        if node.visits is not None:
+            item["visits"] = node.visits
         for flag in ("null", "quiescence", "research"):
             if getattr(node, flag):
                 item[flag] = True
@@ -146,10 +148,20 @@ def tree_document(game: Game, tree: SearchTree, result: SearchResult, engine: st
     }
 
 
+def child_value(node: TreeNode, child: TreeNode) -> float | None:
+    """What ``child``'s value is worth to ``node``: negated where the other side moves at the
+    child, the same where the same side moves again (the game's ``turn``, as recorded)."""
+    if child.value is None:
+        return None
+    same = child.root_side is not None and child.root_side == node.root_side
+    return child.value if same else -child.value
+
+
 def pv_nodes(root: TreeNode) -> list[TreeNode]:
     """The nodes of the principal variation below ``root``: from each node, the child its
     value came from -- the first move whose last search (a move searched again keeps only
-    its re-search) returned that value negated -- while the values are exact."""
+    its re-search) returned that value (negated where the other side moves there) -- while the
+    values are exact."""
     line: list[TreeNode] = []
     node = root
     while node.children and node.value is not None and node.bound == "exact":
@@ -158,7 +170,7 @@ def pv_nodes(root: TreeNode) -> list[TreeNode]:
         for i, child in enumerate(children):
             searched_again = i + 1 < len(children) and children[i + 1].research
             if (not child.null and not searched_again and child.value is not None
-                    and -child.value == node.value):
+                    and child_value(node, child) == node.value):
                 best = child
                 break
         if best is None:

@@ -5,9 +5,12 @@ to move there, and a parent's value is the largest of its children's values
 negated.  A student taught max and min reads the same tree in the *minimax
 view*: every value is the root player's, the nodes where the root player moves
 are **MAX** nodes (they take the largest child value) and the others **MIN**
-nodes (the smallest).  Sides alternate with every ply (a null move is a pass:
-it hands the move over too), so a node's role is the parity of its ply counted
-from the root.
+nodes (the smallest).  A node's role follows the game's ``turn``: the
+recorder notes at each node whether the root's side moves there
+(:attr:`~engines.search.recorder.TreeNode.root_side`), so a side that moves
+again keeps its role (a capture in Dots and Boxes, Kalah's last seed in its
+store).  For a node made elsewhere it is the parity of its ply counted from
+the root (a null move is a pass: it hands the move over too).
 
 At a MIN node the negamax window ``(alpha, beta)`` reads ``-beta ≤ value ≤
 -alpha`` from the root player's side, and its bounds swap (a negamax lower
@@ -31,7 +34,7 @@ from ..search.core import INF
 from ..search.recorder import TreeNode
 
 __all__ = ["VIEWS", "NEGAMAX", "MINIMAX", "MAX", "MIN", "ALPHA_CUT", "BETA_CUT", "View", "NodeView",
-           "role", "side", "root_value", "root_window", "root_bound", "cut_kind", "node_view",
+           "role", "side", "turn_parity", "root_value", "root_window", "root_bound", "cut_kind", "node_view",
            "view_window_text", "check_view", "value_text"]
 
 View = Literal["negamax", "minimax"]
@@ -72,6 +75,14 @@ def check_view(view: str) -> View:
     if view not in VIEWS:
         raise ValueError(f"the view is {' or '.join(VIEWS)}, not {view!r}")
     return NEGAMAX if view == NEGAMAX else MINIMAX
+
+
+def turn_parity(node: TreeNode, ply: int) -> int:
+    """What the functions below read a node's role from: 0 where the root's side moves at
+    ``node``, 1 where the other side does (its recorded ``turn``), else ``ply``'s parity."""
+    if node.root_side is None:
+        return ply
+    return 0 if node.root_side else 1
 
 
 def side(ply: int) -> int:
@@ -148,11 +159,12 @@ def node_view(node: TreeNode, view: View = MINIMAX, root_ply: int = 0) -> NodeVi
     """``node`` read in ``view``; ``root_ply`` is the ply of the root the roles count from
     (the recorder's roots are at ply 0)."""
     ply = node.ply - root_ply
+    at = turn_parity(node, ply) if not root_ply else ply
     if view == MINIMAX:
-        alpha, beta = root_window(node.alpha, node.beta, ply)
-        return NodeView(view, ply, role(ply), root_value(node.value, ply), alpha, beta,
-                        root_bound(node.bound, ply), cut_kind(node, ply))
-    return NodeView(view, ply, role(ply), node.value, node.alpha, node.beta, node.bound, cut_kind(node, ply))
+        alpha, beta = root_window(node.alpha, node.beta, at)
+        return NodeView(view, ply, role(at), root_value(node.value, at), alpha, beta,
+                        root_bound(node.bound, at), cut_kind(node, at))
+    return NodeView(view, ply, role(at), node.value, node.alpha, node.beta, node.bound, cut_kind(node, at))
 
 
 def view_window_text(node: TreeNode, view: View = NEGAMAX, root_ply: int = 0) -> str:
