@@ -296,3 +296,29 @@ def test_the_visits_read_as_moves_with_counts_and_chances() -> None:
     text = visits_text(result.stats.visits)
     assert text.startswith(f"{result.stats.visits[0].move} ") and "win" in text
     assert visits_text([("d3", 181, 0.482, None), ("c4", 1500, 0.47, None)]) == "d3 181 48%, c4 1.5k 47%"
+
+
+# ------------------------------------------------------------- the recorder
+def test_the_tree_recorder_shows_visits_and_values() -> None:
+    from engines.tree import record_tree
+    from engines.tree.export import tree_document
+
+    game = new_game("othello")
+    result, tree = record_tree("mcts:nodes=5000,seed=1", game, budget=120)
+    root = tree.root
+    assert root is not None and tree.exhausted and not tree.complete
+    assert tree.size() <= 120 and root.visits == result.stats.playouts == 119
+    assert [child.visits for child in root.children] == sorted((v.visits for v in result.stats.visits), reverse=True)
+    assert {child.end for node in root.walk() for child in node.children} <= {"all", "playout", "terminal"}
+    best = root.children[0]
+    assert game.format_move(best.move) == result.stats.best and best.value == -result.score
+    document = tree_document(game, tree, result, "mcts:nodes=5000,seed=1")
+    assert document["root"]["visits"] == 119 and document["root"]["children"][0]["move"] == result.stats.best
+
+
+def test_a_proven_tree_records_its_results() -> None:
+    from engines.tree import record_tree
+
+    result, tree = record_tree("mcts:nodes=3000", BonusNim(5))
+    assert tree.complete and tree.root is not None and tree.root.value == result.score >= MATE_BOUND
+    assert any(node.end == "terminal" for node in tree.root.walk())

@@ -1,5 +1,5 @@
 """The start screen for players (docs/app.md): levels with their ratings in words, colour, clock
-presets, the Advanced part, Continue; and the autosave it continues (tui/autosave.py)."""
+presets, the Advanced part, Continue; and the old one-slot autosave (tui/autosave.py) it reads."""
 
 from __future__ import annotations
 
@@ -17,9 +17,11 @@ from games import GAME_NAMES, Game, game_class, game_kind
 from tui.app.app import TuiGamesApp
 from tui.app.screens.dialogs import ConfirmDialog
 from tui.app.screens.start import StartScreen, engine_words, level_choices, middle_level
+from tui.app.screens.unfinished import UnfinishedScreen
 from tui.autosave import (Autosave, AutosaveError, autosave_path, clear_autosave, latest_autosave, load_autosave,
                           write_autosave)
 from tui.settings import Settings, load_settings, save_settings
+from tui.unfinished import kept_games
 
 from app_pilot import ready, wait_for
 
@@ -147,18 +149,20 @@ def test_a_file_in_the_slot_that_is_not_an_autosave_is_kept_aside() -> None:
     assert not os.path.lexists(path) and latest_autosave() == (None, "")
 
 
-async def test_quitting_keeps_the_unfinished_game_and_continue_plays_on_at_once() -> None:
+async def test_an_old_slot_is_continued_from_the_list_and_plays_on_at_once() -> None:
     game = GAME_NAMES[0]
     sample = game_kind(game).samples.middle
     assert sample, "the game's samples give a middle game"
     first = sample[:1]  # one move played: the second side, an engine, is to move
     left = ((300.0, 300.0), (297.5, 300.0))  # the clocks as they stood: the first player had used 2.5 s
-    write_autosave(Autosave(game, ("human", "pvs:depth=1"), "", first, "5+3", left))
+    write_autosave(Autosave(game, ("human", "pvs:depth=1"), "", first, "5+3", left))  # an earlier version's slot
     app = start_app()
     async with app.run_test(size=(80, 24)) as pilot:
         start = await start_screen(pilot)
-        assert start.autosave is not None and start.autosave.moves == first
+        assert [kept.moves for kept in start.kept] == [first]  # moved into the store
         await pilot.click("#continue-button")
+        await wait_for(pilot, lambda: isinstance(app.screen, UnfinishedScreen), "the list of unfinished games")
+        await pilot.press("enter")
         screen = await ready(pilot)
         assert screen.controller.setup.players == ("human", "pvs:depth=1") and str(screen.controller.setup.clock) == "5+3"
         assert screen.controller.clock is not None and screen.controller.clock.history[1] == left[1]
@@ -168,7 +172,8 @@ async def test_quitting_keeps_the_unfinished_game_and_continue_plays_on_at_once(
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the quit question")
         assert "Continue keeps it" in str(app.screen.query_one("#discard", Button).label)
         app.exit()
-    assert load_autosave(autosave_path(game)).moves == played
+    (kept,), _ = kept_games()
+    assert kept.moves == played and kept.id == start.kept[0].id  # its own entry, updated
 
 
 async def test_another_game_shows_its_own_colours_and_levels_in_the_lists() -> None:

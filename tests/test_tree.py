@@ -255,7 +255,7 @@ def test_tree_command_prints_counts_and_writes_files(tmp_path, capsys):
 
 @pytest.mark.parametrize("args,message", [
     (["--engine", "random"], "alpha-beta family"),
-    (["--engine", "mcts"], "mcts"),
+    (["--engine", "pred"], "alpha-beta family"),
     (["--budget", "0"], "whole number"),
     (["--budget", "2000000"], "at most"),
     (["--out", "x.txt"], ".json or a .dot"),

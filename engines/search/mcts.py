@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import replace
 from typing import Any, Callable, Sequence
 
 from games import HEURISTIC_BOUND, WIN, Game, UnknownGameError, kind_of
@@ -45,8 +46,10 @@ from ..base import (
     root_moves,
 )
 from ..spec import EngineSpec
+from .core import INF
+from .recorder import DEFAULT_BUDGET, SearchTree, TreeNode
 
-__all__ = ["MctsEngine", "Tree", "Mcts", "UNKNOWN", "DRAW", "DEFAULT_C", "ucb1"]
+__all__ = ["MctsEngine", "Tree", "Mcts", "UNKNOWN", "DRAW", "DEFAULT_C", "ucb1", "recorded"]
 
 #: ``Tree.proven`` of a node not proven; a proven node holds its winner (0 or 1) or :data:`DRAW`.
 UNKNOWN = -1
@@ -319,6 +322,23 @@ class MctsEngine(Engine):
     def search(self, game: Game, limits: Limits | None = None, *,
                stop: StopFlag | None = None, on_info: InfoCallback | None = None,
                moves: Sequence[Any] | None = None) -> SearchResult:
+        return self._run(game, limits, stop, on_info, moves)[0]
+
+    def record(self, game: Game, limits: Limits | None = None, *, budget: int = DEFAULT_BUDGET,
+               stop: StopFlag | None = None, on_info: InfoCallback | None = None) -> tuple[SearchResult, SearchTree]:
+        """Search ``game`` as :meth:`search` does and give its tree as a recording (see
+        :func:`recorded`): at most ``budget`` nodes, the playouts capped to stay within them."""
+        limits = limits if limits is not None else self.limits()
+        cap = max(budget - 1, 1)
+        capped = limits.nodes is None or limits.nodes > cap
+        if limits.time is None and limits.nodes is None:
+            limits = replace(limits, time=self.spec.get("time"))
+        result, mcts = self._run(game, replace(limits, nodes=cap if capped else limits.nodes), stop, on_info, None)
+        exhausted = capped and mcts.tree.proven[0] == UNKNOWN and mcts.tree.visits[0] >= cap
+        return result, SearchTree([recorded(mcts)], budget, exhausted)
+
+    def _run(self, game: Game, limits: Limits | None, stop: StopFlag | None, on_info: InfoCallback | None,
+             moves: Sequence[Any] | None) -> tuple[SearchResult, Mcts]:
         limits = limits if limits is not None else self.limits()
         legal = root_moves(game, moves)
         budget = limits.nodes
@@ -342,22 +362,22 @@ class MctsEngine(Engine):
                     break
                 if on_info is not None and now - last_info >= INFO_INTERVAL:
                     last_info = now
-                    on_info(self.stats(mcts, game, now - start))
+                    on_info(self.stats(mcts, now - start))
             mcts.iterate()
             iterations += 1
-        stats = self.stats(mcts, game, time.perf_counter() - start)
+        stats = self.stats(mcts, time.perf_counter() - start)
         if on_info is not None:
             on_info(stats.copy())
         line = [tree.move[node] for node in tree.line()] or [legal[0]]
-        return SearchResult(line[0], stats.score, line, stats)
+        return SearchResult(line[0], stats.score, line, stats), mcts
 
-    def stats(self, mcts: Mcts, game: Game, elapsed: float) -> SearchStats:
+    def stats(self, mcts: Mcts, elapsed: float) -> SearchStats:
         """The search's figures now: the tree's size as ``nodes``, the root's moves with their visits."""
         tree = mcts.tree
         line = tree.line()
         texts = _line_texts(mcts.game, [tree.move[node] for node in line])
         best = line[0] if line else -1
-        score = self.score(tree, best)
+        score = score_of(tree, best, self.scale)
         root = sorted(tree.children(0), key=lambda child: -tree.visits[child])
         visits = [MoveVisits(mcts.game.format_move(tree.move[child]), tree.visits[child],
                              round(_mean(tree, child), 4), _proven_text(tree, child)) for child in root]
@@ -370,20 +390,60 @@ class MctsEngine(Engine):
         stats.visits = visits
         return stats
 
-    def score(self, tree: Tree, best: int) -> int:
-        """The root's score for the side to move: a proven result as a win or loss in its plies,
-        else the best move's mean result as the score with that winning chance."""
-        if best < 0:
-            return 0
-        result = tree.proven[best]
-        if result not in (UNKNOWN, DRAW):
-            plies = tree.plies[best] + 1
-            return WIN - plies if result == tree.mover[best] else plies - WIN
-        if result == DRAW:
-            return 0
-        chance = min(max(_mean(tree, best), 1e-6), 1 - 1e-6)
-        bound = HEURISTIC_BOUND - 1
-        return int(max(-bound, min(bound, self.scale * math.log(chance / (1 - chance)))))
+
+def score_of(tree: Tree, best: int, scale: float) -> int:
+    """The root's score for the side to move from its ``best`` child: a proven result as a win
+    or loss in its plies, else the child's mean result as the score with that winning chance."""
+    if best < 0:
+        return 0
+    result = tree.proven[best]
+    if result != UNKNOWN:
+        return 0 if result == DRAW else proven_score(result == tree.mover[best], tree.plies[best] + 1)
+    return chance_score(_mean(tree, best), scale)
+
+
+def proven_score(won: bool, plies: int) -> int:
+    """A proven win (or loss) ``plies`` plies from the end, on the search's scale."""
+    return WIN - plies if won else plies - WIN
+
+
+def chance_score(chance: float, scale: float) -> int:
+    """The score worth a winning ``chance`` on the game's ``scale``, within the heuristics' bound."""
+    chance = min(max(chance, 1e-6), 1 - 1e-6)
+    bound = HEURISTIC_BOUND - 1
+    return int(max(-bound, min(bound, scale * math.log(chance / (1 - chance)))))
+
+
+def recorded(mcts: Mcts) -> TreeNode:
+    """The search's tree as a recording (:class:`~engines.search.recorder.TreeNode`): every
+    visited node with its ``visits`` and its value for the side to move there (a proven result
+    as a win or loss in its plies, else the score worth its mean result), the children most
+    visited first; ``end`` is ``all`` where children were visited, ``terminal`` where the game
+    is over, ``playout`` at a leaf played out; windows are unbounded and every value exact."""
+    tree, game = mcts.tree, mcts.game
+
+    def node(index: int, ply: int) -> TreeNode:
+        mover, proven = tree.mover[index], tree.proven[index]
+        if proven not in (UNKNOWN, DRAW):
+            value: float = proven_score(proven == game.turn, tree.plies[index])
+        elif proven == DRAW:
+            value = 0
+        else:
+            mean = _mean(tree, index)
+            value = chance_score(mean if game.turn == mover else 1 - mean, mcts.scale)
+        kids = [child for child in tree.children(index) if tree.visits[child]]
+        kids.sort(key=lambda child: -tree.visits[child])
+        end = "all" if kids else "terminal" if game.outcome() is not None else "playout"
+        item = TreeNode(tree.move[index] if index else None, 0, ply, -INF, INF, value=value, end=end,
+                        bound="exact", legal=tree.count[index] if tree.count[index] >= 0 else None,
+                        visits=tree.visits[index])
+        for child in kids:
+            game.play(tree.move[child])
+            item.children.append(node(child, ply + 1))
+            game.undo()
+        return item
+
+    return node(0, 0)
 
 
 def win_scale(game_class: type[Game]) -> float:

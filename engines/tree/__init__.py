@@ -2,8 +2,8 @@
 
 :func:`record_tree` searches a position with any engine of the alpha-beta
 family (``minimax``, ``alphabeta``, ``alphabeta-hard``, ``bl``, ``h0``, ``hl``,
-``hr``, ``pvs``), in this process, and returns its result with the tree it
-searched.  Then:
+``hr``, ``pvs``) or with ``mcts`` (its tree: each visited node with its visits and
+value), in this process, and returns its result with the tree it searched.  Then:
 
 - :mod:`.export`: the tree as a JSON document or a Graphviz drawing;
 - :mod:`.compare`: two engines' trees of one position told apart;
@@ -19,6 +19,7 @@ from games import Game
 from ..base import Limits, SearchResult, StopFlag
 from ..registry import ENGINES, create_engine, parse_engine_spec
 from ..search.alphabeta import AlphaBetaEngine
+from ..search.mcts import MctsEngine
 from ..search.recorder import DEFAULT_BUDGET, ENDS, MAX_BUDGET, SearchTree, TreeNode, bound_of
 from ..spec import EngineSpec, SpecError
 
@@ -42,7 +43,7 @@ def record_tree(spec: str | EngineSpec, game: Game, *, budget: int = DEFAULT_BUD
     check_recordable(spec, type(game))
     engine = create_engine(spec, type(game))
     try:
-        assert isinstance(engine, AlphaBetaEngine)
+        assert isinstance(engine, (AlphaBetaEngine, MctsEngine))
         return engine.record(game, limits, budget=budget, stop=stop)
     finally:
         engine.close()
@@ -50,10 +51,10 @@ def record_tree(spec: str | EngineSpec, game: Game, *, budget: int = DEFAULT_BUD
 
 def check_recordable(spec: str | EngineSpec, game_class: type[Game]) -> None:
     """Refuse (:class:`RecordError`, one line) an engine that does not search an alpha-beta
-    family tree, whatever the game; a bad spec raises its own :class:`SpecError`."""
+    family tree or a Monte Carlo one, whatever the game; a bad spec raises its own :class:`SpecError`."""
     parsed = parse_engine_spec(spec) if isinstance(spec, str) else spec
     info = ENGINES[parsed.name]
     family = getattr(info.factory, "func", info.factory)
-    if not (isinstance(family, type) and issubclass(family, AlphaBetaEngine)):
-        raise RecordError(f"{parsed.name!r} does not search a tree of the alpha-beta family; "
-                          "these do: minimax, alphabeta, alphabeta-hard, bl, h0, hl, hr, pvs")
+    if not (isinstance(family, type) and issubclass(family, (AlphaBetaEngine, MctsEngine))):
+        raise RecordError(f"{parsed.name!r} does not search a tree of the alpha-beta family or a Monte Carlo one; "
+                          "these do: minimax, alphabeta, alphabeta-hard, bl, h0, hl, hr, pvs, mcts")

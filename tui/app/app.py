@@ -12,7 +12,6 @@ outlives the app.
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from typing import Any, Iterable
 
@@ -25,17 +24,20 @@ from textual.worker import get_current_worker
 
 from engines import notices
 from games import GameError
+from games.records import RecordError
 
-from ..autosave import Autosave, AutosaveError, autosave_path, clear_autosave, latest_autosave, load_autosave, write_autosave
+from ..unfinished import KeptError, kept_games, kept_path, load_kept, remove_kept, write_kept
 from ..settings import Settings, load_settings, problems_text, save_settings
 from .engine_link import EngineLink
+from .keeping import continued_setup, keeps, kept_of, restore
 from .screens.dialogs import ConfirmDialog, GuardedDialog
 from .screens.game import GameScreen
 from .screens.lab import LabScreen
 from .screens.puzzles import PuzzleScreen
 from .screens.start import StartScreen
-from .messages import (ContinueGame, NetworkFailed, OpenFriend, OpenGame, OpenLab, OpenLearn, OpenNetworkGame, OpenPuzzles,
-                       OpenStart, ReviewGame)
+from .messages import (ContinueGame, ForgetGame, NetworkFailed, OpenFriend, OpenGame, OpenLab, OpenLearn,
+                       OpenNetworkGame, OpenPuzzles, OpenStart, OpenUnfinished, ReviewGame)
+from .screens.unfinished import UnfinishedScreen
 from .search_service import SearchService
 from .keymap import key_named
 from .session import GameSetup, SetupError
@@ -52,7 +54,7 @@ class TuiGamesApp(App):
 
     def __init__(self, setup: GameSetup | None = None, *, ascii: bool = False, lab: bool = False,
                  pick_from: str | None = None, puzzles: Any = None, learn: bool = False, friend: Any = None,
-                 ask_how: bool = False, syzygy: str | None = None) -> None:
+                 ask_how: bool = False, syzygy: str | None = None, unfinished: bool = False) -> None:
         super().__init__()
         #: Puzzles to solve at once: the game, the puzzles, where they come from, the order's seed.
         self.initial_puzzles = puzzles
@@ -66,6 +68,8 @@ class TuiGamesApp(App):
         self.initial_friend = friend
         #: ``tui-games learn``: the course first.
         self.initial_learn = learn
+        #: ``tui-games continue``: the list of the unfinished games over the start screen.
+        self.initial_unfinished = unfinished
         #: The player's settings (:mod:`tui.settings`) and what was wrong in their file, if anything.
         self.settings, self.settings_problems = load_settings()
         #: ``--ascii``: letters whatever the settings say.
@@ -90,6 +94,8 @@ class TuiGamesApp(App):
             self.open_learn()
         elif self.initial_setup is None:
             self.push_screen(self._start_screen())
+            if self.initial_unfinished:
+                self.open_unfinished()
         else:
             screen = self._game_screen(self.initial_setup)
             self.push_screen(screen)
@@ -116,58 +122,77 @@ class TuiGamesApp(App):
     # -- what the screens ask for (messages up) -------------------------------------------
 
     def _start_screen(self, setup: GameSetup | None = None) -> StartScreen:
-        """The start screen, with Continue when a game was left unfinished (a slot that cannot be
+        """The start screen, with Continue when games were left unfinished (a file that cannot be
         read is said in its notice line)."""
-        saved, problem = latest_autosave()
-        if problem:
-            self.settings_problems = [*self.settings_problems, problem]
-        return StartScreen(setup, saved)
+        kept, problems = kept_games()
+        if problems:
+            self.settings_problems = [*self.settings_problems, *problems]
+        return StartScreen(setup, kept)
 
     def autosave(self) -> None:
-        """Keep the game being left, if it is unfinished and a human plays in it, in its game's slot
-        (:mod:`tui.autosave`); a continued game that has ended empties its slot.  A slot that cannot
-        be written is said, and the app goes on."""
+        """Keep the game being left, if it is unfinished and a person plays in it, among the unfinished
+        games (:mod:`tui.unfinished`): a new game in an entry of its own, a continued one in its own
+        entry again; a finished game removes its entry.  A spectator's game is never kept.  A file
+        that cannot be written is said, and the app goes on."""
         screen = self._game_screen_below()
-        if screen is None or screen.back_to_lab or not any(screen.controller.setup.is_human(side) for side in (0, 1)):
+        if screen is None or not keeps(screen):
             return
-        controller = screen.controller
-        setup = controller.setup
         try:
-            if controller.outcome() is not None:
-                if getattr(screen, "continued", False):
-                    clear_autosave(setup.game)
+            if screen.controller.outcome() is not None or not screen.played.tree.variations:
+                if screen.kept_id is not None:
+                    remove_kept(screen.kept_id)
+                    screen.kept_id = None
                 return
-            if not controller.moves:
-                return
-            clock = controller.clock
-            write_autosave(Autosave(
-                setup.game, setup.players, setup.position or "", tuple(controller.moves),
-                "" if setup.clock is None else str(setup.clock),
-                tuple(clock.standing(time.monotonic())) if clock is not None else (), setup.analysis or ""))
+            kept = kept_of(screen, screen.kept_id)
+            write_kept(kept)
+            screen.kept_id = kept.id
+        except (OSError, ValueError) as error:  # ValueError: a record the format refuses to write
+            self.notify(f"the game could not be kept for Continue: {getattr(error, 'strerror', None) or error}",
+                        severity="warning")
+
+    @on(OpenUnfinished)
+    def open_unfinished(self, message: OpenUnfinished | None = None) -> None:
+        """The list of the unfinished games over the current screen (a file that cannot be read is
+        moved aside and said in the list's line)."""
+        self.push_screen(UnfinishedScreen(*kept_games()))
+
+    @on(ForgetGame)
+    def forget_game(self, message: ForgetGame) -> None:
+        """Delete an unfinished game; the list shows what is left."""
+        try:
+            remove_kept(message.id)
         except OSError as error:
-            self.notify(f"the game could not be kept for Continue: {error.strerror or error}", severity="warning")
+            self.notify(f"cannot delete it: {error.strerror or error}", severity="error")
+        games, problems = kept_games()
+        for screen in self.screen_stack:
+            if isinstance(screen, UnfinishedScreen):
+                screen.show(games, problems)
+            elif isinstance(screen, StartScreen):
+                screen.kept = games
 
     @on(ContinueGame)
     def continue_game(self, message: ContinueGame) -> None:
-        """The game left unfinished in ``message.game``'s slot, played on at once: its players, clocks
-        as they stood and analysis (a slot that cannot be read or set up is said in one line)."""
+        """The unfinished game ``message.id``, as it stood, in place of the list and the screen below
+        it: its players, whole tree, position, clocks and analysis.  Engines that waited for the
+        player (a game reviewed or analysed) wait again: ctrl+b lets them play on.  A game that
+        cannot be read or set up is said in one line."""
         try:
-            saved = load_autosave(autosave_path(message.game))
-            setup = GameSetup.checked(saved.game, *saved.players, saved.position or None,
-                                      clock=saved.clock or None, analysis=saved.analysis or None)
-            setup = replace(setup, moves=saved.moves)
-            screen = self._game_screen(setup)
-        except (AutosaveError, SetupError, GameError) as error:
-            self.notify(f"cannot continue: {str(error).splitlines()[0]}", severity="error")
+            kept = load_kept(kept_path(message.id))
+            screen = self._game_screen(continued_setup(kept))
+        except (KeptError, RecordError, SetupError, GameError, OSError) as error:
+            self.notify(f"cannot continue: {str(error).splitlines()[0] if str(error) else error}", severity="error")
             return
-        screen.controller.paused = False  # the engine to move answers at once
-        clock = screen.controller.clock
-        if clock is not None and len(saved.left) == len(saved.moves) + 1:
-            clock.history = [tuple(pair) for pair in saved.left]  # type: ignore[misc]
-            clock.back_to(len(saved.moves))
-        screen.continued = True  # type: ignore[attr-defined]
+        restore(screen, kept)
         self.engine_link.reset()
-        self.switch_screen(screen)
+        if isinstance(self.screen, UnfinishedScreen):
+            self.pop_screen()
+        if isinstance(self.screen, (StartScreen, GameScreen)):
+            self.autosave()
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+        if screen.controller.paused and screen.controller.outcome() is None:
+            self.call_after_refresh(screen.say, "continued where it stood — the engines wait: ctrl+b lets them play on")
 
     @on(OpenGame)
     def open_game(self, message: OpenGame) -> None:
@@ -276,8 +301,8 @@ class TuiGamesApp(App):
         if isinstance(screen, StartScreen):
             yield SystemCommand("Start a new game", "the game, level, colour and clock chosen "
                                 f"({key_named('new_game').shown})", screen.action_start)
-            if screen.autosave is not None:
-                yield SystemCommand("Continue", "play on the game left unfinished", screen.action_continue)
+            if screen.kept:
+                yield SystemCommand("Continue", "the unfinished games: open one, or delete one", screen.action_continue)
             yield SystemCommand("Puzzles", "the puzzle trainer of the game chosen", screen.action_puzzles)
             yield SystemCommand("Learn", "the course in game search", screen.action_learn)
             yield SystemCommand("Play a friend", "host or join a game over the network", screen.action_friend)

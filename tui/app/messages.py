@@ -15,8 +15,8 @@ from textual.message import Message
 
 from .session import GameSetup
 
-__all__ = ["ContinueGame", "NetworkFailed", "OpenFriend", "OpenGame", "OpenLab", "OpenLearn", "OpenNetworkGame",
-           "OpenPuzzles", "OpenStart", "ReviewGame"]
+__all__ = ["ContinueGame", "ForgetGame", "NetworkFailed", "OpenFriend", "OpenGame", "OpenLab", "OpenLearn",
+           "OpenNetworkGame", "OpenPuzzles", "OpenStart", "OpenUnfinished", "ReviewGame"]
 
 
 class OpenGame(Message):
@@ -65,13 +65,25 @@ class OpenFriend(Message):
     """Play a friend over the network (host a game or join one) over the current screen."""
 
 
-class ContinueGame(Message):
-    """Play on the game of ``game`` left unfinished (its autosave, :mod:`tui.autosave`) in place of the
-    current screen: the same players and clocks, the engine to move answering at once."""
+class OpenUnfinished(Message):
+    """The list of the games left unfinished (:mod:`tui.unfinished`) over the current screen."""
 
-    def __init__(self, game: str) -> None:
+
+class ContinueGame(Message):
+    """Play on the unfinished game ``id`` (:mod:`tui.unfinished`) in place of the screens below the
+    list: the same players, tree of moves and clocks, as it stood."""
+
+    def __init__(self, id_: str) -> None:
         super().__init__()
-        self.game = game
+        self.id = id_
+
+
+class ForgetGame(Message):
+    """Delete the unfinished game ``id`` from the store (the player confirmed it)."""
+
+    def __init__(self, id_: str) -> None:
+        super().__init__()
+        self.id = id_
 
 
 class OpenNetworkGame(Message):

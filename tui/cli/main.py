@@ -4,6 +4,7 @@ Commands::
 
     tui-games [--ascii]                 (no command: the app's start screen)
     tui-games play GAME [--first SPEC] [--second SPEC] [--position TEXT] [--ascii]
+    tui-games continue [--list] [--ascii]
     tui-games perft GAME DEPTH [--position TEXT] [--divide]
     tui-games moves GAME [--position TEXT]
     tui-games show GAME [--position TEXT] [--moves MOVE ...]
@@ -52,7 +53,7 @@ from engines import RunError
 from games import GAME_NAMES, GameError, game_titles
 
 from . import (bench, books, endgame, lab, learn, learning, match, network, play, puzzles, rules, search, serve,
-               tree, uci)
+               tree, uci, unfinished)
 from .common import PROG, Parser, UsageError, error_text, interrupted_status, one_line, notices_on_stderr, stop_signals
 
 __all__ = ["main", "build_parser", "UsageError"]
@@ -69,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with no command: draw pieces as letters (for terminals that misrender chess glyphs)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for group in (play, learn, network, serve, puzzles, rules, search, tree, bench, endgame, match, lab, books, learning, uci):
+    for group in (play, unfinished, learn, network, serve, puzzles, rules, search, tree, bench, endgame, match, lab, books, learning, uci):
         group.add_commands(sub)
     return parser
 
@@ -104,9 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _opens_app(args: argparse.Namespace) -> bool:
-    """Whether the command opens the app (``play``, ``lab``, ``learn``, ``host``, ``join``, ``serve``'s
-    server, ``puzzles`` but ``--make``)."""
-    return args.command in ("play", "lab", "learn", "host", "join", "serve") or (args.command == "puzzles" and args.make is None)
+    """Whether the command opens the app (``play``, ``continue`` but ``--list``, ``lab``, ``learn``, ``host``,
+    ``join``, ``serve``'s server, ``puzzles`` but ``--make``)."""
+    return (args.command in ("play", "lab", "learn", "host", "join", "serve")
+            or (args.command == "puzzles" and args.make is None) or (args.command == "continue" and not args.list))
 
 
 def _quiet_stdout() -> None:

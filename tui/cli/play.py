@@ -91,14 +91,14 @@ def _players(args: argparse.Namespace) -> tuple[str, str]:
 
 def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False, pick_from: str | None = None,
             puzzles: Any = None, learn: bool = False, friend: Any = None,
-            ask_how: bool = False, syzygy: str | None = None) -> int:
+            ask_how: bool = False, syzygy: str | None = None, unfinished: bool = False) -> int:
     """Open the Textual app (imported only here: the other commands never load Textual);
     ``pick_from``: a record file whose games the app lists to pick one; ``puzzles``: a game,
     its puzzles, where they come from and their order's seed, to solve; ``learn``: the course; ``friend``: a
     network game's link (``host``, ``join``); ``syzygy``: the endgame tables' folder the engines
-    read instead of the settings'.  Refused in one line
-    when standard input or output is not a terminal (``play chess </dev/null`` would wait for
-    keys that never come)."""
+    read instead of the settings'; ``unfinished``: the list of the unfinished games (``continue``).
+    Refused in one line when standard input or output is not a terminal (``play chess </dev/null``
+    would wait for keys that never come)."""
     # textual-serve (tui-games serve) runs the app on pipes, drawn by its web driver in the browser.
     served = os.environ.get("TEXTUAL_DRIVER", "").startswith("textual.drivers.web_driver")
     if served:  # a browser tab's app ends with the server that started it, however it ends
@@ -111,7 +111,7 @@ def run_app(setup: Any = None, *, ascii: bool = False, lab: bool = False, pick_f
     from ..app.app import TuiGamesApp
 
     app = TuiGamesApp(setup, ascii=ascii, lab=lab, pick_from=pick_from, puzzles=puzzles, learn=learn, friend=friend,
-                      ask_how=ask_how, syzygy=syzygy)
+                      ask_how=ask_how, syzygy=syzygy, unfinished=unfinished)
     app.run()
     return app.return_code or 0  # 2: a host that broke the protocol ended `join` (the app printed why)
 

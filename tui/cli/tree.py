@@ -35,7 +35,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         description="Search one position with an engine of the alpha-beta family (minimax, alphabeta, "
                     "alphabeta-hard, bl, h0, hl, hr, pvs), recording every node: the move, the window "
                     "on entry, the value and bound returned, the children in the order searched and why "
-                    "the node ended.  Prints the tree's counts per ply; --out writes the whole tree as "
+                    "the node ended; or with mcts, every node its playouts visited, with its visits and "
+                    "value.  Prints the tree's counts per ply; --out writes the whole tree as "
                     "JSON (.json) or Graphviz (.dot); --compare records a second engine on the same "
                     "position and tells the two trees apart; --view minimax gives every value from the "
                     "root player's side, with MAX and MIN nodes and alpha- and beta-cuts named.",

@@ -85,6 +85,8 @@ class GameScreen(Screen):
 
     #: Opened from the lab to review one of its games: New goes back to the lab.
     back_to_lab = False
+    #: The id of the game's entry among the unfinished games (:mod:`tui.unfinished`): ``None`` until kept.
+    kept_id: str | None = None
 
     def __init__(self, setup: GameSetup, link: EngineLink, *, ascii: bool = False) -> None:
         super().__init__()

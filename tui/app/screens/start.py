@@ -15,22 +15,26 @@ analysis engine.  The two parts are one form: the choices above write the spec
 and clock boxes, and what is typed there shows above (a spec that is no level
 leaves the opponent "custom").
 
-**Continue** (shown when a game was left unfinished, :mod:`tui.autosave`) asks
-the app to play that game on.  Learn, Play a friend, Puzzles, Lab, Settings and
-Quit sit in the button row under the form, which stays on screen whatever the
-terminal's height.  Start (or Enter in any box) checks everything and opens the
-game, or says in one line what is wrong.
+**Continue** (shown when games were left unfinished, :mod:`tui.unfinished`)
+asks the app for their list, to open or delete one.  Learn, Play a friend,
+Puzzles, Lab, Settings and Quit sit in the button row under the form, which
+stays on screen whatever the terminal's height.  Start (or Enter in any box)
+checks everything and opens the game, or says in one line what is wrong.  The
+focus goes in the form's order: Start first (Enter plays), Tab to the game,
+down the form, then Continue and the other buttons.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Sequence
 
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from engines import ENGINES
@@ -38,12 +42,13 @@ from engines.registry import REFINEMENTS
 from engines.levels import levels_for, rating_words
 from games import GAME_NAMES, game_class, game_kind, game_titles
 
-from ...autosave import Autosave
+from ...unfinished import KeptGame
 from ...views.format import default_text, plies_text
 from ...settings import Settings, problems_text
 from ..keymap import screen_bindings
-from ..messages import ContinueGame, OpenFriend, OpenGame, OpenLab, OpenLearn, OpenPuzzles
+from ..messages import OpenFriend, OpenGame, OpenLab, OpenLearn, OpenPuzzles, OpenUnfinished
 from ..session import HUMAN, GameSetup, SetupError, level_of, level_summary, presets_for, rounded, side_names
+from .unfinished import game_title
 
 __all__ = ["CLOCK_PRESETS", "StartScreen", "engine_words", "level_choices"]
 
@@ -96,15 +101,15 @@ class StartScreen(Screen):
     CSS_PATH = "start.tcss"
     BINDINGS = screen_bindings("StartScreen", new_game="start")
 
-    def __init__(self, setup: GameSetup | None = None, autosave: Autosave | None = None) -> None:
+    def __init__(self, setup: GameSetup | None = None, kept: Sequence[KeptGame] = ()) -> None:
         super().__init__()
         #: The form's first contents: a game's own (a rematch, New), else the settings' (on mount).
         self.given = setup is not None
         self.setup = setup or GameSetup(GAME_NAMES[0], (HUMAN, middle_level(GAME_NAMES[0])))
         #: The game the form is filled in for (a change of game refills it).
         self._game_shown = self.setup.game
-        #: The game left unfinished that Continue plays on (``None``: no Continue).
-        self.autosave = autosave
+        #: The games left unfinished, last played first, that Continue lists (none: no Continue).
+        self.kept = list(kept)
 
     def compose(self) -> ComposeResult:
         clock = "" if self.setup.clock is None else str(self.setup.clock)
@@ -158,8 +163,8 @@ class StartScreen(Screen):
         with Vertical(id="start-bottom"):
             yield Static("", id="start-error", markup=False)
             yield Static("", id="start-notice", markup=False, classes="about")
-            if self.autosave is not None:
-                yield Button(self._continue_label(self.autosave), id="continue-button", compact=True)
+            if self.kept:
+                yield Button(self._continue_label(self.kept), id="continue-button", compact=True)
             with Horizontal(id="start-buttons"):
                 yield Button("Start", id="start-button", variant="primary", compact=True)
                 yield Button("Learn", id="learn-button", compact=True)
@@ -176,17 +181,21 @@ class StartScreen(Screen):
         return [(f"{first} (moves first)", "first"), (second, "second"), ("random", "random")]
 
     @staticmethod
-    def _continue_label(saved: Autosave) -> str:
-        humans = [side for side in (0, 1) if saved.players[side] == HUMAN]
-        names = side_names(saved.game)
+    def _continue_label(kept: Sequence[KeptGame]) -> str:
+        """``Continue: 2 unfinished games (last: Chess against Beginner, 14 moves)``."""
+        last = kept[0]
+        humans = [side for side in (0, 1) if last.specs[side] == HUMAN]
         if len(humans) == 2:
             against = "a friend"
+        elif humans:
+            other = last.players[1 - humans[0]]
+            level = level_of(last.game, other)
+            against = level.name.capitalize() if level is not None else other
         else:
-            level = level_of(saved.game, saved.players[1 - humans[0]])
-            against = level.name.capitalize() if level is not None else saved.players[1 - humans[0]]
-        colour = f" as {names[humans[0]]}" if len(humans) == 1 else ""
-        return (f"Continue: {game_kind(saved.game).title} against {against}{colour}, "
-                f"{plies_text(len(saved.moves))} played")
+            against = " and ".join(last.players)
+        games = "1 unfinished game" if len(kept) == 1 else f"{len(kept)} unfinished games"
+        return (f"Continue: {games} (last: {game_title(last.game)} against {against}, "
+                f"{plies_text(len(last.moves))})")
 
     @staticmethod
     def _preset_for(game: str, spec: str) -> str | object:
@@ -210,10 +219,23 @@ class StartScreen(Screen):
         self.query_one("#start-button", Button).focus()
 
     def on_screen_resume(self) -> None:
-        """Back from the puzzles, the course, the lab or a friend's game: Enter starts a game
-        again (the button that opened them kept the focus, and Enter opened them again)."""
-        if isinstance(self.focused, Button) and self.focused.id != "start-button":
+        """Back from the puzzles, the course, the lab, a friend's game or the unfinished games: Enter
+        starts a game again (the button that opened them kept the focus, and Enter opened them again);
+        Continue says what is left of the unfinished games."""
+        for button in self.query("#continue-button").results(Button):
+            button.display = bool(self.kept)
+            if self.kept:
+                button.label = self._continue_label(self.kept)
+        if isinstance(self.focused, Button) and self.focused.id != "start-button" or self.focused is None:
             self.query_one("#start-button", Button).focus()
+
+    @property
+    def focus_chain(self) -> list[Widget]:
+        """The form's order: Start (which has the focus at first), then the fields top to bottom, then
+        Continue and the other buttons -- Tab from Start goes to the game, never to Learn."""
+        chain = super().focus_chain
+        return [widget for widget in chain if widget.id == "start-button"] + [
+            widget for widget in chain if widget.id != "start-button"]
 
     def _notice(self, text: str) -> None:
         """A line about the settings that stays while the form is edited (none: no line at all)."""
@@ -414,9 +436,8 @@ class StartScreen(Screen):
 
     @on(Button.Pressed, "#continue-button")
     def action_continue(self) -> None:
-        """Play on the game left unfinished."""
-        if self.autosave is not None:
-            self.post_message(ContinueGame(self.autosave.game))
+        """The list of the games left unfinished, to open or delete one."""
+        self.post_message(OpenUnfinished())
 
     @on(Button.Pressed, "#learn-button")
     def action_learn(self) -> None:
