@@ -36,6 +36,7 @@ class BonusNim(Game[int]):
     HEURISTICS: ClassVar[dict[str, Any]] = {"none": lambda game, player: 0.0}
     DEFAULT_HEURISTIC = CUT_HEURISTIC = STRONG_HEURISTIC = "none"
     FEATURE_NAMES: ClassVar[tuple[str, ...]] = ("counters",)
+    MOVES_AGAIN: ClassVar[bool] = True
     DECISIVE_SCORE: ClassVar[int] = 100
     EXAMPLE_POSITION: ClassVar[str] = "7 A"
     EXAMPLE_MOVE: ClassVar[str] = "3"
@@ -322,3 +323,14 @@ def test_a_proven_tree_records_its_results() -> None:
     result, tree = record_tree("mcts:nodes=3000", BonusNim(5))
     assert tree.complete and tree.root is not None and tree.root.value == result.score >= MATE_BOUND
     assert any(node.end == "terminal" for node in tree.root.walk())
+
+
+def test_the_recorded_roles_follow_the_turn() -> None:
+    """Five counters, taking three: the same side moves again, so that node is still the root side's."""
+    from engines.tree import record_tree
+    from engines.tree.views import MAX, MIN, node_view
+
+    _, tree = record_tree("mcts:nodes=3000", BonusNim(5))
+    assert tree.root is not None
+    roles = {node.move: node_view(node).role for node in tree.root.children}
+    assert roles.get(3) == MAX and roles.get(1, MIN) == MIN

@@ -384,7 +384,8 @@ class MctsEngine(Engine):
         stats = SearchStats(
             nodes=len(tree), evals=mcts.evals, depth=mcts.depth, seldepth=mcts.seldepth,
             time_s=round(elapsed, 4), nps=int(len(tree) / elapsed) if elapsed > 0 else 0,
-            score=score, mate=mate_in(score), best=texts[0] if texts else None, pv=texts,
+            score=score, mate=mate_in(score, plies=self.game_class.MOVES_AGAIN),
+            best=texts[0] if texts else None, pv=texts,
             engine=str(self.spec), playouts=tree.visits[0],
         )
         stats.visits = visits
@@ -419,8 +420,10 @@ def recorded(mcts: Mcts) -> TreeNode:
     visited node with its ``visits`` and its value for the side to move there (a proven result
     as a win or loss in its plies, else the score worth its mean result), the children most
     visited first; ``end`` is ``all`` where children were visited, ``terminal`` where the game
-    is over, ``playout`` at a leaf played out; windows are unbounded and every value exact."""
+    is over, ``playout`` at a leaf played out; windows are unbounded and every value exact;
+    ``root_side`` says where the root's side moves (the game's turn: a side may move again)."""
     tree, game = mcts.tree, mcts.game
+    root_turn = game.turn
 
     def node(index: int, ply: int) -> TreeNode:
         mover, proven = tree.mover[index], tree.proven[index]
@@ -436,7 +439,7 @@ def recorded(mcts: Mcts) -> TreeNode:
         end = "all" if kids else "terminal" if game.outcome() is not None else "playout"
         item = TreeNode(tree.move[index] if index else None, 0, ply, -INF, INF, value=value, end=end,
                         bound="exact", legal=tree.count[index] if tree.count[index] >= 0 else None,
-                        visits=tree.visits[index])
+                        visits=tree.visits[index], root_side=game.turn == root_turn)
         for child in kids:
             game.play(tree.move[child])
             item.children.append(node(child, ply + 1))
