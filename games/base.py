@@ -420,6 +420,12 @@ class Game(ABC, Generic[M]):
     #: refinement the endgame benchmark can measure by turning it off; none without a solver.
     SOLVER_SWITCHES: ClassVar[tuple[str, ...]] = ()
 
+    def left_to_solve(self) -> int | None:
+        """What is left of the game in the measure :meth:`solve` compares with its ``reach``
+        (Othello: the empty cells); ``None`` where the game has no solver.  Callers ask this,
+        never an attribute of one game, to know whether a solve is near."""
+        return None
+
     def solve(self, reach: int, tick: Callable[[int], object] | None = None,
               off: Iterable[str] = ()) -> Solution | None:
         """The exact value of this position and a best move, from the game's own

@@ -17,8 +17,12 @@ from enum import StrEnum
 from typing import Any, ClassVar, Sequence
 
 from games import Game, IllegalMoveError, MoveSyntaxError, Outcome, PositionError
+from games.board import BoardColours, BoardDescription, BoardLayout, Cell, Piece, Square
+from games.kind import BenchPlan, BenchPosition, GameKind, LevelPlan, PerftCase, ScoreScale
+from games.movelist import MoveList
+from games.samples import Decided, Samples
 
-__all__ = ["TakeTwo", "points"]
+__all__ = ["KIND", "TakeTwo", "points"]
 
 
 class TakeTwoTermination(StrEnum):
@@ -91,6 +95,10 @@ class TakeTwo(Game[int]):
     def turn(self) -> int:
         return self._turn
 
+    def left(self) -> tuple[int, ...]:
+        """The stones not taken yet, the next first."""
+        return self.stones[self._taken:]
+
     def legal_moves(self) -> list[int]:
         return list(range(1, min(3, len(self.stones) - self._taken) + 1))
 
@@ -139,3 +147,54 @@ class TakeTwo(Game[int]):
 
     def features(self, player: int) -> list[float]:
         return [points(self, player)]
+
+
+# ------------------------------------------------------------------ its kind
+class TakeTwoBoard(BoardDescription[TakeTwo]):
+    """The stones left, in a row of nine cells (the first is the next taken)."""
+
+    layout = BoardLayout(columns=9, rows=1, column_labels=list("123456789"), row_labels=["1"],
+                         colours=BoardColours(light="#777777", dark="#666666", tints={}, pieces=("#ffffff", "#000000"),
+                                              neutral="#dddddd"),
+                         empty_glyph="·", empty_letter=".", turns_for_players=False)
+
+    def squares(self, game: TakeTwo) -> list[list[Square]]:
+        left = game.left()
+        cells = [Square(col % 2 == 0, Piece(str(left[col]), str(left[col]), None) if col < len(left) else None)
+                 for col in range(9)]
+        return [cells]
+
+    def move_cells(self, game: TakeTwo, move: Any) -> tuple[Cell, Cell] | None:
+        return (move - 1, 0), (move - 1, 0)
+
+    def cell_name(self, cell: Cell) -> str:
+        return str(cell[0] + 1)
+
+    def typed_move(self, start: Cell, end: Cell) -> str | None:
+        return str(start[0] + 1) if start == end and start[0] < 3 else None
+
+
+class TakeTwoMoveList(MoveList):
+    name: ClassVar[str] = "a take-two move list"
+    game_name: ClassVar[str] = "take-two"
+    title: ClassVar[str] = "Take Two"
+    player_tags: ClassVar[tuple[str, str]] = ("A", "B")
+    move_pattern: ClassVar[str] = r"\b([1-3])\b"
+    example: ClassVar[str] = "2  1"
+
+
+KIND: GameKind[TakeTwo] = GameKind(
+    game=TakeTwo, title="Take Two", records=TakeTwoMoveList(), board=TakeTwoBoard(),
+    scores=ScoreScale(unit=10.0, unit_name="point", win_scale=50.0, report_depth=4, puzzle_depth=4,
+                      draw_min_plies=4),
+    levels=LevelPlan(noise=(50, 15), casual_sees="", ratings=()),
+    bench=BenchPlan(positions=(BenchPosition("start", None),), search_depth=(6, 4), warm_depth=(6, 4),
+                    parallel_depth=(6, 4), perft_depth=4, perft=(PerftCase("start", None, 5, 3),)),
+    help="Type how many stones to take from the left, 1-3: 2. Taking exactly two moves again.",
+    position_hint="the stones' digits, the two scores and the side to move (A or B)",
+    samples=Samples(line=("2", "1", "3"), finished=("- 5 3 B",), cheap_heuristic="points", search_depth=4,
+                    small_tree=("31415 0 0 A", (), 4),
+                    decided=(Decided("0099 0 0 A", 2, 2),), ended=("12 0 0 A", ("2",)),
+                    near_end=("3141 0 0 A", "alphabeta:depth=4"), move_alphabet="0123456789 ",
+                    position_alphabet="0123456789- AB"),
+)

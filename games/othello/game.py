@@ -351,6 +351,10 @@ class Othello(Game[int]):
 
     SOLVER_SWITCHES: ClassVar[tuple[str, ...]] = SWITCHES
 
+    def left_to_solve(self) -> int:
+        """The empty cells: what :meth:`solve`'s reach counts."""
+        return self.empties
+
     def solve(self, reach: int, tick: Callable[[int], object] | None = None,
               off: Iterable[str] = ()) -> Solution | None:
         """The exact final disc difference for the side to move and a best move

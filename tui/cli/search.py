@@ -103,10 +103,11 @@ def _summary(game: Game, stats: SearchStats) -> list[str]:
 
 def _prepare_solver(game: Game, engine: Any) -> None:
     """When the engine will ask the game's solver for the root (within its ``solve``
-    reach), have Othello's compiled solver ready first (numba installed): the command
+    reach, by :meth:`~games.Game.left_to_solve`), have Othello's compiled solver ready first (numba installed): the command
     solves one position, so it waits for the compilation once, saying so on stderr."""
     reach = getattr(engine, "solve_reach", 0)
-    if reach and getattr(game, "empties", reach + 1) <= reach:
+    left = game.left_to_solve()  # the protocol's measure: no attribute of one game is read
+    if reach and left is not None and left <= reach:
         from ..bench.endgame import choose_solver
 
         choose_solver(None, say=lambda line: print(f"{PROG} search: {line}", file=sys.stderr, flush=True))
