@@ -47,12 +47,14 @@ def marked(mark: str) -> dict[int, str]:
     return found
 
 
-def blocked_signals(pid: int) -> int:
-    """The signals process ``pid``'s main thread blocks, as a mask (bit ``n - 1`` for signal ``n``)."""
+def signal_mask(pid: int, kind: str = "SigBlk") -> int:
+    """A signal mask of process ``pid`` (bit ``n - 1`` for signal ``n``): the signals its main thread
+    blocks (``SigBlk``), or those it ignores (``SigIgn``) or catches (``SigCgt``).  An OSError once it
+    is gone."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("SigBlk:"):
+        if line.startswith(f"{kind}:"):
             return int(line.split()[1], 16)
-    raise ValueError(f"no SigBlk in /proc/{pid}/status")
+    raise ValueError(f"no {kind} in /proc/{pid}/status")
 
 
 def running(pid: int) -> bool:

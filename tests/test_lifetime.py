@@ -21,7 +21,7 @@ import pytest
 
 from tui.bench.pty_app import AppProcess, group_pids
 from uci_programs import sunfish
-from processes import blocked_signals, children, descendants, marked, running
+from processes import children, descendants, marked, running, signal_mask
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc"),
               pytest.mark.xdist_group("processes")]  # see test_signals.py
@@ -33,16 +33,38 @@ START_TIMEOUT = 60.0
 COMMAND = (sys.executable, "-m", "tui.cli")
 
 
-def wait_for_group(pgid: int, at_least: int, timeout: float = START_TIMEOUT) -> list[int]:
-    """The group's processes once there are ``at_least`` of them."""
+#: The stop signals as a /proc signal mask.
+STOP_MASK = sum(1 << (sig - 1) for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM))
+
+
+def has_mask(pid: int, kind: str, mask: int) -> bool:
+    """Whether process ``pid``'s ``kind`` mask (SigBlk, SigIgn, SigCgt) holds every signal of ``mask``
+    (``False`` once it is gone)."""
+    try:
+        return signal_mask(pid, kind) & mask == mask
+    except OSError:
+        return False
+
+
+def blocks_a_stop(pid: int) -> bool:
+    """Whether process ``pid`` blocks a stop signal (``False`` once it is gone)."""
+    try:
+        return bool(signal_mask(pid) & STOP_MASK)
+    except OSError:
+        return False
+
+
+def wait_for_group(pgid: int, watching: int, timeout: float = START_TIMEOUT) -> list[int]:
+    """The group's processes once ``watching`` of them watch their parent (they have called
+    ``exit_with_parent``, which makes them ignore the stop signals: the resource trackers ignore only
+    two).  A worker killed while it still imports cannot see its parent go until the import is done."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         pids = group_pids(pgid)
-        if len(pids) >= at_least:
-            time.sleep(0.5)  # let the workers get into their search
-            return group_pids(pgid)
+        if sum(has_mask(pid, "SigIgn", STOP_MASK) for pid in pids) >= watching:
+            return pids
         time.sleep(0.05)
-    raise AssertionError(f"only {group_pids(pgid)} in the group after {timeout} s")
+    raise AssertionError(f"fewer than {watching} of {group_pids(pgid)} watch their parent after {timeout} s")
 
 
 def assert_all_end(leader: subprocess.Popen | None, pgid: int, sig: int,
@@ -75,7 +97,7 @@ def start(argv: Sequence[str], **kwargs) -> subprocess.Popen:
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_a_parallel_search_ends_with_the_command(sig: int) -> None:
     process = start(["search", "chess", "--engine", "pvs:time=60,workers=3"])
-    wait_for_group(process.pid, 3)  # the command and its two helpers (plus the resource tracker)
+    wait_for_group(process.pid, 2)  # the command's two helpers (beside it and the resource tracker)
     assert_all_end(process, process.pid, sig)
 
 
@@ -84,21 +106,21 @@ def test_uci_workers_end_with_the_server_during_go_infinite() -> None:
     assert process.stdin is not None
     process.stdin.write(b"uci\nisready\nposition startpos moves e2e4\ngo infinite\n")
     process.stdin.flush()
-    wait_for_group(process.pid, 3)
+    wait_for_group(process.pid, 2)
     assert_all_end(process, process.pid, signal.SIGKILL)
 
 
 def test_match_workers_end_with_the_match(tmp_path: Path) -> None:
     process = start(["match", "chess", "--a", "alphabeta:depth=4", "--b", "alphabeta:depth=4",
                      "--games", "8", "--jobs", "2", "--out", str(tmp_path / "r.jsonl")])
-    wait_for_group(process.pid, 3)
+    wait_for_group(process.pid, 2)
     assert_all_end(process, process.pid, signal.SIGKILL)
 
 
 def test_dataset_workers_end_with_the_command(tmp_path: Path) -> None:
     process = start(["dataset", "chess", "--games", "8", "--depth", "3", "--jobs", "2",
                      "--out", str(tmp_path / "d.csv")])
-    wait_for_group(process.pid, 3)
+    wait_for_group(process.pid, 2)
     assert_all_end(process, process.pid, signal.SIGKILL)
 
 
@@ -106,7 +128,7 @@ def test_the_apps_search_process_and_its_workers_end_with_the_app() -> None:
     app = AppProcess(("play", "chess", "--first", "pvs:time=60,workers=3", "--second", "human"))
     try:
         assert app.wait_for("thinking", START_TIMEOUT), app.tail()
-        wait_for_group(app.pid, 4)  # the app, its search process and the two helpers
+        wait_for_group(app.pid, 3)  # the app's search process and its two helpers
         assert_all_end(None, app.pid, signal.SIGKILL, pause=app.pump)
     finally:
         app.kill()
@@ -128,10 +150,9 @@ def assert_program_ends_with(process: subprocess.Popen) -> None:
     program (in a session of its own, under its guard) and everything it started must end within
     GRACE too."""
     deadline = time.monotonic() + START_TIMEOUT
-    while not children(process.pid):
-        assert time.monotonic() < deadline, "the command started no program"
+    while not any(has_mask(pid, "SigCgt", 1 << (signal.SIGTERM - 1)) for pid in children(process.pid)):
+        assert time.monotonic() < deadline, "the command started no program (no guard with its handler)"
         time.sleep(0.05)
-    time.sleep(0.5)  # let it get into its search
     programs = descendants(process.pid)
     assert_all_end(process, process.pid, signal.SIGKILL)
     deadline = time.monotonic() + GRACE
@@ -214,10 +235,6 @@ def test_a_signal_in_a_deferred_block_is_handled_as_the_block_ends() -> None:
 # ------------------------------------------------ engines with children, on worker processes
 #: The variable that marks the processes of one run (it is in the environment of all it starts).
 MARK = "TUI_GAMES_LIFETIME_RUN"
-#: The stop signals as a /proc SigBlk mask.
-STOP_MASK = sum(1 << (sig - 1) for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM))
-
-
 def start_marked(tmp_path: Path, argv: Sequence[str]) -> tuple[subprocess.Popen, str]:
     """``argv`` started as :func:`start` does, with a mark of its own in its environment; and the mark."""
     mark = f"{MARK}={tmp_path.name}-{os.getpid()}"
@@ -256,14 +273,6 @@ def guards(found: dict[int, str]) -> list[int]:
     return [pid for pid, command in found.items() if "uci_guard.py" in command]
 
 
-def stops_blocked(pid: int) -> bool:
-    """Whether process ``pid`` blocks a stop signal (``False`` once it is gone)."""
-    try:
-        return bool(blocked_signals(pid) & STOP_MASK)
-    except OSError:
-        return False
-
-
 @pytest.mark.parametrize("command,jobs", [("match", 1), ("match", 2), ("tournament", 2)])
 def test_an_engines_children_end_with_a_run_that_finishes(tmp_path: Path, command: str, jobs: int) -> None:
     """A program that starts children and ignores ``quit``, played on one or two workers: when the run
@@ -286,7 +295,7 @@ def test_an_engines_children_end_with_a_killed_two_job_match(tmp_path: Path) -> 
                                             "--out", str(tmp_path / "r.jsonl")])
     found = wait_for_marked(mark, lambda found: len(sleeps(found)) >= 4 and len(guards(found)) >= 2,
                             "two engines with their children")
-    wait_for_marked(mark, lambda now: not any(stops_blocked(pid) for pid in guards(found) if pid in now),
+    wait_for_marked(mark, lambda now: not any(blocks_a_stop(pid) for pid in guards(found) if pid in now),
                     "guard that unblocked the stop signals")
     os.kill(process.pid, signal.SIGKILL)
     killed = time.monotonic()
