@@ -22,7 +22,7 @@ def state(**changes: Any) -> bytes:
     """A right chess state at the start for the guest (side 1), with ``changes``."""
     message: dict[str, Any] = {
         "type": "state", "game": "chess", "start": None, "number": 1, "moves": [], "ply": 0, "turn": 0,
-        "you": 1, "seq": 0, "paused": False, "clock": None, "offer": None, "outcome": None, "away": None}
+        "you": 1, "seq": 0, "paused": False, "aids": False, "clock": None, "offer": None, "outcome": None, "away": None}
     message.update(changes)
     return json.dumps(message).encode() + b"\n"
 

@@ -7,6 +7,8 @@ import socket
 import time
 from typing import Any, Callable
 
+import pytest
+
 from games.clock import TimeControl
 from tui.net.client import Client
 from tui.net.host import Bounds, HostServer
@@ -19,9 +21,9 @@ TIMEOUT = 10.0
 class Guest:
     """A client whose messages land in a queue, so a test can wait for one."""
 
-    def __init__(self, port: int, code: str, role: str = "play") -> None:
+    def __init__(self, port: int, code: str, role: str = "play", *, aids: bool = False) -> None:
         self.messages: queue.Queue[dict[str, Any]] = queue.Queue()
-        self.client = Client(("127.0.0.1", port), code, role, on_message=self.messages.put)
+        self.client = Client(("127.0.0.1", port), code, role, on_message=self.messages.put, aids=aids)
         self.client.connect(TIMEOUT)
 
     def wait(self, condition: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
@@ -44,12 +46,27 @@ class Guest:
 
 def start_host(name: str, position: str | None = None, *, clock: str | None = None, host_side: int = 0,
                bounds: Bounds = Bounds(), now: Callable[[], float] = time.monotonic,
-               abandon: float = 60.0) -> HostServer:
+               abandon: float = 60.0, aids: bool = False) -> HostServer:
     referee = Referee(name, position, host_side=host_side,
-                      control=TimeControl.parse(clock) if clock else None, now=now, abandon=abandon)
+                      control=TimeControl.parse(clock) if clock else None, now=now, abandon=abandon, aids=aids)
     server = HostServer(referee, bounds=bounds)
     server.start()
     return server
+
+
+@pytest.fixture
+def hosted() -> Any:
+    """Start hosts through this; each is stopped after the test."""
+    servers: list[HostServer] = []
+
+    def start(*args: Any, **kwargs: Any) -> HostServer:
+        server = start_host(*args, **kwargs)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
 
 
 def raw(port: int, data: bytes, *, read: bool = True) -> bytes:

@@ -25,22 +25,7 @@ from tui.net.host import Bounds
 from tui.net.protocol import MAX_LINE, ProtocolError, decode, encode
 from tui.net.referee import GUEST, HOST
 
-from netplay import TIMEOUT, Guest, raw, start_host
-
-
-@pytest.fixture
-def hosted():
-    """Start hosts through this; each is stopped after the test."""
-    servers = []
-
-    def start(*args, **kwargs):
-        server = start_host(*args, **kwargs)
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.stop()
+from netplay import TIMEOUT, Guest, hosted, raw  # noqa: F401  (hosted: a fixture)
 
 
 def play_line(server, guest: Guest, moves, host_side: int = 0) -> dict:
@@ -72,7 +57,7 @@ def test_a_full_game_of_each_game_over_the_socket(hosted, name):
 
 def test_the_wrong_code_is_closed_after_one_line(hosted):
     server = hosted(GAME_NAMES[0])
-    hello = {"type": "hello", "v": 1, "code": server.code + "x", "role": "play"}
+    hello = {"type": "hello", "v": 1, "code": server.code + "x", "role": "play", "aids": False}
     answer = raw(server.port, encode(hello) + encode({"type": "ping"}))
     lines = answer.splitlines()
     assert len(lines) == 1 and json.loads(lines[0]) == {"type": "error", "reason": "wrong code"}
@@ -155,7 +140,7 @@ def test_malformed_oversized_and_hostile_lines_over_the_socket(hosted):
     assert "line too long" in guest.error()
     sock.sendall(b"{\n")
     assert guest.error() == "not JSON"
-    sock.sendall(encode({"type": "hello", "v": 1, "code": server.code, "role": "play"}))
+    sock.sendall(encode({"type": "hello", "v": 1, "code": server.code, "role": "play", "aids": False}))
     assert "already said" in guest.error()
     guest.client.move(game_kind(name).samples.line[1])  # still the host's turn
     assert "not your turn" in guest.error()
@@ -594,6 +579,7 @@ async def test_the_host_app_offers_the_claim_once_an_absent_friend_passes_the_li
         guest.client.close()
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the question to claim")
         assert "away for over" in str(app.screen.question)
+        await wait_for(pilot, lambda: bool(app.screen.query("#claim")), "the dialog's buttons")
         app.screen.query_one("#claim", Button).press()
         await wait_for(pilot, lambda: screen.outcome() is not None, "the game claimed")
         assert str(screen.outcome().reason) == "abandonment" and screen.outcome().winner == 0

@@ -13,7 +13,10 @@ legal); one deadline covers the whole handshake (the connection, TLS, the hello,
 another each message once its first byte has come.  A host that breaks any of this is
 :class:`HostBroke` while connecting, and afterwards ends the connection with ``on_closed`` and
 :attr:`Client.broken` set: the guest does not join it again.  Whatever ends the reader thread ends the
-connection, with its reason.
+connection, with its reason.  A host that ends the game (it quit) says a ``bye`` whose reason starts
+with :data:`.protocol.ENDED`: the connection ends with :attr:`Client.ended` set, and is not joined again
+either.  A guest's hello says whether it agrees to the engine aids (``aids``); a host that allows them
+refuses a guest that does not with :data:`.protocol.AIDS_ASKED`, raised as :class:`AidsAsked`.
 """
 
 from __future__ import annotations
@@ -23,11 +26,11 @@ import threading
 import time
 from typing import Any, Callable
 
-from .protocol import MAX_HOST_LINE, VERSION, ProtocolError, decode_host, encode
+from .protocol import AIDS_ASKED, ENDED, MAX_HOST_LINE, VERSION, ProtocolError, decode_host, encode
 from .tls import TlsError, check_fingerprint, client_context, fingerprint as fingerprint_of
 from .trust import StateCheck
 
-__all__ = ["Client", "ConnectError", "HostBroke", "MAX_HOST_LINE", "MESSAGE_DEADLINE", "PING_EVERY",
+__all__ = ["AidsAsked", "Client", "ConnectError", "HostBroke", "MAX_HOST_LINE", "MESSAGE_DEADLINE", "PING_EVERY",
            "parse_address"]
 
 #: Seconds a host has to finish a message once its first byte has come.
@@ -44,6 +47,11 @@ class ConnectError(OSError):
 
 class HostBroke(ConnectError):
     """The host broke the protocol (a message out of shape, a state the rules refuse, too slow)."""
+
+
+class AidsAsked(ConnectError):
+    """The host allows engine aids in this game and the guest has not agreed to them: it may join
+    again agreeing (``aids=True``), or leave.  Its seat was not taken."""
 
 
 class _Watchdog:
@@ -78,13 +86,15 @@ def parse_address(text: str) -> tuple[str, int]:
 
 
 class Client:
-    """A connection to the host at ``address`` with ``code`` as ``role`` (``play`` or ``watch``)."""
+    """A connection to the host at ``address`` with ``code`` as ``role`` (``play`` or ``watch``);
+    ``aids``: the guest agrees to the engine aids if the host allows them."""
 
     def __init__(self, address: tuple[str, int], code: str, role: str = "play", *,
                  on_message: Callable[[dict[str, Any]], None] | None = None,
                  on_closed: Callable[[str], None] | None = None, tls: bool = False,
-                 fingerprint: str | None = None) -> None:
+                 fingerprint: str | None = None, aids: bool = False) -> None:
         self.address = address
+        self.aids = aids
         #: TLS: whether to use it, the host's fingerprint expected (``None``: any) and the one got.
         self.tls = tls
         self.expected = fingerprint
@@ -108,6 +118,8 @@ class Client:
         self._begun: float | None = None
         #: Whether the connection ended because the host broke the protocol (it is not joined again).
         self.broken = False
+        #: Whether the connection ended because the host ended the game (it is not joined again).
+        self.ended = False
 
     # -- connecting -------------------------------------------------------------------------------
 
@@ -160,12 +172,15 @@ class Client:
                 sock.close()
                 raise ConnectError(str(error)) from None
         self._socket = sock
-        self._write({"type": "hello", "v": VERSION, "code": self.code, "role": self.role})
+        self._write({"type": "hello", "v": VERSION, "code": self.code, "role": self.role, "aids": self.aids})
         welcomed = False
         while not self.state:
             message = self._read(deadline)
             if message is None and watchdog.expired:  # the watchdog shut the socket: the time ran out
                 raise TimeoutError("the handshake's time ran out")
+            if message is not None and message["type"] == "error" and message["reason"] == AIDS_ASKED:
+                raise AidsAsked("the host allows engine aids in this game (hints, analysis, the engine panel, "
+                                "for both players)")
             if message is None or message["type"] in ("error", "bye"):
                 reason = "closed the connection" if message is None else message["reason"]
                 raise ConnectError(f"the host refused: {_plain(reason)}")
@@ -273,7 +288,11 @@ class Client:
                 self._end("the host closed the connection")
                 return
             if message["type"] == "bye":
-                self._end(f"the host closed the connection: {_plain(message['reason'])}")
+                if message["reason"].startswith(ENDED):
+                    self.ended = True
+                    self._end("the host ended the game")
+                else:
+                    self._end(f"the host closed the connection: {_plain(message['reason'])}")
                 return
             if message["type"] == "state":
                 self.state = message

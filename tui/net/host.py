@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .protocol import MAX_LINE, VERSION, ProtocolError, decode, encode
+from .protocol import AIDS_ASKED, ENDED, MAX_LINE, VERSION, ProtocolError, decode, encode
 from .referee import GUEST, HOST, Referee, RefereeError
 
 __all__ = ["Bounds", "HostServer", "new_code"]
@@ -140,16 +140,21 @@ class HostServer:
         return self.port
 
     def stop(self) -> None:
-        """Close every connection and the listening socket; the thread ends."""
+        """End the game: every peer is told so (a ``bye`` whose reason starts with :data:`.protocol.ENDED`,
+        so a guest does not join again), the connections and the listening socket close; the thread ends."""
         loop = self._loop
         if loop is None or loop.is_closed():
             return
 
         async def close() -> None:
-            for peer in list(self.peers):
-                self._close(peer, "the host closed the game")
             if self._server is not None:
                 self._server.close()
+            peers = list(self.peers)
+            for peer in peers:
+                self._close(peer, f"{ENDED} the host ended the game")
+            # the byes are on their way before the loop stops (a peer that does not read is not waited for)
+            if peers:
+                await asyncio.wait([asyncio.ensure_future(peer.writer.wait_closed()) for peer in peers], timeout=1.0)
             loop.stop()
 
         try:
@@ -386,6 +391,9 @@ class HostServer:
         if role == "play" and hmac.compare_digest(code, self.code.encode("utf-8")):
             if self.referee.present[GUEST]:
                 self._refuse(peer, "the guest's seat is taken")
+                return False
+            if self.referee.aids and not message["aids"]:  # asked first: the seat is not taken without it
+                self._refuse(peer, AIDS_ASKED)
                 return False
             peer.seat = GUEST
         elif role == "watch" and hmac.compare_digest(code, self.watch_code.encode("utf-8")):

@@ -3,8 +3,9 @@
 
 Each link calls ``listener`` (set with :meth:`Link.listen`) from its own thread with ``("state",
 state)``, ``("error", reason)``, ``("closed", reason)`` (the line dropped: the guest joins again) or
-``("broken", reason)`` (the host broke the protocol: the guest does not join it again); the app posts
-these on as messages.  Every ``reason`` and state a guest's link hears has been checked
+``("broken", reason)`` (the host broke the protocol: the guest does not join it again) or ``("ended",
+reason)`` (the host ended the game: nor then); the app posts these on as messages.  Every ``reason``
+and state a guest's link hears has been checked
 (:mod:`.client`): the words are plain text, never markup.
 """
 
@@ -31,6 +32,8 @@ class Link:
 
     #: Whether this end can play (a spectator cannot).
     plays = True
+    #: Whether this end hosts the game (the referee is here).
+    hosts = False
     #: The lines that tell the user where the game is (the address, the codes).
     where: tuple[str, ...] = ()
 
@@ -56,11 +59,14 @@ class Link:
 
 
 class HostLink(Link):
-    """The host's end: the referee served on ``port`` (see :class:`HostServer`)."""
+    """The host's end: the referee served on ``port`` (see :class:`HostServer`); ``aids``: the engine
+    aids are allowed in this game (a guest joins only if it agrees)."""
+
+    hosts = True
 
     def __init__(self, game: str, position: str | None = None, *, host_side: int = 0,
                  control: TimeControl | None = None, port: int = 0, public: bool = False,
-                 tls: bool = False, abandon: float = ABANDON_AFTER) -> None:
+                 tls: bool = False, abandon: float = ABANDON_AFTER, aids: bool = False) -> None:
         super().__init__()
         context: ssl.SSLContext | None = None
         #: The certificate's fingerprint, shown on both sides (``None``: no TLS).
@@ -68,7 +74,7 @@ class HostLink(Link):
         if tls:
             context, self.fingerprint = host_context()
         self.server = HostServer(Referee(game, position, host_side=host_side, control=control,
-                                         now=time.monotonic, abandon=abandon),
+                                         now=time.monotonic, abandon=abandon, aids=aids),
                                  port=port, public=public, on_change=lambda state: self._hear("state", state),
                                  tls=context)
         self.server.start()
@@ -78,6 +84,7 @@ class HostLink(Link):
         self.where = (f"hosting on {shown} port {self.server.port}{' with TLS' if tls else ''}",
                       f"join: tui-games join {at} {self.server.code}{flag}",
                       f"watch: tui-games join {at} {self.server.watch_code} --watch{flag}",
+                      *(("engine aids allowed: your friend is asked to agree as it joins",) if aids else ()),
                       *((f"fingerprint: {self.fingerprint}",) if self.fingerprint else ()))
 
     @property
@@ -97,13 +104,15 @@ class HostLink(Link):
 
 
 class GuestLink(Link):
-    """The guest's (or a spectator's) end: a client connected to ``address`` with ``code``."""
+    """The guest's (or a spectator's) end: a client connected to ``address`` with ``code``; ``aids``: the
+    guest agrees to the engine aids if the host allows them (else :class:`~.client.AidsAsked`)."""
 
     def __init__(self, address: tuple[str, int], code: str, *, watch: bool = False, timeout: float = 10.0,
-                 tls: bool = False, fingerprint: str | None = None) -> None:
+                 tls: bool = False, fingerprint: str | None = None, aids: bool = False) -> None:
         super().__init__()
         self.address = address
         self.code = code
+        self.aids = aids
         self.plays = not watch
         self.tls = tls
         #: The host's fingerprint: the one given (checked), then the one got (a reconnection checks it).
@@ -115,8 +124,9 @@ class GuestLink(Link):
 
     def _connect(self, timeout: float) -> Client:
         client = Client(self.address, self.code, "play" if self.plays else "watch",
-                        on_message=self._message, tls=self.tls, fingerprint=self.fingerprint)
-        client.on_closed = lambda reason: self._hear("broken" if client.broken else "closed", reason)
+                        on_message=self._message, tls=self.tls, fingerprint=self.fingerprint, aids=self.aids)
+        client.on_closed = lambda reason: self._hear(
+            "broken" if client.broken else "ended" if client.ended else "closed", reason)
         client.connect(timeout)
         return client
 

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 __all__ = [
     "VERSION", "MAX_LINE", "MAX_HOST_LINE", "MAX_PLIES", "ProtocolError", "SCHEMAS", "HOST_SCHEMAS",
-    "HOST_TYPES", "OFFERS", "encode", "decode", "decode_host",
+    "HOST_TYPES", "OFFERS", "AIDS_ASKED", "ENDED", "encode", "decode", "decode_host",
 ]
 
 #: The protocol's version: a hello of another version is refused.
@@ -41,15 +41,23 @@ MAX_INCREMENT = 3600.0
 OFFERS = ("draw", "takeback", "rematch")
 
 #: What a peer (player or spectator) may send: each type's fields and their Python types.  ``seq`` is
-#: the sender's message number, strictly increasing over its whole seat (reconnections included).
+#: the sender's message number, strictly increasing over its whole seat (reconnections included);
+#: a hello's ``aids`` says whether the guest agrees to the engine aids if the host allows them.
 SCHEMAS: dict[str, dict[str, type]] = {
-    "hello": {"v": int, "code": str, "role": str},
+    "hello": {"v": int, "code": str, "role": str, "aids": bool},
     "move": {"seq": int, "ply": int, "move": str},
     "offer": {"seq": int, "ply": int, "what": str},
     "answer": {"seq": int, "ply": int, "what": str, "accept": bool},
     "resign": {"seq": int, "ply": int},
     "ping": {},
 }
+
+#: The refusal of a guest's hello that does not agree to the engine aids the host allows: the guest
+#: is asked, and says hello again with ``aids`` true, or leaves (its seat is never taken meanwhile).
+AIDS_ASKED = "aids: the host allows engine aids in this game: join agreeing to them, or leave"
+#: The start of a ``bye``'s reason when the host ended the game (it quit): the game is over for good,
+#: and a guest does not join again (any other ``bye``, or a dropped line, is joined again).
+ENDED = "ended:"
 
 #: What the host sends: ``welcome`` (once, after a good hello), ``state`` (the whole game after every
 #: change), ``error`` (a refusal; nothing changed), ``bye`` (the host closes the connection).
@@ -166,7 +174,7 @@ HOST_SCHEMAS: dict[str, Fields] = {
     "welcome": Fields({"v": Int(VERSION, VERSION), "role": Text(among=("play", "watch"))}),
     "state": Fields({
         "game": Text(40), "start": Maybe(Text(MAX_START)), "number": Int(1), "moves": Items(Text(100), MAX_PLIES),
-        "ply": Int(), "turn": _SIDE, "you": Maybe(_SIDE), "seq": Int(), "paused": Flag(),
+        "ply": Int(), "turn": _SIDE, "you": Maybe(_SIDE), "seq": Int(), "paused": Flag(), "aids": Flag(),
         "clock": Maybe(Fields({"base": Seconds(0, MAX_SECONDS), "increment": Seconds(0, MAX_INCREMENT),
                                "left": Items(_CLOCK_TIME, 2, 2), "running": Maybe(_SIDE),
                                "history": Items(Items(_CLOCK_TIME, 2, 2), MAX_PLIES + 1)})),

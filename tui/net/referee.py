@@ -51,12 +51,14 @@ class Offer:
 class Referee:
     """One game of ``name`` from ``position`` between the host's seat, playing ``host_side``, and the
     guest's, under ``control`` (``None``: no clock); ``now`` reads the time (``time.monotonic``);
-    ``abandon``: the seconds a player may be away (see the module doc)."""
+    ``abandon``: the seconds a player may be away (see the module doc); ``aids``: the host allows the
+    engine aids (hints, analysis, the engine panel) in this game, if the guest agrees as it joins."""
 
     def __init__(self, name: str, position: str | None = None, *, host_side: int = 0,
                  control: TimeControl | None = None, now: Callable[[], float],
-                 abandon: float = ABANDON_AFTER) -> None:
+                 abandon: float = ABANDON_AFTER, aids: bool = False) -> None:
         self.name = name
+        self.aids = aids
         self.abandon = abandon
         self.position = position
         self.control = control
@@ -267,7 +269,7 @@ class Referee:
             "type": "state", "game": self.name, "start": self.position, "number": self.number,
             "moves": list(self.moves), "ply": self.game.ply, "turn": self.game.turn,
             "you": None if seat is None else self.side_of(seat),
-            "seq": 0 if seat is None else self.seqs[seat], "paused": self.paused, "clock": clock,
+            "seq": 0 if seat is None else self.seqs[seat], "paused": self.paused, "aids": self.aids, "clock": clock,
             "offer": None if self.offer is None else {"what": self.offer.what, "by": self.offer.by},
             "away": self._away_state(),
             "outcome": None if outcome is None else {"winner": outcome.winner, "reason": str(outcome.reason),
