@@ -70,16 +70,22 @@ def test_the_panel_shows_a_players_words_and_the_numbers_when_advanced() -> None
 
 # -- the app --------------------------------------------------------------------------------------
 
+async def club_replied(pilot):
+    """The game screen of a chess game against Club, after 1. e4 and its reply."""
+    screen = await ready(pilot)
+    screen.move_input.value = "e4"
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: len(screen.moves) == 2 and screen.panel(1).stats is not None, "the reply")
+    return screen
+
+
 async def test_the_panel_reads_as_words_and_the_key_shows_the_numbers() -> None:
     club = level_named("chess", "club")
     app = make_app("chess", "human", club.spec)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await ready(pilot)
+        screen = await club_replied(pilot)
         panel = screen.panel(1)
         assert not panel.advanced and "Club ~1450" in str(panel.border_title)
-        screen.move_input.value = "e4"
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's reply")
         text = str(panel.query_one(".figures").render())
         assert "position" in text and panel.verdict in text and "plies ahead" in text
         assert "nodes" not in text and "prunes" not in text and "1st cut" not in text
@@ -109,10 +115,7 @@ async def test_a_saved_pgn_names_the_level_and_keeps_its_spec_in_a_tag(tmp_path:
     club = level_named("chess", "club")
     app = make_app("chess", "human", club.spec)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await ready(pilot)
-        screen.move_input.value = "e4"
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: len(screen.moves) == 2, "the engine's reply")
+        screen = await club_replied(pilot)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, SaveDialog), "the save dialog")
         app.screen.query_one(Input).value = str(tmp_path / "game.pgn")
@@ -191,10 +194,7 @@ async def test_a_hint_says_why_its_figure_differs_from_the_panels() -> None:
     club = level_named("chess", "club")
     app = make_app("chess", "human", club.spec)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await ready(pilot)
-        screen.move_input.value = "e4"
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: len(screen.moves) == 2 and screen.panel(1).stats is not None, "the reply")
+        screen = await club_replied(pilot)
         panel = screen.panel(1)
         depth = panel.stats.depth
         screen.aids.hint_found(tuple(screen.moves), screen.game.legal_move_texts()[0],
