@@ -2,7 +2,9 @@
 
 ``host`` starts the referee (:class:`tui.net.link.HostLink`) before the app opens, so a taken port
 or a bad clock is one line and exit 2; it prints the address and the join and watch codes, and the
-app shows them too.  ``join`` connects first (a wrong code, nobody listening: one line, exit 2).
+app shows them too; ``--aids`` allows the engine aids, if the guest agrees.  ``join`` connects first (a
+wrong code, nobody listening: one line, exit 2); a host that allows the aids is agreed to by
+``--aids``, or else asked about on the terminal (*Leave*, the default, exits 1 without taking the seat).
 Both open the app on the game through :func:`.play.run_app`.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 
 from games import GAME_NAMES
 from games.clock import ClockError, TimeControl
@@ -35,6 +38,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     h.add_argument("--public", action="store_true", help="listen on every interface, not only 127.0.0.1")
     h.add_argument("--tls", action="store_true",
                    help="TLS with a certificate made for this game: compare its fingerprint with your friend's")
+    h.add_argument("--aids", action="store_true",
+                   help="allow the engine aids (hints, analysis, the report, the engine panel) for both players; "
+                        "your friend agrees as it joins, and the records say so")
     h.add_argument("--abandon-after", type=_seconds, default=ABANDON_AFTER, metavar="SECONDS",
                    help=f"a friend away this long loses on a clock, or lets you claim the game without one "
                         f"(default {ABANDON_AFTER:g}; 10 to 86400)")
@@ -47,11 +53,25 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     j.add_argument("address", metavar="HOST:PORT")
     j.add_argument("code", metavar="CODE")
     j.add_argument("--watch", action="store_true", help="watch the game (the spectators' code)")
+    j.add_argument("--aids", action="store_true",
+                   help="agree to the engine aids if the host allows them (else you are asked)")
     j.add_argument("--tls", action="store_true", help="the host uses TLS (tui-games host --tls)")
     j.add_argument("--fingerprint", metavar="AB:CD:...", default=None,
                    help="refuse the host unless its certificate has this fingerprint (implies --tls)")
     j.add_argument("--ascii", action="store_true", help="draw pieces as letters")
     j.set_defaults(run=_cmd_join)
+
+
+def _agrees_to_aids() -> bool:
+    """Ask on the terminal whether the guest joins a game whose host allows the engine aids (Enter,
+    the end of input or anything but *join*: it leaves)."""
+    print("the host allows engine aids in this game (hints, analysis, the report, the engine panel, for both "
+          "players; the records say so)", flush=True)
+    try:
+        answer = input("join? [Leave] [Join] (l/j): ")
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("j", "join")
 
 
 def _seconds(text: str) -> float:
@@ -82,7 +102,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         raise UsageError(f"{PROG} host", f"bad port {args.port}: 0 to 65535")
     try:
         link = HostLink(args.game, position, host_side=side, control=control, port=args.port, public=args.public,
-                        tls=args.tls, abandon=args.abandon_after)
+                        tls=args.tls, abandon=args.abandon_after, aids=args.aids)
     except TlsError as error:
         raise UsageError(f"{PROG} host", str(error)) from None
     except OSError as error:
@@ -96,13 +116,23 @@ def _cmd_host(args: argparse.Namespace) -> int:
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
-    from tui.net.client import ConnectError, parse_address
+    from tui.net.client import AidsAsked, ConnectError, parse_address
     from tui.net.link import GuestLink
+
+    def joined(aids: bool) -> GuestLink:
+        return GuestLink(address, args.code, watch=args.watch, tls=args.tls or args.fingerprint is not None,
+                         fingerprint=args.fingerprint, aids=aids)
 
     try:
         address = parse_address(args.address)
-        link = GuestLink(address, args.code, watch=args.watch, tls=args.tls or args.fingerprint is not None,
-                         fingerprint=args.fingerprint)
+        try:
+            link = joined(args.aids)
+        except AidsAsked:
+            if not _agrees_to_aids():
+                print(f"{PROG} join: left: the host allows engine aids in this game, and you did not agree "
+                      f"({PROG} join --aids agrees)", file=sys.stderr)
+                return 1
+            link = joined(True)
     except (ValueError, ConnectError) as error:
         raise UsageError(f"{PROG} join", str(error)) from None
     try:

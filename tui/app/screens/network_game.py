@@ -7,18 +7,32 @@ on the host.  The board is turned to this side.  The commands that need the othe
 the host as offers (:class:`NetworkCommands`): undo asks a takeback, the draw key offers a draw,
 resign resigns (after asking), a rematch after the end asks one; the other player's offer opens a
 question with *Decline* first.  Saving writes the record as on any game screen; both sides' records
-come from the host's one list of moves.  Leaving the screen closes the link (the host's server stops).
+come from the host's one list of moves, and hold nothing else (no hint or report of one side, no
+variation explored), so both are the same file.  Leaving the screen closes the link: a host's server
+tells every peer the game ended, also when the host's app is ended by SIGINT, SIGHUP or SIGTERM
+(:class:`EndOnSignals`); a guest told so says it and does not join again.
+
+The engine aids (hints, analysis, the report, the search tree, the best line and the threat) are off
+until the game is over, unless the host allowed them and the guest agreed as it joined (the state's
+``aids``).  A spectator has none of the commands that act on the game (takeback, draw, resign,
+rematch, hint): the footer and the palette do not show them; its quit asks nothing, and its game is
+never kept for Continue (:attr:`NetworkGameScreen.keeps_for_continue`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+import asyncio
+import signal
+import threading
+from typing import Any, Callable, Iterable
 
 from textual import on, work
-from textual.app import SystemCommand
+from textual.app import App, SystemCommand
 from textual.widgets import Static
 
-from games.clock import TimeControl
+from games import Game
+from games.clock import TimeControl, clk_text
+from games.records import RecordNotes
 
 from ...net.link import Link
 from ..engine_link import EngineLink
@@ -28,9 +42,19 @@ from ..widgets.game_clocks import GameClocks
 from .dialogs import ConfirmDialog
 from .game import GameScreen
 from .game_commands import GameCommands
-from .remote_turns import RemoteBroken, RemoteClosed, RemoteRefused, RemoteState, RemoteTurns
+from .remote_turns import RemoteBroken, RemoteClosed, RemoteEnded, RemoteRefused, RemoteState, RemoteTurns
 
-__all__ = ["NetworkGameScreen", "NetworkCommands", "network_setup"]
+__all__ = ["AIDS", "EndOnSignals", "NetworkGameScreen", "NetworkCommands", "network_setup"]
+
+#: The commands that are engine aids: off in a friend game until it is over, unless both agreed.
+AIDS = ("hint", "analyse", "report", "tree", "best_line", "threat")
+#: The commands that act on the game, which a spectator has none of.
+ACTING = ("undo", "offer_draw", "resign", "rematch", "swap", "hint")
+#: The commands a network game has no use for: no engine to pause or step, the host's clock goes on,
+#: and the game plays on from its end only.
+UNUSED = ("pause", "step", "delay", "play_from_here")
+#: The line that refuses an engine aid.
+NO_AIDS = "no engine aids in this friend game (the host did not allow them) until it ends"
 
 #: What the other player's offer says, by what is offered.
 OFFER_WORDS = {"draw": "offers a draw", "takeback": "asks to take back their last move",
@@ -44,38 +68,143 @@ def network_setup(state: dict[str, Any]) -> GameSetup:
     return GameSetup(str(state["game"]), ("human", "human"), state.get("start"), clock=control)
 
 
+def _engine_aid(name: str) -> Callable[[NetworkCommands], None]:
+    """The engine aid ``name`` (a command of :class:`GameCommands`), refused in one line while it is not
+    allowed (a hint is for a player's move: a spectator has none)."""
+    def command(self: NetworkCommands) -> None:
+        if name in ACTING and not self._plays():
+            return
+        if not self.screen.aids_free:
+            self.screen.say(NO_AIDS, error=True)
+            return
+        getattr(GameCommands, name)(self)
+
+    command.__name__ = command.__qualname__ = name
+    return command
+
+
 class NetworkCommands(GameCommands):
-    """The game's commands, with those that need the other player sent to the host as offers."""
+    """The game's commands, with those that need the other player sent to the host as offers, the
+    engine aids kept for when both agreed (or the game is over), and none that act on the game for a
+    spectator."""
 
     screen: NetworkGameScreen
 
+    def allows(self, name: str) -> bool:
+        if name in UNUSED or (name in ACTING and not self.screen.network.plays):
+            return False
+        if self.screen.ended and name in ACTING and name not in AIDS:  # nobody to ask any more
+            return False
+        return super().allows(name)
+
+    def _plays(self) -> bool:
+        """Whether this side plays; a spectator is told it only watches."""
+        if not self.screen.network.plays:
+            self.screen.say("spectators only watch", error=True)
+        return self.screen.network.plays
+
     def undo(self) -> None:
-        self.screen.remote.send("offer", what="takeback")
-        self.screen.say("asked your friend to take back your last move")
+        if self._plays():
+            self.screen.remote.send("offer", what="takeback")
+            self.screen.say("asked your friend to take back your last move")
 
     def offer_draw(self) -> None:
-        self.screen.remote.send("offer", what="draw")
-        self.screen.say("offered a draw")
+        if self._plays():
+            self.screen.remote.send("offer", what="draw")
+            self.screen.say("offered a draw")
 
     def resign(self) -> None:
         def answered(answer: str | None) -> None:
             if answer == "resign":
                 self.screen.remote.send("resign")
 
-        self.screen.app.push_screen(ConfirmDialog("Resign this game?", [("cancel", "Cancel"), ("resign", "Resign")]),
-                                    answered)
+        if self._plays():
+            self.screen.app.push_screen(
+                ConfirmDialog("Resign this game?", [("cancel", "Cancel"), ("resign", "Resign")]), answered)
 
     def rematch(self) -> None:
-        self.screen.remote.send("offer", what="rematch")
-        self.screen.say("asked your friend for a rematch")
+        if self._plays():
+            self.screen.remote.send("offer", what="rematch")
+            self.screen.say("asked your friend for a rematch")
 
     swap = rematch
+
+    hint = _engine_aid("hint")
+    analyse = _engine_aid("analyse")
+    report = _engine_aid("report")
+    tree = _engine_aid("tree")
+    best_line = _engine_aid("best_line")
+    threat = _engine_aid("threat")
+
+    def guard_unsaved(self, what: str, then: Callable[[], Any]) -> None:
+        """A spectator's game is the players' to keep: leaving it asks nothing (ctrl+s still saves a copy)."""
+        if self.screen.network.plays:
+            super().guard_unsaved(what, then)
+        else:
+            self.screen.app.call_later(then)
+
+    def tree_notes(self) -> tuple[RecordNotes, Game]:
+        """What a save writes: the host's game alone (its moves, clocks, result and the aids agreed),
+        nothing of this side's own (hints, a report, variations, notes), so both records are one file."""
+        return self.record_notes(), self.screen.game
+
+    def record_notes(self) -> RecordNotes:
+        """The clocks after each move, the result off the board, and whether the aids were allowed."""
+        clock = self.screen.clocks.clock
+        comments = []
+        for ply in range(len(self.screen.moves)):
+            mover = (self.screen.played.first_mover + ply) % 2
+            comments.append(f"[%clk {clk_text(clock.history[ply + 1][mover])}]"
+                            if clock is not None and ply + 1 < len(clock.history) else "")
+        tags = {"TimeControl": clock.control.pgn_tag} if clock is not None else {}
+        tags["Aids"] = "allowed" if self.screen.remote.state.get("aids") else "none"
+        return RecordNotes(outcome=self.screen.played.verdict, comments=comments, tags=tags)
+
+
+class EndOnSignals:
+    """SIGINT, SIGHUP and SIGTERM to a hosting app: its guests are told the game ended (``link``
+    closes), then the app ends with 128 + the signal.  Handled on the app's event loop while a hosting
+    screen is up; the handlers there before come back after."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGHUP, signal.SIGTERM)
+
+    def __init__(self, link: Link, app: App[Any]) -> None:
+        self.link = link
+        self.app = app
+        self._previous: dict[int, Any] = {}
+
+    def install(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return
+        loop = asyncio.get_running_loop()
+        for sig in self.SIGNALS:
+            previous = signal.getsignal(sig)
+            try:
+                loop.add_signal_handler(sig, self.signalled, sig)
+            except (NotImplementedError, RuntimeError, ValueError):  # no signals here (another platform)
+                continue
+            self._previous[sig] = previous
+
+    def remove(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        for sig, previous in self._previous.items():
+            loop.remove_signal_handler(sig)
+            signal.signal(sig, previous if previous is not None else signal.SIG_DFL)
+        self._previous.clear()
+
+    def signalled(self, sig: int) -> None:
+        self.link.close()  # first: the guests hear the game ended, whatever the app does next
+        self.app.exit(return_code=128 + sig)
 
 
 class NetworkGameScreen(GameScreen):
     """Play ``link``'s game against a friend (see the module doc)."""
 
-    def __init__(self, link: Link, engine_link: EngineLink, *, ascii: bool = False) -> None:
+    def __init__(self, link: Link, engine_link: EngineLink, *, ascii: bool = False,
+                 signals: EndOnSignals | None = None) -> None:
         state = link.state()
         super().__init__(network_setup(state), engine_link, ascii=ascii)
         self.network = link
@@ -85,10 +214,28 @@ class NetworkGameScreen(GameScreen):
         self._asked: tuple[Any, ...] | None = None
         #: The link went on to a rematch's screen: leaving this one does not close it.
         self.handed_over = False
+        #: The host's answer to the stop signals (handed on to a rematch's screen with the link).
+        self.signals = signals
+        #: The host ended the game (it quit): nothing more comes.
+        self.ended = False
+
+    @property
+    def aids_free(self) -> bool:
+        """Whether the engine aids may be used: both players agreed as the game began, or it is over."""
+        return bool(self.remote.state.get("aids")) or self.outcome() is not None or self.ended
+
+    @property
+    def keeps_for_continue(self) -> bool:
+        """Whether the app keeps this game for Continue when it is left unfinished: a player's, never a
+        spectator's (the app's autosave reads it)."""
+        return self.network.plays
 
     def on_mount(self) -> None:
         # Textual runs GameScreen's own on_mount after this one (handlers go up the classes):
         # the board is turned to this side once it has.
+        if self.network.hosts and self.signals is None:
+            self.signals = EndOnSignals(self.network, self.app)
+            self.signals.install()
         self.call_later(self._joined)
 
     def _joined(self) -> None:
@@ -105,6 +252,8 @@ class NetworkGameScreen(GameScreen):
         # GameScreen's on_unmount runs too (it stops the engines and the coach).
         if not self.handed_over:
             self.remote.close()
+            if self.signals is not None:
+                self.signals.remove()
 
     # -- what the local player does ---------------------------------------------------------
 
@@ -132,9 +281,13 @@ class NetworkGameScreen(GameScreen):
             clock = state.get("clock")
             self.clocks.running = clock.get("running") if clock else None
             you = self.remote.you
+            status = self.query_one("#status", Static)
+            if self.ended:
+                self.clocks.running = None
+                status.update("the host ended the game")
+                return
             if state.get("outcome") is not None or self.review is not None:
                 return
-            status = self.query_one("#status", Static)
             away = state.get("away")
             if away is not None and away.get("side") != you:
                 gone = f"{self.sides[away['side']]} is away ({away['seconds']:.0f} s of {away['limit']:.0f})"
@@ -156,7 +309,7 @@ class NetworkGameScreen(GameScreen):
             self.remote.link.listen(None)
             self.remote.closed = True
             self.handed_over = True
-            self.app.switch_screen(NetworkGameScreen(self.network, self.link, ascii=self.ascii))
+            self.app.switch_screen(NetworkGameScreen(self.network, self.link, ascii=self.ascii, signals=self.signals))
             return
         self.remote.sync(state)
         self.next_turn()
@@ -181,8 +334,11 @@ class NetworkGameScreen(GameScreen):
                                            [("decline", "Decline"), ("accept", "Accept")]), answered)
 
     def palette_commands(self) -> Iterable[SystemCommand]:
-        """The game's commands, and the claim while the other player has been away past the limit."""
-        yield from super().palette_commands()
+        """The game's commands this side has (a spectator's act on nothing), and the claim while the
+        other player has been away past the limit."""
+        for command in super().palette_commands():
+            if self.commands.allows(getattr(command.callback, "__name__", "")):
+                yield command
         away = self.remote.state.get("away")
         if away and away.get("claimable") and self.network.plays:
             yield SystemCommand("Claim the game", "your friend has been away past the host's limit: you win",
@@ -209,6 +365,16 @@ class NetworkGameScreen(GameScreen):
         self.say(f"{message.reason} — joining again…", error=True)
         self.clocks.stop()
         self.rejoin()
+
+    @on(RemoteEnded)
+    def remote_ended(self, message: RemoteEnded) -> None:
+        """The host ended the game (it quit): said, and not joined again; the board stays as it stood."""
+        self.remote.closed = True
+        self.ended = True
+        self.clocks.stop()
+        self.say(f"{message.reason} — ctrl+s saves it as it stood", error=True)
+        self.update_status()
+        self.refresh_bindings()
 
     @on(RemoteBroken)
     def remote_broken(self, message: RemoteBroken) -> None:

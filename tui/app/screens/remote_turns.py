@@ -4,11 +4,12 @@ from the search process).
 :class:`RemoteTurns` holds the game screen's :class:`~tui.net.link.Link` (the host's referee or the
 guest's connection).  The link's threads hear the host's states, refusals and a dropped line; this
 component posts them to the screen as messages (:class:`RemoteState`, :class:`RemoteRefused`,
-:class:`RemoteClosed`, :class:`RemoteBroken`) and, on the screen's event loop, makes the screen's game what the state says
-(:meth:`RemoteTurns.sync`): the moves (taken back and played on from where they part), the outcome,
-the clocks' times.  What the local player does goes out through :meth:`RemoteTurns.send`.  A guest
+:class:`RemoteClosed`, :class:`RemoteBroken`, :class:`RemoteEnded`) and, on the screen's event loop,
+makes the screen's game what the state says (:meth:`RemoteTurns.sync`): the moves (taken back and
+played on from where they part), the outcome, the clocks' times.  What the local player does goes out through :meth:`RemoteTurns.send`.  A guest
 whose line drops tries to join again with its code every two seconds in a worker thread until it
-does or the screen goes; one whose host broke the protocol does not (:class:`RemoteBroken`).
+does or the screen goes; one whose host broke the protocol (:class:`RemoteBroken`) or ended the game
+(:class:`RemoteEnded`: it quit) does not.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from ...net.client import ConnectError, HostBroke
 from ...net.link import GuestLink, Link
 from ..controller import GameController
 
-__all__ = ["RemoteTurns", "RemoteState", "RemoteRefused", "RemoteClosed", "RemoteBroken", "outcome_of"]
+__all__ = ["RemoteTurns", "RemoteState", "RemoteRefused", "RemoteClosed", "RemoteBroken", "RemoteEnded",
+           "outcome_of"]
 
 #: Seconds between a dropped guest's tries to join again.
 RETRY_EVERY = 2.0
@@ -56,6 +58,14 @@ class RemoteClosed(Message):
 
 class RemoteBroken(Message):
     """The host broke the protocol (``reason``, one line): the connection is over for good."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+class RemoteEnded(Message):
+    """The host ended the game (it quit): the connection is over for good."""
 
     def __init__(self, reason: str) -> None:
         super().__init__()
@@ -111,6 +121,8 @@ class RemoteTurns:
             message = RemoteRefused(str(value))
         elif kind == "broken":
             message = RemoteBroken(str(value))
+        elif kind == "ended":
+            message = RemoteEnded(str(value))
         else:
             message = RemoteClosed(str(value))
         self.screen.post_message(message)
