@@ -229,3 +229,26 @@ async def test_the_othello_puzzle_hint_says_its_cost_first_and_never_plays_the_m
         cells = screen.board.painter.move_squares(screen.position, screen.position.parse_move("d3"))
         assert screen.board.selected == cells[0]
         assert "hint: the move is on" in str(screen.query_one("#puzzle-message").render())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_quixo_move_keeps_its_move_list_column(size: tuple[int, int]) -> None:
+    from textual.widgets import Static
+    from tui.app.widgets.move_list import MoveList
+
+    app = make_app("quixo", "human", "human")
+    async with app.run_test(size=size) as pilot:
+        screen = await ready(pilot)
+        for move in ("0 0 bottom", "4 4 top", "2 0 bottom", "1 4 right"):
+            screen.move_input.value = move
+            await pilot.press("enter")
+        await wait_for(pilot, lambda: len(screen.moves) == 4, "the moves")
+        listed = screen.query_one(MoveList)
+        text = screen.query_one("#move-text", Static)
+        lines = str(text.render()).splitlines()
+        header, rows = lines[0], [line for line in lines[1:] if line.strip()]
+        second = header.index(screen.sides[1], len(screen.sides[0]) + 5)
+        assert len(rows) == 2
+        for row, (first, reply) in zip(rows, (screen.moves[0:2], screen.moves[2:4])):
+            assert row.index(first) < second and row.index(reply, row.index(first) + len(first)) == second
+            assert len(row.rstrip()) <= listed.scrollable_content_region.width

@@ -34,11 +34,18 @@ from games.variations import NAG_GLYPHS, MoveNode, MoveTree, variation_parts
 
 from .typed import TypingTarget, bound_keys, forward_typing
 
-__all__ = ["MoveList", "move_rows"]
+__all__ = ["MoveList", "cell_width", "move_rows"]
 
-#: The width of a move's cell in a main-line row, and of the row's number.
+#: The width of a move's cell in a main-line row (at the least: a wider move widens every cell,
+#: :func:`cell_width`), and of the row's number.
 CELL = 10
 NUMBER = 5
+
+
+def cell_width(moves: Sequence[str]) -> int:
+    """The width of the main line's cells: :data:`CELL`, or the widest move written (marks
+    included) and a space, so that a long move (Quixo's ``0 0 bottom!?``) keeps its column."""
+    return max([CELL] + [len(move) + 1 for move in moves])
 
 
 def move_rows(moves: Sequence[str], first_mover: int, first_number: int = 1) -> list[tuple[str, str, str]]:
@@ -232,7 +239,8 @@ class MoveList(VerticalScroll, can_focus=True):
         lines = _Lines(width)
         tree = self.game_tree
         self._on_line = set(self.line)
-        lines.add(" " * NUMBER + f"{self.players[0][:CELL - 1]:<{CELL}}{self.players[1][:CELL - 1]}", "underline")
+        cell = cell_width([marked(node) for node in tree.mainline()])
+        lines.add(" " * NUMBER + f"{self.players[0][:cell - 1]:<{cell}}{self.players[1][:cell - 1]}", "underline")
         if tree.comment:
             lines.flow([(tree.comment, None)], 1, self._style)
         cursor_line = 0
@@ -244,12 +252,12 @@ class MoveList(VerticalScroll, can_focus=True):
                 lines.newline()
                 lines.add(f"{tree.number(node)}.".rjust(NUMBER - 1) + " ")
                 if mover == 1:
-                    lines.add("…".ljust(CELL))
+                    lines.add("…".ljust(cell))
             text = marked(node)
             lines.add(text, self._style(node), node)
             if node is self._shown():
                 cursor_line = lines.lines - 1
-            lines.add(" " * max(CELL - len(text), 1))
+            lines.add(" " * max(cell - len(text), 1))
             row_open = mover == 0
             alternatives = node.parent.variations[1:]
             if node.comment or alternatives:
