@@ -13,7 +13,7 @@ import chess.pgn
 import pytest
 from textual.widgets import Button, DataTable
 
-from app_pilot import make_app, ready, type_move, wait_for
+from app_pilot import dialog_takes_keys, game_screen, make_app, ready, type_move, wait_for
 from games import Outcome, Termination, game_kind
 from games.reading import read_records
 from tui.app.app import TuiGamesApp
@@ -140,6 +140,24 @@ async def test_an_opened_annotated_game_left_in_review_is_kept_whole_and_waits(t
         assert screen.controller.paused and isinstance(screen.controller.turn(), EngineWaits)
         assert screen.moves == ["d4", "d5", "c4"]  # the engine did not answer at once
         app.exit()
+
+
+async def test_a_file_opened_and_left_untouched_is_not_kept_twice(tmp_path: Path) -> None:
+    """Its file holds it: opening it (``play --load``), then choosing how to go on, keeps nothing more."""
+    source = tmp_path / "annotated.pgn"
+    source.write_text(ANNOTATED_PGN)
+    loaded = read_records("chess", ANNOTATED_PGN)[0]
+    app = TuiGamesApp(GameSetup.checked("chess", "human", "beginner").with_record(loaded, str(source)), ask_how=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot)
+        first = game_screen(app)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "how to open it")
+        await dialog_takes_keys(pilot, app.screen)
+        await pilot.click("#review")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen is not first,
+                       "the game opened for review")
+        app.exit()
+    assert kept_games() == ([], [])
 
 
 class Watching(Link):

@@ -29,11 +29,16 @@ __all__ = ["continued_setup", "keeps", "kept_of", "opponents_text", "record_text
 
 def keeps(screen: GameScreen) -> bool:
     """Whether ``screen``'s game may be kept: a person plays in it, it is not a lab game's review,
-    and it is not a spectator's (a network game whose link cannot play)."""
+    not a spectator's (a network game whose link cannot play), and not a record file's game as
+    read, untouched (its file holds it; it was opened only to choose how to go on, say)."""
     network = getattr(screen, "network", None)
     if network is not None and not network.plays:
         return False
-    return not screen.back_to_lab and any(screen.controller.setup.is_human(side) for side in (0, 1))
+    setup = screen.controller.setup
+    played = screen.played
+    untouched = (screen.kept_id is None and bool(setup.source) and not played.unsaved
+                 and played.moves == list(setup.moves))
+    return not screen.back_to_lab and not untouched and any(setup.is_human(side) for side in (0, 1))
 
 
 def record_text(screen: GameScreen) -> str:
