@@ -252,3 +252,27 @@ async def test_a_quixo_move_keeps_its_move_list_column(size: tuple[int, int]) ->
         for row, (first, reply) in zip(rows, (screen.moves[0:2], screen.moves[2:4])):
             assert row.index(first) < second and row.index(reply, row.index(first) + len(first)) == second
             assert len(row.rstrip()) <= listed.scrollable_content_region.width
+
+
+async def test_the_reports_header_fits_80_columns() -> None:
+    from textual.widgets import Label
+    from engines.review import GameReport, PositionScore
+    from tui.app.app import TuiGamesApp
+    from tui.app.screens.report import ReportDialog
+
+    moves = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Nc3", "Nxh5"]
+    scores = [PositionScore(0, 0.5)] * 6 + [PositionScore(0, 1.0), PositionScore(0, 0.9), PositionScore(0, 0.1)]
+    report = GameReport.build("chess", 0, moves, scores, 4)
+    app = TuiGamesApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(ReportDialog(report, ("White", "Black"), 1, 0))
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportDialog) and app.screen.query(Label), "the report")
+        await pilot.pause()
+        for label in app.screen.query(Label):
+            text = str(label.render())
+            shown = label.content_region
+            assert shown.right <= 80 and shown.width > 0
+            lines = [line for line in text.splitlines()]
+            wrapped = sum(max(1, -(-len(line) // shown.width)) for line in lines)
+            assert shown.height >= wrapped, (text, shown)  # every word on screen, none cut

@@ -26,7 +26,7 @@ from ..keymap import screen_bindings
 from ..widgets.score_chart import ScoreChart
 from .dialogs import Dialog
 
-__all__ = ["ReportDialog", "eval_reading", "move_line", "side_summary"]
+__all__ = ["ReportDialog", "eval_reading", "marks_text", "move_line", "side_summary"]
 
 
 def side_summary(report: GameReport, side: int, name: str) -> str:
@@ -43,6 +43,13 @@ def eval_reading(text: str, scores: ScoreScale) -> str:
     if text.startswith("#"):
         return scores.signed(0.0, int(text[1:]))
     return scores.signed(float(text) * scores.unit)
+
+
+def marks_text() -> str:
+    """What the marks mean: ``marks: ?! a move losing 5% of the winning chance or more, ? 10%, ?? 15%``."""
+    (first, least), *others = reversed(CLASSES)
+    rest = "".join(f", {MARKS[name]} {threshold:.0%}" for name, threshold in others)
+    return f"marks: {MARKS[first]} a move losing {least:.0%} of the winning chance or more{rest}"
 
 
 def move_line(move: MoveReport, number: int, first_of_pair: bool, scores: ScoreScale) -> str:
@@ -68,7 +75,7 @@ class ReportDialog(Dialog[int | None]):
         border: thick $accent; background: $surface; padding: 0 1;
     }
     ReportDialog .summary { width: 1fr; }
-    ReportDialog #report-title { text-style: bold; }
+    ReportDialog #report-title { text-style: bold; width: 1fr; }
     ReportDialog ScoreChart { height: 10; margin: 1 0 0 0; }
     ReportDialog OptionList { height: 1fr; }
     """
@@ -88,10 +95,9 @@ class ReportDialog(Dialog[int | None]):
     def compose(self) -> ComposeResult:
         report = self.report
         scores = game_kind(report.game_name).scores
-        bounds = ", ".join(f"{MARKS[name]} ≥ {threshold:.0%}" for name, threshold in reversed(CLASSES))
         with Vertical():
-            yield Label(f"Game report · pvs at depth {report.depth} · loss of winning chance {bounds}",
-                        id="report-title")
+            yield Label(f"Game report · every position searched {report.depth} plies deep", id="report-title")
+            yield Label(marks_text(), classes="summary")
             for side in (0, 1):
                 yield Label(side_summary(report, side, self.sides[side]), classes="summary")
             yield ScoreChart(report.chances, [move.mark for move in report.moves],
@@ -102,7 +108,7 @@ class ReportDialog(Dialog[int | None]):
                 first_of_pair = (move.ply + self.first_mover) % 2 == 0
                 options.append(Option(move_line(move, number, first_of_pair, scores), id=f"ply-{move.ply}"))
             yield OptionList(*options, id="report-moves")
-            yield Label("Enter: go to the position after the move · b: puzzles of the mistakes · Esc: close",
+            yield Label("Enter: the position after the move · b: puzzles of the mistakes · Esc: close",
                         classes="summary")
 
     def on_mount(self) -> None:
