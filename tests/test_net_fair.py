@@ -134,6 +134,8 @@ async def test_a_hint_without_aids_is_refused_in_one_line():
             await wait_for(pilot, lambda: screen.message_text == NO_AIDS, f"the refusal of {command}")
             screen.say("")
         assert "\n" not in NO_AIDS and len(NO_AIDS) < 80
+        titles = {command.title for command in screen.palette_commands()}
+        assert not titles & {"Hint", "Analysis on/off", "Game report", "Best line"} and "Offer a draw" in titles
         assert screen.coach.hints == [0, 0] and not screen.coach.analysing and screen.coach.busy is None
 
 

@@ -54,7 +54,7 @@ class FriendScreen(Screen[None]):
                 yield Input(placeholder="clock MIN+INC, e.g. 5+3 (empty: none)", id="friend-clock")
                 yield Select([(f"you play {side}", side) for side in SIDES], value=SIDES[0], allow_blank=False,
                              id="friend-side")
-                yield Checkbox("aids allowed (hints, analysis: your friend agrees)", id="friend-aids")
+                yield Checkbox("engine aids allowed", id="friend-aids")
                 yield Button("Host", variant="primary", id="friend-host-button")
             with Vertical(classes="friend-form", id="friend-join"):
                 yield Label("Join a game")

@@ -334,10 +334,11 @@ class NetworkGameScreen(GameScreen):
                                            [("decline", "Decline"), ("accept", "Accept")]), answered)
 
     def palette_commands(self) -> Iterable[SystemCommand]:
-        """The game's commands this side has (a spectator's act on nothing), and the claim while the
-        other player has been away past the limit."""
+        """The game's commands this side has (a spectator's act on nothing; the engine aids once they
+        are allowed), and the claim while the other player has been away past the limit."""
         for command in super().palette_commands():
-            if self.commands.allows(getattr(command.callback, "__name__", "")):
+            name = getattr(command.callback, "__name__", "")
+            if self.commands.allows(name) and (name not in AIDS or self.aids_free):
                 yield command
         away = self.remote.state.get("away")
         if away and away.get("claimable") and self.network.plays:
