@@ -17,6 +17,8 @@ front of them (aiohttp middleware and two small overrides):
   closed (1013, try again later), and the page itself answers 503 while they are all taken;
 - a session whose browser has sent nothing (no key, click or resize) for ``idle`` seconds is told so
   and closed, which ends its app.
+
+Its page is textual-serve's without links to other hosts (:mod:`tui.web_page`): it works offline.
 """
 
 from __future__ import annotations
@@ -29,9 +31,12 @@ import ssl
 import time
 from typing import Any, Awaitable, Callable
 
+import aiohttp_jinja2
 from aiohttp import WSCloseCode, WSMessage, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
+
+from .web_page import OfflineLoader
 
 __all__ = ["OwnerServer", "is_loopback", "new_token", "TOKEN_BYTES"]
 
@@ -182,6 +187,7 @@ class OwnerServer(Server):
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
         app.middlewares.append(self._guard)
+        aiohttp_jinja2.setup(app, loader=OfflineLoader(self.templates_path))  # the page without web fonts
         return app
 
     def serve(self, debug: bool = False, ready: Callable[[], None] = lambda: None) -> None:
