@@ -14,7 +14,7 @@ import pytest
 from textual.widgets import Button, DataTable
 
 from app_pilot import dialog_takes_keys, game_screen, make_app, ready, type_move, wait_for
-from games import Outcome, Termination, game_kind
+from games import GAME_NAMES, Outcome, Termination, game_kind, new_game
 from games.reading import read_records
 from tui.app.app import TuiGamesApp
 from tui.app.controller import EngineWaits
@@ -291,3 +291,29 @@ async def test_tab_on_the_start_screen_follows_the_form_never_straight_to_learn(
             order.append(start.focused.id if start.focused is not None else None)
         assert order == ["game", "opponent", "colour", "clock-preset", "advanced", "continue-button",
                          "learn-button", "friend-button"]
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_games_tree_is_set_up_again_from_its_record(game: str) -> None:
+    """The record text a kept game holds brings back its variations and comments, at the position kept."""
+    from games.records import RecordNotes
+    from games.variations import MoveTree, start_move_number
+    from tui.app.keeping import continued_setup
+    from tui.app.screens.played import PlayedGame
+
+    kind = game_kind(game)
+    line = list(kind.samples.line[:4])
+    position = new_game(game)
+    tree = MoveTree(None, position.turn, start_move_number(position))
+    node: Any = tree
+    for text in line:
+        node = node.follow(text)
+    position.play(position.parse_move(line[0]))
+    other = next(text for text in position.legal_move_texts() if text != line[1])
+    tree.variations[0].add_variation(other, comment="try this")
+    end, _ = type(position).replay(None, line)
+    record = kind.records.text(end, first_player="human", second_player="Club", notes=RecordNotes(tree=tree))
+    kept = KeptGame(new_id(game), game, ("human", "pvs:depth=1"), "", (line[0], other), record, paused=True)
+    played = PlayedGame(continued_setup(kept))
+    assert played.moves == [line[0], other] and played.node.comment == "try this"
+    assert [n.move for n in played.tree.mainline()] == line
