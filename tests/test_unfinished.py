@@ -317,3 +317,15 @@ def test_every_games_tree_is_set_up_again_from_its_record(game: str) -> None:
     played = PlayedGame(continued_setup(kept))
     assert played.moves == [line[0], other] and played.node.comment == "try this"
     assert [n.move for n in played.tree.mainline()] == line
+
+
+async def test_the_palettes_continue_opens_the_list() -> None:
+    write_kept(kept_game())
+    app = TuiGamesApp()
+    app.animation_level = "none"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
+        commands = {command.title: command for command in app.get_system_commands(app.screen)}
+        commands["Continue"].callback()
+        await wait_for(pilot, lambda: isinstance(app.screen, UnfinishedScreen), "the list")
+        assert app.screen.query_one(DataTable).row_count == 1
