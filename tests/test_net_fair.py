@@ -137,6 +137,7 @@ async def test_a_hint_without_aids_is_refused_in_one_line():
         titles = {command.title for command in screen.palette_commands()}
         assert not titles & {"Hint", "Analysis on/off", "Game report", "Best line"} and "Offer a draw" in titles
         assert screen.coach.hints == [0, 0] and not screen.coach.analysing and screen.coach.busy is None
+        assert not screen.query_one("#eval-bar").display
 
 
 @pytest.mark.slow
@@ -155,7 +156,7 @@ async def test_with_aids_agreed_the_hint_works_and_both_records_say_so_identical
         await wait_for(hp, lambda: not hs.remote.state["paused"], "the guest seated")
         hs.commands.run("hint")  # as ctrl+f does (two apps in one process share Textual's active app)
         await wait_for(hp, lambda: hs.coach.hints[0] == 1, "the host's hint", 60)
-        assert hs.message_text.startswith("hint: ")
+        assert hs.message_text.startswith("hint: ") and hs.query_one("#eval-bar").display
         hs.move_input.enter(LINE[0])
         await wait_for(gp, lambda: len(gs.moves) == 1, "the host's move on the guest's board")
         gs.move_input.enter(LINE[1])

@@ -278,6 +278,7 @@ class NetworkGameScreen(GameScreen):
         super().update_status()
         state = getattr(self, "remote", None) and self.remote.state
         if state:
+            self.query_one("#eval-bar").display = self.aids_free  # an engine aid: shown once allowed
             clock = state.get("clock")
             self.clocks.running = clock.get("running") if clock else None
             you = self.remote.you
