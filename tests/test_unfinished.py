@@ -327,5 +327,5 @@ async def test_the_palettes_continue_opens_the_list() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
         commands = {command.title: command for command in app.get_system_commands(app.screen)}
         commands["Continue"].callback()
-        await wait_for(pilot, lambda: isinstance(app.screen, UnfinishedScreen), "the list")
-        assert app.screen.query_one(DataTable).row_count == 1
+        await wait_for(pilot, lambda: isinstance(app.screen, UnfinishedScreen) and bool(app.screen.games), "the list")
+        await wait_for(pilot, lambda: app.screen.query_one(DataTable).row_count == 1, "its one game listed")
