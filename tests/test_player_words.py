@@ -59,9 +59,9 @@ def test_the_panel_shows_a_players_words_and_the_numbers_when_advanced() -> None
                               score=-400, pv=["Nf6", "Nc3"])
     rows, pv = panel._figures()
     labels = [row[0] for row in rows]
-    assert labels == ["position", "best", "looked"] and pv == "Nf6 Nc3"
-    assert str(rows[0][1]) == "White is winning (+4.0 pawns)"  # Black's -400 is White's +4
-    assert rows[2][1] == "9 plies ahead (1.5 s)"
+    assert labels == ["", "eval", "best", "looked"] and pv == "Nf6 Nc3"
+    assert str(rows[0][1]) == "White is winning" and rows[1][1] == "+4.0 pawns"  # Black's -400 is White's +4
+    assert rows[3][1] == "9 plies ahead (1.5 s)"
     assert "Club ~1450" in str(panel.border_title)
     panel.advanced = True
     rows, _ = panel._figures()
@@ -79,15 +79,17 @@ async def club_replied(pilot):
     return screen
 
 
-async def test_the_panel_reads_as_words_and_the_key_shows_the_numbers() -> None:
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_panel_reads_as_words_and_the_key_shows_the_numbers(size: tuple[int, int]) -> None:
     club = level_named("chess", "club")
     app = make_app("chess", "human", club.spec)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         screen = await club_replied(pilot)
         panel = screen.panel(1)
         assert not panel.advanced and "Club ~1450" in str(panel.border_title)
         text = str(panel.query_one(".figures").render())
-        assert "position" in text and panel.verdict in text and "plies ahead" in text
+        assert panel.verdict in text and panel.eval_text in text and "plies ahead" in text
+        assert not any(line.endswith("…") for line in text.splitlines()[:4])  # the words fit, at 80 columns too
         assert "nodes" not in text and "prunes" not in text and "1st cut" not in text
         await pilot.press("ctrl+v")
         assert panel.advanced

@@ -163,7 +163,8 @@ class Figures(Widget):
         for row in rows:
             line = Text(no_wrap=True, overflow="ellipsis", end="")
             if len(row) == 2:
-                line.append(row[0] + " ", "dim")
+                if row[0]:  # a row without a label: its value alone (a player's words)
+                    line.append(row[0] + " ", "dim")
                 line.append_text(row[1] if isinstance(row[1], Text) else Text(row[1]))
                 lines.append(line)
                 continue
@@ -415,14 +416,12 @@ class EnginePanel(Vertical):
         if s is None:
             if self._compact:
                 return Text("no search yet", style="dim")
-            return [("position", "-"), ("best", "-"), ("looked", "-")], ""
-        position = Text(self.verdict)
-        position.append(f" ({self.eval_text})", "dim")
+            return [("", "-"), ("eval", "-"), ("best", "-"), ("looked", "-")], ""
         if self._compact:
-            return Text.assemble(("best ", "dim"), (s.best or "-", "bold"), "  ", position,
-                                 no_wrap=True, overflow="ellipsis")
-        rows: list[Row] = [("position", position), ("best", Text(s.best or "-", style="bold")),
-                           ("looked", looked_text(s.depth, s.time_s))]
+            return Text.assemble(("best ", "dim"), (s.best or "-", "bold"), "  ", self.verdict,
+                                 (f" ({self.eval_text})", "dim"), no_wrap=True, overflow="ellipsis")
+        rows: list[Row] = [("", Text(self.verdict, style="bold")), ("eval", self.eval_text),
+                           ("best", Text(s.best or "-", style="bold")), ("looked", looked_text(s.depth, s.time_s))]
         return rows, line_text(s.pv) or "-"
 
     @property
