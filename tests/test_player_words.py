@@ -180,7 +180,8 @@ async def test_the_start_screen_and_the_help_say_the_ratings() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, HelpDialog) and app.screen.query("Static"), "the help")
         text = str(app.screen.query_one("Static").render())
         chess_club = level_named("chess", "club")
-        assert rating_interval("chess", chess_club) in text and rating_words("chess", chess_club) in text
+        assert f"{about(chess_club)} (measured {chess_club.elo} ± {chess_club.margin})" in text
+        assert "(Stockfish's scale; measured in games, ± the 95% interval" in text
 
 
 # -- a hint beside the panel -------------------------------------------------------------------

@@ -170,7 +170,7 @@ async def test_a_puzzles_hinted_cube_clicked_stays_picked_up() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")
         puzzles = app.screen
         await wait_for(pilot, lambda: puzzles.entry.game is not None, "the puzzle's position")
-        await pilot.press("ctrl+f")
+        await pilot.press("ctrl+f", "ctrl+f")  # what a hint costs, then the hint
         await wait_for(pilot, lambda: puzzles.board.selected == (4, 4), "the hint")
         await _click(pilot, puzzles.board, (4, 4))
         assert puzzles.board.selected == (4, 4)

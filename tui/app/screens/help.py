@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from engines.levels import levels_for, rating_interval, rating_words
+from engines.levels import about, levels_for
 from games import game_kind
 
 from .commands import COMMANDS
@@ -79,9 +79,12 @@ class HelpDialog(_ScrollDialog):
                   "", "[b]The engine panel[/b]"]
         lines += [f"  [b]{name:<12}[/b] {meaning}" for name, meaning in PANEL_LEGEND]
         lines += [f"  [b]{'scores':<12}[/b] {game_kind(self.game).scores.legend()}"]
-        lines += ["", "[b]The levels[/b]  (ratings measured in games: docs/levels.md)"]
-        lines += [f"  [b]{level.name.capitalize():<12}[/b] {rating_words(self.game, level)}; measured "
-                  f"{rating_interval(self.game, level)}" for level in levels_for(self.game)]
+        plan = game_kind(self.game).levels
+        lines += ["", f"[b]The levels[/b]  ({plan.scale_words}; measured in games, ± the 95% interval: "
+                  "docs/levels.md)"]
+        lines += [f"  [b]{level.name.capitalize():<12}[/b] {about(level)}"
+                  + (f" (measured {level.elo} ± {level.margin})" if level.elo is not None else "")
+                  for level in levels_for(self.game)]
         lines += ["", "Escape closes this help."]
         with VerticalScroll():
             yield Static("\n".join(lines))

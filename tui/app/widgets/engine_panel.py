@@ -416,7 +416,7 @@ class EnginePanel(Vertical):
         if s is None:
             if self._compact:
                 return Text("no search yet", style="dim")
-            return [("", "-"), ("eval", "-"), ("best", "-"), ("looked", "-")], ""
+            return [("", Text("no search yet", style="dim")), ("eval", "-"), ("best", "-"), ("looked", "-")], ""
         if self._compact:
             return Text.assemble(("best ", "dim"), (s.best or "-", "bold"), "  ", self.verdict,
                                  (f" ({self.eval_text})", "dim"), no_wrap=True, overflow="ellipsis")
