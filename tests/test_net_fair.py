@@ -138,6 +138,14 @@ async def test_a_hint_without_aids_is_refused_in_one_line():
         assert not titles & {"Hint", "Analysis on/off", "Game report", "Best line"} and "Offer a draw" in titles
         assert screen.coach.hints == [0, 0] and not screen.coach.analysing and screen.coach.busy is None
         assert not screen.query_one("#eval-bar").display
+        # a variation played in a position reviewed is an analysis board: refused too
+        assert link.server.act("move", move=LINE[0]) is None
+        await wait_for(pilot, lambda: len(screen.moves) == 1, "the host's move")
+        screen.commands.show_ply(0)
+        assert screen.commands.refuse_move() and "no variations" in screen.message_text
+        screen.move_list.post_message(screen.move_list.PlayHere())  # Enter on a move of the list
+        await wait_for(pilot, lambda: "plays on from its last move" in screen.message_text, "Enter refused")
+        assert app.screen is screen and screen.moves == [LINE[0]]  # no level offered, no dialog
 
 
 @pytest.mark.slow

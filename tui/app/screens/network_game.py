@@ -12,8 +12,8 @@ variation explored), so both are the same file.  Leaving the screen closes the l
 tells every peer the game ended, also when the host's app is ended by SIGINT, SIGHUP or SIGTERM
 (:class:`EndOnSignals`); a guest told so says it and does not join again.
 
-The engine aids (hints, analysis, the report, the search tree, the best line and the threat) are off
-until the game is over, unless the host allowed them and the guest agreed as it joined (the state's
+The engine aids (hints, analysis, the report, the search tree, the best line, the threat, the
+evaluation bar, and variations played in a position reviewed) are off until the game is over, unless the host allowed them and the guest agreed as it joined (the state's
 ``aids``).  A spectator has none of the commands that act on the game (takeback, draw, resign,
 rematch, hint): the footer and the palette do not show them; its quit asks nothing, and its game is
 never kept for Continue (:attr:`NetworkGameScreen.keeps_for_continue`).
@@ -39,6 +39,7 @@ from ..engine_link import EngineLink
 from ..messages import NetworkFailed
 from ..session import GameSetup
 from ..widgets.game_clocks import GameClocks
+from ..widgets.move_list import MoveList
 from .dialogs import ConfirmDialog
 from .game import GameScreen
 from .game_commands import GameCommands
@@ -55,6 +56,8 @@ ACTING = ("undo", "offer_draw", "resign", "rematch", "swap", "hint")
 UNUSED = ("pause", "step", "delay", "play_from_here")
 #: The line that refuses an engine aid.
 NO_AIDS = "no engine aids in this friend game (the host did not allow them) until it ends"
+#: The line that refuses a move made in a position reviewed: a variation explored is an analysis board.
+NO_VARIATIONS = "no variations in this friend game (no aids agreed) until it ends: back to its last move"
 
 #: What the other player's offer says, by what is offered.
 OFFER_WORDS = {"draw": "offers a draw", "takeback": "asks to take back their last move",
@@ -135,6 +138,13 @@ class NetworkCommands(GameCommands):
     tree = _engine_aid("tree")
     best_line = _engine_aid("best_line")
     threat = _engine_aid("threat")
+
+    def refuse_move(self) -> bool:
+        """A move made in a position reviewed would explore a variation (an analysis board: an aid)."""
+        if self.screen.review is not None and not self.screen.aids_free:
+            self.screen.say(NO_VARIATIONS, error=True)
+            return True
+        return super().refuse_move()
 
     def guard_unsaved(self, what: str, then: Callable[[], Any]) -> None:
         """A spectator's game is the players' to keep: leaving it asks nothing (ctrl+s still saves a copy)."""
@@ -367,6 +377,14 @@ class NetworkGameScreen(GameScreen):
         self.say(f"{message.reason} — joining again…", error=True)
         self.clocks.stop()
         self.rejoin()
+
+    @on(MoveList.PlayHere)
+    def play_here_refused(self, message: MoveList.PlayHere) -> None:
+        """Enter on a move of the list would play on from there without the friend (against a level):
+        not while the friend game goes on (GameScreen's handler is skipped)."""
+        if self.outcome() is None and not self.ended:
+            message.prevent_default()
+            self.say("a friend game plays on from its last move only", error=True)
 
     @on(RemoteEnded)
     def remote_ended(self, message: RemoteEnded) -> None:
