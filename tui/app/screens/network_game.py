@@ -174,7 +174,8 @@ class NetworkCommands(GameCommands):
 class EndOnSignals:
     """SIGINT, SIGHUP and SIGTERM to a hosting app: its guests are told the game ended (``link``
     closes), then the app ends with 128 + the signal.  Handled on the app's event loop while a hosting
-    screen is up; the handlers there before come back after."""
+    screen is up; the handlers there before come back after.  A signal the process ignores (an app
+    ``tui-games serve`` runs, which ends with its server) stays ignored."""
 
     SIGNALS = (signal.SIGINT, signal.SIGHUP, signal.SIGTERM)
 
@@ -189,6 +190,8 @@ class EndOnSignals:
         loop = asyncio.get_running_loop()
         for sig in self.SIGNALS:
             previous = signal.getsignal(sig)
+            if previous is signal.SIG_IGN:  # a served app: its server answers them (engines.lifetime)
+                continue
             try:
                 loop.add_signal_handler(sig, self.signalled, sig)
             except (NotImplementedError, RuntimeError, ValueError):  # no signals here (another platform)
