@@ -174,7 +174,7 @@ ENGINES: dict[str, EngineInfo] = {}
 
 #: ``mcts``'s playout and longest playout by default (see docs/benchmarks.md for the measurements).
 MCTS_PLAYOUT = "heuristic"
-MCTS_PLIES = 8
+MCTS_PLIES = 0
 
 
 def register(info: EngineInfo) -> None:

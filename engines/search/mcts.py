@@ -54,8 +54,8 @@ __all__ = ["MctsEngine", "Tree", "Mcts", "UNKNOWN", "DRAW", "DEFAULT_C", "ucb1",
 #: ``Tree.proven`` of a node not proven; a proven node holds its winner (0 or 1) or :data:`DRAW`.
 UNKNOWN = -1
 DRAW = 2
-#: The exploration constant's default: the square root of 2, UCB1's own.
-DEFAULT_C = 1.4
+#: The exploration constant's default: half UCB1's own square root of 2, as measured (docs/benchmarks.md).
+DEFAULT_C = 0.7
 #: The share of heuristic playout moves taken from the game's move ordering (the rest are random).
 GREEDY = 0.75
 #: Iterations between two looks at the clock and the stop flag, and seconds between two live reports.
@@ -418,9 +418,9 @@ def chance_score(chance: float, scale: float) -> int:
 def recorded(mcts: Mcts) -> TreeNode:
     """The search's tree as a recording (:class:`~engines.search.recorder.TreeNode`): every
     visited node with its ``visits`` and its value for the side to move there (a proven result
-    as a win or loss in its plies, else the score worth its mean result), the children most
-    visited first; ``end`` is ``all`` where children were visited, ``terminal`` where the game
-    is over, ``playout`` at a leaf played out; windows are unbounded and every value exact;
+    as a win or loss in its plies, else the score worth its mean result), the children the move
+    played first, then most visited first; ``end`` is ``all`` where children were visited, ``terminal`` where the game
+    is over, ``playout`` at a leaf played out (or evaluated); windows are unbounded and every value exact;
     ``root_side`` says where the root's side moves (the game's turn: a side may move again)."""
     tree, game = mcts.tree, mcts.game
     root_turn = game.turn
@@ -434,8 +434,9 @@ def recorded(mcts: Mcts) -> TreeNode:
         else:
             mean = _mean(tree, index)
             value = chance_score(mean if game.turn == mover else 1 - mean, mcts.scale)
+        best = tree.best_child(index)
         kids = [child for child in tree.children(index) if tree.visits[child]]
-        kids.sort(key=lambda child: -tree.visits[child])
+        kids.sort(key=lambda child: (child != best, -tree.visits[child]))  # the move played first
         end = "all" if kids else "terminal" if game.outcome() is not None else "playout"
         item = TreeNode(tree.move[index] if index else None, 0, ply, -INF, INF, value=value, end=end,
                         bound="exact", legal=tree.count[index] if tree.count[index] >= 0 else None,
