@@ -152,8 +152,11 @@ async def test_a_file_opened_and_left_untouched_is_not_kept_twice(tmp_path: Path
         await ready(pilot)
         first = game_screen(app)
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), "how to open it")
-        await dialog_takes_keys(pilot, app.screen)
-        await pilot.click("#review")
+        dialog = app.screen
+        await dialog_takes_keys(pilot, dialog)
+        await pilot.press("right")  # from Continue to Review
+        await wait_for(pilot, lambda: dialog.focused is not None and dialog.focused.id == "review", "Review chosen")
+        await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen is not first,
                        "the game opened for review")
         app.exit()
