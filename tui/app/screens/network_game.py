@@ -111,6 +111,14 @@ class NetworkCommands(GameCommands):
             self.screen.remote.send("offer", what="takeback")
             self.screen.say("asked your friend to take back your last move")
 
+    def redo(self) -> None:
+        """In review a step on, as anywhere; the game's own moves are the host's: nothing to bring back."""
+        if self.screen.review is not None:
+            super().redo()
+        else:
+            self.screen.say("no redo in a friend game: the host keeps the moves (ctrl+z asks a takeback)",
+                            error=True)
+
     def offer_draw(self) -> None:
         if self._plays():
             self.screen.remote.send("offer", what="draw")
