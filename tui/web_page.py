@@ -42,7 +42,6 @@ def offline_page(source: str) -> str:
 class OfflineLoader(jinja2.FileSystemLoader):
     """textual-serve's templates, read through :func:`offline_page`."""
 
-    def get_source(self, environment: jinja2.Environment,
-                   template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
         source, filename, uptodate = super().get_source(environment, template)
         return offline_page(source), filename, uptodate
