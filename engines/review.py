@@ -51,6 +51,7 @@ __all__ = [
     "eval_text",
     "game_positions",
     "score_game",
+    "turns_of",
     "win_chance",
 ]
 
@@ -169,22 +170,29 @@ class GameReport:
 
     @classmethod
     def build(cls, game_name: str, first_mover: int, moves: Sequence[str],
-              scores: Sequence[PositionScore], depth: int = 0) -> GameReport:
-        """The report of ``moves`` from ``scores`` of the ``len(moves) + 1`` positions."""
+              scores: Sequence[PositionScore], depth: int = 0, *,
+              turns: Sequence[int] | None = None) -> GameReport:
+        """The report of ``moves`` from ``scores`` of the ``len(moves) + 1`` positions.
+
+        ``turns`` is the side to move in each position (:func:`turns_of`: a side may move
+        again); without it the sides alternate from ``first_mover``.  A score is its position's
+        side to move's, so a move's chance after it is that score's, or its complement where
+        the other side moves next."""
         if len(scores) != len(moves) + 1:
             raise ValueError(f"{len(moves)} moves need {len(moves) + 1} position scores, got {len(scores)}")
+        if turns is None:
+            turns = [(first_mover + ply) % 2 for ply in range(len(scores))]
         reports = []
         chances = []
         for ply, score in enumerate(scores):
-            side = (first_mover + ply) % 2
-            chances.append(score.chance if side == 0 else 1.0 - score.chance)
+            chances.append(score.chance if turns[ply] == 0 else 1.0 - score.chance)
         for ply, move in enumerate(moves):
-            side = (first_mover + ply) % 2
+            side = turns[ply]
+            following = turns[ply + 1]
             before = scores[ply].chance
-            after = 1.0 - scores[ply + 1].chance
+            after = scores[ply + 1].chance if following == side else 1.0 - scores[ply + 1].chance
             loss = max(0.0, before - after)
             best = scores[ply].best
-            following = (first_mover + ply + 1) % 2
             reports.append(MoveReport(
                 ply, move, side, before, after, classify(loss),
                 None if best == move else best,
@@ -220,6 +228,11 @@ def game_positions(game_name: str, start: str | None, moves: Sequence[str]) -> I
         yield game
 
 
+def turns_of(game_name: str, start: str | None, moves: Sequence[str]) -> list[int]:
+    """The side to move in each position of a game, the start first (the game's ``turn``)."""
+    return [game.turn for game in game_positions(game_name, start, moves)]
+
+
 def score_game(game_name: str, start: str | None, moves: Sequence[str], engine: Any,
                depth: int | None = None,
                on_progress: Callable[[int, int], None] | None = None) -> GameReport:
@@ -229,7 +242,9 @@ def score_game(game_name: str, start: str | None, moves: Sequence[str], engine: 
     depth = depth or game_kind(game_name).scores.report_depth
     first_mover = new_game(game_name, start).turn
     scores = []
+    turns = []
     for ply, game in enumerate(game_positions(game_name, start, moves)):
+        turns.append(game.turn)
         if on_progress is not None:
             on_progress(ply, len(moves) + 1)
         if game.outcome() is not None:
@@ -237,4 +252,4 @@ def score_game(game_name: str, start: str | None, moves: Sequence[str], engine: 
         else:
             result = engine.search(game, Limits(depth=depth))
             scores.append(PositionScore.from_stats(game_name, result.stats))
-    return GameReport.build(game_name, first_mover, moves, scores, depth)
+    return GameReport.build(game_name, first_mover, moves, scores, depth, turns=turns)

@@ -16,7 +16,10 @@ A record is ``#`` comment lines, then one numbered line per move pair::
 unfinished``) and ``# Start:`` with the position text when the game did not
 start from the standard position.  Two spaces part the moves of a line
 (``1. ...  4 4 left`` when the second player moved first), a comment in
-braces follows its move.  A file of a match holds many games, each from its
+braces follows its move.  In a game where a side may move again (its ``turn``
+says so) each of that side's moves in a row starts a line of its own, with the
+row's number (``1. c``, ``1. f  a``, ``1. ...  b``): the columns stay the
+sides'.  A file of a match holds many games, each from its
 ``# tui-games NAME`` line.  A game's package subclasses :class:`MoveList`
 with its title and the pattern of one move.
 
@@ -98,17 +101,19 @@ class MoveList(RecordFormat):
         tree = notes_tree(game, notes)
         if tree.comment:
             lines.append(f"# Note: {tree.comment}")
-        pairs: dict[int, list[str]] = {}
+        rows: list[tuple[int, list[str]]] = []
+        open_row = False  # the last row has the first player's move and room for the second's
         for node in tree.mainline():
-            pair = pairs.setdefault(tree.number(node), [])
-            if tree.mover(node) == 1 and not pair:
-                pair.append("...")
+            mover = tree.mover(node)
+            if mover == 0 or not open_row:  # a side moving again starts a row of its own
+                rows.append((tree.number(node), ["..."] if mover == 1 else []))
             assert node.parent is not None
             tokens = annotated(node)
             for alternative in node.parent.variations[1:]:
                 tokens += variation_tokens(tree, alternative)
-            pair.append(" ".join(tokens))
-        lines += [f"{number}. " + "  ".join(pair) for number, pair in pairs.items()]
+            rows[-1][1].append(" ".join(tokens))
+            open_row = mover == 0
+        lines += [f"{number}. " + "  ".join(pair) for number, pair in rows]
         return "\n".join(lines) + "\n"
 
     def line_tokens(self, line: str, number: int) -> list[Token]:

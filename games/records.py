@@ -204,18 +204,19 @@ def wrap_tokens(tokens: list[str], width: int = WRAP) -> str:
 
 
 def numbered_moves(game: Game) -> tuple[Game, list[tuple[int, int, str]]]:
-    """The start position and ``(number, player, text)`` for every move played."""
+    """The start position and ``(number, player, text)`` for every move played: ``player`` the side
+    to move before it (``turn``), the number one more each time the first player moves after the second."""
     moves = list(game.move_stack)
     start = start_position(game)
     position = start.copy()
     numbered = []
-    number = 1
+    number, last = 1, None
     for move in moves:
-        player = position.turn
+        player = position.turn  # the game's word on who moves: a side may move again
+        number += player == 0 and last == 1
         numbered.append((number, player, position.format_move(move)))
         position.play(move)
-        if player == 1:
-            number += 1
+        last = player
     return start, numbered
 
 
@@ -228,7 +229,7 @@ def notes_tree(game: Game, notes: RecordNotes) -> MoveTree:
         start, numbered = numbered_moves(game)
         text = start.to_text()
         tree = MoveTree.of_moves([text for _, _, text in numbered], None if text == type(game)().to_text() else text,
-                                 start.turn, start_move_number(start))
+                                 start.turn, start_move_number(start), [player for _, player, _ in numbered])
         for ply, node in enumerate(tree.mainline()):
             node.comment = notes.move_comment(ply)
     if notes.comment and notes.comment not in tree.comment:

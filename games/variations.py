@@ -65,6 +65,9 @@ class MoveNode:
         self.nags: list[int] = list(nags)
         #: What follows: the main continuation first, then the alternatives to it.
         self.variations: list[MoveNode] = []
+        #: The side that made the move, where the game said so (its ``turn``: a side may move
+        #: again); ``None``: the sides alternate from the tree's first mover.
+        self.side: int | None = None
 
     def __repr__(self) -> str:
         return f"MoveNode({self.move!r}, ply={self.ply})"
@@ -188,24 +191,37 @@ class MoveTree(MoveNode):
 
     @classmethod
     def of_moves(cls, moves: Iterable[str], start: str | None = None, first_mover: int = 0,
-                 first_number: int = 1) -> MoveTree:
-        """A tree of one line."""
+                 first_number: int = 1, sides: Iterable[int] | None = None) -> MoveTree:
+        """A tree of one line; ``sides``: the side that made each move (``None``: they alternate)."""
         tree = cls(start, first_mover, first_number)
         node: MoveNode = tree
-        for move in moves:
+        moves = list(moves)
+        for move, side in zip(moves, list(sides) if sides is not None else [None] * len(moves)):
             node = node.add_variation(move)
+            node.side = side
         return tree
 
     def mainline(self) -> list[MoveNode]:
         return self.continuation()
 
     def mover(self, node: MoveNode) -> int:
-        """The side that made ``node``'s move (0 the first player)."""
+        """The side that made ``node``'s move (0 the first player): as recorded (:attr:`MoveNode.side`),
+        else by alternation from :attr:`first_mover`."""
+        if node.side is not None:
+            return node.side
         return (self.first_mover + node.ply - 1) % 2
 
     def number(self, node: MoveNode) -> int:
-        """The move number of ``node``'s move."""
-        return self.first_number + (node.ply - 1 + self.first_mover) // 2
+        """The move number of ``node``'s move: one more each time the first player moves after the
+        second (a side's moves in a row share their number, as PDN's multi-jump)."""
+        if node.side is None:
+            return self.first_number + (node.ply - 1 + self.first_mover) // 2
+        number, last = self.first_number, None
+        for step in node.path():
+            side = self.mover(step)
+            number += side == 0 and last == 1
+            last = side
+        return number
 
     def label(self, node: MoveNode, *, numbered: bool = False) -> str:
         """``3.`` before a first player's move, ``3...`` before a second's when
@@ -222,7 +238,7 @@ class MoveTree(MoveNode):
             old, new = pairs.pop()
             for child in old.variations:
                 made = new.add_variation(child.move or "", child.comment, child.nags)
-                made.starting_comment = child.starting_comment
+                made.starting_comment, made.side = child.starting_comment, child.side
                 pairs.append((child, made))
         return copied
 

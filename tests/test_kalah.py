@@ -25,6 +25,10 @@ from engines import Limits, create_engine
 import games
 from games import registry
 
+from games.records import RecordHeader, RecordNotes
+from textual.widgets import Static
+from tui.app.widgets.move_list import MoveList
+
 from app_pilot import make_app, ready, type_move, wait_for
 from test_plugins import write_dist
 
@@ -148,6 +152,11 @@ async def test_the_app_plays_a_move_again_against_an_engine(kalah_site: Path, mo
                        "the engine's answer")
         moves = screen.game.move_stack
         assert moves[:2] == (2, 5)
+        shown = str(screen.query_one(MoveList).query_one("#move-text", Static).render())
+        rows = [line.split() for line in shown.splitlines()[1:]]
+        assert rows[0] == ["1.", "c"] and rows[1][:2] == ["1.", "f"], shown  # South's two moves, a row each
+        written = games.game_kind("kalah").records.write(screen.game, RecordHeader("human", "alphabeta"), RecordNotes())
+        assert "\n1. c\n1. f  " in written, written
 
 
 def test_a_match_between_two_engines_finishes(kalah_site: Path, tmp_path: Path) -> None:

@@ -139,3 +139,17 @@ def test_the_trees_max_and_min_follow_turn(view: str) -> None:
         stack.extend((child, line + (child.move,)) for child in node.children)
     assert checked > 50 and again > 0
     assert [node.move for node in pv_nodes(root)] == list(result.pv)
+
+
+def test_the_report_reads_a_move_again_as_the_same_sides_chance() -> None:
+    """A's move leaves A to move again at 90%: no loss, whatever 90% would be for the other side."""
+    from engines.review import GameReport, PositionScore
+
+    scores = [PositionScore(0, 0.9, best="2"), PositionScore(0, 0.9), PositionScore(0, 0.1)]
+    report = GameReport.build("chess", 0, ["2", "1"], scores, turns=[0, 0, 1])
+    first, second = report.moves
+    assert (first.side, first.after, first.label) == (0, 0.9, "")
+    assert second.side == 0 and second.after == 0.9
+    assert report.chances == (0.9, 0.9, 0.9)
+    parity = GameReport.build("chess", 0, ["2", "1"], scores)  # without turns: the sides alternate
+    assert parity.moves[0].label == "blunder"

@@ -28,13 +28,13 @@ draw), :class:`Coach.ShowPly` (a move chosen in the report) and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from textual.containers import Vertical
 from textual.message import Message
 
 from engines import Limits, SearchStats
-from engines.review import REPORT_ENGINE, GameReport, PositionScore, accepts_draw, game_positions
+from engines.review import REPORT_ENGINE, GameReport, PositionScore, accepts_draw, game_positions, turns_of
 from engines.timing import FOREVER
 from games import Game, Outcome, Termination, game_kind
 
@@ -125,6 +125,7 @@ class Coach(Vertical):
         self.link = link
         self.game_name = game
         self.start = start
+        self._last_turn: tuple[tuple[str, ...], int] | None = None
         self.sides = sides
         self.first_mover = first_mover
         self.first_number = first_number
@@ -193,11 +194,19 @@ class Coach(Vertical):
             job.scores.append(PositionScore.from_stats(self.game_name, message.stats))
             self._report_step(job)
 
+    def _turn(self, moves: Sequence[str]) -> int:
+        """The side to move after ``moves`` (the game's ``turn``: a side may move again; the
+        last answer is kept, as the live analysis asks it again and again)."""
+        key = tuple(moves)
+        if self._last_turn is None or self._last_turn[0] != key:
+            self._last_turn = key, turns_of(self.game_name, self.start, key)[-1]
+        return self._last_turn[1]
+
     def _analysed(self, job: CoachJob, stats: SearchStats) -> None:
         """The analysis panel shows ``stats``, and the eval goes up to the board's bar."""
         panel = self.panel
         assert panel is not None
-        panel.show_stats(stats, mover=(self.first_mover + len(job.moves)) % 2)
+        panel.show_stats(stats, mover=self._turn(job.moves))
         self.post_message(self.Evaluated(*panel.first_view(stats.score, stats.mate), len(job.moves)))
 
     def on_engine_failed(self, message: EngineFailed) -> None:
@@ -247,7 +256,7 @@ class Coach(Vertical):
         if moves is None:
             panel.set_status(waits)
             return
-        side = (self.first_mover + len(moves)) % 2
+        side = self._turn(moves)
         panel.side_name = self.sides[side]
         self._search("analysis", moves, self.analysis_spec or HINT_SPEC, Limits(time=FOREVER))
         panel.set_status(f"analysing {self.sides[side]}'s move", thinking=True)
@@ -312,7 +321,8 @@ class Coach(Vertical):
                 return
             job.scores.append(PositionScore.final(position))
         self.job = None
-        self.report = GameReport.build(self.game_name, self.first_mover, job.moves, job.scores, depth)
+        self.report = GameReport.build(self.game_name, self.first_mover, job.moves, job.scores, depth,
+                                       turns=turns_of(self.game_name, self.start, job.moves))
         self.report_moves = job.moves
         self.post_message(self.Say("report ready: ctrl+k opens it again; saving writes it into the record"))
         self.open_report()

@@ -370,10 +370,12 @@ class GameCommands:
         report = self.screen.coach.report_for(tuple(self.screen.moves))
         judged = report.moves if report is not None else ()
         clock = self.screen.clocks.clock
+        played = self.screen.played
+        path = played.node.path()
         for ply in range(len(self.screen.moves)):
             parts = [judged[ply].comment] if ply < len(judged) and judged[ply].comment else []
             if clock is not None and ply + 1 < len(clock.history):
-                mover = (self.screen.played.first_mover + ply) % 2
+                mover = played.tree.mover(path[ply]) if ply < len(path) else (played.first_mover + ply) % 2
                 parts.append(f"[%clk {clk_text(clock.history[ply + 1][mover])}]")
             if ply in self.screen.coach.hinted:
                 parts.append("hint used")

@@ -61,10 +61,10 @@ class PlayedGame:
         self.node: MoveNode = self.tree
         #: The moves played, as texts.
         self.moves: list[str] = []
+        #: The side that made (or makes) the first move of this game.
+        self.first_mover = self.game.turn
         for text in setup.moves:
             self.play(self.game.parse_move(text))
-        #: The side that made (or makes) the first move of this game.
-        self.first_mover = (self.game.turn + len(self.moves)) % 2
         #: A result decided off the board: resignation, agreed draw, time.
         self.verdict: Outcome | None = setup.outcome
         #: The tree as last saved (or read from a file); ``None``: never saved.
@@ -89,9 +89,11 @@ class PlayedGame:
     def replay(self, move: Any) -> None:
         """Play ``move`` as :meth:`play` does, keeping what undo could bring back (redo's own moves)."""
         text = self.game.format_move(move)
+        mover = self.game.turn
         self.moves.append(text)
         self.game.play(move)
         self.node = self.node.follow(text)
+        self.node.side = mover  # the game's turn: the move list's columns follow it
 
     def undo(self, *, forget: bool = True) -> None:
         """Take back the last move; ``forget``: it leaves the tree too, unless it is one the game
@@ -163,7 +165,11 @@ class PlayedGame:
         return shown
 
     def move_number(self, ply: int) -> int:
-        """The number of the move made after ``ply`` plies (from the start position's number)."""
+        """The number of the move made after ``ply`` plies (from the start position's number; a
+        side's moves in a row share one, as the move list shows them)."""
+        path = self.node.path()
+        if ply < len(path):
+            return self.tree.number(path[ply])
         return self.first_number + (ply + self.first_mover) // 2
 
     def review_status(self) -> str:
@@ -172,7 +178,9 @@ class PlayedGame:
         if ply == 0:
             where = "the start position"
         else:
-            dots = "." if (ply - 1 + self.first_mover) % 2 == 0 else "..."
+            path = self.node.path()
+            mover = self.tree.mover(path[ply - 1]) if ply <= len(path) else (ply - 1 + self.first_mover) % 2
+            dots = "." if mover == 0 else "..."
             where = f"after {self.move_number(ply - 1)}{dots} {self.moves[ply - 1]}"
         return (f"reviewing {where} ({ply}/{len(self.moves)}) — ←→ ↑↓ Home End; a move made here adds a "
                 "variation; Enter plays from here, Esc returns")

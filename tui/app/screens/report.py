@@ -103,9 +103,10 @@ class ReportDialog(Dialog[int | None]):
             yield ScoreChart(report.chances, [move.mark for move in report.moves],
                              labels=(f"{self.sides[0]} ▲", f"{self.sides[1]} ▼"), id="report-chart")
             options = []
-            for move in report.moves:
-                number = self.first_number + (move.ply + self.first_mover) // 2
-                first_of_pair = (move.ply + self.first_mover) % 2 == 0
+            number, last = self.first_number, None
+            for move in report.moves:  # numbered by the sides that moved: a side may move again
+                number += move.side == 0 and last == 1
+                first_of_pair, last = move.side == 0, move.side
                 options.append(Option(move_line(move, number, first_of_pair, scores), id=f"ply-{move.ply}"))
             yield OptionList(*options, id="report-moves")
             yield Label("Enter: the position after the move · b: puzzles of the mistakes · Esc: close",
