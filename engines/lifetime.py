@@ -26,6 +26,7 @@ import contextlib
 import ctypes
 import multiprocessing
 import os
+import runpy
 import signal
 import sys
 import threading
@@ -34,7 +35,7 @@ from types import FrameType
 from typing import Callable, Iterator
 
 __all__ = ["CHECK_INTERVAL", "STOP_SIGNALS", "exit_with_parent", "killed_with_parent", "signals_deferred",
-           "start_resource_tracker", "stop_signals_blocked", "watching"]
+           "start_resource_tracker", "stop_signals_blocked", "watching", "worker_initializer"]
 
 #: Seconds between two looks at the parent.
 CHECK_INTERVAL = 0.2
@@ -44,6 +45,8 @@ ORPHANED = 3
 STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGHUP, signal.SIGTERM})
 #: prctl's option that sets the signal a process gets when its parent dies (linux/prctl.h).
 PR_SET_PDEATHSIG = 1
+#: The name this file runs under as a pool worker's initializer (:func:`worker_initializer`).
+_WORKER_RUN = "engines.lifetime, run as a worker's initializer"
 
 _watched: int | None = None  # the pid watching started in
 _lock = threading.Lock()
@@ -92,6 +95,17 @@ def exit_with_parent(parent: int | None = None, interval: float = CHECK_INTERVAL
         os._exit(ORPHANED)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def worker_initializer(parent: int) -> tuple[Callable[..., object], tuple[object, ...]]:
+    """A process pool's ``initializer`` and ``initargs`` that make each worker end with ``parent``.
+
+    The worker runs this file by its path (:func:`runpy.run_path`, the standard library alone), which
+    calls :func:`exit_with_parent` at once.  Given :func:`exit_with_parent` itself, the worker would
+    import the whole ``engines`` package to unpickle it (a second, several on a loaded machine) and, if
+    its parent was killed meanwhile, see it go only then.
+    """
+    return runpy.run_path, (__file__, {"_PARENT": parent}, _WORKER_RUN)
 
 
 @contextlib.contextmanager
@@ -195,3 +209,7 @@ def killed_with_parent(death_signal: int = signal.SIGKILL) -> Callable[[], None]
             os._exit(ORPHANED)
 
     return set_death_signal
+
+
+if __name__ == _WORKER_RUN:  # a pool worker's first code (see worker_initializer)
+    exit_with_parent(globals()["_PARENT"])

@@ -119,3 +119,22 @@ def test_puzzles_make_writes_what_it_found_and_exits_as_the_signal_says(tmp_path
     assert process.returncode == 128 + sig, err
     assert "Traceback" not in err
     assert "--make" in out.read_text()
+
+
+def test_a_pool_worker_watches_its_parent_before_it_imports_the_engines() -> None:
+    """The pool's initializer runs engines/lifetime.py by its path: a worker watches its parent (and
+    ignores the stop signals) before ``import engines`` (a second or more), so one whose parent is
+    killed while it starts goes sooner.  The pickle is the test's own."""
+    import pickle
+
+    from engines.lifetime import worker_initializer
+
+    sent = pickle.dumps(worker_initializer(os.getpid()))
+    code = ("import pickle, signal, sys, threading\n"
+            f"initializer, initargs = pickle.loads({sent!r})\n"
+            "initializer(*initargs)\n"
+            "print('engines' in sys.modules, signal.getsignal(signal.SIGTERM) == signal.SIG_IGN,\n"
+            "      [thread.name for thread in threading.enumerate()])\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert done.stdout.startswith("False True ") and "exit-with-parent" in done.stdout, done.stderr

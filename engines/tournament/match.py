@@ -50,7 +50,7 @@ from games import Game, new_game
 from games import Outcome, kind_of
 from games.clock import MAX_MINUTES, TimeControl
 
-from ..lifetime import exit_with_parent, signals_deferred, start_resource_tracker, stop_signals_blocked
+from ..lifetime import signals_deferred, start_resource_tracker, stop_signals_blocked, worker_initializer
 from ..base import Engine
 from ..registry import ENGINES, create_engine, parse_engine_spec
 from ..remedy import Remedy
@@ -349,11 +349,12 @@ def _on_workers(play: Callable[[Any, Any], T], config: Any, indices: Iterator[An
     # The pool's own code (starting it, ``submit``, its futures' locks) is not safe to interrupt half-way:
     # it runs with Ctrl-C held (:func:`~engines.lifetime.signals_deferred`), and this thread waits only
     # on a queue the pool's callbacks fill, which a Ctrl-C interrupts cleanly.
+    initializer, initargs = worker_initializer(os.getpid())
     with signals_deferred():
         start_resource_tracker()
         with stop_signals_blocked():
             executor = get_reusable_executor(max_workers=workers, timeout=IDLE_WORKER_TIMEOUT,
-                                             initializer=exit_with_parent, initargs=(os.getpid(),))
+                                             initializer=initializer, initargs=initargs)
     _running["executor"] = executor
     window = workers * QUEUED_PER_WORKER
     done: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()  # (submission number, finished future)
