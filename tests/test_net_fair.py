@@ -288,3 +288,38 @@ async def test_the_friend_screen_asks_before_joining_a_game_with_aids():
             assert screen.remote.state["aids"] and screen.aids_free and link.server.guest_present()
     finally:
         link.close()
+
+
+KILLED_HOST_SCRIPT = """
+import sys, time
+from tui.net.link import HostLink
+link = HostLink(sys.argv[1])
+print(link.server.port, link.server.code, flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.slow
+async def test_a_guest_app_whose_host_was_killed_stops_once_nothing_listens(monkeypatch):
+    """SIGKILL leaves the host no word to say: the guest's tries to join again are answered that nothing
+    listens at the address, and after a few it says the host is gone and stops."""
+    from app_pilot import wait_for
+    from tui.app.screens import remote_turns
+
+    monkeypatch.setattr(remote_turns, "RETRY_EVERY", 0.2)
+    process = subprocess.Popen([sys.executable, "-c", KILLED_HOST_SCRIPT, NAME], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        port, code = process.stdout.readline().split()
+        app = app_of(GuestLink(("127.0.0.1", int(port)), code))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_for(pilot, lambda: network_screen(app) is not None, "the guest's game")
+            screen = network_screen(app)
+            os.kill(process.pid, signal.SIGKILL)
+            await wait_for(pilot, lambda: "joining again" in screen.message_text, "the dropped line said")
+            await wait_for(pilot, lambda: "the host is gone" in screen.message_text, "the host gone", 10)
+            assert screen.ended
+            await wait_for(pilot, lambda: not [w for w in screen.workers if w.group == "rejoin"], "no more tries")
+    finally:
+        process.kill()
+        process.wait()

@@ -30,7 +30,7 @@ from .protocol import AIDS_ASKED, ENDED, MAX_HOST_LINE, VERSION, ProtocolError, 
 from .tls import TlsError, check_fingerprint, client_context, fingerprint as fingerprint_of
 from .trust import StateCheck
 
-__all__ = ["AidsAsked", "Client", "ConnectError", "HostBroke", "MAX_HOST_LINE", "MESSAGE_DEADLINE", "PING_EVERY",
+__all__ = ["AidsAsked", "Client", "ConnectError", "HostBroke", "NobodyListens", "MAX_HOST_LINE", "MESSAGE_DEADLINE", "PING_EVERY",
            "parse_address"]
 
 #: Seconds a host has to finish a message once its first byte has come.
@@ -47,6 +47,11 @@ class ConnectError(OSError):
 
 class HostBroke(ConnectError):
     """The host broke the protocol (a message out of shape, a state the rules refuse, too slow)."""
+
+
+class NobodyListens(ConnectError):
+    """The host's machine answered that nothing listens at the address: the host's process is gone
+    (a lost network does not answer at all)."""
 
 
 class AidsAsked(ConnectError):
@@ -130,6 +135,8 @@ class Client:
         deadline = time.monotonic() + timeout
         try:
             sock = socket.create_connection(self.address, timeout=timeout)
+        except ConnectionRefusedError as error:
+            raise NobodyListens(f"cannot reach {where}: {error.strerror or error}") from None
         except OSError as error:
             raise ConnectError(f"cannot reach {where}: {error.strerror or error}") from None
         watchdog = _Watchdog(sock, timeout)

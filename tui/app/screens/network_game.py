@@ -237,13 +237,13 @@ class NetworkGameScreen(GameScreen):
         self.handed_over = False
         #: The host's answer to the stop signals (handed on to a rematch's screen with the link).
         self.signals = signals
-        #: The host ended the game (it quit): nothing more comes.
-        self.ended = False
+        #: Why nothing more comes: the host ended the game (it quit), or is gone ("": it goes on).
+        self.ended = ""
 
     @property
     def aids_free(self) -> bool:
         """Whether the engine aids may be used: both players agreed as the game began, or it is over."""
-        return bool(self.remote.state.get("aids")) or self.outcome() is not None or self.ended
+        return bool(self.remote.state.get("aids")) or self.outcome() is not None or bool(self.ended)
 
     @property
     def keeps_for_continue(self) -> bool:
@@ -306,7 +306,7 @@ class NetworkGameScreen(GameScreen):
             status = self.query_one("#status", Static)
             if self.ended:
                 self.clocks.running = None
-                status.update("the host ended the game")
+                status.update(self.ended)
                 return
             if state.get("outcome") is not None or self.review is not None:
                 return
@@ -399,9 +399,10 @@ class NetworkGameScreen(GameScreen):
 
     @on(RemoteEnded)
     def remote_ended(self, message: RemoteEnded) -> None:
-        """The host ended the game (it quit): said, and not joined again; the board stays as it stood."""
+        """The host ended the game (it quit) or is gone: said, and not joined again; the board stays as
+        it stood."""
         self.remote.closed = True
-        self.ended = True
+        self.ended = message.reason
         self.clocks.stop()
         self.say(f"{message.reason} — ctrl+s saves it as it stood", error=True)
         self.update_status()

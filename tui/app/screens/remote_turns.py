@@ -9,7 +9,8 @@ makes the screen's game what the state says (:meth:`RemoteTurns.sync`): the move
 played on from where they part), the outcome, the clocks' times.  What the local player does goes out through :meth:`RemoteTurns.send`.  A guest
 whose line drops tries to join again with its code every two seconds in a worker thread until it
 does or the screen goes; one whose host broke the protocol (:class:`RemoteBroken`) or ended the game
-(:class:`RemoteEnded`: it quit) does not.
+(:class:`RemoteEnded`: it quit) does not, nor one whose host's process is gone without a word (killed):
+its machine answers :data:`GONE_AFTER` times in a row that nothing listens there.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from textual.message import Message
 
 from games import Outcome, Termination
 
-from ...net.client import ConnectError, HostBroke
+from ...net.client import ConnectError, HostBroke, NobodyListens
 from ...net.link import GuestLink, Link
 from ..controller import GameController
 
@@ -30,6 +31,8 @@ __all__ = ["RemoteTurns", "RemoteState", "RemoteRefused", "RemoteClosed", "Remot
 
 #: Seconds between a dropped guest's tries to join again.
 RETRY_EVERY = 2.0
+#: Tries in a row answered "nothing listens" after which the host is taken to be gone.
+GONE_AFTER = 3
 
 
 class RemoteState(Message):
@@ -160,11 +163,12 @@ class RemoteTurns:
 
     def keep_trying(self) -> None:
         """In a worker thread: join again every :data:`RETRY_EVERY` seconds until it works, the
-        screen has gone, or the host breaks the protocol (said as :class:`RemoteBroken`; a host's line
-        never drops: it is the host)."""
+        screen has gone, the host breaks the protocol (said as :class:`RemoteBroken`; a host's line
+        never drops: it is the host) or it is gone (said as :class:`RemoteEnded`)."""
         link = self.link
         if not isinstance(link, GuestLink):
             return
+        refused = 0
         while not self.closed:
             time.sleep(RETRY_EVERY)
             if self.closed:
@@ -175,8 +179,14 @@ class RemoteTurns:
             except HostBroke as error:
                 self.screen.post_message(RemoteBroken(str(error)))
                 return
+            except NobodyListens:
+                refused += 1
+                if refused >= GONE_AFTER:  # the host's process is gone: its game with it
+                    where = f"{link.address[0]}:{link.address[1]}"
+                    self.screen.post_message(RemoteEnded(f"the host is gone: nothing listens at {where} any more"))
+                    return
             except (ConnectError, OSError):
-                continue
+                refused = 0
 
     def close(self) -> None:
         self.closed = True
