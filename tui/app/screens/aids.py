@@ -173,7 +173,7 @@ class BoardAids:
         searched = shown.copy()
         if threat:
             searched.play_null()
-        self.screen.say(f"{'threat' if threat else 'best line'}: {LINE_SPEC} looks at the position…")
+        self.screen.say(f"{'threat' if threat else 'best line'}: the coach looks at the position…")
         self._line_search(searched, threat, shown.key())
 
     def _line_search(self, game: Any, threat: bool, key: Any) -> None:

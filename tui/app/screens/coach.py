@@ -279,7 +279,7 @@ class Coach(Vertical):
         :class:`Coach.HintFound`; the coach must not be :attr:`busy`); what to say meanwhile."""
         self.cancel("analysis")
         self._search("hint", moves, HINT_SPEC, Limits(time=HINT_TIME))
-        return f"hint: {HINT_SPEC} looks at the position for {HINT_TIME:g} s…"
+        return f"hint: the coach looks at the position for {HINT_TIME:g} s…"
 
     def use_hint(self, ply: int, side: int, move: str) -> int:
         """The hint ``move`` was shown to ``side`` at ``ply``: count it once; the side's hints so far."""
