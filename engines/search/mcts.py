@@ -61,8 +61,8 @@ GREEDY = 0.75
 #: Iterations between two looks at the clock and the stop flag, and seconds between two live reports.
 POLL = 8
 INFO_INTERVAL = 0.1
-#: The most nodes one tree holds: past it the search stops as at its budget.
-MAX_TREE = 4_000_000
+#: The most nodes one tree holds (about 200 MB): past it the search stops as at its budget.
+MAX_TREE = 1_000_000
 
 
 def ucb1(value: float, visits: int, parent_visits: int, c: float) -> float:
