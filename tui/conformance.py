@@ -11,7 +11,9 @@ game's own reference where its kind has one), records (a played game saved in th
 format reads back through :mod:`games.reading`), heuristics (finite, inside
 ``HEURISTIC_BOUND``, the same for one player as minus for the other) and an app smoke test (the
 game screen at 80x24 and 120x40, two human seats, a move typed; skipped where Textual is
-missing).  The facts a test needs of one game (two orders of moves that transpose, an illegal
+missing), and the engines (:mod:`tui.conformance_engines`: every full-width engine against a
+brute-force minimax the kit carries, on the game's small positions, and ``turn``'s
+consistency).  The facts a test needs of one game (two orders of moves that transpose, an illegal
 move, perft counts...) come from its kind's :class:`~games.samples.Samples`; a test whose fact a
 game does not give is skipped for it.
 
@@ -50,6 +52,8 @@ from games.perft import divide, perft
 from games.reading import read_records
 from games.samples import Samples
 
+from .conformance_engines import EngineConformance, random_playout
+
 __all__ = ["GameConformance", "random_playout"]
 
 #: The health checks the kit's properties do without: a slow example is no failure on a loaded
@@ -69,18 +73,6 @@ APP_TIMEOUT = 30.0
 SEEDS = st.integers(0, 2**32 - 1)
 
 
-def random_playout(game: Game, seed: int, plies: int) -> Game:
-    """Play up to ``plies`` uniformly random legal moves on ``game`` (seeded), stopping at an
-    outcome or where no move is left, and return it."""
-    rng = random.Random(seed)
-    for _ in range(plies):
-        moves = game.legal_moves()
-        if not moves or game.outcome() is not None:
-            break
-        game.play(rng.choice(moves))
-    return game
-
-
 def check_outcome(outcome: Outcome) -> None:
     """An outcome names a winner (0, 1) or none, and a reason that is a ``StrEnum`` member with words."""
     assert outcome.winner in (None, 0, 1), outcome
@@ -88,7 +80,7 @@ def check_outcome(outcome: Outcome) -> None:
     assert outcome.reason.value and outcome.text, outcome
 
 
-class GameConformance:
+class GameConformance(EngineConformance):
     """The protocol tests of one game: subclass it as ``TestSomething`` with ``game`` set."""
 
     #: The game under test (a :class:`games.Game` subclass, registered).

@@ -68,7 +68,8 @@ class HelpDialog(_ScrollDialog):
 
     def compose(self) -> ComposeResult:
         # The paragraphs flow: the dialog wraps them to its width (hard line ends left ragged lines).
-        lines = [f"[b]{self.game.capitalize()}: making moves[/b]", " ".join(game_kind(self.game).help.split("\n")),
+        title = game_kind(self.game).title  # the game's name in a sentence: 'chess', 'Dots and Boxes'
+        lines = [f"[b]{title[:1].upper() + title[1:]}: making moves[/b]", " ".join(game_kind(self.game).help.split("\n")),
                  "", "With the mouse, click what moves (where it may go lights up) and then where it goes, "
                  "or the one cell a move needs; with the board focused (Tab), the arrows and Enter do the same. "
                  "Suggestions appear as you type; → takes one. A wrong move is explained under the board and "
