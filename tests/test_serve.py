@@ -404,6 +404,24 @@ async def browse(devtools: str, url: str, screenshot: str, deadline: float) -> b
     return ANSI.sub(b"", bytes(received))
 
 
+def headless_chromium(tmp_path: Path, deadline: float, *flags: str) -> tuple[subprocess.Popen, str]:
+    """Headless Chromium with ``flags`` (its own profile under ``tmp_path``) and its DevTools address."""
+    assert CHROMIUM is not None
+    browser = group([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1200,800", *flags,
+                     f"--user-data-dir={tmp_path / 'profile'}", "--remote-debugging-port=0", "about:blank"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        while True:
+            line = browser.stderr.readline()
+            assert line or time.monotonic() < deadline, "Chromium said no DevTools address"
+            match = re.search(r"(ws://\S+/devtools/browser/\S+)", line)
+            if match:
+                return browser, match.group(1)
+    except BaseException:
+        kill_group(browser)
+        raise
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed")
 def test_serve_shows_the_start_screen_in_headless_chromium(tmp_path):
@@ -411,15 +429,7 @@ def test_serve_shows_the_start_screen_in_headless_chromium(tmp_path):
     browser = None
     with serve(tmp_path, deadline=deadline) as served:
         try:
-            browser = group([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1200,800",
-                             f"--user-data-dir={tmp_path / 'profile'}", "--remote-debugging-port=0", "about:blank"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            devtools = None
-            while devtools is None:
-                line = browser.stderr.readline()
-                assert line or time.monotonic() < deadline, "Chromium said no DevTools address"
-                match = re.search(r"(ws://\S+/devtools/browser/\S+)", line)
-                devtools = match.group(1) if match else None
+            browser, devtools = headless_chromium(tmp_path, deadline)
             screenshot = str(tmp_path / "serve.png")
             text = asyncio.run(browse(devtools, served.url, screenshot, deadline))
             print(f"screenshot of the page: {screenshot}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import subprocess
 import time
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
@@ -14,7 +13,7 @@ import aiohttp
 import pytest
 import textual_serve
 
-from test_serve import CHROMIUM, START_WORDS, TIMEOUT, browse, group, kill_group, serve
+from test_serve import CHROMIUM, START_WORDS, TIMEOUT, browse, headless_chromium, kill_group, serve
 from tui.web_page import offline_page
 
 #: Where a page names something to fetch: ``href=``, ``src=``, CSS ``url(…)``.
@@ -63,16 +62,8 @@ def test_the_page_shows_the_start_screen_with_no_other_host_reachable(tmp_path: 
     with serve(tmp_path, deadline=deadline) as served:
         try:
             # every name but the server's resolves to nothing: the browser is offline
-            browser = group([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1200,800",
-                             "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-                             f"--user-data-dir={tmp_path / 'profile'}", "--remote-debugging-port=0", "about:blank"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            devtools = None
-            while devtools is None:
-                line = browser.stderr.readline()
-                assert line or time.monotonic() < deadline, "Chromium said no DevTools address"
-                match = re.search(r"(ws://\S+/devtools/browser/\S+)", line)
-                devtools = match.group(1) if match else None
+            browser, devtools = headless_chromium(tmp_path, deadline,
+                                                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1")
             text = asyncio.run(browse(devtools, served.url, str(tmp_path / "offline.png"), deadline))
             for word in START_WORDS:
                 assert word.encode() in text, f"offline, the page's terminal never showed {word!r}"
