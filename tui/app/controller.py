@@ -126,11 +126,22 @@ class GameController:
         return self.played.outcome()
 
     @property
+    def exploring(self) -> bool:
+        """The game is off the end of its main line: in a variation, or in the main line's middle."""
+        node = self.played.node
+        return bool(node.variations) or not node.is_main_line()
+
+    @property
+    def free_hand(self) -> bool:
+        """The player moves for either side: exploring with the engines paused (a move made in review
+        pauses them); the engine plays on from there only when asked (ctrl+b)."""
+        return self.engines_paused and self.exploring
+
+    @property
     def human_to_move(self) -> bool:
-        """A human is to move in a game still going on: the side to move is a human's, or the engines
-        are paused and the player moves for either side (exploring a line: the engine plays on from
-        there only when asked, ctrl+b)."""
-        return self.outcome() is None and (self.setup.is_human(self.game.turn) or self.engines_paused)
+        """A human is to move in a game still going on: the side to move is a human's, or the player
+        has a free hand (:attr:`free_hand`)."""
+        return self.outcome() is None and (self.setup.is_human(self.game.turn) or self.free_hand)
 
     @property
     def engines_paused(self) -> bool:
@@ -216,7 +227,7 @@ class GameController:
         self.played.verdict = None
         before = list(self.moves)
         self.undo_one()
-        if len(self.setup.engine_sides) == 2 or self.engines_paused:
+        if len(self.setup.engine_sides) == 2 or self.free_hand:
             self.paused = bool(self.setup.engine_sides)
         else:
             while self.moves and not self.setup.is_human(self.game.turn) and self.setup.engine_sides:
@@ -304,7 +315,7 @@ class GameController:
     def premove_possible(self) -> bool:
         """The engine is to move in the game itself and a human plays the other side."""
         return (self.played.review is None and self.outcome() is None and not self.setup.is_human(self.game.turn)
-                and self.setup.is_human(1 - self.game.turn) and not self.engines_paused)
+                and self.setup.is_human(1 - self.game.turn) and not self.free_hand)
 
     def queue_premove(self, text: str, squares: Squares | None = None) -> None:
         """Queue ``text`` (made by clicking ``squares``) to play when the engine has moved."""

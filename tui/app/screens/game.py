@@ -100,11 +100,11 @@ class GameScreen(Screen):
         self.clocks = GameClocks(self.controller.clock, self.sides, setup.bottom_side)
         self.coach = Coach(link, setup.game, setup.position, self.sides, self.played.first_mover,
                            self.played.first_number, setup.analysis)
-        #: The engines' searches, their panels and the eval.
-        self.engines = EngineTurns(self)
         #: The engine panels show the search's own figures (on when two engines play), not a player's words.
         self.advanced = len(setup.engine_sides) == 2
         self.coach.advanced = self.advanced
+        #: The engines' searches, their panels and the eval.
+        self.engines = EngineTurns(self)
         #: Premoves, the best line and the threat.
         self.aids = BoardAids(self)
         #: What the keys, the palette and the typed words do.
@@ -262,7 +262,8 @@ class GameScreen(Screen):
             elif self.engines.request is not None:
                 text = f"{who} ({engine_label(setup.game, setup.players[side])}) is thinking…"
             elif self.controller.paused:
-                text = f"{who} to move — paused: type a move for either side; ctrl+b lets the engine play on, F6 one move"
+                text = (f"{who} to move — paused: type a move for either side; ctrl+b lets the engine play on"
+                        if self.controller.free_hand else f"{who} to move — paused: ctrl+b resumes, F6 plays one move")
             else:
                 text = f"{who} to move ({engine_label(setup.game, setup.players[side])})"
             if self.game.in_check():

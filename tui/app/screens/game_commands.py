@@ -276,7 +276,7 @@ class GameCommands:
             return
         if self.screen.controller.toggle_pause():
             self.engines.cancel()
-            self.screen.say("paused — type a move for either side; ctrl+b resumes, F6 plays one engine move")
+            self.screen.say("paused — ctrl+b resumes, F6 plays one engine move")
             side = self.screen.game.turn
             if not self.screen.controller.setup.is_human(side):
                 self.engines.set_panel_status(side, "paused")
