@@ -182,7 +182,7 @@ class Mcts:
         self.evaluate = evaluate
         self.scale = scale
         self.tree = Tree(game.turn)
-        self.playouts = self.evals = self.depth = self.seldepth = 0
+        self.evals = self.depth = self.seldepth = 0
         self.tree.expand(0, self.order(list(moves)), game.turn)
 
     def order(self, moves: list[Any]) -> list[Any]:
@@ -256,7 +256,6 @@ class Mcts:
         """Play on from here to the end or ``max_plies`` plies; the first player's result
         (a cut playout: the heuristic's winning chance for the first player)."""
         game, rng = self.game, self.rng
-        self.playouts += 1
         played = 0
         outcome = game.outcome()
         greedy = self.greedy
