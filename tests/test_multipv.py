@@ -14,9 +14,11 @@ from test_engines import negamax_value
 def _root_values(game, depth: int, evaluate) -> dict:
     """Each legal move's minimax value for the side to move, ``depth`` plies deep in all."""
     values = {}
+    mover = game.turn
     for move in game.legal_moves():
         game.play(move)
-        values[move] = -negamax_value(game, depth - 1, evaluate, 1)
+        value = negamax_value(game, depth - 1, evaluate, 1)
+        values[move] = value if game.turn == mover else -value  # a side may move again (turn)
         game.undo()
     return values
 

@@ -318,14 +318,21 @@ class Everything(EndgameTables):
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_the_core_takes_any_games_tables_below_the_root(name: str) -> None:
-    for value, score in ((0, 0), (1, -(TABLE_WIN - 1)), (-1, TABLE_WIN - 1)):
+    for value in (0, 1, -1):
         tables = Everything(value)
         engine = create_engine("pvs:depth=3", game_class(name))
         engine.tables = tables
         game = game_class(name)()
+        kept = []  # per root move: whether the same side moves again (its value is then not negated)
+        for move in game.legal_moves():
+            game.play(move)
+            kept.append(game.turn == game_class(name)().turn)
+            game.undo()
+        score = max(value * (TABLE_WIN - 1) * (1 if again else -1) for again in kept)
         result = engine.search(game)
         assert result.score == score and result.move in game.legal_moves()
-        assert tables.asked == game.count_moves() * result.stats.depth  # each child once a depth, nothing deeper
+        if not any(kept):  # each child once a depth, nothing deeper (a root move again may be searched again)
+            assert tables.asked == game.count_moves() * result.stats.depth
 
 
 def test_a_tables_result_reads_as_won_or_lost_not_as_pawns() -> None:

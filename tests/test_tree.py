@@ -15,7 +15,7 @@ from engines import create_engine
 from engines.search.core import INF
 from engines.tree import RecordError, record_tree
 from engines.tree.compare import compare_trees
-from engines.tree.export import pv_nodes, tree_document, tree_dot
+from engines.tree.export import child_value, pv_nodes, tree_document, tree_dot
 from engines.tree.stats import cutoff_counts, ply_stats
 from engines.tree.steps import step_text, steps
 from games import GAME_NAMES, WIN, Game, game_class, game_kind, new_game
@@ -49,9 +49,11 @@ def minimax(game: Game, depth: int, ply: int, evaluate) -> float:
     if depth <= 0:
         return evaluate(game, game.turn)
     best = -INF
+    mover = game.turn
     for move in game.legal_moves():
         game.play(move)
-        best = max(best, -minimax(game, depth - 1, ply + 1, evaluate))
+        value = minimax(game, depth - 1, ply + 1, evaluate)
+        best = max(best, value if game.turn == mover else -value)  # a side may move again (turn)
         game.undo()
     return best
 
@@ -118,8 +120,10 @@ def test_the_tree_adds_up_to_the_search_counters(name, position, moves, depth):
     assert [row.ply for row in rows] == list(range(len(rows)))
     for node in nodes:  # children in the order searched: a cutoff is the last child
         if node.end == "cutoff":
-            assert node.children[-1].bound in ("upper", "exact")  # it failed low: the parent high
-            assert -node.children[-1].value >= node.beta
+            last = node.children[-1]  # it failed low (high where the same side moves again): the parent high
+            again = last.root_side == node.root_side
+            assert last.bound in (("lower", "exact") if again else ("upper", "exact"))
+            assert child_value(node, node.children[-1]) >= node.beta  # negated unless the side moves again
 
 
 def test_pvs_tree_counts_quiescence_null_moves_and_the_root_probe():

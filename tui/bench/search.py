@@ -145,11 +145,18 @@ class NaiveAlphaBeta:
         for move in game.legal_moves():
             child = copy.deepcopy(game)
             child.play(move)
-            value = -self.negamax(child, depth - 1, -INF, -alpha, 1)
+            value = self.child_value(game, child, depth - 1, alpha, INF, 1)
             if value > best:
                 best, best_move = value, move
                 alpha = max(alpha, value)
         return NaiveResult(best_move, best, self.nodes, self.evals, self.prunes, self.first_cutoffs)
+
+    def child_value(self, parent: Game, child: Game, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """``child``'s value to ``parent``'s side to move, searched in ``(alpha, beta)`` as that side
+        sees it: negated where the other side moves at ``child``, kept where the same side moves again."""
+        if child.turn == parent.turn:
+            return self.negamax(child, depth, alpha, beta, ply)
+        return -self.negamax(child, depth, -beta, -alpha, ply)
 
     def negamax(self, game: Game, depth: int, alpha: float, beta: float, ply: int) -> float:
         self.nodes += 1
@@ -165,7 +172,7 @@ class NaiveAlphaBeta:
         for i, move in enumerate(game.legal_moves()):
             child = copy.deepcopy(game)
             child.play(move)
-            value = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
+            value = self.child_value(game, child, depth - 1, alpha, beta, ply + 1)
             if value > best:
                 best = value
                 if value > alpha:
@@ -188,7 +195,7 @@ def naive_move_value(game: Game, move: Any, depth: int, heuristic: str | None = 
     naive search (to tell a tie from a worse move)."""
     child = copy.deepcopy(game)
     child.play(move)
-    return -NaiveAlphaBeta(type(game).heuristic(heuristic)).negamax(child, depth - 1, -INF, INF, 1)
+    return NaiveAlphaBeta(type(game).heuristic(heuristic)).child_value(game, child, depth - 1, -INF, INF, 1)
 
 
 # ------------------------------------------------------------------- timing

@@ -58,13 +58,14 @@ def stores(game: Kalah, player: int) -> float:
 
 
 def mobility(game: Kalah, player: int) -> float:
-    """:func:`stores`, plus a seed on one's own side at a quarter of one in the store, plus two
-    seeds' worth for each pit whose last seed would land in the store (a move again)."""
+    """:func:`stores`, plus a seed on one's own side at a fifth of one in the store, plus two
+    seeds' worth for each pit whose last seed would land in the store (a move again).  Whole
+    numbers: the engines report scores as ints."""
     score = stores(game, player)
     for side, sign in ((player, 1), (1 - player, -1)):
         pits = game.pits(side)
-        score += sign * (2.5 * sum(pits) + 20.0 * sum(1 for j, seeds in enumerate(pits)
-                                                        if seeds and seeds == len(pits) - j))
+        score += sign * (2 * sum(pits) + 20 * sum(1 for j, seeds in enumerate(pits)
+                                                  if seeds and seeds == len(pits) - j))
     return score
 
 

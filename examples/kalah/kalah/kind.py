@@ -17,7 +17,7 @@ from .records import KalahMoveList
 __all__ = ["KIND"]
 
 SAMPLES = Samples(
-    line=("c", "f", "a", "b"),
+    line=("d", "c", "f", "b", "a"),  # North moves again after its c
     transposition=None,
     illegal_move=None,
     other_side=("1,0,2,0,0,1:20 0,3,0,0,1,0:20 S", "1,0,2,0,0,1:20 0,3,0,0,1,0:20 N"),
