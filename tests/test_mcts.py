@@ -334,3 +334,14 @@ def test_the_recorded_roles_follow_the_turn() -> None:
     assert tree.root is not None
     roles = {node.move: node_view(node).role for node in tree.root.children}
     assert roles.get(3) == MAX and roles.get(1, MIN) == MIN
+
+
+def test_the_tree_explorer_names_the_visits() -> None:
+    from engines.tree import record_tree
+    from tui.views.tree_text import node_details, node_label
+
+    _, tree = record_tree("mcts:nodes=200", new_game("quixo"), budget=300)
+    root = tree.root
+    assert root is not None
+    assert node_label(root, None).endswith("n 200")
+    assert "visits 200: the playouts through this node (a Monte Carlo tree)" in node_details(root, [])

@@ -15,7 +15,7 @@ from engines.tree.export import value_text
 from engines.tree.stats import CUT_BINS, MINIMAX_CAP, PlyStats, cutoff_counts, effective_branching, ply_stats
 from engines.tree.views import NEGAMAX, View, node_view
 
-from .format import bar
+from .format import bar, count_text
 
 __all__ = ["BOUND_MARKS", "node_label", "node_details", "stats_lines", "unsearched_label", "saving_text", "played_reason"]
 
@@ -45,6 +45,8 @@ def node_label(node: TreeNode, move: str | None, view: View = NEGAMAX, root_ply:
         parts.append("q")
     if node.research:
         parts.append("again")
+    if node.visits is not None:  # a Monte Carlo tree (mcts)
+        parts.append(f"n {count_text(node.visits)}")
     return "  ".join(parts)
 
 
@@ -83,6 +85,8 @@ def node_details(node: TreeNode, line: list[str], view: View = NEGAMAX, root_ply
         end = (f"end    {seen.cut} by move {node.cut_at}: the value {reached}; the remaining children "
                "were not searched" if node.end == "cutoff" else f"end    {seen.cut}: {ENDS[node.end]}")
     lines.append(end)
+    if node.visits is not None:
+        lines.append(f"visits {node.visits:,}: the playouts through this node (a Monte Carlo tree)")
     counts = []
     if node.legal is not None:
         counts.append(f"{node.legal} legal")
