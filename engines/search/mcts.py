@@ -183,11 +183,13 @@ class Mcts:
         self.scale = scale
         self.tree = Tree(game.turn)
         self.evals = self.depth = self.seldepth = 0
-        self.tree.expand(0, self.order(list(moves)), game.turn)
+        self.tree.expand(0, self.order(moves), game.turn)
 
-    def order(self, moves: list[Any]) -> list[Any]:
+    def order(self, moves: Sequence[Any]) -> list[Any]:
         """The order unvisited children are tried in: shuffled, and with the ``heuristic``
-        playout the game's move ordering first (a stable sort keeps the shuffle among equals)."""
+        playout the game's move ordering first (a stable sort keeps the shuffle among equals).
+        A copy: the game's own list is never reordered."""
+        moves = list(moves)
         self.rng.shuffle(moves)
         if self.greedy and len(moves) > 1:
             scores = self.game.capture_scores(moves)
