@@ -169,6 +169,7 @@ async def test_with_aids_agreed_the_hint_works_and_both_records_say_so_identical
         await wait_for(gp, lambda: len(gs.moves) == 1, "the host's move on the guest's board")
         gs.move_input.enter(LINE[1])
         await wait_for(hp, lambda: len(hs.moves) == 2, "the guest's move on the host's board")
+        await wait_for(gp, lambda: len(gs.moves) == 2, "the guest's move back from the host")
         host_record, guest_record = saved_text(host), saved_text(guest)
         assert host_record == guest_record
         assert '"allowed"' in host_record and "Aids" in host_record and "hint" not in host_record.lower()

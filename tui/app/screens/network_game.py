@@ -26,7 +26,7 @@ import signal
 import threading
 from typing import Any, Callable, Iterable
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.widgets import Static
 
@@ -268,6 +268,13 @@ class NetworkGameScreen(GameScreen):
         self.remote.sync(self.remote.state)
         self.next_turn()
         self.say(" · ".join(self.network.where[1:]) or self.network.where[0])
+
+    @on(events.ScreenResume)
+    def resumed_before_composed(self, event: events.ScreenResume) -> None:
+        """Switched in before its widgets are composed (a join agreed in a dialog, switched in at once):
+        nothing to resume yet (GameScreen's handler is skipped); on_mount starts the game."""
+        if not self.query("#board"):
+            event.prevent_default()
 
     def on_unmount(self) -> None:
         # GameScreen's on_unmount runs too (it stops the engines and the coach).
