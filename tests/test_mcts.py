@@ -345,3 +345,33 @@ def test_the_tree_explorer_names_the_visits() -> None:
     assert root is not None
     assert node_label(root, None).endswith("n 200")
     assert "visits 200: the playouts through this node (a Monte Carlo tree)" in node_details(root, [])
+
+
+# ---------------------------------------------- the shared game with extra moves
+def exact(game: Game, player: int) -> int:
+    """``player``'s result with best play on both sides (1, 0 or -1), by plain recursion on turn."""
+    outcome = game.outcome()
+    if outcome is not None:
+        return 0 if outcome.winner is None else 1 if outcome.winner == player else -1
+    values = []
+    for move in game.legal_moves():
+        game.play(move)
+        values.append(exact(game, player))
+        game.undo()
+    return max(values) if game.turn == player else min(values)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_solver_agrees_with_a_brute_force_on_take_two(seed: int) -> None:
+    from extra_moves import TakeTwo
+
+    rng = random.Random(seed)
+    row = "".join(str(rng.randint(0, 9)) for _ in range(rng.randint(5, 9)))
+    game = TakeTwo.from_text(f"{row} 0 0 {'AB'[seed % 2]}")
+    root = game.turn
+    result = search("mcts:nodes=30000", game)
+    truth = exact(game, root)
+    assert result.stats.playouts < 30000, row  # the root was proven
+    assert (result.score > 0) - (result.score < 0) == truth, (row, result.score)
+    game.play(result.move)
+    assert exact(game, root) == truth, row  # the move chosen keeps the result
