@@ -273,6 +273,8 @@ async def test_a_model_that_breaks_mid_game_falls_back_in_the_app(models, tmp_pa
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_the_bundled_models_load_and_the_engines_play(game: str) -> None:
     cls = game_class(game)
+    if not any(resolve_model(game, name).is_file() for name in BUNDLED_NAMES):
+        pytest.skip(f"{game} bundles no model (models are optional: docs/protocol.md)")
     for name in BUNDLED_NAMES:
         assert resolve_model(game, name).is_file()
         model = load_model(cls, name)

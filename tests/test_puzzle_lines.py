@@ -34,6 +34,8 @@ def test_each_shipped_set_has_no_repeated_position_and_a_sample_still_stands(nam
     """A few puzzles of each set, checked again by the search that found them (every move of the
     player's the only clear win), and no two puzzles of a set facing one position."""
     puzzles = shipped_puzzles(name)
+    if not puzzles:  # shipped puzzles are optional (docs/protocol.md)
+        pytest.skip(f"{name} ships no puzzles")
     faced = [puzzle.game(name).to_text() for puzzle in puzzles]
     assert len(set(faced)) == len(faced)
     assert len({puzzle.position for puzzle in puzzles}) == len(puzzles)
