@@ -24,6 +24,9 @@ from games.samples import Decided, Samples
 
 __all__ = ["KIND", "TakeTwo", "points"]
 
+#: The sides as a position text writes them.
+SIDES = "AB"
+
 
 class TakeTwoTermination(StrEnum):
     """Why a game of take-two ends."""
@@ -65,11 +68,11 @@ class TakeTwo(Game[int]):
     def _load(self, text: str) -> None:
         parts = text.split()
         if (len(parts) != 4 or not (parts[0] == "-" or parts[0].isdigit()) or not parts[1].isdigit()
-                or not parts[2].isdigit() or parts[3] not in self.PLAYERS):
+                or not parts[2].isdigit() or parts[3] not in SIDES):
             raise PositionError(f"expected {self.POSITION_NOTATION}, e.g. {self.EXAMPLE_POSITION!r}; got {text[:80]!r}")
         self.stones = () if parts[0] == "-" else tuple(int(c) for c in parts[0])
         self.scores = [int(parts[1]), int(parts[2])]
-        self._turn = self.PLAYERS.index(parts[3])
+        self._turn = SIDES.index(parts[3])
         self._stack = []
         self._taken = 0
 
@@ -81,7 +84,7 @@ class TakeTwo(Game[int]):
 
     def to_text(self) -> str:
         row = "".join(map(str, self.stones[self._taken:])) or "-"
-        return f"{row} {self.scores[0]} {self.scores[1]} {self.PLAYERS[self._turn]}"
+        return f"{row} {self.scores[0]} {self.scores[1]} {SIDES[self._turn]}"
 
     def copy(self) -> TakeTwo:
         other = type(self)()

@@ -102,3 +102,16 @@ def test_search_runs_on_a_game_with_a_method_named_empties(empties_site: Path, e
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "best move" in done.stdout
     assert "left out" not in done.stderr, done.stderr
+
+
+def test_a_game_whose_sides_are_named_first_and_second_runs(empties_site: Path) -> None:
+    """Side names become ``play`` options (``--white``); a side named as an option already is
+    (``--first``) is left out, not a crash of every command."""
+    (empties_site / "plugin_empties.py").write_text(PLUGIN.replace(
+        'NAME = "empties-game"', 'NAME = "empties-game"\n    PLAYERS = ("First", "Second Player")'))
+    env = {key: value for key, value in os.environ.items() if key != registry.WARNED_VARIABLE}
+    env["PYTHONPATH"] = os.pathsep.join([str(empties_site), str(ROOT / "tests")])
+    for argv in (("search", "empties-game", "--engine", "alphabeta:depth=2"), ("play", "--help")):
+        done = subprocess.run([sys.executable, "-m", "tui.cli", *argv], capture_output=True, text=True, env=env,
+                              cwd=empties_site, timeout=600)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, (argv, done.stderr[-600:])

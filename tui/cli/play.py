@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from typing import Any
 
@@ -19,7 +20,8 @@ DEFAULT_OPPONENT = "club"
 
 def side_options() -> tuple[str, ...]:
     """The side-name options of ``play``, beside --first/--second: every game's players' names."""
-    return tuple(dict.fromkeys(name.lower() for game in GAME_NAMES for name in game_class(game).PLAYERS))
+    names = (name.lower() for game in GAME_NAMES for name in game_class(game).PLAYERS)
+    return tuple(dict.fromkeys(name for name in names if re.fullmatch(r"[a-z][a-z0-9-]*", name)))
 
 
 def first_movers() -> str:
@@ -47,7 +49,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                         "master; 'tui-games levels GAME') or an engine spec")
     p.add_argument("--second", metavar="SPEC", help="who moves second (default club, the middle level)")
     for side in side_options():
-        p.add_argument(f"--{side}", metavar="SPEC", help=argparse.SUPPRESS)
+        try:
+            p.add_argument(f"--{side}", metavar="SPEC", help=argparse.SUPPRESS)
+        except argparse.ArgumentError:  # a plug-in's side named as an option already is (First, Second)
+            continue
     add_position(p)
     p.add_argument("--load", metavar="FILE", type=path_arg,
                    help="open a saved game to review or play on: the game's record (PGN, PDN, a move list)")
@@ -70,7 +75,7 @@ def _players(args: argparse.Namespace) -> tuple[str, str]:
     names = [name.lower() for name in game_class(args.game).PLAYERS]
     chosen: list[str | None] = [args.first, args.second]
     for option in side_options():
-        spec = getattr(args, option)
+        spec = getattr(args, option.replace("-", "_"), None)
         if spec is None:
             continue
         if option not in names:
