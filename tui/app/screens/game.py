@@ -58,7 +58,6 @@ from ...settings import Settings
 from ...views.format import plies_text
 from ..controller import EngineToMove, EngineWaits, GameController, GameOver, HumanToMove
 from ..engine_link import EngineDone, EngineFailed, EngineInfo, EngineLink
-from ..keymap import key_named
 from ..session import GameSetup, engine_label
 from ..widgets.board import BoardView
 from ..widgets.engine_panel import EnginePanel
@@ -207,19 +206,6 @@ class GameScreen(Screen):
     def panel(self, side: int) -> EnginePanel | None:
         panels = self.query(f"#panel-{side}")
         return panels.first(EnginePanel) if panels else None
-
-    def show_advanced(self, advanced: bool) -> None:
-        """The engine panels show the search's figures (``advanced``) or a player's words."""
-        self.advanced = self.coach.advanced = advanced
-        for panel in self.query(EnginePanel):
-            panel.advanced = advanced
-
-    def toggle_advanced(self) -> None:
-        """The Advanced key: the panels switch, and the line under the board says what they show now."""
-        self.show_advanced(not self.advanced)
-        key = key_named("advanced").shown
-        self.say(f"engine panel: the search's numbers — {key} shows a player's words" if self.advanced
-                 else f"engine panel: a player's words — {key} shows the search's numbers")
 
     def say(self, text: str, *, error: bool = False) -> None:
         """A line under the board: answers to moves, notices."""

@@ -34,6 +34,7 @@ from games.reading import resaved_record
 from games.records import RecordNotes, describe_outcome, result_token
 
 from ...views.format import counted
+from ..keymap import key_named
 from ..messages import OpenGame, OpenStart
 from ..session import GameSetup
 from ..widgets.eval_bar import EvalBar
@@ -440,8 +441,16 @@ class GameCommands:
             self.screen.call_after_refresh(self.engines.fit_panels)
 
     def advanced(self) -> None:
-        """The engine panels: the search's numbers, or a player's words."""
-        self.screen.toggle_advanced()
+        """The engine panels switch between the search's numbers and a player's words, and the line
+        under the board says what they show now."""
+        screen = self.screen
+        screen.advanced = screen.coach.advanced = not screen.advanced
+        for panel in (screen.panel(0), screen.panel(1), screen.coach.panel):
+            if panel is not None:
+                panel.advanced = screen.advanced
+        key = key_named("advanced").shown
+        screen.say(f"engine panel: the search's numbers — {key} shows a player's words" if screen.advanced
+                   else f"engine panel: a player's words — {key} shows the search's numbers")
 
     def tree(self) -> None:
         """Open the search tree explorer (see :mod:`.tree`) on the search behind the last

@@ -49,6 +49,8 @@ class GameHost(Protocol):
     coach: Coach
     link: EngineLink
     back_to_lab: bool
+    #: The engine panels show the search's numbers (``True``) or a player's words.
+    advanced: bool
     sub_title: str | None
 
     # -- the game's state and what is shown ------------------------------------------------
@@ -78,8 +80,6 @@ class GameHost(Protocol):
     # -- what the screen does for them ---------------------------------------------------------
 
     def say(self, text: str, *, error: bool = False) -> None: ...
-
-    def toggle_advanced(self) -> None: ...
 
     def next_turn(self) -> None: ...
 
