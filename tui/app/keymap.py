@@ -54,7 +54,7 @@ _WRITTEN = {"up": "↑", "down": "↓", "left": "←", "right": "→", "minus": 
 #: The screens that close with Escape (their back or cancel action).
 _CLOSING = ("GameScreen", "SettingsScreen", "PuzzleScreen", "LabScreen", "TreeScreen", "LearnScreen", "FriendScreen",
             "GuardedDialog", "SaveDialog", "OpenDialog", "_ScrollDialog", "HelpDialog", "ReportDialog",
-            "CommentDialog", "MoveList")
+            "CommentDialog", "MoveList", "UnfinishedScreen")
 
 
 def _tree(keys: str, name: str, label: str, does: str) -> Key:
@@ -95,8 +95,9 @@ KEYS: tuple[Key, ...] = (
     Key("q", "close", "Close", "close a dialog that only shows something (help, legal moves, the report)",
         ("_ScrollDialog", "HelpDialog", "ReportDialog")),
     Key("enter", "choose", "Choose", "play the move typed, choose what has the focus, start the game "
-        "(start screen), close a dialog that only shows something, play on from the move shown (move list)",
-        ("_ScrollDialog", "MoveList", "BoardView"), footer=False),
+        "(start screen), close a dialog that only shows something, play on from the move shown (move list), "
+        "open the game chosen (Continue's list)",
+        ("_ScrollDialog", "MoveList", "BoardView", "UnfinishedScreen"), footer=False),
     Key("up", "review", "Review", "into review (game); the previous alternative to the move shown (move list); "
         "the previous button (dialogs); the cursor (board)", ("GameScreen", "GuardedDialog", "MoveList", "BoardView"),
         footer=False),
@@ -115,7 +116,8 @@ KEYS: tuple[Key, ...] = (
     Key("u", "promote", "Promote", "move list: promote the variation of the move shown", ("MoveList",),
         footer=False),
     Key("delete", "delete", "Delete", "move list: delete the variation of the move shown (the move box: delete "
-        "a character)", ("MoveList",), footer=False),
+        "a character); Continue's list: delete the unfinished game chosen (asks first)",
+        ("MoveList", "UnfinishedScreen"), footer=False),
     Key("n", "note", "Note", "move list: a note (comment) on the move shown", ("MoveList",)),
     Key("exclamation_mark", "mark", "Mark", "move list: a mark (`!`, `?`, `!!`, `??`, `!?`, `?!`) on the move "
         "shown", ("MoveList",)),

@@ -14,7 +14,6 @@ from typing import Sequence
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Static
@@ -23,6 +22,7 @@ from games import game_class, game_kind
 
 from ...unfinished import KeptGame
 from ...views.format import plies_text
+from ..keymap import screen_bindings
 from ..messages import ContinueGame, ForgetGame
 from .dialogs import ConfirmDialog
 
@@ -48,11 +48,7 @@ class UnfinishedScreen(Screen):
     """The unfinished games (see the module doc)."""
 
     CSS_PATH = "unfinished.tcss"
-    BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("enter", "open", "Open", show=True, priority=False),
-        Binding("delete", "delete", "Delete"),
-    ]
+    BINDINGS = screen_bindings("UnfinishedScreen", choose="open")
 
     def __init__(self, games: Sequence[KeptGame], problems: Sequence[str] = ()) -> None:
         super().__init__()
