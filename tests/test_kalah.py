@@ -124,6 +124,19 @@ def test_every_full_width_engine_agrees_with_the_solver(board: tuple[int, int], 
         assert sign(values[result.move]) == sign(value), (spec, game.to_text(), values, result.move)
 
 
+@pytest.mark.parametrize("text", ["1,1,1,1,1,1:0 1,1,1,1,1,1:0 S", "2,2,2,2:0 2,2,2,2:0 S",
+                                  "0,0,1,0,1,1:21 1,0,0,1,0,1:19 S"])
+def test_the_parallel_search_agrees_with_the_solver(text: str) -> None:
+    game = Kalah.from_text(text)
+    value, values = solve(from_text(text)), move_values(from_text(text))
+    engine = create_engine(f"pvs:depth={DEPTH},workers=2", Kalah)
+    try:
+        result = engine.search(game, Limits(depth=DEPTH))
+    finally:
+        engine.close()
+    assert sign(result.score) == sign(value) and sign(values[result.move]) == sign(value)
+
+
 # ------------------------------------------------------------ registered
 @pytest.fixture
 def kalah_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
