@@ -88,6 +88,8 @@ TYPED = "zjxwvmyltpus"
 CLEAR_AFTER = len(TYPED)
 #: ctrl+u: the move box's "delete all to the left".
 CLEAR_KEY = b"\x15"
+#: ctrl+v, the Advanced key: the engine panel shows the search's numbers (its node count is read).
+ADVANCED_KEY = b"\x16"
 #: The engine that moves first in the run with a search: it searches for ten minutes.
 SEARCH_SPEC = "pvs:time=600"
 #: The runs: a player's engine searching, the analysis beside a clock, nobody searching.
@@ -290,6 +292,11 @@ def _type_keys(app: AppProcess, run: KeyRun, presses: int, settle: float,
     if not app.wait_for(ready, START_TIMEOUT):
         run.error = f"the app did not show {ready!r} within {START_TIMEOUT:g} s; screen: {app.tail()!r}"
         return
+    if run.mode != "idle":  # a player's panel shows words: the node count is the Advanced view's
+        app.write(ADVANCED_KEY)
+        if not app.wait_for("nodes", START_TIMEOUT):
+            run.error = f"the panel did not show its numbers (ctrl+v); screen: {app.tail()!r}"
+            return
     app.pump(settle)
     run.pids = [app.pid] + [pid for pid in group_pids(app.pid) if pid != app.pid]
 
