@@ -168,6 +168,8 @@ async def test_the_app_plays_a_move_again_against_an_engine(kalah_site: Path, mo
         shown = str(screen.query_one(MoveList).query_one("#move-text", Static).render())
         rows = [line.split() for line in shown.splitlines()[1:]]
         assert rows[0] == ["1.", "c"] and rows[1][:2] == ["1.", "f"], shown  # South's two moves, a row each
+        table = screen.query_one(MoveList)
+        assert table.get_row_at(0) == ("1.", "c", "") and table.get_row_at(1)[:2] == ("1.", "f")
         written = games.game_kind("kalah").records.write(screen.game, RecordHeader("human", "alphabeta"), RecordNotes())
         assert "\n1. c\n1. f  " in written, written
 

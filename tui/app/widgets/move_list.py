@@ -34,7 +34,7 @@ from games.variations import NAG_GLYPHS, MoveNode, MoveTree, variation_parts
 
 from .typed import TypingTarget, bound_keys, forward_typing
 
-__all__ = ["MoveList", "cell_width", "move_rows"]
+__all__ = ["MoveList", "cell_width", "move_rows", "tree_rows"]
 
 #: The width of a move's cell in a main-line row (at the least: a wider move widens every cell,
 #: :func:`cell_width`), and of the row's number.
@@ -62,6 +62,21 @@ def move_rows(moves: Sequence[str], first_mover: int, first_number: int = 1) -> 
         pair = cells[i:i + 2] + [""] * (2 - len(cells[i:i + 2]))
         rows.append((f"{first_number + i // 2}.", pair[0], pair[1]))
     return rows
+
+
+def tree_rows(tree: MoveTree) -> list[tuple[str, str, str]]:
+    """The main line of ``tree`` as rows ``(number, first side's move, second side's move)``, each
+    move in its side's column (the side that made it: the game's ``turn``); where the sides
+    alternate these are :func:`move_rows`, and a side that moves again starts a row of its own."""
+    rows: list[list[str]] = []
+    open_row = False
+    for node in tree.mainline():
+        mover = tree.mover(node)
+        if mover == 0 or not open_row:
+            rows.append([f"{tree.number(node)}.", "", ""] if mover == 0 else [f"{tree.number(node)}.", "...", ""])
+        rows[-1][1 + mover] = marked(node)
+        open_row = mover == 0
+    return [(number, first, second) for number, first, second in rows]
 
 
 def marked(node: MoveNode) -> str:
@@ -220,9 +235,9 @@ class MoveList(VerticalScroll, can_focus=True):
         self.show_tree(tree, tree.mainline())
 
     def get_row_at(self, row: int) -> tuple[str, str, str]:
-        """The number and the two moves of the main line's row ``row``."""
-        main = [marked(node) for node in self.game_tree.mainline()]
-        return move_rows(main, self.game_tree.first_mover, self.game_tree.first_number)[row]
+        """The number and the two moves of the main line's row ``row``, as the list lays them out:
+        a row per round of the sides, a side that moves again on a row of its own."""
+        return tree_rows(self.game_tree)[row]
 
     def _shown(self) -> MoveNode | None:
         return self.line[self.ply - 1] if self.ply else None
