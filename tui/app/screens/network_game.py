@@ -170,8 +170,10 @@ class NetworkCommands(GameCommands):
         """The clocks after each move, the result off the board, and whether the aids were allowed."""
         clock = self.screen.clocks.clock
         comments = []
-        for ply in range(len(self.screen.moves)):
-            mover = (self.screen.played.first_mover + ply) % 2
+        played = self.screen.played
+        path = played.node.path()
+        for ply in range(len(self.screen.moves)):  # the side that made each move (a side may move again)
+            mover = played.tree.mover(path[ply]) if ply < len(path) else (played.first_mover + ply) % 2
             comments.append(f"[%clk {clk_text(clock.history[ply + 1][mover])}]"
                             if clock is not None and ply + 1 < len(clock.history) else "")
         tags = {"TimeControl": clock.control.pgn_tag} if clock is not None else {}
