@@ -96,7 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _quiet_stdout()
         return 0
     except OSError as exc:  # a file the system refuses (a special file, a full disk, ...): one line
-        where = f" ({str(exc.filename)[:80]})" if exc.filename else ""
+        name = str(exc.filename or "")
+        where = f" ({name if len(name) <= 240 else '…' + name[-240:]})" if name else ""  # the file's end names it
         print(f"{PROG}: error: {one_line(str(exc.strerror or exc) + where)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
