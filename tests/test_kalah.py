@@ -126,7 +126,10 @@ def test_every_full_width_engine_agrees_with_the_solver(board: tuple[int, int], 
 
 @pytest.mark.parametrize("text", ["1,1,1,1,1,1:0 1,1,1,1,1,1:0 S", "2,2,2,2:0 2,2,2,2:0 S",
                                   "0,0,1,0,1,1:21 1,0,0,1,0,1:19 S"])
-def test_the_parallel_search_agrees_with_the_solver(text: str) -> None:
+def test_the_parallel_search_agrees_with_the_solver(text: str, kalah_site: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # the helper processes start afresh and look the game up by name: it is installed where they look
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(kalah_site), os.environ.get("PYTHONPATH")])))
     game = Kalah.from_text(text)
     value, values = solve(from_text(text)), move_values(from_text(text))
     engine = create_engine(f"pvs:depth={DEPTH},workers=2", Kalah)
