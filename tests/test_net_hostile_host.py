@@ -200,3 +200,12 @@ def test_a_hosts_refusal_is_one_printable_line(evil, monkeypatch):
     monkeypatch.setitem(MODES, "refuse", [b'{"type":"error","reason":"wrong code\\u001b[2J\\nagain"}\n'])
     with pytest.raises(ConnectError, match=r"the host refused: wrong code \[2J again$"):
         Client(("127.0.0.1", evil("refuse")), "code").connect(TIMEOUT)
+
+
+def test_a_first_release_hosts_state_without_aids_or_away_is_read_with_their_meaning():
+    message = json.loads(state())
+    del message["aids"], message["away"]
+    read = decode_host(json.dumps(message).encode())
+    assert read["aids"] is False and read["away"] is None
+    with pytest.raises(ProtocolError, match="state.aids must be true or false"):
+        decode_host(json.dumps({**message, "aids": "yes"}).encode())

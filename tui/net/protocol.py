@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 __all__ = [
@@ -150,9 +150,11 @@ class Items(Shape):
 
 @dataclass(frozen=True)
 class Fields(Shape):
-    """An object with exactly these fields."""
+    """An object with exactly these fields.  ``later``: fields a host of the protocol's first
+    release does not send, with the value their absence means (filled in, then checked)."""
 
     fields: dict[str, Shape]
+    later: dict[str, Any] = field(default_factory=dict)
 
     def check(self, where: str, value: Any) -> None:
         if type(value) is not dict:
@@ -161,6 +163,8 @@ class Fields(Shape):
         if extra:
             raise ProtocolError(f"{where}: unknown field {sorted(extra)[0][:40]!r}")
         for name, shape in self.fields.items():
+            if name not in value and name in self.later:
+                value[name] = self.later[name]
             if name not in value:
                 raise ProtocolError(f"{where}: missing field {name!r}")
             shape.check(f"{where}.{name}", value[name])
@@ -182,7 +186,7 @@ HOST_SCHEMAS: dict[str, Fields] = {
         "outcome": Maybe(Fields({"winner": Maybe(_SIDE), "reason": Text(), "said": Maybe(Text())})),
         "away": Maybe(Fields({"side": _SIDE, "seconds": Seconds(0, 10 * MAX_SECONDS),
                               "limit": Maybe(Seconds(0, MAX_SECONDS)), "claimable": Flag()})),
-    }),
+    }, later={"aids": False, "away": None}),
     "error": Fields({"reason": Text(MAX_REASON)}),
     "bye": Fields({"reason": Text(MAX_REASON)}),
 }
@@ -256,5 +260,6 @@ def decode_host(line: bytes) -> dict[str, Any]:
     the schema allows is refused by its shape (and a line nested too deep to parse is "not JSON"),
     numbers are finite, strings bounded, and no field the schema does not name is taken."""
     message, kind = _typed_object(line, MAX_HOST_LINE, HOST_SCHEMAS, fractions=True)
-    HOST_SCHEMAS[kind].check(kind, {name: value for name, value in message.items() if name != "type"})
-    return message
+    body = {name: value for name, value in message.items() if name != "type"}
+    HOST_SCHEMAS[kind].check(kind, body)  # fills in the fields an earlier host leaves out
+    return {"type": kind, **body}
