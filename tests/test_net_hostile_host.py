@@ -209,3 +209,10 @@ def test_a_first_release_hosts_state_without_aids_or_away_is_read_with_their_mea
     assert read["aids"] is False and read["away"] is None
     with pytest.raises(ProtocolError, match="state.aids must be true or false"):
         decode_host(json.dumps({**message, "aids": "yes"}).encode())
+
+
+def test_a_first_release_guests_hello_without_aids_is_read_as_not_agreeing():
+    from tui.net.protocol import decode
+
+    hello = decode(b'{"type":"hello","v":1,"code":"abc","role":"play"}')
+    assert hello["aids"] is False

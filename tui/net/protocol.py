@@ -228,6 +228,11 @@ def _typed_object(line: bytes, longest: int, kinds: Iterable[str], *, fractions:
     return message, kind
 
 
+#: A peer's fields a client of the protocol's first release does not send, and what their absence means:
+#: a hello without ``aids`` does not agree to engine aids (a host that allows them refuses it the seat).
+LATER: dict[tuple[str, str], Any] = {("hello", "aids"): False}
+
+
 def decode(line: bytes) -> dict[str, Any]:
     """A peer's line read and checked against :data:`SCHEMAS`; :class:`ProtocolError` otherwise."""
     message, kind = _typed_object(line, MAX_LINE, SCHEMAS, fractions=False)
@@ -236,6 +241,8 @@ def decode(line: bytes) -> dict[str, Any]:
     if extra:
         raise ProtocolError(f"{kind}: unknown field {sorted(extra)[0][:40]!r}")
     for name, expected in fields.items():
+        if name not in message and (kind, name) in LATER:
+            message[name] = LATER[kind, name]
         if name not in message:
             raise ProtocolError(f"{kind}: missing field {name!r}")
         value = message[name]
