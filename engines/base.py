@@ -49,6 +49,7 @@ __all__ = [
     "InfoCallback",
     "GameOverError",
     "mate_in",
+    "line_texts",
     "check_playable",
     "root_moves",
     "restrict",
@@ -259,6 +260,18 @@ def mate_in(score: float, *, plies: bool = False) -> int | None:
         left = WIN + int(score)
         return -(left if plies else (left + 1) // 2)
     return None
+
+
+def line_texts(game: Game[M], line: Sequence[M]) -> list[str]:
+    """The moves of ``line`` as texts, each written in the position it is played in (played and
+    taken back: ``game`` ends as it was)."""
+    texts = []
+    for move in line:
+        texts.append(game.format_move(move))
+        game.play(move)
+    for _ in line:
+        game.undo()
+    return texts
 
 
 def check_playable(game: Game[M]) -> list[M]:

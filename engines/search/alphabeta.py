@@ -43,6 +43,7 @@ from ..base import (
     SearchStats,
     StopFlag,
     check_playable,
+    line_texts,
     mate_in,
     restrict,
 )
@@ -305,14 +306,14 @@ class AlphaBetaEngine(Engine):
                         line = searcher.principal_variation(depth)
                         if not line or line[0] != best:
                             line = [best]
-                        state.settle(best, searcher.root_best_value, line, self._format_line(work, line))
+                        state.settle(best, searcher.root_best_value, line, line_texts(work, line))
                         if wanted > 1:
                             state.lines = state.led_by(wanted)
                     break
                 pv = searcher.principal_variation(depth)
                 if not pv or pv[0] != searcher.root_best:
                     pv = [searcher.root_best]
-                state.settle(pv[0], score, pv, self._format_line(work, pv), depth=depth)
+                state.settle(pv[0], score, pv, line_texts(work, pv), depth=depth)
                 if wanted > 1:
                     try:
                         state.lines = self._best_lines(searcher, work, depth, wanted, state)
@@ -407,7 +408,7 @@ class AlphaBetaEngine(Engine):
                     line = [searcher.root_best]
                 found.append(line[0])
                 lines.append(PvLine(int(score), mate_in(score, plies=game.MOVES_AGAIN),
-                                    self._format_line(game, line)))
+                                    line_texts(game, line)))
         finally:
             searcher.root_moves = root
             searcher.root_best, searcher.root_best_value = best, value
@@ -453,16 +454,6 @@ class AlphaBetaEngine(Engine):
                 beta = previous + delta if delta < MATE_BOUND // 4 else INF
             else:
                 return score
-
-    @staticmethod
-    def _format_line(game: Game, line: list[Any]) -> list[str]:
-        texts: list[str] = []
-        for move in line:
-            texts.append(game.format_move(move))
-            game.play(move)
-        for _ in line:
-            game.undo()
-        return texts
 
 
 def solved_score(solved: Solution) -> int:

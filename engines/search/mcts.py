@@ -42,6 +42,7 @@ from ..base import (
     SearchResult,
     SearchStats,
     StopFlag,
+    line_texts,
     mate_in,
     root_moves,
 )
@@ -376,7 +377,7 @@ class MctsEngine(Engine):
         """The search's figures now: the tree's size as ``nodes``, the root's moves with their visits."""
         tree = mcts.tree
         line = tree.line()
-        texts = _line_texts(mcts.game, [tree.move[node] for node in line])
+        texts = line_texts(mcts.game, [tree.move[node] for node in line])
         best = line[0] if line else -1
         score = score_of(tree, best, self.scale)
         root = sorted(tree.children(0), key=lambda child: -tree.visits[child])
@@ -477,13 +478,3 @@ def _proven_text(tree: Tree, node: int) -> str | None:
     if result == UNKNOWN:
         return None
     return "draw" if result == DRAW else "win" if result == tree.mover[node] else "loss"
-
-
-def _line_texts(game: Game, line: list[Any]) -> list[str]:
-    texts = []
-    for move in line:
-        texts.append(game.format_move(move))
-        game.play(move)
-    for _ in line:
-        game.undo()
-    return texts
