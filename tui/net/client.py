@@ -139,9 +139,9 @@ class Client:
             raise NobodyListens(f"cannot reach {where}: {error.strerror or error}") from None
         except OSError as error:
             raise ConnectError(f"cannot reach {where}: {error.strerror or error}") from None
-        watchdog = _Watchdog(sock, timeout)
+        watchdog = _Watchdog(sock, max(0.0, deadline - time.monotonic()))  # what the connection left
         try:
-            sock = self._handshake(sock, watchdog, deadline)
+            sock = self._handshake(sock, watchdog)
         except ConnectError:
             sock.close()
             raise
@@ -161,7 +161,7 @@ class Client:
         self._thread.start()
         return self.state
 
-    def _handshake(self, sock: socket.socket, watchdog: _Watchdog, deadline: float) -> socket.socket:
+    def _handshake(self, sock: socket.socket, watchdog: _Watchdog) -> socket.socket:
         """TLS if asked, the hello, the welcome and the first state: the connected socket."""
         if self.tls:
             try:
@@ -182,7 +182,7 @@ class Client:
         self._write({"type": "hello", "v": VERSION, "code": self.code, "role": self.role, "aids": self.aids})
         welcomed = False
         while not self.state:
-            message = self._read(deadline)
+            message = self._read()
             if message is None and watchdog.expired:  # the watchdog shut the socket: the time ran out
                 raise TimeoutError("the handshake's time ran out")
             if message is not None and message["type"] == "error" and message["reason"] == AIDS_ASKED:
@@ -241,10 +241,10 @@ class Client:
 
     # -- reading ----------------------------------------------------------------------------------
 
-    def _read(self, deadline: float | None = None) -> dict[str, Any] | None:
+    def _read(self) -> dict[str, Any] | None:
         """The host's next message, checked (``None``: it closed); :class:`ProtocolError` for a line
-        out of shape, a state the rules refuse, or a message not finished by its deadline
-        (``deadline``, or :data:`MESSAGE_DEADLINE` after its first byte)."""
+        out of shape, a state the rules refuse, or a message not whole :data:`MESSAGE_DEADLINE` after
+        its first byte (the handshake's own deadline is the watchdog's)."""
         assert self._socket is not None
         while b"\n" not in self._buffer:
             now = time.monotonic()
@@ -252,10 +252,6 @@ class Client:
                 self._begun = now
             if self._begun is not None and now - self._begun > MESSAGE_DEADLINE:
                 raise ProtocolError(f"a message took more than {MESSAGE_DEADLINE:g} s to arrive")
-            if deadline is not None:
-                if now >= deadline:
-                    raise TimeoutError("the handshake's time ran out")
-                self._socket.settimeout(deadline - now)
             if len(self._buffer) > MAX_HOST_LINE:
                 raise ProtocolError(f"line too long: at most {MAX_HOST_LINE} bytes")
             chunk = self._socket.recv(65536)
